@@ -1,0 +1,151 @@
+"""Accounts: sign-up, log-in, API tokens, and resolving who a request comes from."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from asyncpg.exceptions import UniqueViolationError
+
+from server.accounts import credentials
+from server.accounts.tables import ApiToken, User
+from server.accounts.viewer import Viewer
+from server.errors import FieldProblem, ServiceError, conflict, invalid
+from server.tasks.tables import TaskOwner
+
+USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
+PASSWORD_MIN, PASSWORD_MAX = 8, 256
+
+
+@dataclass(frozen=True)
+class Session:
+    token: str
+    user: dict
+
+
+def _check_credentials_shape(username: str, password: str, email: str | None) -> None:
+    problems: list[FieldProblem] = []
+    if not USERNAME.match(username):
+        problems.append(FieldProblem("username", "3–32 characters: letters, digits, '_', '.', '-'"))
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        problems.append(FieldProblem("password", f"must be {PASSWORD_MIN}–{PASSWORD_MAX} characters"))
+    if email is not None and not EMAIL.match(email):
+        problems.append(FieldProblem("email", "is not an email address"))
+    if problems:
+        raise invalid("Some fields are not valid.", *problems)
+
+
+async def sign_up(username: str, password: str, email: str | None, secret: str, ttl: int) -> Session:
+    username, email = username.strip(), (email.strip().lower() if email else None)
+    _check_credentials_shape(username, password, email)
+    taken = await User.exists().where(User.username.ilike(username))
+    if taken:
+        raise conflict("That username is taken.", "username")
+    try:
+        rows = await User.insert(
+            User(username=username, email=email, password_hash=credentials.hash_password(password))
+        ).returning(*User.all_columns(exclude=[User.password_hash]))
+    except UniqueViolationError as exc:
+        field_name = "email" if "email" in str(exc) else "username"
+        raise conflict(f"That {field_name} is taken.", field_name) from None
+    user = rows[0]
+    return Session(credentials.issue_session_token(user["id"], secret, ttl), user)
+
+
+async def create_user(username: str, password: str, is_admin: bool = False) -> dict:
+    """For the CLI and seeding: create or update a user with this password."""
+    password_hash = credentials.hash_password(password)
+    existing = await User.select(User.id).where(User.username == username).first()
+    if existing:
+        await User.update({User.password_hash: password_hash, User.is_admin: is_admin}).where(
+            User.id == existing["id"]
+        )
+    else:
+        await User.insert(User(username=username, password_hash=password_hash, is_admin=is_admin))
+    return await User.select(*User.all_columns(exclude=[User.password_hash])).where(
+        User.username == username
+    ).first()
+
+
+async def log_in(username: str, password: str, secret: str, ttl: int) -> Session:
+    row = await User.select().where(User.username.ilike(username.strip())).first() if username else None
+    # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
+    password_hash = row["password_hash"] if row else _DUMMY_HASH
+    if not credentials.verify_password(password_hash, password) or row is None:
+        raise ServiceError("INVALID_CREDENTIALS", "Wrong username or password.")
+    if credentials.password_needs_rehash(row["password_hash"]):
+        await User.update({User.password_hash: credentials.hash_password(password)}).where(User.id == row["id"])
+    row.pop("password_hash")
+    return Session(credentials.issue_session_token(row["id"], secret, ttl), row)
+
+
+_DUMMY_HASH = credentials.hash_password("not-a-real-password")
+
+
+async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tuple[str, dict]:
+    name = name.strip()
+    problems = []
+    if not 1 <= len(name) <= 100:
+        problems.append(FieldProblem("name", "must be 1–100 characters"))
+    unknown = sorted(set(scopes) - set(credentials.API_TOKEN_SCOPES))
+    if unknown or not scopes:
+        problems.append(
+            FieldProblem("scopes", f"choose one or more of {', '.join(credentials.API_TOKEN_SCOPES)}")
+        )
+    if problems:
+        raise invalid("Some fields are not valid.", *problems)
+    new = credentials.new_api_token()
+    rows = await ApiToken.insert(
+        ApiToken(user=viewer.user_id, name=name, prefix=new.prefix, token_hash=new.token_hash, scopes=sorted(set(scopes)))
+    ).returning(*ApiToken.all_columns(exclude=[ApiToken.token_hash]))
+    return new.token, rows[0]
+
+
+async def own_api_tokens(user_id: int) -> list[dict]:
+    return await ApiToken.select(*ApiToken.all_columns(exclude=[ApiToken.token_hash])).where(
+        ApiToken.user == user_id, ApiToken.revoked_at.is_null()
+    )
+
+
+async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:
+    """The viewer for an `Authorization: Bearer ...` value; None when absent.
+
+    Raises ServiceError(AUTHENTICATION_FAILED) when credentials are present but invalid, so that a
+    client with an expired session is told so rather than silently treated as anonymous.
+    """
+    if not authorization:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise ServiceError("AUTHENTICATION_FAILED", "Use 'Authorization: Bearer <session or API token>'.")
+    prefix = credentials.api_token_prefix(token)
+    if prefix is not None:
+        row = await ApiToken.select().where(ApiToken.prefix == prefix, ApiToken.revoked_at.is_null()).first()
+        if row is None or not credentials.api_token_matches(token, row["token_hash"]):
+            raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
+        await ApiToken.update({ApiToken.last_used_at: datetime.now(timezone.utc)}).where(ApiToken.id == row["id"])
+        return await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
+    user_id = credentials.read_session_token(token, secret)
+    viewer = await _viewer_for(user_id) if user_id is not None else None
+    if viewer is None:
+        raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.")
+    return viewer
+
+
+async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:
+    user = await User.select(User.id, User.username, User.is_admin).where(User.id == user_id).first()
+    if user is None:
+        return None
+    owned = await TaskOwner.select(TaskOwner.task).where(TaskOwner.user == user_id)
+    kwargs = {"scopes": scopes} if scopes is not None else {}
+    return Viewer(
+        user_id=user["id"],
+        username=user["username"],
+        is_admin=user["is_admin"],
+        via_token=via_token,
+        owned_task_ids=frozenset(row["task"] for row in owned),
+        **kwargs,
+    )

@@ -1,0 +1,73 @@
+"""The Litestar application: GraphQL (HTTP + graphql-transport-ws), health, and the PWA."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from litestar import Litestar, MediaType, Response, get
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.static_files import create_static_files_router
+from strawberry.litestar import make_graphql_controller
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+
+from server import db
+from server.graphql.context import GraphQLContext
+from server.graphql.schema import build_schema
+from server.services import Services
+from server.settings import Settings, get_settings
+
+log = logging.getLogger("dynabench.app")
+
+
+@get("/health", media_type=MediaType.JSON, sync_to_thread=False, include_in_schema=False)
+async def health(state: State) -> Response:
+    services: Services = state.services
+    checks = await services.health()
+    ok = all(check["ok"] for check in checks.values())
+    return Response({"status": "ok" if ok else "degraded", "services": checks}, status_code=200 if ok else 503)
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar):
+        await db.wait_for_database(settings.database_url)
+        await db.start_pool(settings.db_pool_max)
+        services = await Services.start(settings)
+        app.state.services = services
+        log.info("API ready")
+        try:
+            yield
+        finally:
+            await services.close()
+            await db.close_pool()
+
+    async def context_getter(state: State) -> GraphQLContext:
+        return GraphQLContext(services=state.services)
+
+    graphql = make_graphql_controller(
+        build_schema(settings),
+        path="/graphql",
+        context_getter=context_getter,
+        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+        allowed_origins=list(settings.allowed_origins),
+        graphql_ide="graphiql",
+        multipart_uploads_enabled=True,
+        keep_alive=True,
+        keep_alive_interval=15,
+    )
+    route_handlers: list = [graphql, health]
+    dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
+    if (dist / "index.html").exists():
+        route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))
+    cors = CORSConfig(allow_origins=list(settings.allowed_origins)) if settings.allowed_origins else None
+    return Litestar(
+        route_handlers=route_handlers,
+        lifespan=[lifespan],
+        cors_config=cors,
+        request_max_body_size=settings.request_body_max_bytes,
+    )

@@ -1,0 +1,185 @@
+"""The `dynabench` command line: up (local stack), serve, worker, migrate, seed, build-models, ..."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
+
+
+def _configure_logging(verbose: bool = False) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def cmd_up(args: argparse.Namespace) -> int:
+    from server.local_stack import run_local_stack
+
+    return run_local_stack(args)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    _require_env("DATABASE_URL", "REDIS_URL", "JWT_SECRET")
+    uvicorn.run(
+        "server.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+        log_level="info",
+        ws_max_size=1024 * 1024,
+    )
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from arq.worker import run_worker
+
+    _require_env("DATABASE_URL", "REDIS_URL")
+    from workers.main import WorkerSettings
+
+    run_worker(WorkerSettings)
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    _require_env("DATABASE_URL")
+    from server import db
+
+    async def run() -> None:
+        await db.migrate(verbose=args.verbose)
+        if not args.no_seed:
+            await _seed()
+
+    asyncio.run(run())
+    print("Database is up to date" + ("" if args.no_seed else "; built-in tasks are seeded") + ".")
+    return 0
+
+
+async def _seed() -> list[str]:
+    from server import db
+    from server.tasks.builtin import seed_builtin_tasks
+
+    await db.start_pool(2)
+    try:
+        return await seed_builtin_tasks()
+    finally:
+        await db.close_pool()
+
+
+def cmd_create_user(args: argparse.Namespace) -> int:
+    _require_env("DATABASE_URL")
+    import getpass
+
+    from server import db
+    from server.accounts.service import create_user
+
+    password = os.environ.get("DYNABENCH_PASSWORD") or getpass.getpass(f"Password for {args.username}: ")
+
+    async def run() -> None:
+        await db.start_pool(2)
+        try:
+            await create_user(args.username, password, is_admin=args.admin)
+        finally:
+            await db.close_pool()
+
+    asyncio.run(run())
+    print(f"User {args.username} saved" + (" (admin)." if args.admin else "."))
+    return 0
+
+
+def cmd_export_schema(args: argparse.Namespace) -> int:
+    from server.graphql.schema import export_sdl
+
+    sdl = export_sdl()
+    if args.output == "-":
+        sys.stdout.write(sdl)
+    else:
+        Path(args.output).write_text(sdl)
+        print(f"Wrote {args.output}")
+    return 0
+
+
+def cmd_build_models(args: argparse.Namespace) -> int:
+    from server.modelbuild.cli import run
+
+    return run(args)
+
+
+def _require_env(*names: str) -> None:
+    missing = [name for name in names if not os.environ.get(name)]
+    if missing:
+        raise SystemExit(
+            f"dynabench: set {', '.join(missing)} in the environment (or use `dynabench up` for a local stack)."
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="dynabench", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    up = sub.add_parser("up", help="Start the whole stack locally (PostgreSQL, Redis, Triton, worker, API) with demo data")
+    up.add_argument("--data-dir", default=os.environ.get("DYNABENCH_DATA_DIR", ".dynabench"), type=Path)
+    up.add_argument("--port", type=int, default=int(os.environ.get("DYNABENCH_PORT", "8000")), help="API port")
+    up.add_argument("--postgres-port", type=int, default=None)
+    up.add_argument("--redis-port", type=int, default=None)
+    up.add_argument("--triton-port", type=int, default=None, help="HTTP port of the target-model Triton")
+    up.add_argument("--models-profile", choices=["full", "fast"], default="full")
+    up.add_argument("--no-worker", action="store_true", help=argparse.SUPPRESS)
+    up.set_defaults(func=cmd_up)
+
+    serve = sub.add_parser("serve", help="Run the API against services given by the environment")
+    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", "1")))
+    serve.set_defaults(func=cmd_serve)
+
+    worker = sub.add_parser("worker", help="Run an arq worker against services given by the environment")
+    worker.set_defaults(func=cmd_worker)
+
+    migrate = sub.add_parser("migrate", help="Apply database migrations and seed the built-in tasks")
+    migrate.add_argument("--no-seed", action="store_true")
+    migrate.set_defaults(func=cmd_migrate)
+
+    user = sub.add_parser("create-user", help="Create or update a user (password from $DYNABENCH_PASSWORD or a prompt)")
+    user.add_argument("username")
+    user.add_argument("--admin", action="store_true")
+    user.set_defaults(func=cmd_create_user)
+
+    schema = sub.add_parser("export-schema", help="Write the GraphQL SDL")
+    schema.add_argument("--output", default="schema.graphql")
+    schema.set_defaults(func=cmd_export_schema)
+
+    build = sub.add_parser("build-models", help="Train the built-in target models offline into a Triton model repository")
+    try:
+        from server.modelbuild.cli import configure_parser
+    except ImportError:
+        configure_parser = None
+    if configure_parser is not None:
+        configure_parser(build)
+    build.set_defaults(func=cmd_build_models)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    _configure_logging(args.verbose)
+    try:
+        return args.func(args) or 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

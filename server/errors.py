@@ -1,0 +1,33 @@
+"""Expected errors raised by services; the GraphQL layer turns them into typed union results."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    field: str
+    message: str
+
+
+@dataclass
+class ServiceError(Exception):
+    code: str  # INVALID_INPUT | NOT_FOUND | CONFLICT | FORBIDDEN | AUTHENTICATION_REQUIRED | UNAVAILABLE
+    message: str
+    fields: list[FieldProblem] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def invalid(message: str, *problems: FieldProblem) -> ServiceError:
+    return ServiceError("INVALID_INPUT", message, list(problems))
+
+
+def not_found(what: str) -> ServiceError:
+    return ServiceError("NOT_FOUND", f"{what} does not exist.")
+
+
+def conflict(message: str, field_name: str | None = None) -> ServiceError:
+    return ServiceError("CONFLICT", message, [FieldProblem(field_name, message)] if field_name else [])

@@ -1,0 +1,66 @@
+from piccolo.columns import JSONB, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
+from piccolo.columns.defaults.timestamptz import TimestamptzNow
+from piccolo.constraints import Unique
+from piccolo.table import Table
+
+from server.accounts.tables import User
+from server.tasks.tables import Round, Task
+
+
+class Model(Table, tablename="models"):
+    task = ForeignKey(Task, index=True)
+    owner = ForeignKey(User, index=True)
+    name = Varchar(length=200)
+    card = JSONB(default="{}")  # description, parameters, languages, license, source_url, paper
+    # uploaded | deploying | deployed | evaluating | evaluated | failed
+    status = Varchar(length=16, default="uploaded")
+    status_log = JSONB(default="[]")
+    triton_name = Varchar(length=200, default="")
+    triton_version = Varchar(length=32, default="")
+    published = Boolean(default=False)
+    anonymous = Boolean(default=False)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class Dataset(Table, tablename="datasets"):
+    task = ForeignKey(Task, index=True)
+    round = ForeignKey(Round, null=True, default=None)
+    name = Varchar(length=200)
+    access = Varchar(length=16, default="scoring")  # scoring | standard | hidden
+    weight = Float(default=1.0)
+    created_at = Timestamptz(default=TimestamptzNow())
+    datasets_unique_task_name = Unique(["task", "name"])
+
+
+class DatasetExample(Table, tablename="dataset_examples"):
+    dataset = ForeignKey(Dataset, index=True)
+    uid = Varchar(length=200)
+    fields = JSONB()
+    tags = JSONB(default="[]")
+    # original | robustness | fairness; perturbed copies point at their original's uid
+    perturbation = Varchar(length=16, default="original")
+    original_uid = Varchar(length=200, null=True, default=None)
+    dataset_examples_unique_dataset_uid = Unique(["dataset", "uid"])
+
+
+class Score(Table, tablename="scores"):
+    model = ForeignKey(Model, index=True)
+    dataset = ForeignKey(Dataset, index=True)
+    perf = Float()
+    perf_by_tag = JSONB(default="{}")
+    throughput = Float(null=True, default=None)
+    memory_gb = Float(null=True, default=None)
+    robustness = Float(null=True, default=None)
+    fairness = Float(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+    scores_unique_model_dataset = Unique(["model", "dataset"])
+
+
+class LeaderboardConfig(Table, tablename="leaderboard_configs"):
+    task = ForeignKey(Task, index=True)
+    owner = ForeignKey(User)
+    name = Varchar(length=100)
+    metric_weights = JSONB(default="{}")
+    dataset_weights = JSONB(default="{}")
+    created_at = Timestamptz(default=TimestamptzNow())
+    leaderboard_configs_unique_task_name = Unique(["task", "name"])

@@ -1,0 +1,89 @@
+"""Per-request GraphQL context: services, the viewer (resolved once), and DataLoaders."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from piccolo.table import Table
+from strawberry.dataloader import DataLoader
+from strawberry.litestar.controller import BaseContext
+
+from server.accounts import service as accounts
+from server.accounts.tables import User
+from server.accounts.viewer import Viewer
+from server.services import Services
+from server.tasks.tables import Context, Round, Task
+
+
+def _rows_by_id(table: type[Table]) -> DataLoader[int, dict | None]:
+    columns = table.all_columns(exclude=[c for c in table._meta.columns if c._meta.secret])
+
+    async def load(ids: list[int]) -> list[dict | None]:
+        rows = await table.select(*columns).where(table._meta.primary_key.is_in(list(ids))).output(load_json=True)
+        by_id = {row["id"]: row for row in rows}
+        return [by_id.get(i) for i in ids]
+
+    return DataLoader(load_fn=load)
+
+
+def _current_round_by_task() -> DataLoader[int, dict | None]:
+    async def load(task_ids: list[int]) -> list[dict | None]:
+        rows = await Round.raw(
+            "SELECT r.* FROM rounds r JOIN tasks t ON t.id = r.task AND r.number = t.current_round "
+            "WHERE t.id = ANY({})",
+            list(task_ids),
+        )
+        by_task = {row["task"]: row for row in rows}
+        return [by_task.get(i) for i in task_ids]
+
+    return DataLoader(load_fn=load)
+
+
+@dataclass
+class Loaders:
+    task: DataLoader[int, dict | None]
+    round: DataLoader[int, dict | None]
+    context: DataLoader[int, dict | None]
+    user: DataLoader[int, dict | None]
+    current_round: DataLoader[int, dict | None]
+
+    @classmethod
+    def new(cls) -> "Loaders":
+        return cls(
+            task=_rows_by_id(Task),
+            round=_rows_by_id(Round),
+            context=_rows_by_id(Context),
+            user=_rows_by_id(User),
+            current_round=_current_round_by_task(),
+        )
+
+
+class GraphQLContext(BaseContext, kw_only=True, dict=True):
+    services: Services
+    connection_params: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        self.loaders = Loaders.new()
+        self._viewer_resolved = False
+        self._viewer: Viewer | None = None
+
+    def _authorization(self) -> str | None:
+        if self.request is not None:
+            return self.request.headers.get("authorization")
+        params = self.connection_params or {}
+        value = params.get("Authorization") or params.get("authorization") or params.get("authToken")
+        if isinstance(value, str) and value and not value.lower().startswith("bearer "):
+            value = f"Bearer {value}"
+        return value if isinstance(value, str) else None
+
+    async def viewer(self) -> Viewer | None:
+        if not self._viewer_resolved:
+            # Raises ServiceError(AUTHENTICATION_FAILED) for bad credentials: never silently anonymous.
+            self._viewer = await accounts.resolve_viewer(self._authorization(), self.services.settings.jwt_secret)
+            self._viewer_resolved = True
+        return self._viewer
+
+    def forget_viewer(self) -> None:
+        """After a mutation changes ownership, re-read the viewer on next use."""
+        self._viewer_resolved = False

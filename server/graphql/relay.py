@@ -1,0 +1,64 @@
+"""Relay helpers: opaque cursors, capped page sizes, keyset pages, typed global ids."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from strawberry import relay
+
+from server.errors import FieldProblem, invalid
+from server.graphql.errors import PublicError
+
+N = TypeVar("N")
+CURSOR_PREFIX = "cursor:"
+
+
+def encode_cursor(key: int) -> str:
+    return base64.urlsafe_b64encode(f"{CURSOR_PREFIX}{key}".encode()).decode()
+
+
+def decode_cursor(cursor: str | None) -> int | None:
+    if cursor is None:
+        return None
+    try:
+        text = base64.urlsafe_b64decode(cursor.encode()).decode()
+        if not text.startswith(CURSOR_PREFIX):
+            raise ValueError
+        return int(text[len(CURSOR_PREFIX):])
+    except (ValueError, UnicodeError):
+        raise PublicError("`after` is not a cursor this API issued.", "BAD_CURSOR") from None
+
+
+def check_page_size(first: int, maximum: int) -> int:
+    if not 1 <= first <= maximum:
+        raise PublicError(f"`first` must be between 1 and {maximum}.", "PAGE_SIZE")
+    return first
+
+
+def build_connection(rows: Sequence[dict], first: int, after: int | None, to_node: Callable[[dict], N]) -> relay.Connection[N]:
+    """`rows` were fetched with LIMIT first + 1, ordered by id, after `after`."""
+    page = list(rows[:first])
+    edges = [relay.Edge(cursor=encode_cursor(row["id"]), node=to_node(row)) for row in page]
+    return relay.Connection(
+        edges=edges,
+        page_info=relay.PageInfo(
+            has_next_page=len(rows) > first,
+            has_previous_page=after is not None,
+            start_cursor=edges[0].cursor if edges else None,
+            end_cursor=edges[-1].cursor if edges else None,
+        ),
+    )
+
+
+def node_pk(global_id: Any, type_name: str, field_name: str) -> int:
+    """The integer primary key of a global id of the expected type, else an InputError naming the field."""
+    try:
+        if isinstance(global_id, str):
+            global_id = relay.GlobalID.from_id(global_id)
+        if global_id.type_name != type_name:
+            raise ValueError
+        return int(global_id.node_id)
+    except Exception:  # noqa: BLE001 — any malformed id is the client's input problem
+        raise invalid(f"`{field_name}` is not a {type_name} id.", FieldProblem(field_name, f"not a {type_name} id")) from None

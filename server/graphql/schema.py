@@ -1,0 +1,56 @@
+"""The public GraphQL schema: queries, mutations, subscriptions and their guard rails."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry import relay
+from strawberry.extensions import (
+    MaskErrors,
+    MaxAliasesLimiter,
+    MaxTokensLimiter,
+    ParserCache,
+    QueryDepthLimiter,
+    ValidationCache,
+)
+
+from server.graphql.accounts import AccountMutations, AccountQueries
+from server.graphql.errors import ConflictError, Error, InputError, NotFoundError, PermissionError, AuthenticationError, should_mask_error
+from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
+from server.settings import Settings
+
+
+@strawberry.type
+class Query(AccountQueries, TaskQueries):
+    node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
+
+
+@strawberry.type
+class Mutation(AccountMutations, TaskMutations):
+    pass
+
+
+@strawberry.type
+class Subscription(TaskSubscriptions):
+    pass
+
+
+def build_schema(settings: Settings | None = None) -> strawberry.Schema:
+    settings = settings or Settings()
+    return strawberry.Schema(
+        query=Query,
+        mutation=Mutation,
+        subscription=Subscription,
+        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError],
+        extensions=[
+            QueryDepthLimiter(max_depth=settings.query_depth_max),
+            MaxTokensLimiter(max_token_count=settings.query_tokens_max),
+            MaxAliasesLimiter(max_alias_count=settings.query_aliases_max),
+            ParserCache(maxsize=512),
+            ValidationCache(maxsize=512),
+            MaskErrors(should_mask_error=should_mask_error),
+        ],
+    )
+
+
+def export_sdl() -> str:
+    return build_schema().as_str() + "\n"

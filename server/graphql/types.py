@@ -1,0 +1,177 @@
+"""Node types of the public schema, built from table rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+import strawberry
+from strawberry import relay
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from server import permissions
+from server.graphql.relay import build_connection, check_page_size, decode_cursor
+from server.tasks.tables import Context, Round
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _int_ids(node_ids: Iterable[str]) -> list[int | None]:
+    ids: list[int | None] = []
+    for node_id in node_ids:
+        try:
+            ids.append(int(node_id))
+        except (TypeError, ValueError):
+            ids.append(None)
+    return ids
+
+
+async def _load_nodes(loader, node_ids, to_node):
+    ids = _int_ids(node_ids)
+    rows = await loader.load_many([i for i in ids if i is not None])
+    by_id = {row["id"]: row for row in rows if row}
+    return [to_node(by_id[i]) if i in by_id else None for i in ids]
+
+
+@strawberry.type(name="User")
+class UserNode(relay.Node):
+    id: relay.NodeID[int]
+    username: str
+    is_admin: bool
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: dict) -> "UserNode":
+        return cls(id=row["id"], username=row["username"], is_admin=row["is_admin"], created_at=row["created_at"])
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        return await _load_nodes(info.context.loaders.user, node_ids, cls.from_row)
+
+
+@strawberry.type
+class TargetModel:
+    name: str
+    version: str = strawberry.field(description="Empty: the newest version Triton has loaded.")
+
+
+@strawberry.type(name="Context")
+class ContextNode(relay.Node):
+    id: relay.NodeID[int]
+    fields: JSON
+    tag: str | None
+    total_used: int
+    total_fooled: int
+    last_used_at: datetime | None
+    round_id: strawberry.Private[int]
+
+    @classmethod
+    def from_row(cls, row: dict) -> "ContextNode":
+        return cls(
+            id=row["id"], fields=_json(row["fields"]), tag=row["tag"], total_used=row["total_used"],
+            total_fooled=row["total_fooled"], last_used_at=row["last_used_at"], round_id=row["round"],
+        )
+
+    @strawberry.field
+    async def round(self, info: Info) -> "RoundNode":
+        return RoundNode.from_row(await info.context.loaders.round.load(self.round_id))
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        return await _load_nodes(info.context.loaders.context, node_ids, cls.from_row)
+
+
+@strawberry.type(name="Round")
+class RoundNode(relay.Node):
+    id: relay.NodeID[int]
+    number: int
+    start_at: datetime
+    end_at: datetime | None
+    total_collected: int
+    total_fooled: int
+    total_validated: int
+    total_validated_fooled: int
+    target_models: list[TargetModel]
+    task_id: strawberry.Private[int]
+
+    @classmethod
+    def from_row(cls, row: dict) -> "RoundNode":
+        return cls(
+            id=row["id"], number=row["number"], start_at=row["start_at"], end_at=row["end_at"],
+            total_collected=row["total_collected"], total_fooled=row["total_fooled"],
+            total_validated=row["total_validated"], total_validated_fooled=row["total_validated_fooled"],
+            target_models=[TargetModel(name=t["name"], version=t.get("version", "")) for t in _json(row["target_models"])],
+            task_id=row["task"],
+        )
+
+    @strawberry.field(description="Model error rate: fooled / collected (null before the first example).")
+    def mer(self) -> float | None:
+        return self.total_fooled / self.total_collected if self.total_collected else None
+
+    @strawberry.field(description="Validated model error rate: validated fooled / collected.")
+    def vmer(self) -> float | None:
+        return self.total_validated_fooled / self.total_collected if self.total_collected else None
+
+    @strawberry.field
+    async def task(self, info: Info) -> "TaskNode":
+        return TaskNode.from_row(await info.context.loaders.task.load(self.task_id))
+
+    @strawberry.field
+    async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
+        first = check_page_size(first, info.context.services.settings.page_size_max)
+        after_id = decode_cursor(after)
+        query = Context.select().where(Context.round == self.id)
+        if after_id is not None:
+            query = query.where(Context.id > after_id)
+        rows = await query.order_by(Context.id).limit(first + 1).output(load_json=True)
+        return build_connection(rows, first, after_id, ContextNode.from_row)
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        return await _load_nodes(info.context.loaders.round, node_ids, cls.from_row)
+
+
+@strawberry.type(name="Task")
+class TaskNode(relay.Node):
+    id: relay.NodeID[int]
+    code: str
+    name: str
+    description: str
+    config: JSON
+    active: bool
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: dict) -> "TaskNode":
+        return cls(
+            id=row["id"], code=row["code"], name=row["name"], description=row["description"],
+            config=_json(row["config"]), active=row["active"], created_at=row["created_at"],
+        )
+
+    @strawberry.field
+    async def current_round(self, info: Info) -> RoundNode | None:
+        row = await info.context.loaders.current_round.load(self.id)
+        return RoundNode.from_row(row) if row else None
+
+    @strawberry.field
+    async def rounds(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[RoundNode]:
+        first = check_page_size(first, info.context.services.settings.page_size_max)
+        after_id = decode_cursor(after)
+        query = Round.select().where(Round.task == self.id)
+        if after_id is not None:
+            query = query.where(Round.id > after_id)
+        rows = await query.order_by(Round.id).limit(first + 1).output(load_json=True)
+        return build_connection(rows, first, after_id, RoundNode.from_row)
+
+    @strawberry.field(description="Whether the viewer owns this task (or is an admin).")
+    async def viewer_is_owner(self, info: Info) -> bool:
+        return permissions.is_task_owner(await info.context.viewer(), self.id)
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        return await _load_nodes(info.context.loaders.task, node_ids, cls.from_row)

@@ -1,0 +1,73 @@
+"""Long-lived clients shared by request handlers: Redis, arq, Triton. Created at startup."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from arq import create_pool
+from arq.connections import ArqRedis, RedisSettings
+from redis.asyncio import Redis
+from tritonclient.http.aio import InferenceServerClient
+
+from server.settings import Settings
+
+
+@dataclass
+class Services:
+    settings: Settings
+    redis: Redis
+    arq: ArqRedis
+    triton: InferenceServerClient
+    triton_submissions: InferenceServerClient
+
+    @classmethod
+    async def start(cls, settings: Settings) -> "Services":
+        redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5, health_check_interval=30)
+        arq = await create_pool(RedisSettings.from_dsn(settings.redis_url), retry=2)
+        return cls(
+            settings=settings,
+            redis=redis,
+            arq=arq,
+            triton=InferenceServerClient(settings.triton_url, conn_timeout=10),
+            triton_submissions=InferenceServerClient(settings.triton_submissions_url, conn_timeout=10),
+        )
+
+    async def close(self) -> None:
+        for closer in (self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
+            try:
+                await closer()
+            except Exception:  # noqa: BLE001 — shutting down; nothing left to report to
+                pass
+
+    async def health(self) -> dict[str, dict[str, Any]]:
+        from server.tasks.tables import Task
+
+        async def database() -> None:
+            await Task.raw("SELECT 1")
+
+        async def redis() -> None:
+            await self.redis.ping()
+
+        async def triton() -> None:
+            if not await self.triton.is_server_live():
+                raise RuntimeError("not live")
+
+        async def triton_submissions() -> None:
+            if not await self.triton_submissions.is_server_live():
+                raise RuntimeError("not live")
+
+        checks = {"database": database, "redis": redis, "triton": triton, "triton_submissions": triton_submissions}
+        results = await asyncio.gather(*(_probe(check) for check in checks.values()))
+        return dict(zip(checks, results))
+
+
+async def _probe(check) -> dict[str, Any]:
+    started = time.perf_counter()
+    try:
+        await asyncio.wait_for(check(), timeout=3)
+    except Exception as exc:  # noqa: BLE001 — any failure means "down"; report its kind, not a trace
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:300]}
+    return {"ok": True, "latency_ms": round((time.perf_counter() - started) * 1000, 2)}

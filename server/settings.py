@@ -1,0 +1,61 @@
+"""Runtime settings, read from the environment (12-factor) with safe local defaults."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+def _csv(value: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in value.split(",") if item.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = "postgresql://postgres@127.0.0.1:5432/dynabench"
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    triton_url: str = "127.0.0.1:8000"
+    triton_submissions_url: str = "127.0.0.1:8100"
+    jwt_secret: str = ""
+    jwt_ttl_seconds: int = 7 * 24 * 3600
+    allowed_origins: tuple[str, ...] = field(default_factory=tuple)
+    page_size_max: int = 100
+    query_depth_max: int = 10
+    query_tokens_max: int = 2000
+    query_aliases_max: int = 15
+    request_body_max_bytes: int = 2 * 1024 * 1024
+    pwa_dist: str = ""
+    db_pool_max: int = 10
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        env = os.environ
+        secret = env.get("JWT_SECRET", "")
+        return cls(
+            database_url=env.get("DATABASE_URL", cls.database_url),
+            redis_url=env.get("REDIS_URL", cls.redis_url),
+            triton_url=env.get("TRITON_URL", cls.triton_url),
+            triton_submissions_url=env.get("TRITON_SUBMISSIONS_URL", cls.triton_submissions_url),
+            jwt_secret=secret,
+            jwt_ttl_seconds=int(env.get("JWT_TTL_SECONDS", cls.jwt_ttl_seconds)),
+            allowed_origins=_csv(env.get("ALLOWED_ORIGINS", "")),
+            page_size_max=int(env.get("PAGE_SIZE_MAX", cls.page_size_max)),
+            query_depth_max=int(env.get("QUERY_DEPTH_MAX", cls.query_depth_max)),
+            query_tokens_max=int(env.get("QUERY_TOKENS_MAX", cls.query_tokens_max)),
+            query_aliases_max=int(env.get("QUERY_ALIASES_MAX", cls.query_aliases_max)),
+            request_body_max_bytes=int(env.get("REQUEST_BODY_MAX_BYTES", cls.request_body_max_bytes)),
+            pwa_dist=env.get("PWA_DIST", ""),
+            db_pool_max=int(env.get("DB_POOL_MAX", cls.db_pool_max)),
+        )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    settings = Settings.from_env()
+    if not settings.jwt_secret:
+        raise RuntimeError(
+            "JWT_SECRET is not set: the API refuses to sign sessions with an empty secret "
+            "(`dynabench up` generates one in its data directory)."
+        )
+    return settings

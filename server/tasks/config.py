@@ -1,0 +1,153 @@
+"""Task configuration: a typed, validated document. Pure domain code, no I/O.
+
+Every task, built-in or user-created, is described by one of these; code paths never branch on a
+task's code, only on its config.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class FieldSpec(_Strict):
+    name: str
+    display_name: str = ""
+    placeholder: str = ""
+    max_length: int = Field(default=2000, ge=1, le=100_000)
+
+    @field_validator("name")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        if not IDENTIFIER.match(value):
+            raise ValueError("must be a lowercase identifier (a-z, 0-9, _), at most 48 characters")
+        return value
+
+
+class FoolingConfig(_Strict):
+    metric: Literal["exact_match", "string_f1"]
+    # string_f1: fooled when F1(model answer, annotator answer) < threshold (DESIGN.md §4).
+    threshold: float = Field(default=0.4, gt=0.0, le=1.0)
+
+
+class ValidationConfig(_Strict):
+    num_matching_validations: int = Field(default=3, ge=1, le=25)
+    validate_non_fooling: bool = False
+
+
+class DynascoreConfig(_Strict):
+    weights: dict[str, float] = Field(
+        default_factory=lambda: {"perf": 4.0, "throughput": 1.0, "memory": 1.0, "robustness": 1.0, "fairness": 1.0}
+    )
+    memory_budget_gb: float = Field(default=16.0, gt=0)
+
+    @field_validator("weights")
+    @classmethod
+    def _known_metrics(cls, weights: dict[str, float]) -> dict[str, float]:
+        unknown = sorted(set(weights) - set(METRICS))
+        if unknown:
+            raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
+        if any(w < 0 for w in weights.values()):
+            raise ValueError("weights must be non-negative")
+        if not any(w > 0 for w in weights.values()):
+            raise ValueError("at least one weight must be positive")
+        return weights
+
+
+class TaskConfig(_Strict):
+    kind: Literal["classification", "extractive_qa"]
+    context_fields: list[FieldSpec] = Field(min_length=1)
+    input_fields: list[FieldSpec] = Field(min_length=1)
+    model_inputs: list[str] = Field(min_length=1)
+    labels: list[str] | None = None
+    # extractive_qa: the context field that holds the passage answers are spans of.
+    answer_context_field: str | None = None
+    output_fields: list[str] = Field(min_length=1)
+    fooling: FoolingConfig
+    performance_metric: Literal["accuracy", "macro_f1", "squad_f1"]
+    validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    dynascore: DynascoreConfig = Field(default_factory=DynascoreConfig)
+    # Several target models per round: send each example to one at random, or to all (majority decides).
+    target_selection: Literal["random", "all"] = "random"
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "TaskConfig":
+        names = [f.name for f in self.context_fields] + [f.name for f in self.input_fields]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"field names must be unique across context_fields and input_fields: {duplicates}")
+        errors: list[tuple[str, str]] = []
+        for i, name in enumerate(self.model_inputs):
+            if name not in names:
+                errors.append((f"model_inputs.{i}", f"'{name}' is not a context or input field"))
+        if self.kind == "classification":
+            if not self.labels or len(self.labels) < 2:
+                errors.append(("labels", "a classification task needs at least two labels"))
+            elif len(set(self.labels)) != len(self.labels):
+                errors.append(("labels", "labels must be unique"))
+            elif any(not IDENTIFIER.match(label) for label in self.labels):
+                errors.append(("labels", "labels must be lowercase identifiers (a-z, 0-9, _)"))
+            if self.fooling.metric != "exact_match":
+                errors.append(("fooling.metric", "classification tasks use exact_match"))
+            if self.performance_metric not in ("accuracy", "macro_f1"):
+                errors.append(("performance_metric", "classification tasks use accuracy or macro_f1"))
+            if self.answer_context_field is not None:
+                errors.append(("answer_context_field", "only extractive_qa tasks have an answer context field"))
+        else:
+            if self.labels:
+                errors.append(("labels", "extractive_qa tasks have no label set"))
+            context_names = [f.name for f in self.context_fields]
+            if self.answer_context_field not in context_names:
+                errors.append(("answer_context_field", f"must name one of the context fields {context_names}"))
+            if self.fooling.metric != "string_f1":
+                errors.append(("fooling.metric", "extractive_qa tasks use string_f1"))
+            if self.performance_metric != "squad_f1":
+                errors.append(("performance_metric", "extractive_qa tasks use squad_f1"))
+        if errors:
+            raise _FieldErrors(errors)
+        return self
+
+
+class _FieldErrors(ValueError):
+    def __init__(self, errors: list[tuple[str, str]]):
+        super().__init__("; ".join(f"{path}: {message}" for path, message in errors))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class ConfigError:
+    field: str  # dotted path inside the config, e.g. "fooling.threshold" or "labels"
+    message: str
+
+
+def parse_task_config(document: Any) -> tuple[TaskConfig | None, list[ConfigError]]:
+    """Validate a config document; return the config or every error with the offending field."""
+    if not isinstance(document, dict):
+        return None, [ConfigError("config", "must be a JSON object")]
+    try:
+        return TaskConfig.model_validate(document), []
+    except ValidationError as exc:
+        return None, _flatten(exc)
+
+
+def _flatten(exc: ValidationError) -> list[ConfigError]:
+    errors: list[ConfigError] = []
+    for error in exc.errors(include_url=False):
+        cause = (error.get("ctx") or {}).get("error")
+        if isinstance(cause, _FieldErrors):
+            errors.extend(ConfigError(path, message) for path, message in cause.errors)
+            continue
+        path = ".".join(str(part) for part in error["loc"]) or "config"
+        message = error["msg"].removeprefix("Value error, ")
+        errors.append(ConfigError(path, message))
+    return errors

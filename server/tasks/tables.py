@@ -1,0 +1,47 @@
+from piccolo.columns import JSONB, Boolean, ForeignKey, Integer, Serial, Text, Timestamptz, Varchar
+from piccolo.columns.defaults.timestamptz import TimestamptzNow
+from piccolo.constraints import Unique
+from piccolo.table import Table
+
+from server.accounts.tables import User
+
+
+class Task(Table, tablename="tasks"):
+    code = Varchar(length=48, unique=True, index=True)
+    name = Varchar(length=200)
+    description = Text(default="")
+    config = JSONB()
+    active = Boolean(default=True)
+    current_round = Integer(default=0)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class TaskOwner(Table, tablename="task_owners"):
+    task = ForeignKey(Task, index=True)
+    user = ForeignKey(User, index=True)
+    task_owners_unique_task_user = Unique(["task", "user"])
+
+
+class Round(Table, tablename="rounds"):
+    task = ForeignKey(Task, index=True)
+    number = Integer()
+    # [{"name": "sentiment_minilm", "version": "1"}] — several targets are allowed.
+    target_models = JSONB(default="[]")
+    start_at = Timestamptz(default=TimestamptzNow())
+    end_at = Timestamptz(null=True, default=None)
+    # Counters are recomputed from rows by idempotent jobs; never only incremented.
+    total_collected = Integer(default=0)
+    total_fooled = Integer(default=0)
+    total_validated = Integer(default=0)
+    total_validated_fooled = Integer(default=0)
+    rounds_unique_task_number = Unique(["task", "number"])
+
+
+class Context(Table, tablename="contexts"):
+    round = ForeignKey(Round, index=True)
+    fields = JSONB()
+    tag = Varchar(length=100, null=True, default=None)
+    total_used = Integer(default=0)
+    total_fooled = Integer(default=0)
+    last_used_at = Timestamptz(null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())

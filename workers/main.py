@@ -1,0 +1,36 @@
+"""arq worker entry point: `dynabench worker` (or `arq workers.main.WorkerSettings`)."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from arq.connections import RedisSettings
+
+from server import db
+from workers.rounds import recompute_round_counters
+
+log = logging.getLogger("dynabench.worker")
+
+
+async def startup(ctx: dict) -> None:
+    await db.wait_for_database()
+    await db.start_pool(int(os.environ.get("DB_POOL_MAX", "5")))
+    log.info("worker ready")
+
+
+async def shutdown(ctx: dict) -> None:
+    await db.close_pool()
+
+
+class WorkerSettings:
+    functions = [recompute_round_counters]
+    on_startup = startup
+    on_shutdown = shutdown
+    redis_settings = RedisSettings.from_dsn(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    # Low poll delay: ~12 ms job latency instead of ~300 ms (DESIGN.md §2).
+    poll_delay = 0.02
+    keep_result = 60
+    max_tries = 20
+    job_timeout = 3600
+    health_check_interval = 10

@@ -1,0 +1,33 @@
+"""Round jobs: counters recomputed from rows (idempotent, safe to retry or run concurrently)."""
+
+from __future__ import annotations
+
+from server import events
+
+RECOMPUTE_ROUND_SQL = """
+UPDATE rounds r SET
+  total_collected = s.collected,
+  total_fooled = s.fooled,
+  total_validated = s.validated,
+  total_validated_fooled = s.validated_fooled
+FROM (
+  SELECT
+    count(*) FILTER (WHERE NOT e.retracted) AS collected,
+    count(*) FILTER (WHERE NOT e.retracted AND e.fooled) AS fooled,
+    count(*) FILTER (WHERE NOT e.retracted AND e.status = 'validated') AS validated,
+    count(*) FILTER (WHERE NOT e.retracted AND e.fooled AND e.status = 'validated') AS validated_fooled
+  FROM examples e WHERE e.round = {}
+) s
+WHERE r.id = {}
+RETURNING r.total_collected, r.total_fooled, r.total_validated, r.total_validated_fooled
+"""
+
+
+async def recompute_round_counters(ctx: dict, round_id: int) -> dict | None:
+    from server.tasks.tables import Round
+
+    rows = await Round.raw(RECOMPUTE_ROUND_SQL, round_id, round_id)
+    if not rows:
+        return None
+    await events.publish(ctx["redis"], events.round_channel(round_id), {"kind": "round_stats"})
+    return rows[0]
