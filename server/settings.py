@@ -53,9 +53,9 @@ class Settings:
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     settings = Settings.from_env()
-    if not settings.jwt_secret:
+    if len(settings.jwt_secret) < 32:
         raise RuntimeError(
-            "JWT_SECRET is not set: the API refuses to sign sessions with an empty secret "
-            "(`dynabench up` generates one in its data directory)."
+            "JWT_SECRET must be set to at least 32 characters: the API refuses to sign sessions with a weak "
+            "secret (`dynabench up` generates one in its data directory)."
         )
     return settings

@@ -69,7 +69,7 @@ def stack(tmp_path_factory) -> Stack:
             "REDIS_URL": redis.url,
             "TRITON_URL": triton.http_url,
             "TRITON_SUBMISSIONS_URL": submissions.http_url,
-            "JWT_SECRET": "test-secret-" + os.urandom(8).hex(),
+            "JWT_SECRET": os.urandom(32).hex(),
             "PICCOLO_CONF": "server.piccolo_conf",
         }
         os.environ.update(env)  # in-process helpers (seeding, direct SQL) use the same database

@@ -23,7 +23,9 @@ class PublicError(Exception):
 
 def should_mask_error(error: GraphQLError) -> bool:
     original = error.original_error
-    if original is None:  # syntax / validation errors carry no original exception
+    # Syntax, validation and variable-coercion errors describe the request, not our internals;
+    # they carry no original exception or occur before execution (no path).
+    if original is None or isinstance(original, GraphQLError) or error.path is None:
         return False
     if isinstance(original, GlobalIDValueError):
         return False

@@ -26,7 +26,10 @@ def decode_cursor(cursor: str | None) -> int | None:
         text = base64.urlsafe_b64decode(cursor.encode()).decode()
         if not text.startswith(CURSOR_PREFIX):
             raise ValueError
-        return int(text[len(CURSOR_PREFIX):])
+        key = int(text[len(CURSOR_PREFIX):])
+        if not 0 <= key <= 2**31 - 1:
+            raise ValueError
+        return key
     except (ValueError, UnicodeError):
         raise PublicError("`after` is not a cursor this API issued.", "BAD_CURSOR") from None
 
@@ -57,8 +60,9 @@ def node_pk(global_id: Any, type_name: str, field_name: str) -> int:
     try:
         if isinstance(global_id, str):
             global_id = relay.GlobalID.from_id(global_id)
-        if global_id.type_name != type_name:
+        pk = int(global_id.node_id)
+        if global_id.type_name != type_name or not 0 < pk <= 2**31 - 1:
             raise ValueError
-        return int(global_id.node_id)
+        return pk
     except Exception:  # noqa: BLE001 — any malformed id is the client's input problem
         raise invalid(f"`{field_name}` is not a {type_name} id.", FieldProblem(field_name, f"not a {type_name} id")) from None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import strawberry
 from strawberry import relay
 from strawberry.extensions import (
@@ -35,7 +37,12 @@ class Subscription(TaskSubscriptions):
 
 
 def build_schema(settings: Settings | None = None) -> strawberry.Schema:
-    settings = settings or Settings()
+    return _build_schema(settings or Settings())
+
+
+@lru_cache(maxsize=4)
+def _build_schema(settings: Settings) -> strawberry.Schema:
+    # Cached: Strawberry's relay `node` field can be bound to one schema per process.
     return strawberry.Schema(
         query=Query,
         mutation=Mutation,

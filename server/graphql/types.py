@@ -21,14 +21,19 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
+PK_MAX = 2**31 - 1  # Piccolo's Serial is a PostgreSQL integer
+
+
+def parse_pk(value: object) -> int | None:
+    try:
+        pk = int(str(value))
+    except (TypeError, ValueError):
+        return None
+    return pk if 0 < pk <= PK_MAX else None
+
+
 def _int_ids(node_ids: Iterable[str]) -> list[int | None]:
-    ids: list[int | None] = []
-    for node_id in node_ids:
-        try:
-            ids.append(int(node_id))
-        except (TypeError, ValueError):
-            ids.append(None)
-    return ids
+    return [parse_pk(node_id) for node_id in node_ids]
 
 
 async def _load_nodes(loader, node_ids, to_node):

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from server.runtime.errors import ServiceStartError
 
@@ -233,7 +234,7 @@ class ChildService:
         steps = [(sig, timeout if i == 0 else t) for i, (sig, t) in enumerate(self.stop_steps)]
         self._terminate(steps)
 
-    def __enter__(self) -> "ChildService":
+    def __enter__(self) -> Self:
         self.start()
         return self
 

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, TypeVar, runtime_checkable
 
 from server.runtime._process import exited, spawn_child, stop_child
 
@@ -154,7 +154,7 @@ class ServiceGroup:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
-    def __enter__(self) -> "ServiceGroup":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
