@@ -27,6 +27,7 @@ class Settings:
     request_body_max_bytes: int = 2 * 1024 * 1024
     pwa_dist: str = ""
     db_pool_max: int = 10
+    triton_timeout_s: float = 5.0
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -47,6 +48,7 @@ class Settings:
             request_body_max_bytes=int(env.get("REQUEST_BODY_MAX_BYTES", cls.request_body_max_bytes)),
             pwa_dist=env.get("PWA_DIST", ""),
             db_pool_max=int(env.get("DB_POOL_MAX", cls.db_pool_max)),
+            triton_timeout_s=float(env.get("TRITON_TIMEOUT_S", cls.triton_timeout_s)),
         )
 
 

@@ -166,3 +166,38 @@ def admin_token(api) -> str:
 
 def dumps(value: Any) -> str:
     return json.dumps(value)
+
+
+# Fast-profile target models trained from the real datasets in ../shared/data (DESIGN.md: tests may
+# read them). Built once and cached between sessions; the build reuses a cache key, so a changed
+# recipe or dataset rebuilds.
+MODEL_CACHE = Path(os.environ.get("DYNABENCH_TEST_MODEL_CACHE", ROOT / ".dynabench-test-cache" / "models"))
+TRAINING_DATA = {
+    "sentiment": SHARED_DATA / "sst2" / "train.csv",
+    "nli": SHARED_DATA / "nli" / "mnli-matched-dev.jsonl",
+    "hate_speech": SHARED_DATA / "hatemoji" / "train.csv",
+}
+
+
+@pytest.fixture(scope="session")
+def target_models(stack) -> dict[str, str]:
+    """Task code -> Triton model name, each loaded in the stack's target Triton."""
+    import shutil
+
+    import tritonclient.http as triton_http
+
+    from server.modelbuild import build_models
+
+    assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
+    built = build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
+    repository: Path = stack.services["model_repository"]
+    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    names = {}
+    for model in built:
+        destination = repository / model.name
+        if not destination.exists():
+            shutil.copytree(model.path, destination)
+        client.load_model(model.name)
+        names[model.task] = model.name
+    client.close()
+    return names

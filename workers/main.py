@@ -5,9 +5,13 @@ from __future__ import annotations
 import logging
 import os
 
+from arq import cron
 from arq.connections import RedisSettings
 
 from server import db
+from server.services import Services
+from server.settings import Settings
+from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
 
 log = logging.getLogger("dynabench.worker")
@@ -16,15 +20,21 @@ log = logging.getLogger("dynabench.worker")
 async def startup(ctx: dict) -> None:
     await db.wait_for_database()
     await db.start_pool(int(os.environ.get("DB_POOL_MAX", "5")))
+    ctx["services"] = await Services.start(Settings.from_env())
     log.info("worker ready")
 
 
 async def shutdown(ctx: dict) -> None:
+    if "services" in ctx:
+        await ctx["services"].close()
     await db.close_pool()
 
 
 class WorkerSettings:
-    functions = [recompute_round_counters]
+    functions = [recompute_round_counters, recheck_pending_examples]
+    # The sweeper: pending examples are found from database state, so none is lost even if an
+    # enqueued job is (e.g. Redis restarted without its append-only file).
+    cron_jobs = [cron(recheck_pending_examples, second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True)]
     on_startup = startup
     on_shutdown = shutdown
     redis_settings = RedisSettings.from_dsn(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))

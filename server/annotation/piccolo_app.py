@@ -2,12 +2,12 @@ import os
 
 from piccolo.conf.apps import AppConfig
 
-from server.annotation.tables import Example, Validation
+from server.annotation.tables import Example, UserRoundStats, Validation
 
 APP_CONFIG = AppConfig(
     app_name="annotation",
     migrations_folder_path=os.path.join(os.path.dirname(__file__), "piccolo_migrations"),
-    table_classes=[Example, Validation],
+    table_classes=[Example, Validation, UserRoundStats],
     migration_dependencies=['server.accounts.piccolo_app', 'server.tasks.piccolo_app'],
     commands=[],
 )

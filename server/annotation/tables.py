@@ -1,4 +1,4 @@
-from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Timestamptz, Varchar, Text
+from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table
@@ -22,8 +22,13 @@ class Example(Table, tablename="examples"):
     status = Varchar(length=16, default="pending", index=True)
     retracted = Boolean(default=False)
     flagged = Boolean(default=False)
+    flag_reason = Text(default="")
     explanation = Text(default="")
     time_spent_ms = Float(null=True, default=None)
+    # While pending: why the model did not answer, and when the worker should ask again (backoff).
+    pending_reason = Text(default="")
+    check_attempts = Integer(default=0)
+    next_check_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
 
 
@@ -35,3 +40,15 @@ class Validation(Table, tablename="validations"):
     note = Text(default="")
     created_at = Timestamptz(default=TimestamptzNow())
     validations_unique_example_user = Unique(["example", "user"])
+
+
+class UserRoundStats(Table, tablename="user_round_stats"):
+    """Per-user counters for one round; kept in step by writes, recomputable from rows by a job."""
+
+    user = ForeignKey(User, index=True)
+    round = ForeignKey(Round, index=True)
+    submitted = Integer(default=0)
+    fooled = Integer(default=0)
+    retracted = Integer(default=0)
+    validations_done = Integer(default=0)
+    user_round_stats_unique_user_round = Unique(["user", "round"])

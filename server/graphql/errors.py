@@ -72,6 +72,16 @@ class ConflictError(Error):
     pass
 
 
+@strawberry.type(description="The target model could not answer in time (sandbox mode only; saved examples wait as pending).")
+class ModelUnavailableError(Error):
+    pass
+
+
+@strawberry.type(description="The round is closed to new examples.")
+class RoundClosedError(Error):
+    pass
+
+
 def error_from_service(exc: ServiceError) -> Error:
     if exc.code == "INVALID_INPUT":
         return InputError(code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields])
@@ -83,4 +93,8 @@ def error_from_service(exc: ServiceError) -> Error:
         return NotFoundError(code=exc.code, message=exc.message)
     if exc.code == "CONFLICT":
         return ConflictError(code=exc.code, message=exc.message)
+    if exc.code == "MODEL_UNAVAILABLE":
+        return ModelUnavailableError(code=exc.code, message=exc.message)
+    if exc.code == "ROUND_CLOSED":
+        return RoundClosedError(code=exc.code, message=exc.message)
     raise exc

@@ -16,18 +16,22 @@ from strawberry.extensions import (
 )
 
 from server.graphql.accounts import AccountMutations, AccountQueries
-from server.graphql.errors import ConflictError, Error, InputError, NotFoundError, PermissionError, AuthenticationError, should_mask_error
+from server.graphql.annotation import AnnotationMutations, AnnotationQueries
+from server.graphql.errors import (
+    AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
+    RoundClosedError, should_mask_error,
+)
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.settings import Settings
 
 
 @strawberry.type
-class Query(AccountQueries, TaskQueries):
+class Query(AccountQueries, TaskQueries, AnnotationQueries):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations):
+class Mutation(AccountMutations, TaskMutations, AnnotationMutations):
     pass
 
 
@@ -47,7 +51,7 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError],
+        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError, ModelUnavailableError, RoundClosedError],
         extensions=[
             QueryDepthLimiter(max_depth=settings.query_depth_max),
             MaxTokensLimiter(max_token_count=settings.query_tokens_max),

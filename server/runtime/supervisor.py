@@ -121,6 +121,7 @@ class ServiceGroup:
         """Stop every child in reverse start order (SIGTERM, wait, SIGKILL); idempotent."""
         with self._lock:
             entries = list(reversed(self._entries))
+        interrupted: BaseException | None = None
         for entry in entries:
             if entry.stopped:
                 continue
@@ -131,7 +132,12 @@ class ServiceGroup:
                     entry.service.stop()
             except Exception:  # keep going: the remaining children must still be stopped
                 log.exception("failed to stop %s", entry.name)
+            except BaseException as exc:  # a second Ctrl-C: stop the rest first, re-raise after
+                interrupted = interrupted or exc
+                continue
             entry.stopped = True
+        if interrupted is not None:
+            raise interrupted
 
     def wait(self, poll_interval: float = 0.2) -> tuple[str, int] | None:
         """Block until a child dies (returns name, code) or SIGINT/SIGTERM arrives (returns None).

@@ -60,7 +60,7 @@ BUILTIN_TASKS = [
             "fooling": {"metric": "string_f1", "threshold": 0.4},
             "performance_metric": "squad_f1",
         },
-        "target": "qa_minilm",
+        "target": "qa_overlap_baseline",
     },
 ]
 

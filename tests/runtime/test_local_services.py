@@ -339,8 +339,9 @@ def test_triton_port_in_use(triton_runtime: Path, model_repo: Path) -> None:
 
 # A child that starts a grandchild and ignores SIGTERM: only the group SIGKILL removes both.
 STUBBORN = (
-    "import signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
-    "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); time.sleep(600)"
+    "import pathlib, signal, subprocess, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN);"
+    "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']);"
+    "pathlib.Path(sys.argv[1]).write_text(str(p.pid)); time.sleep(600)"
 )
 
 
@@ -350,15 +351,20 @@ def test_service_group_order_first_exited_and_stop_all(tmp_path: Path) -> None:
     with group:
         rd = group.add("redis", LocalRedis(tmp_path / "redis"))
         assert rd.running
-        group.spawn("stubborn", [sys.executable, "-c", STUBBORN], log_path=tmp_path / "stubborn.log")
+        grandchild_file = tmp_path / "grandchild.pid"
+        stubborn = group.spawn(
+            "stubborn", [sys.executable, "-c", STUBBORN, str(grandchild_file)], log_path=tmp_path / "stubborn.log"
+        )
         group.spawn("dies", [sys.executable, "-c", "import sys; sys.exit(3)"], env={"X": "1"})
         assert group.names == ["redis", "stubborn", "dies"]
         deadline = time.monotonic() + 20
         while group.first_exited() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert group.first_exited() == ("dies", 3)
-        started = [pid for pid in _descendants() if pid not in before]
-        assert len(started) >= 3  # redis, stubborn, its grandchild
+        while not (grandchild_file.exists() and grandchild_file.read_text().strip()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = [rd.pid, stubborn.pid, int(grandchild_file.read_text())]
+        assert all(psutil.pid_exists(pid) for pid in started)
         with pytest.raises(ValueError):
             group.spawn("redis", [sys.executable, "-c", "pass"])
     group.stop_all()  # idempotent
@@ -441,7 +447,10 @@ with ServiceGroup() as group:
     while not all((base / f"{n}.ready").exists() for n in ("first", "second")):
         time.sleep(0.05)
     print("up", rd.pid, flush=True)
-    result = group.wait()
+    try:
+        result = group.wait()
+    except KeyboardInterrupt:  # Ctrl-C that lands before wait() installed its handler
+        result = None
     print("result", result, flush=True)
 print("stopped", flush=True)
 """

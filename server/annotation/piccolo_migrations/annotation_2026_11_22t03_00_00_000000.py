@@ -12,7 +12,7 @@ STATEMENTS_FORWARDS = [
     # "My examples" and per-user counters.
     "CREATE INDEX IF NOT EXISTS examples_user_round_created ON examples (\"user\", round, created_at DESC)",
     # Pending re-check sweeper.
-    "CREATE INDEX IF NOT EXISTS examples_pending ON examples (created_at) WHERE status = 'pending'",
+    "CREATE INDEX IF NOT EXISTS examples_pending ON examples (next_check_at) WHERE status = 'pending'",
 ]
 STATEMENTS_BACKWARDS = [
     "DROP INDEX IF EXISTS examples_round_status_fooled",

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything the project needs into ./.venv (idempotent; safe to re-run).
+#   scripts/install.sh          the app: Python packages (+ the PWA build once pwa/ has one)
+#   scripts/install.sh --test   also the test tools
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+with_tests=0
+[[ "${1:-}" == "--test" ]] && with_tests=1
+
+python=${PYTHON:-}
+if [[ -z "$python" ]]; then
+  for candidate in python3.11 python3; do
+    if command -v "$candidate" >/dev/null && "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
+      python=$candidate; break
+    fi
+  done
+fi
+[[ -n "$python" ]] || { echo "install: Python 3.11 is required (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
+
+[[ -x .venv/bin/python ]] || "$python" -m venv .venv
+pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@"; }
+echo "==> Python packages (first run takes a few minutes)"
+pip install --upgrade pip
+# Pinned first: an unpinned torch would pull a multi-GB CUDA build.
+pip install "torch==2.13.0"
+if [[ $with_tests == 1 ]]; then pip install -e ".[test]"; else pip install -e .; fi
+.venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo" \
+  || { echo "install: the Python environment is incomplete" >&2; exit 1; }
+
+if [[ -f pwa/package.json ]]; then
+  echo "==> PWA (npm install && npm run build)"
+  command -v npm >/dev/null || { echo "install: npm is required to build the PWA" >&2; exit 1; }
+  (cd pwa && npm install --no-audit --no-fund --loglevel=error && npm run build --silent)
+fi
+echo "==> Installed. Run: .venv/bin/dynabench up"

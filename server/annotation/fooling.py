@@ -1,0 +1,52 @@
+"""Deciding whether a model was fooled (DESIGN.md §4). Pure functions, no I/O."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from collections.abc import Sequence
+
+from server.tasks.config import TaskConfig
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = set(string.punctuation)
+
+
+def squad_normalize(text: str) -> str:
+    """The official SQuAD normalization: lowercase, drop punctuation and articles, collapse spaces."""
+    text = text.lower()
+    text = "".join(ch for ch in text if ch not in _PUNCTUATION)
+    text = _ARTICLES.sub(" ", text)
+    return " ".join(text.split())
+
+
+def squad_f1(prediction: str, gold: str) -> float:
+    """Token-overlap F1 between normalized answers (SQuAD v1.1 evaluation script)."""
+    predicted_tokens = squad_normalize(prediction).split()
+    gold_tokens = squad_normalize(gold).split()
+    if not predicted_tokens or not gold_tokens:
+        # Both empty: the answers agree; one empty: no overlap.
+        return float(predicted_tokens == gold_tokens)
+    common = Counter(predicted_tokens) & Counter(gold_tokens)
+    overlap = sum(common.values())
+    if overlap == 0:
+        return 0.0
+    precision = overlap / len(predicted_tokens)
+    recall = overlap / len(gold_tokens)
+    return 2 * precision * recall / (precision + recall)
+
+
+def model_is_wrong(config: TaskConfig, intended: str, model_output: dict) -> bool:
+    """One model's verdict: label mismatch, or answer F1 below the task's threshold."""
+    if config.fooling.metric == "exact_match":
+        return model_output.get("label") != intended
+    return squad_f1(str(model_output.get("answer", "")), intended) < config.fooling.threshold
+
+
+def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict]) -> bool:
+    """With several target models judging one example, it fooled them when the majority is wrong."""
+    if not model_outputs:
+        raise ValueError("no model output to judge")
+    wrong = sum(model_is_wrong(config, intended, output) for output in model_outputs)
+    return wrong * 2 > len(model_outputs)

@@ -1,0 +1,261 @@
+"""Writing examples: ask the round's target model(s), decide "fooled", store once, count.
+
+The model call happens before the transaction (it may take seconds); the transaction inserts the
+example idempotently on its client UUID and moves the round, context and user counters with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.annotation import fooling
+from server.annotation.tables import Example
+from server.annotation.validation_input import check_submission
+from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.inference import ModelUnavailable, Prediction, predict
+from server.services import Services
+from server.tasks.config import TaskConfig
+from server.tasks.service import get_round, load_config
+from server.tasks.tables import Context, Task
+
+
+@dataclass(frozen=True)
+class Submission:
+    round_id: int
+    context_id: int
+    fields: Any
+    intended: Any  # the label (classification) or the answer text (extractive QA)
+    client_id: uuid.UUID | None
+    answer_start: int | None = None
+    explanation: str = ""
+    time_spent_ms: float | None = None
+    sandbox: bool = False
+
+
+@dataclass
+class Outcome:
+    verdict: str  # FOOLED | NOT_FOOLED | PENDING
+    message: str
+    example: dict | None = None  # None in sandbox mode
+    predictions: list[Prediction] = field(default_factory=list)
+    duplicate: bool = False
+
+
+def verdict_of(fooled: bool | None) -> str:
+    return "PENDING" if fooled is None else ("FOOLED" if fooled else "NOT_FOOLED")
+
+
+def model_output_document(predictions: list[Prediction]) -> dict[str, Any]:
+    first = dict(predictions[0].output)
+    if len(predictions) > 1:
+        first["by_model"] = [{"model": p.model_name, "version": p.model_version, **p.output} for p in predictions]
+    return first
+
+
+def choose_targets(config: TaskConfig, targets: list[dict]) -> list[dict]:
+    if config.target_selection == "all":
+        return targets
+    return [random.choice(targets)]
+
+
+async def ask_models(services: Services, config: TaskConfig, targets: list[dict], model_fields: dict) -> list[Prediction]:
+    timeout = services.settings.triton_timeout_s
+    return list(await asyncio.gather(*(
+        predict(services.triton, config, t["name"], t.get("version", ""), model_fields, timeout) for t in targets
+    )))
+
+
+async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
+    round_row = await get_round(submission.round_id)
+    if round_row["end_at"] is not None:
+        raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
+    task = await Task.select().where(Task.id == round_row["task"]).first()
+    context = await Context.select().where(Context.id == submission.context_id).first().output(load_json=True)
+    if context is None or context["round"] != round_row["id"]:
+        raise not_found("That context (in this round)")
+    return round_row, load_config(task), context
+
+
+async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
+    if not submission.sandbox:
+        if submission.client_id is None:
+            raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
+        existing = await _existing(submission.client_id, user_id)
+        if existing is not None:
+            return existing
+    round_row, config, context = await _load(submission)
+    stored_input = check_submission(
+        config, context["fields"], submission.fields, submission.intended, submission.answer_start,
+        submission.explanation, submission.time_spent_ms,
+    )
+    model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
+    targets = choose_targets(config, json.loads(round_row["target_models"]) if isinstance(round_row["target_models"], str) else round_row["target_models"])
+    try:
+        predictions = await ask_models(services, config, targets, model_fields)
+        fooled: bool | None = fooling.fooled(config, str(submission.intended), [p.output for p in predictions])
+        pending_reason = ""
+    except ModelUnavailable as exc:
+        if submission.sandbox:
+            raise ServiceError("MODEL_UNAVAILABLE", f"The model could not answer: {exc}. Try again shortly.") from None
+        predictions, fooled, pending_reason = [], None, str(exc)
+    if submission.sandbox:
+        return Outcome(verdict_of(fooled), _message(fooled, sandbox=True), None, predictions)
+    example, inserted = await _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets)
+    if not inserted:
+        return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
+    await _after_commit(services, example)
+    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> str:
+    if fooled is None:
+        return ("Saved. The model is not answering right now, so your example is pending; "
+                "it will be judged as soon as the model is back.")
+    prefix = "Sandbox (not saved): " if sandbox else ""
+    return prefix + ("You fooled the model!" if fooled else "The model got it right. Try again?")
+
+
+async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
+    row = await Example.select().where(Example.client_id == client_id).first().output(load_json=True)
+    if row is None:
+        return None
+    if row["user"] != user_id:
+        raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+    return Outcome(verdict_of(row["fooled"]), _message(row["fooled"]), row, [], duplicate=True)
+
+
+INSERT_EXAMPLE = """
+INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
+  fooled, status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts,
+  next_check_at, created_at)
+VALUES ({}, {}, {}, {}, {}::jsonb, {}::jsonb, {}, {}, {}, {}, false, false, '', {}, {}, {}, 0,
+  CASE WHEN {} THEN now() + interval '2 seconds' END, now())
+ON CONFLICT (client_id) DO NOTHING
+RETURNING *
+"""
+
+
+def status_after_verdict(config: TaskConfig, fooled: bool | None) -> str:
+    if fooled is None:
+        return "pending"
+    return "open" if fooled or config.validation.validate_non_fooling else "closed"
+
+
+async def _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets):
+    output = model_output_document(predictions) if predictions else None
+    names = [p.model_name for p in predictions] or [t["name"] for t in targets]
+    versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
+    async with Example._meta.db.transaction():
+        rows = await Example.raw(
+            INSERT_EXAMPLE, submission.client_id, round_row["id"], context["id"], user_id,
+            json.dumps(stored_input), json.dumps(output) if output is not None else None,
+            "+".join(names), "+".join(versions), fooled, status_after_verdict(config, fooled),
+            submission.explanation, submission.time_spent_ms, pending_reason, fooled is None,
+        )
+        if not rows:  # the same client UUID won a race a moment ago
+            row = await Example.select().where(Example.client_id == submission.client_id).first().output(load_json=True)
+            if row["user"] != user_id:
+                raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+            return row, False
+        await count_new_example(round_row["id"], context["id"], user_id, fooled)
+    row = rows[0]
+    for key in ("input", "model_output"):
+        if isinstance(row[key], str):
+            row[key] = json.loads(row[key])
+    return row, True
+
+
+async def count_new_example(round_id: int, context_id: int, user_id: int, fooled: bool | None) -> None:
+    fooled_int = 1 if fooled else 0
+    await Example.raw(
+        "UPDATE rounds SET total_collected = total_collected + 1, total_fooled = total_fooled + {} WHERE id = {}",
+        fooled_int, round_id,
+    )
+    await Example.raw(
+        "UPDATE contexts SET total_used = total_used + 1, total_fooled = total_fooled + {}, last_used_at = now() WHERE id = {}",
+        fooled_int, context_id,
+    )
+    await Example.raw(
+        'INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done) '
+        "VALUES ({}, {}, 1, {}, 0, 0) ON CONFLICT (\"user\", round) DO UPDATE SET "
+        "submitted = user_round_stats.submitted + 1, fooled = user_round_stats.fooled + EXCLUDED.fooled",
+        user_id, round_id, fooled_int,
+    )
+
+
+async def _after_commit(services: Services, example: dict) -> None:
+    from server import events
+
+    await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})
+    if example["fooled"] is None:
+        await services.arq.enqueue_job("recheck_pending_examples", _defer_by=2)
+
+
+CLAIM_PENDING = """
+UPDATE examples SET next_check_at = now() + interval '60 seconds'
+WHERE id IN (
+  SELECT id FROM examples
+  WHERE status = 'pending' AND NOT retracted AND next_check_at <= now()
+  ORDER BY next_check_at LIMIT {}
+  FOR UPDATE SKIP LOCKED
+)
+RETURNING id, round, context, "user", input, model_name, model_version, check_attempts
+"""
+SETTLE_PENDING = """
+UPDATE examples SET fooled = {}, status = {}, model_output = {}::jsonb, model_name = {}, model_version = {},
+  pending_reason = '', next_check_at = NULL
+WHERE id = {} AND status = 'pending' AND NOT retracted
+RETURNING id, round, context, "user", fooled
+"""
+BACK_OFF = """
+UPDATE examples SET check_attempts = check_attempts + 1, pending_reason = {},
+  next_check_at = now() + make_interval(secs => least(300, 2 * power(2, least(check_attempts, 8))))
+WHERE id = {} AND status = 'pending'
+"""
+
+
+async def recheck_pending(services: Services, limit: int = 32) -> dict[str, int]:
+    """Judge pending examples whose model did not answer before. A lease (next_check_at) and the
+    `status = 'pending'` guard make concurrent or repeated runs judge each example exactly once."""
+    claimed = await Example.raw(CLAIM_PENDING, limit)
+    results = await asyncio.gather(*(_recheck_one(services, row) for row in claimed))
+    return {"claimed": len(claimed), "settled": sum(results)}
+
+
+async def _recheck_one(services: Services, row: dict) -> int:
+    round_row = await get_round(row["round"])
+    task = await Task.select().where(Task.id == round_row["task"]).first()
+    config = load_config(task)
+    context = await Context.select().where(Context.id == row["context"]).first().output(load_json=True)
+    stored = json.loads(row["input"]) if isinstance(row["input"], str) else row["input"]
+    model_fields = {**context["fields"], **{k: v for k, v in stored.items() if k in config.model_inputs}}
+    targets = [{"name": n, "version": v} for n, v in zip(row["model_name"].split("+"), row["model_version"].split("+"))]
+    intended = stored["label"] if config.kind == "classification" else stored["answer"]
+    try:
+        predictions = await ask_models(services, config, targets, model_fields)
+    except ModelUnavailable as exc:
+        await Example.raw(BACK_OFF, str(exc), row["id"])
+        return 0
+    fooled = fooling.fooled(config, intended, [p.output for p in predictions])
+    async with Example._meta.db.transaction():
+        settled = await Example.raw(
+            SETTLE_PENDING, fooled, status_after_verdict(config, fooled), json.dumps(model_output_document(predictions)),
+            "+".join(p.model_name for p in predictions), "+".join(p.model_version for p in predictions), row["id"],
+        )
+        if settled and fooled:
+            await count_verdict(row["round"], row["context"], row["user"])
+    if settled:
+        await _after_commit(services, {**settled[0], "round": row["round"]})
+    return len(settled)
+
+
+async def count_verdict(round_id: int, context_id: int, user_id: int) -> None:
+    """A pending example (already counted as collected) turned out to fool the model."""
+    await Example.raw("UPDATE rounds SET total_fooled = total_fooled + 1 WHERE id = {}", round_id)
+    await Example.raw("UPDATE contexts SET total_fooled = total_fooled + 1 WHERE id = {}", context_id)
+    await Example.raw('UPDATE user_round_stats SET fooled = fooled + 1 WHERE "user" = {} AND round = {}', user_id, round_id)

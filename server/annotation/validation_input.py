@@ -1,0 +1,69 @@
+"""Checking what an annotator submits against the task's config. Pure functions, no I/O."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.errors import FieldProblem, invalid
+from server.tasks.config import TaskConfig
+
+MAX_EXPLANATION = 2000
+MAX_ANSWER = 1000
+
+
+def _text_problem(value: Any, max_length: int) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return "must be non-empty text"
+    if len(value) > max_length:
+        return f"longer than {max_length} characters"
+    if "\x00" in value:
+        return "contains a NUL character"
+    return None
+
+
+def check_submission(
+    config: TaskConfig,
+    context_fields: dict[str, str],
+    fields: Any,
+    intended: Any,
+    answer_start: int | None,
+    explanation: str,
+    time_spent_ms: float | None,
+) -> dict[str, Any]:
+    """Return the example's stored input (annotator fields + label or answer) or raise InputError."""
+    problems: list[FieldProblem] = []
+    specs = {f.name: f for f in config.input_fields}
+    if not isinstance(fields, dict):
+        raise invalid("`fields` must be an object.", FieldProblem("fields", "must be an object"))
+    for name in sorted(set(fields) - set(specs)):
+        problems.append(FieldProblem(f"fields.{name}", "is not an input field of this task"))
+    for name, spec in specs.items():
+        problem = _text_problem(fields.get(name), spec.max_length)
+        if problem:
+            problems.append(FieldProblem(f"fields.{name}", problem))
+    stored: dict[str, Any] = {name: fields.get(name) for name in specs}
+    if config.kind == "classification":
+        if intended not in (config.labels or []):
+            problems.append(FieldProblem("label", f"must be one of {', '.join(config.labels or [])}"))
+        stored["label"] = intended
+    else:
+        problem = _text_problem(intended, MAX_ANSWER)
+        passage = context_fields.get(config.answer_context_field or "", "")
+        if problem:
+            problems.append(FieldProblem("answer", problem))
+        elif answer_start is not None:
+            if not (0 <= answer_start and passage[answer_start : answer_start + len(intended)] == intended):
+                problems.append(FieldProblem("answerStart", "the answer is not at this position of the passage"))
+        elif intended not in passage:
+            problems.append(FieldProblem("answer", "must be a span of the passage"))
+        if answer_start is None and not problem and intended in passage:
+            answer_start = passage.index(intended)
+        stored["answer"] = intended
+        stored["answer_start"] = answer_start
+    if len(explanation) > MAX_EXPLANATION or "\x00" in explanation:
+        problems.append(FieldProblem("explanation", f"at most {MAX_EXPLANATION} characters, no NUL"))
+    if time_spent_ms is not None and not 0 <= time_spent_ms <= 7 * 24 * 3600 * 1000:
+        problems.append(FieldProblem("timeSpentMs", "must be between 0 and a week"))
+    if problems:
+        raise invalid("The example is not valid.", *problems)
+    return stored

@@ -1,0 +1,87 @@
+"""Calls to target models on Triton (tritonclient asyncio), following triton_models/README.md's contract."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from tritonclient.http.aio import InferenceServerClient, InferInput, InferRequestedOutput
+from tritonclient.utils import InferenceServerException
+
+from server.tasks.config import TaskConfig
+
+CLASSIFICATION_OUTPUTS = ("label", "probs")
+QA_OUTPUTS = ("answer", "start", "end", "confidence")
+
+
+class ModelUnavailable(Exception):
+    """Triton could not answer in time (down, slow, model not loaded). The caller keeps the example pending."""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    model_name: str
+    model_version: str
+    output: dict[str, Any]  # {"label", "probs": {label: p}} or {"answer", "start", "end", "confidence"}
+
+
+def build_inputs(config: TaskConfig, fields: dict[str, str], batch: int = 1) -> list[InferInput]:
+    inputs = []
+    for name in config.model_inputs:
+        tensor = InferInput(name, [batch, 1], "BYTES")
+        tensor.set_data_from_numpy(np.array([[str(fields[name]).encode("utf-8")]] * batch, dtype=np.object_))
+        inputs.append(tensor)
+    return inputs
+
+
+def parse_output(config: TaskConfig, result: Any, row: int = 0) -> dict[str, Any]:
+    if config.kind == "classification":
+        label = result.as_numpy("label")[row][0]
+        probs = result.as_numpy("probs")[row]
+        assert config.labels is not None
+        return {
+            "label": label.decode("utf-8") if isinstance(label, bytes) else str(label),
+            "probs": {name: float(p) for name, p in zip(config.labels, probs)},
+        }
+    answer = result.as_numpy("answer")[row][0]
+    return {
+        "answer": answer.decode("utf-8") if isinstance(answer, bytes) else str(answer),
+        "start": int(result.as_numpy("start")[row][0]),
+        "end": int(result.as_numpy("end")[row][0]),
+        "confidence": float(result.as_numpy("confidence")[row][0]),
+    }
+
+
+def output_names(config: TaskConfig) -> tuple[str, ...]:
+    return CLASSIFICATION_OUTPUTS if config.kind == "classification" else QA_OUTPUTS
+
+
+async def predict(
+    client: InferenceServerClient,
+    config: TaskConfig,
+    model_name: str,
+    model_version: str,
+    fields: dict[str, str],
+    timeout_s: float,
+) -> Prediction:
+    """One example through one model; every failure becomes ModelUnavailable with a readable reason."""
+    outputs = [InferRequestedOutput(name) for name in output_names(config)]
+    try:
+        result = await asyncio.wait_for(
+            client.infer(model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs),
+            timeout=timeout_s,
+        )
+        response = result.get_response()
+        return Prediction(model_name, str(response.get("model_version", model_version)), parse_output(config, result))
+    except asyncio.TimeoutError:
+        raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
+    except InferenceServerException as exc:
+        raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
+    except (OSError, asyncio.CancelledError) as exc:
+        if isinstance(exc, asyncio.CancelledError) and asyncio.current_task().cancelling():
+            raise
+        raise ModelUnavailable(f"model {model_name}: Triton is unreachable ({type(exc).__name__})") from None
+    except Exception as exc:  # noqa: BLE001 — aiohttp errors and malformed outputs (contract breach)
+        raise ModelUnavailable(f"model {model_name}: {type(exc).__name__}: {exc}"[:500]) from None

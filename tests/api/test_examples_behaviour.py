@@ -1,0 +1,173 @@
+"""createExample semantics: idempotency, sandbox, batches, QA, own-example actions, contexts, outages."""
+
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+from server.annotation.fooling import squad_f1
+from tests.api.examples_helpers import CREATE, NEXT_CONTEXT, current_round, submit
+from tests.conftest import run_sql, seed_builtin_tasks
+
+
+def _setup(api):
+    seed_builtin_tasks()
+    token = api.sign_up("annotator")
+    round_id = current_round(api, "sentiment")
+    context = api(NEXT_CONTEXT, {"r": round_id}, token=token)["nextContext"]
+    return token, round_id, context["id"]
+
+
+def test_same_client_uuid_returns_the_first_result_and_stores_nothing_new(api, target_models):
+    token, round_id, context_id = _setup(api)
+    client_id = uuid.uuid4()
+    first = submit(api, token, round_id, context_id, {"statement": "Great food, awful service."}, label="negative", client_id=client_id)
+    again = submit(api, token, round_id, context_id, {"statement": "Something else entirely."}, label="positive", client_id=client_id)
+    assert first["duplicate"] is False and again["duplicate"] is True
+    assert again["example"]["id"] == first["example"]["id"] and again["verdict"] == first["verdict"]
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 1
+    assert run_sql("SELECT total_collected FROM rounds WHERE total_collected > 0")[0]["total_collected"] == 1
+    # Another user reusing the UUID is refused.
+    other = submit(api, api.sign_up("other"), round_id, context_id, {"statement": "x y z"}, label="neutral", client_id=client_id)
+    assert other["__typename"] == "ConflictError"
+
+
+def test_concurrent_duplicates_store_exactly_one(api, target_models):
+    token, round_id, context_id = _setup(api)
+    client_id = uuid.uuid4()
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: submit(api, token, round_id, context_id, {"statement": "Not bad at all."}, label="positive", client_id=client_id), range(8)))
+    assert {r["example"]["id"] for r in results} == {results[0]["example"]["id"]}
+    assert sum(not r["duplicate"] for r in results) == 1
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 1
+    assert run_sql("SELECT submitted FROM user_round_stats")[0]["submitted"] == 1
+
+
+def test_sandbox_asks_the_model_and_saves_nothing(api, target_models):
+    token, round_id, context_id = _setup(api)
+    result = submit(api, token, round_id, context_id, {"statement": "I loved every minute."}, label="positive", sandbox=True)
+    assert result["__typename"] == "ExampleSubmitted" and result["example"] is None
+    assert result["predictions"][0]["label"] in ("negative", "positive", "neutral")
+    assert result["message"].startswith("Sandbox")
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
+    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 0
+
+
+def test_input_errors_name_fields_and_write_nothing(api, target_models):
+    token, round_id, context_id = _setup(api)
+    cases = [
+        ({"statement": ""}, "positive", "fields.statement"),
+        ({"statement": "x" * 1001}, "positive", "fields.statement"),
+        ({"statement": "fine", "extra": "y"}, "positive", "fields.extra"),
+        ({"statement": "fine"}, "ecstatic", "label"),
+        ({"statement": "nul \u0000 byte"}, "positive", "fields.statement"),
+    ]
+    for fields, label, bad_field in cases:
+        result = submit(api, token, round_id, context_id, fields, label=label)
+        assert result["__typename"] == "InputError", result
+        assert bad_field in [f["field"] for f in result["fields"]]
+    no_uuid = api(CREATE, {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": "ok"}, "label": "positive"}}, token=token)
+    assert no_uuid["createExample"]["fields"] == [{"field": "clientId", "message": "is required unless sandbox"}]
+    anonymous = submit(api, None, round_id, context_id, {"statement": "ok"}, label="positive")
+    assert anonymous["__typename"] == "AuthenticationError"
+    nli_round = current_round(api, "nli")
+    wrong_round = submit(api, token, nli_round, context_id, {"hypothesis": "ok"}, label="neutral")
+    assert wrong_round["__typename"] == "NotFoundError"
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
+
+
+def test_qa_uses_the_squad_f1_rule(stack, api, target_models):
+    seed_builtin_tasks()
+    token = api.sign_up("annotator")
+    round_id = current_round(api, "qa")
+    context = run_sql("SELECT c.id, c.fields->>'context' AS passage FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'qa' AND c.fields->>'context' LIKE 'Marie Curie%'")[0]
+    from strawberry.relay import to_base64
+
+    context_id = to_base64("Context", context["id"])
+    for question, answer in [("Where was Marie Curie born?", "Warsaw"), ("In which year did she move to Paris?", "1891"),
+                             ("Who shared the 1903 prize with her?", "Pierre Curie and Henri Becquerel")]:
+        result = submit(api, token, round_id, context_id, {"question": question}, answer=answer)
+        assert result["__typename"] == "ExampleSubmitted", result
+        prediction = result["predictions"][0]
+        assert context["passage"][prediction["answerStart"]:prediction["answerEnd"]] == prediction["answer"]
+        assert result["example"]["fooled"] == (squad_f1(prediction["answer"], answer) < 0.4)
+        assert result["example"]["input"]["answer_start"] == context["passage"].index(answer)
+    not_a_span = submit(api, token, round_id, context_id, {"question": "Where?"}, answer="Berlin")
+    assert not_a_span["fields"] == [{"field": "answer", "message": "must be a span of the passage"}]
+    wrong_position = submit(api, token, round_id, context_id, {"question": "Where?"}, answer="Warsaw", answerStart=3)
+    assert wrong_position["fields"][0]["field"] == "answerStart"
+
+
+def test_submit_examples_returns_one_result_per_item(api, target_models):
+    token, round_id, context_id = _setup(api)
+    items = [
+        {"roundId": round_id, "contextId": context_id, "fields": {"statement": "Wonderful."}, "label": "positive", "clientId": str(uuid.uuid4())},
+        {"roundId": round_id, "contextId": context_id, "fields": {"statement": ""}, "label": "positive", "clientId": str(uuid.uuid4())},
+        {"roundId": round_id, "contextId": context_id, "fields": {"statement": "Dreadful."}, "label": "negative", "clientId": str(uuid.uuid4())},
+    ]
+    query = "mutation($x: [CreateExampleInput!]!) { submitExamples(inputs: $x) { __typename ... on ExampleSubmitted { duplicate example { clientId } } } }"
+    results = api(query, {"x": items}, token=token)["submitExamples"]
+    assert [r["__typename"] for r in results] == ["ExampleSubmitted", "InputError", "ExampleSubmitted"]
+    again = api(query, {"x": items}, token=token)["submitExamples"]  # the outbox retried after a lost reply
+    assert [r.get("duplicate") for r in again] == [True, None, True]
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 2
+
+
+def test_retract_flag_explain_own_examples_only(api, target_models):
+    token, round_id, context_id = _setup(api)
+    example = submit(api, token, round_id, context_id, {"statement": "Meh."}, label="neutral")["example"]
+    stranger = api.sign_up("stranger")
+    for mutation, extra in [("retractExample", ""), ("flagExample", ', reason: "typo"'), ("explainExample", ', explanation: "sarcasm"')]:
+        query = f'mutation($e: ID!) {{ {mutation}(exampleId: $e{extra}) {{ __typename ... on ExampleChanged {{ example {{ retracted flagged flagReason explanation }} }} }} }}'
+        assert api(query, {"e": example["id"]}, token=stranger)[mutation]["__typename"] == "PermissionError"
+        assert api(query, {"e": example["id"]}, token=token)[mutation]["__typename"] == "ExampleChanged"
+    final = run_sql("SELECT retracted, flagged, flag_reason, explanation FROM examples")[0]
+    assert final == {"retracted": True, "flagged": True, "flag_reason": "typo", "explanation": "sarcasm"}
+    assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    retract = 'mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }'
+    api(retract, {"e": example["id"]}, token=token)  # twice: counters unchanged
+    assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    mine = api("{ myExamples { edges { node { id retracted verdict } } } }", token=token)["myExamples"]["edges"]
+    assert [e["node"]["id"] for e in mine] == [example["id"]]
+
+
+def test_next_context_spreads_annotators_over_the_pool(api):
+    seed_builtin_tasks()
+    round_id = current_round(api, "sentiment")
+    pool_size = run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0]["n"]
+    with ThreadPoolExecutor(8) as pool:
+        picks = list(pool.map(lambda _: api(NEXT_CONTEXT, {"r": round_id})["nextContext"]["id"], range(8)))
+    assert len(set(picks)) == 8 <= pool_size
+    for strategy in ("UNIFORM", "LEAST_FOOLED"):
+        context = api("query($r: ID!, $s: ContextStrategy!) { nextContext(roundId: $r, strategy: $s) { id } }", {"r": round_id, "s": strategy})
+        assert context["nextContext"]["id"]
+
+
+def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, target_models):
+    token, round_id, context_id = _setup(api)
+    triton = stack.services["triton"]
+    triton.stop()
+    try:
+        results = [submit(api, token, round_id, context_id, {"statement": f"Example number {i} was fine."}, label="positive") for i in range(3)]
+    finally:
+        triton.start()
+        _load_models(stack, target_models)
+    assert all(r["verdict"] == "PENDING" and r["example"]["status"] == "pending" for r in results)
+    assert "pending" in results[0]["message"]
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        rows = run_sql("SELECT status, fooled, model_version FROM examples")
+        if all(r["status"] != "pending" for r in rows):
+            break
+        time.sleep(0.5)
+    assert all(r["status"] in ("open", "closed") and r["fooled"] is not None and r["model_version"] == "1" for r in rows), rows
+    fooled = sum(r["fooled"] for r in rows)
+    assert run_sql("SELECT total_collected, total_fooled FROM rounds WHERE total_collected > 0")[0] == {"total_collected": 3, "total_fooled": fooled}
+
+
+def _load_models(stack, target_models):
+    import tritonclient.http as triton_http
+
+    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    for name in target_models.values():
+        client.load_model(name)
+    client.close()
