@@ -135,7 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--postgres-port", type=int, default=None)
     up.add_argument("--redis-port", type=int, default=None)
     up.add_argument("--triton-port", type=int, default=None, help="HTTP port of the target-model Triton")
-    up.add_argument("--models-profile", choices=["full", "fast"], default="full")
+    up.add_argument("--models-profile", choices=["full", "fast"], default="full",
+                    help="full: the better target models (minutes to build on first start); fast: seconds, for trying things out")
+    up.add_argument("--model-repository", type=Path, default=None,
+                    help="serve this prebuilt Triton model repository instead of building the built-in models")
     up.add_argument("--no-worker", action="store_true", help=argparse.SUPPRESS)
     up.set_defaults(func=cmd_up)
 

@@ -60,9 +60,12 @@ def _model_names(repository: Path) -> list[str]:
 
 
 def _build_models(repository: Path, profile: str) -> None:
-    from server.modelbuild import build_models
+    from server.modelbuild.cli import run
 
-    build_models(repository, profile=profile)
+    # The same code path as `dynabench build-models` (progress bars included); cached by key.
+    options = argparse.Namespace(output=repository, tasks=None, profile=profile, base_model=None, data=[], force=False)
+    if run(options) != 0:
+        raise ServiceStartError("build-models", "building the target models failed (see above)")
 
 
 async def _migrate_and_seed(admin_password: str) -> None:
@@ -115,9 +118,15 @@ def run_local_stack(args: argparse.Namespace) -> int:
             postgres = group.add("postgres", LocalPostgres(data_dir / "postgres", args.postgres_port))
         with progress("Starting Redis (append-only)"):
             redis = group.add("redis", LocalRedis(data_dir / "redis", args.redis_port))
-        repository = data_dir / "model_repository"
-        with progress(f"Building target models ({args.models_profile} profile; cached after the first start)"):
-            _build_models(repository, args.models_profile)
+        if args.model_repository is not None:
+            repository = args.model_repository.absolute()
+            with progress(f"Using the model repository {repository}"):
+                if not _model_names(repository):
+                    raise ServiceStartError("Triton", f"{repository} holds no model (no */config.pbtxt)")
+        else:
+            repository = data_dir / "model_repository"
+            with progress(f"Building target models ({args.models_profile} profile; cached after the first start)"):
+                _build_models(repository, args.models_profile)
         with progress("Starting Triton (target models) and Triton (submissions sandbox)"):
             runtime = prepare_triton_runtime(data_dir / "triton_runtime")
             triton = group.add(
