@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.runtime import (
@@ -25,6 +26,7 @@ from server.runtime import (
     ServiceGroup,
     ServiceStartError,
     ensure_port_free,
+    free_port,
     prepare_triton_runtime,
 )
 
@@ -68,12 +70,14 @@ def _build_models(repository: Path, profile: str) -> None:
         raise ServiceStartError("build-models", "building the target models failed (see above)")
 
 
-async def _migrate_and_seed(admin_password: str) -> None:
+async def _migrate_and_seed(admin_password: str | None) -> None:
     from server import db
     from server.accounts.service import create_user
     from server.tasks.builtin import seed_builtin_tasks
 
     await db.migrate()
+    if admin_password is None:
+        return
     await db.start_pool(2)
     try:
         await seed_builtin_tasks()
@@ -102,76 +106,124 @@ def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
 
+@dataclass
+class LocalStack:
+    """The whole stack as supervised children; used by `dynabench up`, the tests and the benchmarks."""
+
+    data_dir: Path
+    api_port: int | None = None
+    postgres_port: int | None = None
+    redis_port: int | None = None
+    triton_port: int | None = None
+    model_repository: Path | None = None  # None: DATA_DIR/model_repository, built with models_profile
+    models_profile: str | None = "full"  # None: build nothing
+    load_models: bool = True
+    seed: bool = True  # the built-in tasks and the demo admin
+    durable: bool = True  # False (tests): PostgreSQL without fsync
+    api_processes: int = 1
+    worker_processes: int = 1
+    env: dict[str, str] = field(default_factory=dict)
+    api_urls: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.data_dir = Path(self.data_dir).absolute()
+        self.group = ServiceGroup(stop_timeout=15)
+        self.logs = self.data_dir / "logs"
+
+    @property
+    def api_url(self) -> str:
+        return self.api_urls[0]
+
+    def start(self, progress=None) -> "LocalStack":
+        progress = progress or _quiet
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.logs.mkdir(exist_ok=True)
+        api_ports = [self.api_port or free_port()] + [free_port() for _ in range(self.api_processes - 1)]
+        ensure_port_free(api_ports[0], "API", "--port")
+        self.secrets = _secrets(self.data_dir)
+        with progress("Starting PostgreSQL"):
+            self.postgres = self.group.add(
+                "postgres", LocalPostgres(self.data_dir / "postgres", self.postgres_port, durable=self.durable)
+            )
+        with progress("Starting Redis (append-only)"):
+            self.redis = self.group.add("redis", LocalRedis(self.data_dir / "redis", self.redis_port))
+        repository = self._model_repository(progress)
+        with progress("Starting Triton (target models) and Triton (submissions sandbox)"):
+            runtime = prepare_triton_runtime(self.data_dir / "triton_runtime")
+            self.triton = self.group.add("triton", LocalTriton(
+                runtime, repository, http_port=self.triton_port, log_path=self.logs / "triton.log",
+                load_models=_model_names(repository) if self.load_models else None,
+            ))
+            submissions_repository = self.data_dir / "submissions_repository"
+            submissions_repository.mkdir(exist_ok=True)
+            self.triton_submissions = self.group.add("triton-submissions", LocalTriton(
+                runtime, submissions_repository, log_path=self.logs / "triton-submissions.log", name="Triton (submissions)",
+            ))
+        self.env = {
+            "DATABASE_URL": self.postgres.dsn,
+            "REDIS_URL": self.redis.url,
+            "TRITON_URL": self.triton.http_url,
+            "TRITON_SUBMISSIONS_URL": self.triton_submissions.http_url,
+            "JWT_SECRET": self.secrets["jwt_secret"],
+            "PICCOLO_CONF": "server.piccolo_conf",
+        }
+        os.environ.update(self.env)
+        with progress("Applying migrations" + (" and seeding the four built-in tasks" if self.seed else "")):
+            asyncio.run(_migrate_and_seed(self.secrets["admin_password"] if self.seed else None))
+        with progress("Starting the worker"):
+            for i in range(self.worker_processes):
+                self.group.spawn(f"worker-{i}", [sys.executable, "-m", "server.cli", "worker"], env=self.env,
+                                 log_path=self.logs / f"worker-{i}.log")
+        with progress(f"Starting the API on 127.0.0.1:{api_ports[0]}"):
+            for i, port in enumerate(api_ports):
+                self.group.spawn(f"api-{i}", [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+                                              "--port", str(port)], env=self.env, log_path=self.logs / f"api-{i}.log")
+            self.api_urls = [f"http://127.0.0.1:{port}" for port in api_ports]
+            for url in self.api_urls:
+                _wait_http_ok(f"{url}/health", 90, self.group)
+        return self
+
+    def _model_repository(self, progress) -> Path:
+        if self.model_repository is not None:
+            repository = Path(self.model_repository).absolute()
+            if self.load_models and not _model_names(repository):
+                raise ServiceStartError("Triton", f"{repository} holds no model (no */config.pbtxt)")
+            return repository
+        repository = self.data_dir / "model_repository"
+        repository.mkdir(exist_ok=True)
+        if self.models_profile:
+            with progress(f"Building target models ({self.models_profile} profile; cached after the first start)"):
+                _build_models(repository, self.models_profile)
+        return repository
+
+    def stop(self) -> None:
+        self.group.stop_all()
+
+
+@contextmanager
+def _quiet(what: str):
+    yield
+
+
 def run_local_stack(args: argparse.Namespace) -> int:
     # SIGTERM during start-up must unwind like Ctrl-C so that `finally` stops every child.
     signal.signal(signal.SIGTERM, _interrupt)
-    data_dir: Path = args.data_dir.absolute()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    logs = data_dir / "logs"
-    logs.mkdir(exist_ok=True)
-    progress = _Progress()
-    group = ServiceGroup(stop_timeout=15)
+    stack = LocalStack(
+        data_dir=args.data_dir, api_port=args.port, postgres_port=args.postgres_port, redis_port=args.redis_port,
+        triton_port=args.triton_port, model_repository=args.model_repository, models_profile=args.models_profile,
+    )
     try:
-        ensure_port_free(args.port, "API", "--port")
-        values = _secrets(data_dir)
-        with progress("Starting PostgreSQL"):
-            postgres = group.add("postgres", LocalPostgres(data_dir / "postgres", args.postgres_port))
-        with progress("Starting Redis (append-only)"):
-            redis = group.add("redis", LocalRedis(data_dir / "redis", args.redis_port))
-        if args.model_repository is not None:
-            repository = args.model_repository.absolute()
-            with progress(f"Using the model repository {repository}"):
-                if not _model_names(repository):
-                    raise ServiceStartError("Triton", f"{repository} holds no model (no */config.pbtxt)")
-        else:
-            repository = data_dir / "model_repository"
-            with progress(f"Building target models ({args.models_profile} profile; cached after the first start)"):
-                _build_models(repository, args.models_profile)
-        with progress("Starting Triton (target models) and Triton (submissions sandbox)"):
-            runtime = prepare_triton_runtime(data_dir / "triton_runtime")
-            triton = group.add(
-                "triton",
-                LocalTriton(runtime, repository, http_port=args.triton_port, log_path=logs / "triton.log",
-                            load_models=_model_names(repository)),
-            )
-            submissions_repository = data_dir / "submissions_repository"
-            submissions_repository.mkdir(exist_ok=True)
-            submissions = group.add(
-                "triton-submissions",
-                LocalTriton(runtime, submissions_repository, log_path=logs / "triton-submissions.log",
-                            name="Triton (submissions)"),
-            )
-        env = {
-            "DATABASE_URL": postgres.dsn,
-            "REDIS_URL": redis.url,
-            "TRITON_URL": triton.http_url,
-            "TRITON_SUBMISSIONS_URL": submissions.http_url,
-            "JWT_SECRET": values["jwt_secret"],
-            "PICCOLO_CONF": "server.piccolo_conf",
-        }
-        os.environ.update(env)
-        with progress("Applying migrations and seeding the four built-in tasks"):
-            asyncio.run(_migrate_and_seed(values["admin_password"]))
-        with progress("Starting the worker"):
-            group.spawn("worker", [sys.executable, "-m", "server.cli", "worker"], env=env, log_path=logs / "worker.log")
-        with progress(f"Starting the API on 127.0.0.1:{args.port}"):
-            group.spawn(
-                "api",
-                [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(args.port)],
-                env=env,
-                log_path=logs / "api.log",
-            )
-            _wait_http_ok(f"http://127.0.0.1:{args.port}/health", 60, group)
-        url = f"http://127.0.0.1:{args.port}"
+        stack.start(_Progress())
+        url = stack.api_url
         print(
             f"\nDynabench is running at {url}/  (GraphQL: {url}/graphql, health: {url}/health)\n"
-            f"Demo admin: admin / {values['admin_password']}   (stored in {data_dir / 'secrets.json'})\n"
-            f"Logs: {logs}   Press Ctrl-C to stop.\n",
+            f"Demo admin: admin / {stack.secrets['admin_password']}   (stored in {stack.data_dir / 'secrets.json'})\n"
+            f"Logs: {stack.logs}   Press Ctrl-C to stop.\n",
             flush=True,
         )
-        died = group.wait()
+        died = stack.group.wait()
         if died:
-            print(f"\n{died[0]} exited unexpectedly (code {died[1]}); see {logs}. Stopping everything.", file=sys.stderr)
+            print(f"\n{died[0]} exited unexpectedly (code {died[1]}); see {stack.logs}. Stopping everything.", file=sys.stderr)
             return 1
         print("\nStopping…", flush=True)
         return 0
@@ -182,5 +234,5 @@ def run_local_stack(args: argparse.Namespace) -> int:
         print("\nInterrupted; stopping…", flush=True)
         return 130
     finally:
-        group.stop_all()
+        stack.stop()
         print("All services stopped.", flush=True)

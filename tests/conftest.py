@@ -11,7 +11,6 @@ import json
 import os
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,75 +22,19 @@ SHARED_DATA = ROOT.parent / "shared" / "data"
 os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
 
 
-@dataclass
-class Stack:
-    env: dict[str, str]
-    api_url: str
-    group: Any
-    services: dict[str, Any] = field(default_factory=dict)
-
-
-def _wait_for(url: str, group, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        died = group.first_exited()
-        if died:
-            raise RuntimeError(f"{died[0]} exited with code {died[1]} during start-up")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} never became healthy")
-
-
 @pytest.fixture(scope="session")
-def stack(tmp_path_factory) -> Stack:
-    from server.runtime import LocalPostgres, LocalRedis, LocalTriton, ServiceGroup, free_port, prepare_triton_runtime
+def stack(tmp_path_factory):
+    """The same LocalStack as `dynabench up`, without demo data, with an initially empty model repository."""
+    from server.local_stack import LocalStack
 
     base = tmp_path_factory.mktemp("stack")
-    group = ServiceGroup(stop_timeout=10)
+    (base / "model_repository").mkdir()
+    local = LocalStack(base, model_repository=base / "model_repository", load_models=False, seed=False, durable=False)
     try:
-        postgres = group.add("postgres", LocalPostgres(base / "postgres"))
-        redis = group.add("redis", LocalRedis(base / "redis"))
-        runtime = prepare_triton_runtime(base / "triton_runtime")
-        repository = base / "model_repository"
-        repository.mkdir()
-        triton = group.add("triton", LocalTriton(runtime, repository, log_path=base / "triton.log"))
-        submissions_repository = base / "submissions_repository"
-        submissions_repository.mkdir()
-        submissions = group.add(
-            "triton-submissions", LocalTriton(runtime, submissions_repository, log_path=base / "triton-sub.log")
-        )
-        env = {
-            "DATABASE_URL": postgres.dsn,
-            "REDIS_URL": redis.url,
-            "TRITON_URL": triton.http_url,
-            "TRITON_SUBMISSIONS_URL": submissions.http_url,
-            "JWT_SECRET": os.urandom(32).hex(),
-            "PICCOLO_CONF": "server.piccolo_conf",
-        }
-        os.environ.update(env)  # in-process helpers (seeding, direct SQL) use the same database
-        from server import db
-
-        asyncio.run(db.migrate())
-        port = free_port()
-        group.spawn("worker", [sys.executable, "-m", "server.cli", "worker"], env=env, log_path=base / "worker.log")
-        group.spawn(
-            "api",
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(port)],
-            env=env,
-            log_path=base / "api.log",
-        )
-        api_url = f"http://127.0.0.1:{port}"
-        _wait_for(f"{api_url}/health", group)
-        yield Stack(env=env, api_url=api_url, group=group, services={
-            "postgres": postgres, "redis": redis, "triton": triton, "triton_submissions": submissions,
-            "base": base, "model_repository": repository,
-        })
+        local.start()
+        yield local
     finally:
-        group.stop_all()
+        local.stop()
 
 
 TABLES = (
@@ -190,7 +133,7 @@ def target_models(stack) -> dict[str, str]:
 
     assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
     built = build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
-    repository: Path = stack.services["model_repository"]
+    repository: Path = stack.model_repository
     client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
     names = {}
     for model in built:

@@ -144,7 +144,7 @@ def test_next_context_spreads_annotators_over_the_pool(api):
 
 def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, target_models):
     token, round_id, context_id = _setup(api)
-    triton = stack.services["triton"]
+    triton = stack.triton
     triton.stop()
     try:
         results = [submit(api, token, round_id, context_id, {"statement": f"Example number {i} was fine."}, label="positive") for i in range(3)]

@@ -256,9 +256,9 @@ def model_repo(tmp_path: Path) -> Path:
     return repo
 
 
-def _our_shm_regions() -> list[Path]:
-    """Python-backend shared-memory regions of Triton instances started by this process."""
-    return sorted(Path("/dev/shm").glob(f"dynabench-{os.getpid()}-*"))
+def _our_shm_regions(triton: LocalTriton) -> list[Path]:
+    """Python-backend shared-memory regions left by this Triton instance (others may be running)."""
+    return sorted(Path("/dev/shm").glob(f"{triton._shm_prefix}*"))
 
 
 def _infer_identity(client: triton_http.InferenceServerClient, values: list[bytes]) -> list[bytes]:
@@ -304,7 +304,7 @@ def test_triton_live_load_infer_and_venv(triton_runtime: Path, model_repo: Path)
     finally:
         tr.stop()
     assert tr.poll() is not None and not tr.running
-    assert _our_shm_regions() == []
+    assert _our_shm_regions(tr) == []
 
 
 def test_triton_load_models_at_start_restart_and_failure(triton_runtime: Path, model_repo: Path, tmp_path: Path) -> None:
@@ -313,9 +313,11 @@ def test_triton_load_models_at_start_restart_and_failure(triton_runtime: Path, m
         client = triton_http.InferenceServerClient(url=tr.http_url)
         assert client.is_model_ready("identity")
         ports = (tr.http_port, tr.grpc_port, tr.metrics_port)
+        old_prefix = tr._shm_prefix
         tr.restart()  # with the client's keep-alive connection still open
         assert (tr.http_port, tr.grpc_port, tr.metrics_port) == ports
-        assert len(_our_shm_regions()) == 1  # the stopped instance's region was removed
+        assert list(Path("/dev/shm").glob(f"{old_prefix}*")) == []  # the stopped instance's region was removed
+        assert len(_our_shm_regions(tr)) == 1
         client = triton_http.InferenceServerClient(url=tr.http_url)
         assert _infer_identity(client, [b"again"]) == [b"again"]
     assert log_path.exists()
@@ -326,7 +328,7 @@ def test_triton_load_models_at_start_restart_and_failure(triton_runtime: Path, m
     assert str(info.value).startswith("Triton (sandbox): ")
     assert "broken on purpose" in str(info.value)
     assert not broken.running
-    assert _our_shm_regions() == []
+    assert _our_shm_regions(tr) == []
 
 
 def test_triton_port_in_use(triton_runtime: Path, model_repo: Path) -> None:
@@ -446,8 +448,8 @@ with ServiceGroup() as group:
         group.spawn(name, [sys.executable, "-c", recorder, name, str(base / "order.txt")])
     while not all((base / f"{n}.ready").exists() for n in ("first", "second")):
         time.sleep(0.05)
-    print("up", rd.pid, flush=True)
     try:
+        print("up", rd.pid, flush=True)
         result = group.wait()
     except KeyboardInterrupt:  # Ctrl-C that lands before wait() installed its handler
         result = None

@@ -1,0 +1,75 @@
+"""Shared helpers for the benchmarks: a local stack, real sentences, latency tables."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+def real_sentences(n: int, seed: int = 0) -> list[tuple[str, str]]:
+    """(sentence, gold label) pairs from DynaSent round 1 (real annotator data) when present."""
+    path = SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-dev.jsonl"
+    if path.exists():
+        rows = [json.loads(line) for line in path.open()]
+        rows = [r for r in rows if r.get("gold_label") in ("positive", "negative", "neutral")]
+        picked = random.Random(seed).sample(rows, min(n, len(rows)))
+        return [(r["sentence"], r["gold_label"]) for r in picked]
+    words = "the food service staff place was great awful fine slow friendly cold warm not really".split()
+    rng = random.Random(seed)
+    return [(" ".join(rng.choices(words, k=12)), rng.choice(["positive", "negative", "neutral"])) for _ in range(n)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+@dataclass
+class Measurement:
+    name: str
+    concurrency: int
+    latencies_ms: list[float]
+    wall_s: float
+    errors: int = 0
+
+    @property
+    def p50(self) -> float:
+        return percentile(self.latencies_ms, 50)
+
+    @property
+    def p99(self) -> float:
+        return percentile(self.latencies_ms, 99)
+
+    @property
+    def throughput(self) -> float:
+        return len(self.latencies_ms) / self.wall_s
+
+    def row(self) -> str:
+        return (f"| {self.name:<24} | {self.concurrency:>3} | {len(self.latencies_ms):>5} | {self.p50:8.1f} | "
+                f"{self.p99:8.1f} | {statistics.fmean(self.latencies_ms):8.1f} | {self.throughput:8.1f} | {self.errors:>3} |")
+
+
+HEADER = ("| what                     |   c |     n | p50 (ms) | p99 (ms) | mean(ms) |    req/s | err |\n"
+          "|--------------------------|-----|-------|----------|----------|----------|----------|-----|")
+
+
+def start_stack(model_repository: Path | None, profile: str, **kwargs):
+    """A LocalStack in a temporary directory serving `model_repository` (built with `profile` if None)."""
+    from server.local_stack import LocalStack
+
+    if model_repository is None:
+        from server.modelbuild import build_models
+
+        model_repository = ROOT / ".dynabench-bench-cache" / f"models-{profile}"
+        build_models(model_repository, profile=profile)
+    base = Path(tempfile.mkdtemp(prefix="dynabench-bench-"))
+    stack = LocalStack(base, model_repository=model_repository, durable=False, **kwargs)
+    return stack.start()

@@ -1,0 +1,117 @@
+"""createExample latency and throughput vs raw Triton calls of the same model with the same inputs.
+
+    .venv/bin/python bench/fooling_check.py [--requests 200] [--profile fast|full] [--model-repository DIR]
+
+Starts its own stack (PostgreSQL, Redis, Triton, worker, API) on free ports, then for concurrency
+1, 8 and 32 runs the same sentences (DynaSent round 1, real annotator data, when ../shared/data is
+present) through (a) tritonclient's asyncio client straight to Triton and (b) the GraphQL
+createExample mutation, interleaved, and prints p50/p99/throughput and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import httpx  # noqa: E402
+import numpy as np  # noqa: E402
+from tritonclient.http.aio import InferenceServerClient, InferInput  # noqa: E402
+
+from bench.common import HEADER, Measurement, real_sentences, start_stack  # noqa: E402
+
+MODEL = "sentiment_minilm"
+CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
+  __typename ... on ExampleSubmitted { verdict } ... on Error { message } } }"""
+
+
+async def run_concurrently(concurrency: int, items: list, call) -> tuple[list[float], float, int]:
+    latencies: list[float] = []
+    errors = 0
+    queue = list(enumerate(items))
+
+    async def worker():
+        nonlocal errors
+        while queue:
+            _, item = queue.pop()
+            started = time.perf_counter()
+            ok = await call(item)
+            latencies.append((time.perf_counter() - started) * 1000)
+            errors += 0 if ok else 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return latencies, time.perf_counter() - started, errors
+
+
+async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measurement, Measurement]]:
+    sentences = real_sentences(requests * 2 + 50)
+    triton = InferenceServerClient(stack.env["TRITON_URL"], conn_limit=64)
+    http = httpx.AsyncClient(base_url=stack.api_url, timeout=60, limits=httpx.Limits(max_connections=64))
+    signup = await http.post("/graphql", json={"query": 'mutation { signUp(input: {username: "bench", password: "bench password"}) { ... on AuthPayload { token } } }'})
+    token = signup.json()["data"]["signUp"]["token"]
+    headers = {"Authorization": f"Bearer {token}"}
+    ids = (await http.post("/graphql", json={"query": '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'})).json()
+    round_id = ids["data"]["task"]["currentRound"]["id"]
+    context_id = ids["data"]["task"]["currentRound"]["contexts"]["edges"][0]["node"]["id"]
+
+    async def raw(item) -> bool:
+        tensor = InferInput("statement", [1, 1], "BYTES")
+        tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
+        result = await triton.infer(MODEL, [tensor])
+        return result.as_numpy("label") is not None
+
+    async def api(item) -> bool:
+        variables = {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": item[0]},
+                           "label": item[1], "clientId": str(uuid.uuid4())}}
+        response = await http.post("/graphql", json={"query": CREATE, "variables": variables}, headers=headers)
+        body = response.json()
+        return response.status_code == 200 and body["data"]["createExample"].get("verdict") in ("FOOLED", "NOT_FOOLED")
+
+    # Warm up both paths (model, connection pools, caches).
+    await run_concurrently(4, sentences[:40], raw)
+    await run_concurrently(4, sentences[:40], api)
+    results = []
+    for concurrency in levels:
+        items = sentences[50 : 50 + requests]
+        raw_latencies, raw_wall, raw_errors = await run_concurrently(concurrency, items, raw)
+        api_latencies, api_wall, api_errors = await run_concurrently(concurrency, items, api)
+        results.append((
+            Measurement("raw Triton (http.aio)", concurrency, raw_latencies, raw_wall, raw_errors),
+            Measurement("createExample (GraphQL)", concurrency, api_latencies, api_wall, api_errors),
+        ))
+    await http.aclose()
+    await triton.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=200, help="requests per concurrency level and path")
+    parser.add_argument("--levels", default="1,8,32")
+    parser.add_argument("--profile", choices=["fast", "full"], default="full")
+    parser.add_argument("--model-repository", type=Path, default=None)
+    args = parser.parse_args()
+    stack = start_stack(args.model_repository, args.profile)
+    try:
+        results = asyncio.run(bench(stack, args.requests, [int(x) for x in args.levels.split(",")]))
+    finally:
+        stack.stop()
+    print(f"\nModel: {MODEL} ({args.profile} profile), {args.requests} requests per row\n")
+    print(HEADER)
+    for raw, api in results:
+        print(raw.row())
+        print(api.row())
+    print("\n| c | p50 ratio (API/raw) | throughput ratio (API/raw) |\n|---|---|---|")
+    for raw, api in results:
+        print(f"| {raw.concurrency} | {api.p50 / raw.p50:.2f} | {api.throughput / raw.throughput:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
