@@ -49,3 +49,12 @@ class Listener:
             message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
             if message is not None and message["type"] == "message":
                 return json.loads(message["data"])
+
+
+def example_channel(example_id: int) -> str:
+    return f"dynabench:example:{example_id}"
+
+
+def queue_channel(round_id: int) -> str:
+    """Examples becoming available for validation in a round, or leaving the queue."""
+    return f"dynabench:queue:{round_id}"

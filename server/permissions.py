@@ -69,6 +69,11 @@ def annotate(viewer: Viewer | None) -> Denied | None:
     return _signed_in(viewer, "annotate")
 
 
+def validate(viewer: Viewer | None) -> Denied | None:
+    # Self-validation and owner mode depend on the example and are checked by the service.
+    return _signed_in(viewer, "annotate")
+
+
 POLICIES: dict[str, Callable[..., Denied | None]] = {
     "read_public": read_public,
     "read_own_account": read_own_account,
@@ -76,4 +81,5 @@ POLICIES: dict[str, Callable[..., Denied | None]] = {
     "manage_task": manage_task,
     "create_api_token": create_api_token,
     "annotate": annotate,
+    "validate": validate,
 }

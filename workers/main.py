@@ -13,6 +13,7 @@ from server.services import Services
 from server.settings import Settings
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
+from workers.validation import aggregate_example
 
 log = logging.getLogger("dynabench.worker")
 
@@ -31,7 +32,7 @@ async def shutdown(ctx: dict) -> None:
 
 
 class WorkerSettings:
-    functions = [recompute_round_counters, recheck_pending_examples]
+    functions = [recompute_round_counters, recheck_pending_examples, aggregate_example]
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
     cron_jobs = [cron(recheck_pending_examples, second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True)]

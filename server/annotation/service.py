@@ -192,6 +192,9 @@ async def _after_commit(services: Services, example: dict) -> None:
     from server import events
 
     await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})
+    if example.get("status") == "open":
+        await events.publish(services.redis, events.queue_channel(example["round"]),
+                             {"kind": "available", "id": example["id"], "author": example["user"]})
     if example["fooled"] is None:
         await services.arq.enqueue_job("recheck_pending_examples", _defer_by=2)
 
@@ -210,7 +213,7 @@ SETTLE_PENDING = """
 UPDATE examples SET fooled = {}, status = {}, model_output = {}::jsonb, model_name = {}, model_version = {},
   pending_reason = '', next_check_at = NULL
 WHERE id = {} AND status = 'pending' AND NOT retracted
-RETURNING id, round, context, "user", fooled
+RETURNING id, round, context, "user", fooled, status
 """
 BACK_OFF = """
 UPDATE examples SET check_attempts = check_attempts + 1, pending_reason = {},

@@ -52,3 +52,12 @@ class UserRoundStats(Table, tablename="user_round_stats"):
     retracted = Integer(default=0)
     validations_done = Integer(default=0)
     user_round_stats_unique_user_round = Unique(["user", "round"])
+
+
+class ValidationClaim(Table, tablename="validation_claims"):
+    """An example handed to a validator, so that others are handed different ones meanwhile."""
+
+    example = ForeignKey(Example, index=True)
+    user = ForeignKey(User)
+    expires_at = Timestamptz()
+    validation_claims_unique_example_user = Unique(["example", "user"])

@@ -22,21 +22,22 @@ from server.graphql.errors import (
     RoundClosedError, should_mask_error,
 )
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
+from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
 from server.settings import Settings
 
 
 @strawberry.type
-class Query(AccountQueries, TaskQueries, AnnotationQueries):
+class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations, AnnotationMutations):
+class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations):
     pass
 
 
 @strawberry.type
-class Subscription(TaskSubscriptions):
+class Subscription(TaskSubscriptions, ValidationSubscriptions):
     pass
 
 

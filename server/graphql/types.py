@@ -126,6 +126,12 @@ class RoundNode(relay.Node):
     async def task(self, info: Info) -> "TaskNode":
         return TaskNode.from_row(await info.context.loaders.task.load(self.task_id))
 
+    @strawberry.field(description="Krippendorff's alpha (nominal) over validators' labels in this round; null until defined.")
+    async def agreement(self) -> float | None:
+        from server.annotation.stats import round_agreement
+
+        return await round_agreement(self.id)
+
     @strawberry.field
     async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
         first = check_page_size(first, info.context.services.settings.page_size_max)
@@ -173,6 +179,16 @@ class TaskNode(relay.Node):
         rows = await query.order_by(Round.id).limit(first + 1).output(load_json=True)
         return build_connection(rows, first, after_id, RoundNode.from_row)
 
+    @strawberry.field(description="Model error rate over all rounds: fooled / collected.")
+    async def mer(self) -> float | None:
+        totals = await _task_totals(self.id)
+        return totals["fooled"] / totals["collected"] if totals["collected"] else None
+
+    @strawberry.field(description="Validated model error rate over all rounds: validated fooled / collected.")
+    async def vmer(self) -> float | None:
+        totals = await _task_totals(self.id)
+        return totals["validated_fooled"] / totals["collected"] if totals["collected"] else None
+
     @strawberry.field(description="Whether the viewer owns this task (or is an admin).")
     async def viewer_is_owner(self, info: Info) -> bool:
         return permissions.is_task_owner(await info.context.viewer(), self.id)
@@ -180,3 +196,12 @@ class TaskNode(relay.Node):
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
         return await _load_nodes(info.context.loaders.task, node_ids, cls.from_row)
+
+
+async def _task_totals(task_id: int) -> dict:
+    rows = await Round.raw(
+        "SELECT coalesce(sum(total_collected), 0) AS collected, coalesce(sum(total_fooled), 0) AS fooled, "
+        "coalesce(sum(total_validated_fooled), 0) AS validated_fooled FROM rounds WHERE task = {}",
+        task_id,
+    )
+    return rows[0]

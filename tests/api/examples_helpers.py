@@ -39,3 +39,24 @@ def triton_predict(url: str, model: str, inputs: dict[str, str]) -> tuple[str, n
     result = client.infer(model, tensors)
     client.close()
     return result.as_numpy("label")[0][0].decode(), result.as_numpy("probs")[0]
+
+
+def fooling_example(api, token, round_id, context_id, text, labels=("negative", "positive", "neutral")):
+    """Write an example that certainly fools the model: ask in sandbox mode, then claim another label."""
+    predicted = submit(api, token, round_id, context_id, {"statement": text}, label=labels[0], sandbox=True)["predictions"][0]["label"]
+    label = next(label for label in labels if label != predicted)
+    result = submit(api, token, round_id, context_id, {"statement": text}, label=label)
+    assert result["verdict"] == "FOOLED", result
+    return result["example"]
+
+
+def wait_until(condition, timeout=60.0, interval=0.2):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError("condition not met in time")

@@ -1,0 +1,139 @@
+"""Validation: which examples a validator gets, casting votes, and recomputing outcomes from votes."""
+
+from __future__ import annotations
+
+from server import events
+from server.accounts.viewer import Viewer
+from server.annotation.aggregation import Vote, outcome
+from server.annotation.tables import Example, Validation
+from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.permissions import is_task_owner
+from server.services import Services
+from server.tasks.service import get_round, load_config
+from server.tasks.tables import Task
+
+CLAIM_MINUTES = 10
+MAX_NOTE = 2000
+LABELS = ("correct", "incorrect", "flagged")
+
+# Open examples this validator may vote on, fooling first, then fewest votes, then random. Rows
+# another validator holds a live claim on come last, and FOR UPDATE SKIP LOCKED keeps two
+# simultaneous requests from taking the same row: so concurrent validators get different examples
+# while others remain.
+CANDIDATES = """
+SELECT e.id FROM examples e
+WHERE e.round = {} AND e.status = 'open' AND NOT e.retracted AND e."user" <> {}
+  AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = {})
+ORDER BY
+  (SELECT count(*) FROM validation_claims c WHERE c.example = e.id AND c."user" <> {} AND c.expires_at > now()),
+  e.fooled DESC NULLS LAST,
+  (SELECT count(*) FROM validations v WHERE v.example = e.id),
+  random()
+LIMIT {}
+FOR UPDATE OF e SKIP LOCKED
+"""
+CLAIM = """
+INSERT INTO validation_claims (example, "user", expires_at)
+SELECT unnest({}::int[]), {}, now() + make_interval(mins => {})
+ON CONFLICT (example, "user") DO UPDATE SET expires_at = EXCLUDED.expires_at
+"""
+
+
+async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -> list[dict]:
+    await get_round(round_id)
+    async with Example._meta.db.transaction():
+        rows = await Example.raw(CANDIDATES, round_id, viewer.user_id, viewer.user_id, viewer.user_id, first)
+        ids = [row["id"] for row in rows]
+        if ids:
+            await Example.raw(CLAIM, ids, viewer.user_id, CLAIM_MINUTES)
+    if not ids:
+        return []
+    found = await Example.select().where(Example.id.is_in(ids)).output(load_json=True)
+    by_id = {row["id"]: row for row in found}
+    return [by_id[i] for i in ids]
+
+
+async def validate_example(services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str) -> dict:
+    if label not in LABELS:
+        raise invalid("Unknown label.", FieldProblem("label", "must be CORRECT, INCORRECT or FLAGGED"))
+    if len(note) > MAX_NOTE or "\x00" in note:
+        raise invalid("The note is too long.", FieldProblem("note", f"at most {MAX_NOTE} characters"))
+    example = await Example.select().where(Example.id == example_id).first()
+    if example is None:
+        raise not_found("That example")
+    round_row = await get_round(example["round"])
+    if mode == "owner" and not is_task_owner(viewer, round_row["task"]):
+        raise ServiceError("FORBIDDEN", "Only the task's owners can validate in owner mode.")
+    if example["user"] == viewer.user_id:
+        raise ServiceError("FORBIDDEN", "You cannot validate your own example.")
+    if example["retracted"]:
+        raise ServiceError("CONFLICT", "This example was retracted by its author.")
+    if example["status"] == "pending":
+        raise ServiceError("CONFLICT", "The model has not judged this example yet.")
+    async with Example._meta.db.transaction():
+        inserted = await Validation.raw(
+            'INSERT INTO validations (example, "user", label, mode, note, created_at) VALUES ({}, {}, {}, {}, {}, now()) '
+            'ON CONFLICT (example, "user") DO NOTHING RETURNING *',
+            example_id, viewer.user_id, label, mode, note.strip(),
+        )
+        if not inserted:
+            raise ServiceError("CONFLICT", "You have already validated this example.")
+        await Validation.raw('DELETE FROM validation_claims WHERE example = {} AND "user" = {}', example_id, viewer.user_id)
+        await Validation.raw(
+            'INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done) '
+            'VALUES ({}, {}, 0, 0, 0, 1) ON CONFLICT ("user", round) DO UPDATE SET '
+            "validations_done = user_round_stats.validations_done + 1",
+            viewer.user_id, example["round"],
+        )
+    await services.arq.enqueue_job("aggregate_example", example_id)
+    return inserted[0]
+
+
+RECOUNT_USER = """
+INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done)
+SELECT {}, {},
+  (SELECT count(*) FROM examples WHERE "user" = {} AND round = {}),
+  (SELECT count(*) FROM examples WHERE "user" = {} AND round = {} AND fooled AND NOT retracted),
+  (SELECT count(*) FROM examples WHERE "user" = {} AND round = {} AND retracted),
+  (SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example WHERE v."user" = {} AND e.round = {})
+ON CONFLICT ("user", round) DO UPDATE SET submitted = EXCLUDED.submitted, fooled = EXCLUDED.fooled,
+  retracted = EXCLUDED.retracted, validations_done = EXCLUDED.validations_done
+"""
+
+
+async def recount_user(user_id: int, round_id: int) -> None:
+    await Example.raw(RECOUNT_USER, *([user_id, round_id] * 5))
+
+
+async def aggregate(services: Services, example_id: int) -> str | None:
+    """Recompute one example's outcome from all its votes (idempotent), then the counters it moves."""
+    from workers.rounds import RECOMPUTE_ROUND_SQL
+
+    async with Example._meta.db.transaction():
+        # Lock the example: concurrent runs for the same example serialize here.
+        rows = await Example.raw("SELECT * FROM examples WHERE id = {} FOR UPDATE", example_id)
+        if not rows:
+            return None
+        example = rows[0]
+        if example["status"] == "pending":
+            return "pending"
+        votes = await Validation.select(Validation.label, Validation.mode, Validation.user).where(
+            Validation.example == example_id
+        ).order_by(Validation.created_at).order_by(Validation.id)
+        round_row = await get_round(example["round"])
+        task = await Task.select().where(Task.id == round_row["task"]).first()
+        config = load_config(task)
+        decided = outcome([Vote(v["label"], v["mode"]) for v in votes], config.validation.num_matching_validations)
+        if decided == "open":
+            decided = "open" if (example["fooled"] or config.validation.validate_non_fooling) else "closed"
+        changed = decided != example["status"]
+        if changed:
+            await Example.raw("UPDATE examples SET status = {} WHERE id = {}", decided, example_id)
+        await Example.raw(RECOMPUTE_ROUND_SQL, example["round"], example["round"])
+        for user_id in {example["user"], *(v["user"] for v in votes)}:
+            await recount_user(user_id, example["round"])
+    await events.publish(services.redis, events.example_channel(example_id), {"kind": "example_updated", "status": decided})
+    await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "round_stats"})
+    await events.publish(services.redis, events.queue_channel(example["round"]),
+                         {"kind": "vote", "id": example_id, "open": decided == "open", "voter_ids": [v["user"] for v in votes]})
+    return decided

@@ -1,0 +1,3 @@
+from server.modelbuild.cli import main
+
+raise SystemExit(main())

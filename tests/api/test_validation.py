@@ -1,0 +1,176 @@
+"""Validation through GraphQL: the queue, votes, aggregation by the worker, live pushes, numbers."""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from websockets.sync.client import connect
+
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
+from tests.conftest import run_sql, seed_builtin_tasks
+
+VALIDATE = """mutation($e: ID!, $l: ValidationLabel!, $m: ValidationMode! = USER) {
+  validateExample(exampleId: $e, label: $l, mode: $m) { __typename ... on ExampleValidated { validation { label mode } }
+  ... on Error { code message } } }"""
+NEXT = "query($r: ID!, $n: Int!) { nextExamplesToValidate(roundId: $r, first: $n) { id fooled } }"
+
+
+def _world(api, n_examples=3):
+    seed_builtin_tasks()
+    author = api.sign_up("author")
+    round_id = current_round(api, "sentiment")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    examples = [fooling_example(api, author, round_id, context_id, f"Review number {i}: it was something else.") for i in range(n_examples)]
+    return author, round_id, context_id, examples
+
+
+def _status(example_id):
+    from strawberry.relay import GlobalID
+
+    pk = int(GlobalID.from_id(example_id).node_id)
+    return run_sql("SELECT status FROM examples WHERE id = $1", pk)[0]["status"]
+
+
+def test_queue_rules(api, target_models):
+    author, round_id, context_id, examples = _world(api, 3)
+    validator = api.sign_up("validator")
+    # Not fooling → not in the queue; pending/retracted/own/already-voted are excluded too.
+    not_fooled_label = submit(api, author, round_id, context_id, {"statement": "Plain."}, label="negative", sandbox=True)["predictions"][0]["label"]
+    submit(api, author, round_id, context_id, {"statement": "Plain."}, label=not_fooled_label)
+    api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": examples[2]["id"]}, token=author)
+    assert api(NEXT, {"r": round_id, "n": 10}, token=author)["nextExamplesToValidate"] == []  # own examples
+    queue = api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]
+    assert sorted(e["id"] for e in queue) == sorted(e["id"] for e in examples[:2])
+    assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
+    assert [e["id"] for e in api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]] == [examples[1]["id"]]
+    connection = api("query($r: ID!) { examplesToValidate(roundId: $r) { edges { node { id } } } }", {"r": round_id}, token=validator)
+    assert [e["node"]["id"] for e in connection["examplesToValidate"]["edges"]] == [examples[1]["id"]]
+
+
+def test_concurrent_validators_get_different_examples(api, target_models):
+    author, round_id, _, examples = _world(api, 2)
+    tokens = [api.sign_up(f"validator{i}") for i in range(2)]
+    with ThreadPoolExecutor(2) as pool:
+        picks = list(pool.map(lambda t: api(NEXT, {"r": round_id, "n": 1}, token=t)["nextExamplesToValidate"], tokens))
+    assert {p[0]["id"] for p in picks} == {e["id"] for e in examples}
+
+
+def test_vote_refusals(api, target_models):
+    author, round_id, _, examples = _world(api, 1)
+    example_id = examples[0]["id"]
+    validator = api.sign_up("validator")
+    assert api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=author)["validateExample"]["message"] == "You cannot validate your own example."
+    assert api(VALIDATE, {"e": example_id, "l": "CORRECT", "m": "OWNER"}, token=validator)["validateExample"]["code"] == "FORBIDDEN"
+    assert api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
+    second = api(VALIDATE, {"e": example_id, "l": "INCORRECT"}, token=validator)["validateExample"]
+    assert second == {"__typename": "ConflictError", "code": "CONFLICT", "message": "You have already validated this example."}
+    api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": example_id}, token=author)
+    late = api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=api.sign_up("late"))["validateExample"]
+    assert late["message"] == "This example was retracted by its author."
+    assert api(VALIDATE, {"e": example_id, "l": "CORRECT"})["validateExample"]["__typename"] == "AuthenticationError"
+    assert run_sql("SELECT count(*) AS n FROM validations")[0]["n"] == 1
+
+
+def test_three_matching_votes_validate_and_counters_follow(api, target_models):
+    author, round_id, _, examples = _world(api, 2)
+    voters = [api.sign_up(f"voter{i}") for i in range(3)]
+    for token in voters:
+        api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=token)
+        api(VALIDATE, {"e": examples[1]["id"], "l": "INCORRECT"}, token=token)
+    wait_until(lambda: _status(examples[0]["id"]) == "validated" and _status(examples[1]["id"]) == "rejected")
+    round_numbers = api("query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFooled totalValidated totalValidatedFooled mer vmer agreement } } }", {"r": round_id})["node"]
+    assert round_numbers["totalValidatedFooled"] == 1 and round_numbers["totalValidated"] == 1
+    assert round_numbers["vmer"] == 0.5 and round_numbers["mer"] == 1.0
+    assert round_numbers["agreement"] == 1.0  # every validator agreed on every example
+    me = api('{ myStats(taskCode: "sentiment") { submitted fooled verifiedFooled verifiedMer } }', token=author)["myStats"]
+    assert me == {"submitted": 2, "fooled": 2, "verifiedFooled": 1, "verifiedMer": 0.5}
+    board = api('{ userLeaderboard(taskCode: "sentiment") { rank user { username } verifiedFooled validationsDone } }')["userLeaderboard"]
+    assert board[0] == {"rank": 1, "user": {"username": "author"}, "verifiedFooled": 1, "validationsDone": 0}
+    assert {row["user"]["username"]: row["validationsDone"] for row in board[1:]} == {"voter0": 2, "voter1": 2, "voter2": 2}
+    assert run_sql("SELECT validations_done FROM user_round_stats us JOIN users u ON u.id = us.\"user\" WHERE u.username = 'voter0'")[0]["validations_done"] == 2
+
+
+def test_owner_mode_decides_at_once(api, target_models, admin_token):
+    author, round_id, _, examples = _world(api, 1)
+    api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=api.sign_up("voter"))
+    assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT", "m": "OWNER"}, token=admin_token)["validateExample"]["validation"] == {"label": "CORRECT", "mode": "OWNER"}
+    wait_until(lambda: _status(examples[0]["id"]) == "validated")
+
+
+def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, target_models):
+    import asyncio
+    import os
+
+    from arq import create_pool
+    from arq.connections import RedisSettings
+
+    author, round_id, _, examples = _world(api, 1)
+    for i, label in enumerate(["CORRECT", "INCORRECT", "CORRECT", "INCORRECT", "FLAGGED"]):
+        api(VALIDATE, {"e": examples[0]["id"], "l": label}, token=api.sign_up(f"voter{i}"))
+    wait_until(lambda: _status(examples[0]["id"]) == "flagged")  # 2N-1 votes, tie -> owners review
+    pk = run_sql("SELECT id FROM examples")[0]["id"]
+    before = run_sql("SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0")
+
+    async def hammer():
+        pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
+        for _ in range(10):
+            await pool.enqueue_job("aggregate_example", pk)
+        await pool.aclose()
+
+    asyncio.run(hammer())
+    wait_until(lambda: run_sql("SELECT count(*) AS n FROM validations")[0]["n"] == 5)
+    import time
+    time.sleep(2)
+    assert _status(examples[0]["id"]) == "flagged"
+    assert run_sql("SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0") == before
+
+
+def _ws(stack, token):
+    ws = connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"])
+    ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
+    assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+    return ws
+
+
+def _next(ws):
+    while True:
+        message = json.loads(ws.recv(timeout=60))
+        if message["type"] == "ping":
+            ws.send(json.dumps({"type": "pong"}))
+            continue
+        assert message["type"] == "next", message
+        return message["payload"]["data"]
+
+
+def test_live_queue_and_example_updates(stack, api, target_models):
+    author, round_id, context_id, examples = _world(api, 1)
+    validators = [api.sign_up(f"voter{i}") for i in range(3)]
+    queue_ws = _ws(stack, validators[0])
+    queue_ws.send(json.dumps({"id": "q", "type": "subscribe", "payload": {
+        "query": "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds } }", "variables": {"r": round_id}}}))
+    assert _next(queue_ws)["examplesToValidate"] == {"added": [{"id": examples[0]["id"]}], "removedIds": []}
+    author_ws = _ws(stack, author)
+    author_ws.send(json.dumps({"id": "e", "type": "subscribe", "payload": {
+        "query": "subscription($e: ID!) { exampleUpdated(exampleId: $e) { status } }", "variables": {"e": examples[0]["id"]}}}))
+    assert _next(author_ws)["exampleUpdated"] == {"status": "open"}
+    # Another user's example fools the model: it appears in the validator's queue.
+    newcomer = fooling_example(api, author, round_id, context_id, "A brand new tricky review.")
+    assert _next(queue_ws)["examplesToValidate"] == {"added": [{"id": newcomer["id"]}], "removedIds": []}
+    for token in validators:
+        api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=token)
+    statuses = [_next(author_ws)["exampleUpdated"]["status"] for _ in range(3)]
+    assert statuses[-1] == "validated"
+    assert _next(queue_ws)["examplesToValidate"] == {"added": [], "removedIds": [examples[0]["id"]]}
+    queue_ws.close()
+    author_ws.close()
+
+
+def test_badges(api, target_models):
+    author, round_id, _, _ = _world(api, 1)
+    # Activity on three consecutive days earns the 3-day streak badge.
+    run_sql("UPDATE examples SET created_at = now() - interval '2 days'")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    fooling_example(api, author, round_id, context_id, "Second day.")
+    run_sql("UPDATE examples SET created_at = now() - interval '1 day' WHERE created_at > now() - interval '1 hour'")
+    fooling_example(api, author, round_id, context_id, "Third day.")
+    badges = api('{ myBadges(taskCode: "sentiment") { name } }', token=author)["myBadges"]
+    assert badges == [{"name": "3-day streak"}]
