@@ -13,7 +13,7 @@ from server.services import Services
 from server.settings import Settings
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
-from workers.validation import aggregate_example
+from workers.validation import aggregate_example, sweep_unaggregated_votes
 
 log = logging.getLogger("dynabench.worker")
 
@@ -32,10 +32,13 @@ async def shutdown(ctx: dict) -> None:
 
 
 class WorkerSettings:
-    functions = [recompute_round_counters, recheck_pending_examples, aggregate_example]
+    functions = [recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes]
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
-    cron_jobs = [cron(recheck_pending_examples, second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True)]
+    cron_jobs = [
+        cron(recheck_pending_examples, second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True),
+        cron(sweep_unaggregated_votes, second={5, 25, 45}, unique=True, run_at_startup=True),
+    ]
     on_startup = startup
     on_shutdown = shutdown
     redis_settings = RedisSettings.from_dsn(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))

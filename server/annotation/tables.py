@@ -38,6 +38,9 @@ class Validation(Table, tablename="validations"):
     label = Varchar(length=16)  # correct | incorrect | flagged
     mode = Varchar(length=8, default="user")  # user | owner
     note = Text(default="")
+    # Set by the aggregation job once this vote is reflected in the example's outcome; a sweeper
+    # re-aggregates examples with unaggregated votes, so a lost job or a killed worker loses nothing.
+    aggregated = Boolean(default=False)
     created_at = Timestamptz(default=TimestamptzNow())
     validations_unique_example_user = Unique(["example", "user"])
 

@@ -126,9 +126,9 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         decided = outcome([Vote(v["label"], v["mode"]) for v in votes], config.validation.num_matching_validations)
         if decided == "open":
             decided = "open" if (example["fooled"] or config.validation.validate_non_fooling) else "closed"
-        changed = decided != example["status"]
-        if changed:
+        if decided != example["status"]:
             await Example.raw("UPDATE examples SET status = {} WHERE id = {}", decided, example_id)
+        await Validation.raw("UPDATE validations SET aggregated = true WHERE example = {} AND NOT aggregated", example_id)
         await Example.raw(RECOMPUTE_ROUND_SQL, example["round"], example["round"])
         for user_id in {example["user"], *(v["user"] for v in votes)}:
             await recount_user(user_id, example["round"])
@@ -137,3 +137,14 @@ async def aggregate(services: Services, example_id: int) -> str | None:
     await events.publish(services.redis, events.queue_channel(example["round"]),
                          {"kind": "vote", "id": example_id, "open": decided == "open", "voter_ids": [v["user"] for v in votes]})
     return decided
+
+
+async def sweep_unaggregated(services: Services, limit: int = 200) -> int:
+    """Aggregate examples that have votes no aggregation has seen (a lost job, a killed worker)."""
+    rows = await Validation.raw(
+        "SELECT DISTINCT example FROM validations WHERE NOT aggregated AND created_at < now() - interval '5 seconds' LIMIT {}",
+        limit,
+    )
+    for row in rows:
+        await aggregate(services, row["example"])
+    return len(rows)

@@ -59,10 +59,45 @@ class UserNode(relay.Node):
         return await _load_nodes(info.context.loaders.user, node_ids, cls.from_row)
 
 
+def _float(value: str | None) -> float | None:
+    try:
+        return float(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+@strawberry.type
+class TargetModelStatus:
+    ready: bool
+    profile: str | None
+    base_model: str | None
+    training_data: str | None
+    n_train: int | None
+    n_heldout: int | None
+    heldout_accuracy: float | None = strawberry.field(description="Accuracy on held-out data at build time (classification).")
+    heldout_f1: float | None = strawberry.field(description="SQuAD F1 (0–100) on held-out data at build time (QA).")
+    built_at: str | None
+
+
 @strawberry.type
 class TargetModel:
     name: str
     version: str = strawberry.field(description="Empty: the newest version Triton has loaded.")
+
+    @strawberry.field(description="Readiness in Triton and the build metadata (held-out accuracy) from its config.")
+    async def status(self, info: Info) -> TargetModelStatus:
+        from server.target_models import model_info
+
+        found = await model_info(info.context.services.triton, self.name, self.version)
+        p = found["parameters"]
+        n_train, n_heldout = _float(p.get("n_train")), _float(p.get("n_heldout"))
+        return TargetModelStatus(
+            ready=found["ready"], profile=p.get("profile"), base_model=p.get("base_model"),
+            training_data=p.get("training_data"), n_train=int(n_train) if n_train is not None else None,
+            n_heldout=int(n_heldout) if n_heldout is not None else None,
+            heldout_accuracy=_float(p.get("heldout_accuracy")), heldout_f1=_float(p.get("heldout_f1")),
+            built_at=p.get("built_at"),
+        )
 
 
 @strawberry.type(name="Context")

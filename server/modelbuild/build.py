@@ -354,8 +354,11 @@ def _build_classifier(spec: TaskSpec, task_data: SeedData, base_ref: str, local_
     def on_step(step: int, total: int, loss: float) -> None:
         emit(BuildEvent(spec.name, spec.model_name, "train", step=step, total=total, loss=loss))
 
-    model, tokenizer, result = train_classifier(spec, task_data.train, base_ref, weights_dir, cfg, on_step,
-                                                local_files_only=local_base)
+    try:
+        model, tokenizer, result = train_classifier(spec, task_data.train, base_ref, weights_dir, cfg, on_step,
+                                                    local_files_only=local_base)
+    except OSError as exc:  # transformers reports unreachable hub / missing files as OSError
+        raise BuildError(f"cannot load base model {base_ref!r}: {exc}") from exc
     emit(BuildEvent(spec.name, spec.model_name, "evaluate", message=f"{len(task_data.heldout)} examples"))
     acc = accuracy(spec, model, tokenizer, task_data.heldout)
     subsets = {name: accuracy(spec, model, tokenizer, rows) for name, rows in task_data.extra_heldout.items() if rows}

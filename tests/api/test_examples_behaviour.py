@@ -171,3 +171,12 @@ def _load_models(stack, target_models):
     for name in target_models.values():
         client.load_model(name)
     client.close()
+
+
+def test_target_model_status_shows_heldout_accuracy(api, target_models):
+    seed_builtin_tasks()
+    data = api('{ tasks { edges { node { code currentRound { targetModels { name status { ready profile nTrain heldoutAccuracy heldoutF1 } } } } } } }')
+    status = {e["node"]["code"]: e["node"]["currentRound"]["targetModels"][0]["status"] for e in data["tasks"]["edges"]}
+    assert status["sentiment"]["ready"] and status["sentiment"]["profile"] == "fast"
+    assert 0.5 < status["sentiment"]["heldoutAccuracy"] <= 1.0 and status["sentiment"]["nTrain"] > 100
+    assert status["qa"]["heldoutF1"] is not None and status["qa"]["heldoutAccuracy"] is None

@@ -174,3 +174,26 @@ def test_badges(api, target_models):
     fooling_example(api, author, round_id, context_id, "Third day.")
     badges = api('{ myBadges(taskCode: "sentiment") { name } }', token=author)["myBadges"]
     assert badges == [{"name": "3-day streak"}]
+
+
+def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
+    import os
+    import signal
+    import sys
+    import uuid as uuid_module
+
+    import redis
+
+    author, round_id, _, examples = _world(api, 1)
+    worker = next(stack.group.get(name) for name in stack.group.names if name.startswith("worker") and stack.group.get(name).poll() is None)
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.wait()
+    for i in range(3):
+        api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=api.sign_up(f"voter{i}"))
+    redis.Redis.from_url(stack.env["REDIS_URL"]).flushdb()  # the queued aggregation jobs are gone
+    assert _status(examples[0]["id"]) == "open"
+    name = f"worker-{uuid_module.uuid4().hex[:6]}"
+    stack.group.spawn(name, [sys.executable, "-m", "server.cli", "worker"], env=stack.env, log_path=stack.logs / f"{name}.log")
+    wait_until(lambda: _status(examples[0]["id"]) == "rejected", timeout=90)
+    assert run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0
+    assert run_sql("SELECT total_fooled, total_validated FROM rounds WHERE total_collected > 0")[0] == {"total_fooled": 1, "total_validated": 0}

@@ -54,7 +54,10 @@ class TritonPythonModel:
         with open(os.path.join(weights, "head.json"), encoding="utf-8") as fh:
             head = json.load(fh)
         self.tokenizer = AutoTokenizer.from_pretrained(weights, local_files_only=True)
-        self.encoder = AutoModel.from_pretrained(weights, add_pooling_layer=False, local_files_only=True)
+        try:  # BERT-like encoders: skip the unused pooler
+            self.encoder = AutoModel.from_pretrained(weights, add_pooling_layer=False, local_files_only=True)
+        except TypeError:
+            self.encoder = AutoModel.from_pretrained(weights, local_files_only=True)
         self.encoder.eval()
         tensors = load_file(os.path.join(weights, "classifier.safetensors"))
         self.weight, self.bias = tensors["weight"].float(), tensors["bias"].float()

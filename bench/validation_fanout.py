@@ -1,0 +1,158 @@
+"""Live fan-out of validation events over websockets, across two API processes; aggregation throughput.
+
+    .venv/bin/python bench/validation_fanout.py [--subscribers 200,500] [--votes 20] [--profile fast]
+
+For each subscriber count, half the graphql-transport-ws clients connect to API process A and half
+to B, all subscribed to `roundStats` of one round. Validators vote through A one at a time; each vote
+is aggregated by the worker, which publishes through Redis, and every subscriber receives the new
+counters. We report, per subscriber and vote, the time from the vote's commit (its HTTP reply) to
+the message's arrival: p50/p99. Then votes are cast as fast as possible and we report how many
+votes per second the aggregation job settles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import json
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import httpx  # noqa: E402
+import websockets  # noqa: E402
+
+from bench.common import percentile, real_sentences, start_stack  # noqa: E402
+from server.tasks.builtin import BUILTIN_TASKS  # noqa: E402
+
+SUB = "subscription($r: ID!) { roundStats(roundId: $r) { totalValidated } }"
+VOTE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
+
+
+async def gql(http, query, variables=None, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = await http.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
+    body = response.json()
+    assert not body.get("errors"), body
+    return body["data"]
+
+
+async def sign_up(http, name):
+    data = await gql(http, "mutation($u: String!) { signUp(input: {username: $u, password: \"bench password\"}) { ... on AuthPayload { token } } }", {"u": name})
+    return data["signUp"]["token"]
+
+
+async def setup(http, admin_token, n_examples):
+    """A task that validates every example (no need to fool the model), with n_examples to vote on."""
+    config = copy.deepcopy(BUILTIN_TASKS[0]["config"])
+    config["validation"] = {"num_matching_validations": 3, "validate_non_fooling": True}
+    code = f"fanout_{uuid.uuid4().hex[:6]}"
+    await gql(http, "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+              {"i": {"code": code, "name": "fan-out", "config": config}}, admin_token)
+    round_id = (await gql(http, "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+                          {"i": {"taskCode": code, "targetModels": [{"name": "sentiment_minilm"}]}}, admin_token))["createRound"]["round"]["id"]
+    await gql(http, "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+              {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}}, admin_token)
+    context_id = (await gql(http, "query($r: ID!) { nextContext(roundId: $r) { id } }", {"r": round_id}))["nextContext"]["id"]
+    author = await sign_up(http, f"author_{uuid.uuid4().hex[:6]}")
+    ids = []
+    for sentence, label in real_sentences(n_examples):
+        data = await gql(http, "mutation($i: CreateExampleInput!) { createExample(input: $i) { ... on ExampleSubmitted { example { id } } } }",
+                         {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": sentence}, "label": label,
+                                "clientId": str(uuid.uuid4())}}, author)
+        ids.append(data["createExample"]["example"]["id"])
+    return round_id, ids
+
+
+async def subscriber(url, round_id, ready: asyncio.Event, arrivals: list, expected: int, connected: list):
+    async with websockets.connect(url, subprotocols=["graphql-transport-ws"], max_queue=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        await ws.recv()
+        await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": SUB, "variables": {"r": round_id}}}))
+        await ws.recv()  # the current state
+        connected.append(1)
+        await ready.wait()
+        while len(arrivals) < expected:
+            message = json.loads(await ws.recv())
+            if message["type"] == "next":
+                arrivals.append(time.perf_counter())
+
+
+async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]:
+    http = httpx.AsyncClient(base_url=stack.api_urls[0], timeout=60)
+    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    round_id, example_ids = await setup(http, admin, votes)
+    voters = [await sign_up(http, f"voter_{uuid.uuid4().hex[:8]}") for _ in range(1)]
+    ready = asyncio.Event()
+    arrivals: list[list[float]] = [[] for _ in range(subscribers)]
+    connected: list[int] = []
+    urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
+    tasks = [asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected)) for i in range(subscribers)]
+    while len(connected) < subscribers:
+        await asyncio.sleep(0.1)
+    ready.set()
+    committed = []
+    for example_id in example_ids[:votes]:
+        await gql(http, VOTE, {"e": example_id}, voters[0])
+        committed.append(time.perf_counter())
+        # Wait until every subscriber has this vote's update, so updates map to votes one to one.
+        deadline = time.perf_counter() + 30
+        while any(len(a) < len(committed) for a in arrivals) and time.perf_counter() < deadline:
+            await asyncio.sleep(0.005)
+    missing = sum(votes - len(a) for a in arrivals)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    latencies = [(a[i] - committed[i]) * 1000 for a in arrivals for i in range(min(len(a), votes))]
+    await http.aclose()
+    return latencies, missing
+
+
+async def aggregation_throughput(stack, n_examples: int) -> tuple[int, float]:
+    http = httpx.AsyncClient(base_url=stack.api_urls[0], timeout=60, limits=httpx.Limits(max_connections=32))
+    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    round_id, example_ids = await setup(http, admin, n_examples)
+    voters = [await sign_up(http, f"agg_{uuid.uuid4().hex[:8]}") for _ in range(3)]
+    started = time.perf_counter()
+    await asyncio.gather(*(gql(http, VOTE, {"e": e}, v) for e in example_ids for v in voters))
+    query = "query($r: ID!) { node(id: $r) { ... on Round { totalValidated } } }"
+    while (await gql(http, query, {"r": round_id}))["node"]["totalValidated"] < n_examples:
+        await asyncio.sleep(0.05)
+    elapsed = time.perf_counter() - started
+    await http.aclose()
+    return len(example_ids) * len(voters), elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--subscribers", default="200,500")
+    parser.add_argument("--votes", type=int, default=20)
+    parser.add_argument("--aggregation-examples", type=int, default=100)
+    parser.add_argument("--profile", choices=["fast", "full"], default="fast")
+    parser.add_argument("--model-repository", type=Path, default=None)
+    args = parser.parse_args()
+    stack = start_stack(args.model_repository, args.profile, api_processes=2)
+    rows = []
+    try:
+        for n in [int(x) for x in args.subscribers.split(",")]:
+            latencies, missing = asyncio.run(fanout(stack, n, args.votes))
+            rows.append((n, latencies, missing))
+        votes, seconds = asyncio.run(aggregation_throughput(stack, args.aggregation_examples))
+    finally:
+        stack.stop()
+    print("\nVote commit → roundStats message at each subscriber (2 API processes, 1 worker, Redis fan-out)\n")
+    print("| subscribers | votes | messages | p50 (ms) | p99 (ms) | max (ms) | missing |\n|---|---|---|---|---|---|---|")
+    for n, latencies, missing in rows:
+        print(f"| {n} | {args.votes} | {len(latencies)} | {percentile(latencies, 50):.1f} | {percentile(latencies, 99):.1f} | {max(latencies):.1f} | {missing} |")
+    print(f"\nAggregation: {votes} votes settled in {seconds:.2f} s = {votes / seconds:.0f} votes/s (through validateExample + worker)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
