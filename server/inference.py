@@ -27,13 +27,36 @@ class Prediction:
     output: dict[str, Any]  # {"label", "probs": {label: p}} or {"answer", "start", "end", "confidence"}
 
 
-def build_inputs(config: TaskConfig, fields: dict[str, str], batch: int = 1) -> list[InferInput]:
+def build_inputs(config: TaskConfig, fields: dict[str, str]) -> list[InferInput]:
+    return build_batch_inputs(config, [fields])
+
+
+def build_batch_inputs(config: TaskConfig, rows: list[dict[str, str]]) -> list[InferInput]:
+    """One BYTES tensor of shape [batch, 1] per model input field (triton_models/README.md)."""
     inputs = []
     for name in config.model_inputs:
-        tensor = InferInput(name, [batch, 1], "BYTES")
-        tensor.set_data_from_numpy(np.array([[str(fields[name]).encode("utf-8")]] * batch, dtype=np.object_))
+        tensor = InferInput(name, [len(rows), 1], "BYTES")
+        tensor.set_data_from_numpy(np.array([[str(row[name]).encode("utf-8")] for row in rows], dtype=np.object_))
         inputs.append(tensor)
     return inputs
+
+
+async def predict_batch(
+    client: InferenceServerClient, config: TaskConfig, model_name: str, rows: list[dict[str, str]], timeout_s: float
+) -> list[dict[str, Any]]:
+    """A batch through one model (evaluation, smoke tests); failures become ModelUnavailable."""
+    outputs = [InferRequestedOutput(name) for name in output_names(config)]
+    try:
+        result = await asyncio.wait_for(
+            client.infer(model_name, build_batch_inputs(config, rows), outputs=outputs), timeout=timeout_s
+        )
+        return [parse_output(config, result, i) for i in range(len(rows))]
+    except asyncio.TimeoutError:
+        raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
+    except InferenceServerException as exc:
+        raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
+    except Exception as exc:  # noqa: BLE001 — transport errors and outputs that break the contract
+        raise ModelUnavailable(f"model {model_name}: {type(exc).__name__}: {exc}"[:500]) from None
 
 
 def parse_output(config: TaskConfig, result: Any, row: int = 0) -> dict[str, Any]:

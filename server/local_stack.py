@@ -166,6 +166,7 @@ class LocalStack:
             "TRITON_SUBMISSIONS_URL": self.triton_submissions.http_url,
             "JWT_SECRET": self.secrets["jwt_secret"],
             "PICCOLO_CONF": "server.piccolo_conf",
+            "MODEL_STORE_DIR": str(self.data_dir / "model_store"),
         }
         os.environ.update(self.env)
         with progress("Applying migrations" + (" and seeding the four built-in tasks" if self.seed else "")):

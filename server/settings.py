@@ -28,6 +28,10 @@ class Settings:
     pwa_dist: str = ""
     db_pool_max: int = 10
     triton_timeout_s: float = 5.0
+    model_store_dir: str = ".dynabench/model_store"
+    upload_max_bytes: int = 2 * 1024**3
+    upload_max_files: int = 1000
+    uploads_per_day: int = 5
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -49,6 +53,10 @@ class Settings:
             pwa_dist=env.get("PWA_DIST", ""),
             db_pool_max=int(env.get("DB_POOL_MAX", cls.db_pool_max)),
             triton_timeout_s=float(env.get("TRITON_TIMEOUT_S", cls.triton_timeout_s)),
+            model_store_dir=env.get("MODEL_STORE_DIR", cls.model_store_dir),
+            upload_max_bytes=int(env.get("UPLOAD_MAX_BYTES", cls.upload_max_bytes)),
+            upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),
+            uploads_per_day=int(env.get("UPLOADS_PER_DAY", cls.uploads_per_day)),
         )
 
 
