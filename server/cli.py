@@ -37,6 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         proxy_headers=True,
         log_level="info",
+        access_log=os.environ.get("ACCESS_LOG", "0") == "1",
         ws_max_size=1024 * 1024,
     )
     return 0

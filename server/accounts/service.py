@@ -12,7 +12,6 @@ from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
 from server.accounts.viewer import Viewer
 from server.errors import FieldProblem, ServiceError, conflict, invalid
-from server.tasks.tables import TaskOwner
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
@@ -136,16 +135,21 @@ async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | Non
 
 
 async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:
-    user = await User.select(User.id, User.username, User.is_admin).where(User.id == user_id).first()
-    if user is None:
+    # One round trip: the user and the tasks they own (read on every authenticated request).
+    rows = await User.raw(
+        'SELECT u.id, u.username, u.is_admin, array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned '
+        "FROM users u WHERE u.id = {}",
+        user_id,
+    )
+    if not rows:
         return None
-    owned = await TaskOwner.select(TaskOwner.task).where(TaskOwner.user == user_id)
+    user = rows[0]
     kwargs = {"scopes": scopes} if scopes is not None else {}
     return Viewer(
         user_id=user["id"],
         username=user["username"],
         is_admin=user["is_admin"],
         via_token=via_token,
-        owned_task_ids=frozenset(row["task"] for row in owned),
+        owned_task_ids=frozenset(user["owned"] or ()),
         **kwargs,
     )

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +24,8 @@ from server.services import Services
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Context, Task
+
+log = logging.getLogger("dynabench.annotation")
 
 
 @dataclass(frozen=True)
@@ -70,31 +74,64 @@ async def ask_models(services: Services, config: TaskConfig, targets: list[dict]
     )))
 
 
+LOAD = """
+SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, t.config::text AS config,
+  c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields
+FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = {}
+WHERE r.id = {}
+"""
+
+
 async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
-    round_row = await get_round(submission.round_id)
-    if round_row["end_at"] is not None:
+    """Round, task config and context in one round trip."""
+    rows = await Example.raw(LOAD, submission.context_id, submission.round_id)
+    if not rows:
+        raise not_found("That round")
+    row = rows[0]
+    if row["end_at"] is not None:
         raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
-    task = await Task.select().where(Task.id == round_row["task"]).first()
-    context = await Context.select().where(Context.id == submission.context_id).first().output(load_json=True)
-    if context is None or context["round"] != round_row["id"]:
+    if row["context_id"] is None or row["context_round"] != row["id"]:
         raise not_found("That context (in this round)")
-    return round_row, load_config(task), context
+    round_row = {"id": row["id"], "task": row["task"], "target_models": json.loads(row["target_models"])}
+    context = {"id": row["context_id"], "fields": json.loads(row["context_fields"])}
+    return round_row, cached_config(row["task"], row["config"]), context
+
+
+_CONFIGS: dict[tuple[int, str], TaskConfig] = {}
+
+
+def cached_config(task_id: int, raw: str) -> TaskConfig:
+    """Parsed task configs, keyed by their text: parsing is pure, and configs are read on every write."""
+    key = (task_id, raw)
+    config = _CONFIGS.get(key)
+    if config is None:
+        if len(_CONFIGS) > 1000:
+            _CONFIGS.clear()
+        config = _CONFIGS[key] = TaskConfig.model_validate_json(raw)
+    return config
 
 
 async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
-    if not submission.sandbox:
+    if submission.sandbox:
+        round_row, config, context = await _load(submission)
+    else:
         if submission.client_id is None:
             raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
-        existing = await _existing(submission.client_id, user_id)
+        # A retried client UUID is answered from the stored example, without asking the model again.
+        existing, loaded = await asyncio.gather(_existing(submission.client_id, user_id), _load(submission), return_exceptions=True)
+        if isinstance(existing, BaseException):
+            raise existing
         if existing is not None:
             return existing
-    round_row, config, context = await _load(submission)
+        if isinstance(loaded, BaseException):
+            raise loaded
+        round_row, config, context = loaded
     stored_input = check_submission(
         config, context["fields"], submission.fields, submission.intended, submission.answer_start,
         submission.explanation, submission.time_spent_ms,
     )
     model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
-    targets = choose_targets(config, json.loads(round_row["target_models"]) if isinstance(round_row["target_models"], str) else round_row["target_models"])
+    targets = choose_targets(config, round_row["target_models"])
     try:
         predictions = await ask_models(services, config, targets, model_fields)
         fooled: bool | None = fooling.fooled(config, str(submission.intended), [p.output for p in predictions])
@@ -129,15 +166,42 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
     return Outcome(verdict_of(row["fooled"]), _message(row["fooled"]), row, [], duplicate=True)
 
 
+# One statement: the example and every counter it moves commit together (and only if it was new).
 INSERT_EXAMPLE = """
-INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
-  fooled, status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts,
-  next_check_at, created_at)
-VALUES ({}, {}, {}, {}, {}::jsonb, {}::jsonb, {}, {}, {}, {}, false, false, '', {}, {}, {}, 0,
-  CASE WHEN {} THEN now() + interval '2 seconds' END, now())
-ON CONFLICT (client_id) DO NOTHING
-RETURNING *
+WITH new AS (
+  INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
+    fooled, status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts,
+    next_check_at, created_at)
+  VALUES ({client_id}, {round}, {context}, {user}, {input}::jsonb, {output}::jsonb, {name}, {version}, {fooled}, {status},
+    false, false, '', {explanation}, {time_spent}, {reason}, 0,
+    CASE WHEN {pending} THEN now() + interval '2 seconds' END, now())
+  ON CONFLICT (client_id) DO NOTHING
+  RETURNING *
+), counted_round AS (
+  UPDATE rounds SET total_collected = total_collected + 1, total_fooled = total_fooled + {fooled_int}
+  WHERE id = {round} AND EXISTS (SELECT 1 FROM new)
+), counted_context AS (
+  UPDATE contexts SET total_used = total_used + 1, total_fooled = total_fooled + {fooled_int}, last_used_at = now()
+  WHERE id = {context} AND EXISTS (SELECT 1 FROM new)
+), counted_user AS (
+  INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done)
+  SELECT {user}, {round}, 1, {fooled_int}, 0, 0 WHERE EXISTS (SELECT 1 FROM new)
+  ON CONFLICT ("user", round) DO UPDATE SET
+    submitted = user_round_stats.submitted + 1, fooled = user_round_stats.fooled + EXCLUDED.fooled
+)
+SELECT * FROM new
 """
+
+
+def _numbered(template: str, values: dict) -> tuple[str, list]:
+    """Piccolo's raw() takes positional {} placeholders; name them here for readability."""
+    order: list = []
+
+    def place(match: re.Match) -> str:
+        order.append(values[match.group(1)])
+        return "{}"
+
+    return re.sub(r"\{(\w+)\}", place, template), order
 
 
 def status_after_verdict(config: TaskConfig, fooled: bool | None) -> str:
@@ -150,19 +214,20 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
     output = model_output_document(predictions) if predictions else None
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
     versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
-    async with Example._meta.db.transaction():
-        rows = await Example.raw(
-            INSERT_EXAMPLE, submission.client_id, round_row["id"], context["id"], user_id,
-            json.dumps(stored_input), json.dumps(output) if output is not None else None,
-            "+".join(names), "+".join(versions), fooled, status_after_verdict(config, fooled),
-            submission.explanation, submission.time_spent_ms, pending_reason, fooled is None,
-        )
-        if not rows:  # the same client UUID won a race a moment ago
-            row = await Example.select().where(Example.client_id == submission.client_id).first().output(load_json=True)
-            if row["user"] != user_id:
-                raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
-            return row, False
-        await count_new_example(round_row["id"], context["id"], user_id, fooled)
+    sql, args = _numbered(INSERT_EXAMPLE, {
+        "client_id": submission.client_id, "round": round_row["id"], "context": context["id"], "user": user_id,
+        "input": json.dumps(stored_input), "output": json.dumps(output) if output is not None else None,
+        "name": "+".join(names), "version": "+".join(versions), "fooled": fooled,
+        "status": status_after_verdict(config, fooled), "explanation": submission.explanation,
+        "time_spent": submission.time_spent_ms, "reason": pending_reason, "pending": fooled is None,
+        "fooled_int": 1 if fooled else 0,
+    })
+    rows = await Example.raw(sql, *args)
+    if not rows:  # the same client UUID won a race a moment ago
+        row = await Example.select().where(Example.client_id == submission.client_id).first().output(load_json=True)
+        if row["user"] != user_id:
+            raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+        return row, False
     row = rows[0]
     for key in ("input", "model_output"):
         if isinstance(row[key], str):
@@ -170,25 +235,24 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
     return row, True
 
 
-async def count_new_example(round_id: int, context_id: int, user_id: int, fooled: bool | None) -> None:
-    fooled_int = 1 if fooled else 0
-    await Example.raw(
-        "UPDATE rounds SET total_collected = total_collected + 1, total_fooled = total_fooled + {} WHERE id = {}",
-        fooled_int, round_id,
-    )
-    await Example.raw(
-        "UPDATE contexts SET total_used = total_used + 1, total_fooled = total_fooled + {}, last_used_at = now() WHERE id = {}",
-        fooled_int, context_id,
-    )
-    await Example.raw(
-        'INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done) '
-        "VALUES ({}, {}, 1, {}, 0, 0) ON CONFLICT (\"user\", round) DO UPDATE SET "
-        "submitted = user_round_stats.submitted + 1, fooled = user_round_stats.fooled + EXCLUDED.fooled",
-        user_id, round_id, fooled_int,
-    )
-
-
 async def _after_commit(services: Services, example: dict) -> None:
+    # Fire and forget: live views are a courtesy once the write has committed; the writer need not wait.
+    task = asyncio.ensure_future(_publish_example(services, example))
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+async def _publish_example(services: Services, example: dict) -> None:
+    try:
+        await _publish_example_events(services, example)
+    except Exception:  # noqa: BLE001 — Redis hiccup: subscribers re-read state; the sweeper re-judges pending ones
+        log.warning("could not publish events for example %s", example.get("id"), exc_info=True)
+
+
+async def _publish_example_events(services: Services, example: dict) -> None:
     from server import events
 
     await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})
