@@ -14,6 +14,7 @@ from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server import db
+from server.body_limits import body_limit_middleware
 from server.graphql.context import GraphQLContext
 from server.graphql.schema import build_schema
 from server.services import Services
@@ -69,5 +70,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         lifespan=[lifespan],
         cors_config=cors,
-        request_max_body_size=settings.request_body_max_bytes,
+        middleware=[body_limit_middleware(settings.request_body_max_bytes, settings.upload_max_bytes + 1024 * 1024)],
+        # The middleware enforces the real limits per content type; this is only the outer bound.
+        request_max_body_size=settings.upload_max_bytes + 1024 * 1024,
     )

@@ -58,3 +58,8 @@ def example_channel(example_id: int) -> str:
 def queue_channel(round_id: int) -> str:
     """Examples becoming available for validation in a round, or leaving the queue."""
     return f"dynabench:queue:{round_id}"
+
+
+def model_channel(model_id: int) -> str:
+    """A researcher's model: status changes, log lines, evaluation progress."""
+    return f"dynabench:model:{model_id}"

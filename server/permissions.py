@@ -74,6 +74,10 @@ def validate(viewer: Viewer | None) -> Denied | None:
     return _signed_in(viewer, "annotate")
 
 
+def submit_models(viewer: Viewer | None) -> Denied | None:
+    return _signed_in(viewer, "models")
+
+
 POLICIES: dict[str, Callable[..., Denied | None]] = {
     "read_public": read_public,
     "read_own_account": read_own_account,
@@ -82,4 +86,5 @@ POLICIES: dict[str, Callable[..., Denied | None]] = {
     "create_api_token": create_api_token,
     "annotate": annotate,
     "validate": validate,
+    "submit_models": submit_models,
 }

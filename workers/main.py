@@ -11,6 +11,7 @@ from arq.connections import RedisSettings
 from server import db
 from server.services import Services
 from server.settings import Settings
+from workers.evaluation import deploy_model, evaluate_model
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
 from workers.validation import aggregate_example, sweep_unaggregated_votes
@@ -32,7 +33,10 @@ async def shutdown(ctx: dict) -> None:
 
 
 class WorkerSettings:
-    functions = [recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes]
+    functions = [
+        recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes,
+        deploy_model, evaluate_model,
+    ]
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
     cron_jobs = [

@@ -36,6 +36,7 @@ class DatasetExample(Table, tablename="dataset_examples"):
     dataset = ForeignKey(Dataset, index=True)
     uid = Varchar(length=200)
     fields = JSONB()
+    gold = JSONB(null=True, default=None)  # the label, or the list of acceptable answers (QA)
     tags = JSONB(default="[]")
     # original | robustness | fairness; perturbed copies point at their original's uid
     perturbation = Varchar(length=16, default="original")

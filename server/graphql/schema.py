@@ -21,23 +21,26 @@ from server.graphql.errors import (
     AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
     RoundClosedError, should_mask_error,
 )
+from server.graphql.evaluation import (
+    ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions, RateLimitedError,
+)
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
 from server.settings import Settings
 
 
 @strawberry.type
-class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries):
+class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations):
+class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations):
     pass
 
 
 @strawberry.type
-class Subscription(TaskSubscriptions, ValidationSubscriptions):
+class Subscription(TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions):
     pass
 
 
@@ -52,7 +55,8 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError, ModelUnavailableError, RoundClosedError],
+        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError, ModelUnavailableError, RoundClosedError,
+               ArchiveRejectedError, RateLimitedError],
         extensions=[
             QueryDepthLimiter(max_depth=settings.query_depth_max),
             MaxTokensLimiter(max_token_count=settings.query_tokens_max),

@@ -1,0 +1,135 @@
+"""Datasets: owners upload JSONL per round; robustness and fairness copies are generated at upload."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, BinaryIO
+
+from asyncpg.exceptions import UniqueViolationError
+
+from server.errors import FieldProblem, conflict, invalid
+from server.evaluation.perturbations import perturb_fields
+from server.evaluation.tables import Dataset, DatasetExample, Model
+from server.tasks.config import TaskConfig
+from server.tasks.service import load_config
+from server.tasks.tables import Round
+
+ACCESS = ("scoring", "standard", "hidden")
+MAX_ROWS = 100_000
+MAX_LINE = 100_000
+PERTURBED_COPIES = 2
+SEED = 20211206  # fixed: the same dataset always gets the same perturbed copies
+
+
+def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
+    """Rows as {"uid", "fields", "gold", "tags"}; every problem is reported with its line number."""
+    rows: list[dict[str, Any]] = []
+    problems: list[FieldProblem] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(stream, start=1):
+        if len(rows) >= MAX_ROWS:
+            raise invalid(f"At most {MAX_ROWS:,} rows per dataset.", FieldProblem("file", "too many rows"))
+        if len(raw) > MAX_LINE:
+            problems.append(FieldProblem(f"line {number}", f"longer than {MAX_LINE:,} bytes"))
+            continue
+        line = raw.decode("utf-8", errors="replace").strip()
+        if not line:
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(FieldProblem(f"line {number}", f"not JSON: {exc.msg}"))
+            continue
+        problem = _check_row(row, config)
+        if problem:
+            problems.append(FieldProblem(f"line {number}", problem))
+        else:
+            uid = str(row.get("uid", number))
+            if uid in seen:
+                problems.append(FieldProblem(f"line {number}", f"duplicate uid {uid!r}"))
+            seen.add(uid)
+            gold = row["label"] if config.kind == "classification" else (row.get("answers") or [row.get("answer")])
+            rows.append({"uid": uid, "fields": {k: row[k] for k in config.model_inputs}, "gold": gold,
+                         "tags": [str(t) for t in row.get("tags", [])] if isinstance(row.get("tags"), list) else []})
+        if len(problems) >= 20:
+            break
+    if problems:
+        raise invalid("The dataset is not valid; nothing was stored.", *problems)
+    if not rows:
+        raise invalid("The dataset is empty.", FieldProblem("file", "no rows"))
+    return rows
+
+
+def _check_row(row: Any, config: TaskConfig) -> str | None:
+    if not isinstance(row, dict):
+        return "each line must be a JSON object"
+    for name in config.model_inputs:
+        if not isinstance(row.get(name), str) or not row[name].strip() or "\x00" in row[name]:
+            return f"`{name}` must be non-empty text"
+    if config.kind == "classification":
+        if row.get("label") not in (config.labels or []):
+            return f"`label` must be one of {config.labels}"
+    else:
+        answers = row.get("answers") or ([row["answer"]] if isinstance(row.get("answer"), str) else None)
+        if not answers or not all(isinstance(a, str) for a in answers):
+            return "`answer` (text) or `answers` (list of text) is required"
+    return None
+
+
+def perturbable_fields(config: TaskConfig, kind: str) -> list[str]:
+    """Robustness: the annotator-written fields. Fairness: every model input together, so that a name
+    or gender swap is consistent across premise and hypothesis and cannot change the gold label.
+    Extractive QA gets no fairness copies: swapping names in the passage would move answer spans."""
+    if kind == "robustness":
+        return [f.name for f in config.input_fields if f.name in config.model_inputs]
+    return [] if config.kind == "extractive_qa" else list(config.model_inputs)
+
+
+def perturbed_copies(config: TaskConfig, rows: list[dict]) -> list[dict]:
+    copies = []
+    for row in rows:
+        for kind, mark in (("robustness", "r"), ("fairness", "f")):
+            fields = perturbable_fields(config, kind)
+            variants = perturb_fields(row["fields"], fields, kind, SEED, PERTURBED_COPIES) if fields else []
+            for i, fields in enumerate(variants):
+                copies.append({"uid": f"{row['uid']}#{mark}{i}", "fields": {**row["fields"], **fields}, "gold": row["gold"],
+                               "tags": row["tags"], "perturbation": kind, "original_uid": row["uid"]})
+    return copies
+
+
+async def create_dataset(task: dict, round_number: int | None, name: str, access: str, weight: float, stream: BinaryIO) -> tuple[dict, int]:
+    config = load_config(task)
+    name = name.strip()
+    if not 1 <= len(name) <= 200:
+        raise invalid("Bad dataset name.", FieldProblem("name", "1–200 characters"))
+    if access not in ACCESS:
+        raise invalid("Bad access.", FieldProblem("access", f"one of {', '.join(ACCESS)}"))
+    if not 0 <= weight <= 1000:
+        raise invalid("Bad weight.", FieldProblem("weight", "between 0 and 1000"))
+    round_id = None
+    if round_number is not None:
+        round_row = await Round.select(Round.id).where(Round.task == task["id"], Round.number == round_number).first()
+        if round_row is None:
+            raise invalid("No such round.", FieldProblem("roundNumber", f"task has no round {round_number}"))
+        round_id = round_row["id"]
+    rows = parse_jsonl(stream, config)
+    copies = perturbed_copies(config, rows)
+    try:
+        async with Dataset._meta.db.transaction():
+            created = await Dataset.insert(Dataset(task=task["id"], round=round_id, name=name, access=access, weight=weight)).returning(*Dataset.all_columns())
+            dataset = created[0]
+            objects = [
+                DatasetExample(dataset=dataset["id"], uid=r["uid"], fields=r["fields"], gold=json.dumps(r["gold"]), tags=r["tags"],
+                               perturbation=r.get("perturbation", "original"), original_uid=r.get("original_uid"))
+                for r in [*rows, *copies]
+            ]
+            for start in range(0, len(objects), 1000):
+                await DatasetExample.insert(*objects[start : start + 1000])
+    except UniqueViolationError:
+        raise conflict(f"The task already has a dataset named {name!r}.", "name") from None
+    return dataset, len(rows)
+
+
+async def models_to_evaluate(task_id: int) -> list[int]:
+    rows = await Model.select(Model.id).where(Model.task == task_id, Model.status.is_in(["deployed", "evaluating", "evaluated"]))
+    return [r["id"] for r in rows]

@@ -1,0 +1,119 @@
+"""The evaluation job: batched inference over every scoring dataset (original + perturbed copies),
+performance per task metric and per tag, throughput, memory, robustness and fairness."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from pathlib import Path
+
+import psutil
+
+from server.evaluation import metrics
+from server.evaluation.deploy import LIVE_STATUSES, _ready, publish_model_event
+from server.evaluation.models_service import get_model, record_status
+from server.evaluation.tables import Dataset, DatasetExample, Score
+from server.inference import ModelUnavailable, predict_batch
+from server.services import Services
+from server.tasks.config import TaskConfig
+from server.tasks.service import load_config
+from server.tasks.tables import Task
+
+BATCH = 32
+PARALLEL_BATCHES = 2
+
+
+def peak_memory_gb(triton_name: str) -> float | None:
+    """Peak resident memory (VmHWM) of the python-backend stub(s) serving this model, if local."""
+    peak = 0
+    for process in psutil.process_iter(["cmdline"]):
+        cmdline = process.info.get("cmdline") or []
+        if cmdline and cmdline[0].endswith("triton_python_backend_stub") and any(a.startswith(f"{triton_name}_") for a in cmdline):
+            try:
+                status = Path(f"/proc/{process.pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    peak += int(line.split()[1]) * 1024
+    return peak / 1024**3 if peak else None
+
+
+def prediction(config: TaskConfig, output: dict) -> str:
+    return output["label"] if config.kind == "classification" else output["answer"]
+
+
+async def infer_all(services: Services, config: TaskConfig, name: str, rows: list[dict]) -> tuple[list[str], float]:
+    """Predictions in row order, and the wall seconds spent in inference alone."""
+    batches = [rows[i : i + BATCH] for i in range(0, len(rows), BATCH)]
+    results: list[list[str]] = [[] for _ in batches]
+    semaphore = asyncio.Semaphore(PARALLEL_BATCHES)
+
+    async def run(index: int, batch: list[dict]) -> None:
+        async with semaphore:
+            outputs = await predict_batch(services.triton_submissions, config, name, [r["fields"] for r in batch], timeout_s=300)
+            results[index] = [prediction(config, o) for o in outputs]
+
+    started = time.perf_counter()
+    await asyncio.gather(*(run(i, b) for i, b in enumerate(batches)))
+    return [p for batch in results for p in batch], time.perf_counter() - started
+
+
+async def evaluate(services: Services, model_id: int) -> str:
+    model = await get_model(model_id)
+    if model["status"] not in LIVE_STATUSES:
+        return model["status"]
+    if not await _ready(services.triton_submissions, model["triton_name"]):
+        # Triton restarted since the deploy: deploy again, which enqueues this job once more.
+        await record_status(model_id, "uploaded", "The model is no longer loaded in Triton; deploying again.")
+        await services.arq.enqueue_job("deploy_model", model_id)
+        return "uploaded"
+    task = await Task.select().where(Task.id == model["task"]).first()
+    config = load_config(task)
+    datasets = await Dataset.select().where(Dataset.task == task["id"], Dataset.access == "scoring").order_by(Dataset.id)
+    await publish_model_event(services, await record_status(model_id, "evaluating", f"Evaluating on {len(datasets)} scoring dataset(s)."))
+    try:
+        for dataset in datasets:
+            summary = await _evaluate_dataset(services, config, model, dataset)
+            await publish_model_event(services, await record_status(model_id, "evaluating", summary))
+    except ModelUnavailable as exc:
+        await publish_model_event(services, await record_status(model_id, "deployed", f"Evaluation interrupted: {exc}; it will be retried."))
+        raise
+    final = await record_status(model_id, "evaluated", f"Scores stored for {len(datasets)} dataset(s).")
+    await publish_model_event(services, final)
+    return "evaluated"
+
+
+async def _evaluate_dataset(services: Services, config: TaskConfig, model: dict, dataset: dict) -> str:
+    rows = await DatasetExample.select().where(DatasetExample.dataset == dataset["id"]).order_by(DatasetExample.id).output(load_json=True)
+    originals = [r for r in rows if r["perturbation"] == "original"]
+    perturbed = [r for r in rows if r["perturbation"] != "original"]
+    predictions, seconds = await infer_all(services, config, model["triton_name"], originals)
+    perturbed_predictions, _ = await infer_all(services, config, model["triton_name"], perturbed) if perturbed else ([], 0.0)
+    golds = [r["gold"] for r in originals]
+    perf = metrics.performance(config.performance_metric, golds, predictions, config.labels)
+    by_tag = metrics.per_tag(config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels)
+    own = {r["uid"]: p for r, p in zip(originals, predictions)}
+    copies = {"robustness": [], "fairness": []}
+    for r, p in zip(perturbed, perturbed_predictions):
+        copies[r["perturbation"]].append((r["original_uid"], p))
+    values = {
+        "perf": perf,
+        "perf_by_tag": json.dumps(by_tag),
+        "throughput": len(originals) / seconds if seconds > 0 else None,
+        "memory_gb": peak_memory_gb(model["triton_name"]),
+        "robustness": metrics.consistency(own, copies["robustness"], qa=config.kind == "extractive_qa"),
+        "fairness": metrics.consistency(own, copies["fairness"], qa=config.kind == "extractive_qa"),
+    }
+    # One row per model × dataset: re-running the job overwrites it (idempotent).
+    await Score.raw(
+        "INSERT INTO scores (model, dataset, perf, perf_by_tag, throughput, memory_gb, robustness, fairness, created_at) "
+        "VALUES ({}, {}, {}, {}::jsonb, {}, {}, {}, {}, now()) ON CONFLICT (model, dataset) DO UPDATE SET "
+        "perf = EXCLUDED.perf, perf_by_tag = EXCLUDED.perf_by_tag, throughput = EXCLUDED.throughput, "
+        "memory_gb = EXCLUDED.memory_gb, robustness = EXCLUDED.robustness, fairness = EXCLUDED.fairness, created_at = now()",
+        model["id"], dataset["id"], values["perf"], values["perf_by_tag"], values["throughput"], values["memory_gb"],
+        values["robustness"], values["fairness"],
+    )
+    return (f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {len(originals)} examples, "
+            f"{values['throughput'] or 0:.1f} examples/s")

@@ -1,0 +1,107 @@
+"""The Dynaboard leaderboard: dataset-weighted metrics per model, ranked by Dynascore."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from asyncpg.exceptions import UniqueViolationError
+
+from server.accounts.viewer import Viewer
+from server.errors import FieldProblem, conflict, invalid, not_found
+from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
+from server.evaluation.tables import Dataset, LeaderboardConfig, Model, Score
+from server.tasks.config import METRICS
+from server.tasks.service import load_config
+
+SCORE_METRICS = {"perf": "perf", "throughput": "throughput", "memory": "memory_gb", "robustness": "robustness", "fairness": "fairness"}
+
+
+@dataclass
+class LeaderboardEntry:
+    rank: int
+    model: dict
+    dynascore: float
+    metrics: dict[str, float | None]
+    per_dataset: list[dict[str, Any]]
+    details: Any = None
+
+
+@dataclass
+class Leaderboard:
+    entries: list[LeaderboardEntry]
+    metric_weights: dict[str, float]
+    dataset_weights: dict[int, float]
+    datasets: list[dict] = field(default_factory=list)
+
+
+def check_weights(metric_weights: dict[str, float]) -> None:
+    for metric, weight in metric_weights.items():
+        if metric not in METRICS:
+            raise invalid("Unknown metric.", FieldProblem("metricWeights", f"{metric!r} is not one of {', '.join(METRICS)}"))
+        if not 0 <= weight <= 1000:
+            raise invalid("Bad weight.", FieldProblem("metricWeights", f"{metric}: weights are between 0 and 1000"))
+    if metric_weights and not any(weight > 0 for weight in metric_weights.values()):
+        raise invalid("At least one metric needs a positive weight.", FieldProblem("metricWeights", "all weights are 0"))
+
+
+async def build(task: dict, viewer: Viewer | None, metric_weights: dict[str, float] | None, dataset_weights: dict[int, float] | None) -> Leaderboard:
+    config = load_config(task)
+    weights = {**config.dynascore.weights, **(metric_weights or {})}
+    check_weights(weights)
+    datasets = await Dataset.select().where(Dataset.task == task["id"], Dataset.access == "scoring").order_by(Dataset.id)
+    d_weights = {d["id"]: float(d["weight"]) for d in datasets}
+    for dataset_id, weight in (dataset_weights or {}).items():
+        if dataset_id not in d_weights or not 0 <= weight <= 1000:
+            raise invalid("Bad dataset weight.", FieldProblem("datasetWeights", f"dataset {dataset_id}: not a scoring dataset of this task, or weight outside 0–1000"))
+        d_weights[dataset_id] = weight
+    counted = {d for d, w in d_weights.items() if w > 0}
+    models = await _visible_models(task["id"], viewer)
+    scores = await Score.select().where(Score.model.is_in([m["id"] for m in models] or [-1]))
+    by_model: dict[int, list[dict]] = {}
+    for score in scores:
+        by_model.setdefault(score["model"], []).append(score)
+    metrics_by_model: dict[int, dict[str, float]] = {}
+    for model in models:
+        rows = [s for s in by_model.get(model["id"], []) if s["dataset"] in d_weights]
+        if not counted or not counted <= {s["dataset"] for s in rows}:
+            continue  # Dynascore ranks only models scored on every (weighted) scoring dataset
+        per_dataset = [(s["dataset"], {m: s[column] for m, column in SCORE_METRICS.items()}) for s in rows]
+        metrics_by_model[model["id"]] = dataset_weighted_metrics(per_dataset, d_weights)
+    results = compute_dynascores(metrics_by_model, weights, memory_budget_gb=config.dynascore.memory_budget_gb)
+    model_by_id = {m["id"]: m for m in models}
+    entries = []
+    for position, (model_id, result) in enumerate(rank(results), start=1):
+        per_dataset = [{"dataset_id": s["dataset"], **{m: s[column] for m, column in SCORE_METRICS.items()}} for s in by_model[model_id]]
+        entries.append(LeaderboardEntry(position, model_by_id[model_id], result.dynascore, metrics_by_model[model_id], per_dataset, result))
+    return Leaderboard(entries, weights, d_weights, datasets)
+
+
+async def _visible_models(task_id: int, viewer: Viewer | None) -> list[dict]:
+    query = Model.select().where(Model.task == task_id, Model.status == "evaluated")
+    rows = await query.output(load_json=True)
+    if viewer is not None and viewer.is_admin:
+        return rows
+    return [m for m in rows if m["published"] or (viewer is not None and m["owner"] == viewer.user_id)]
+
+
+async def save_config(task: dict, owner_id: int, name: str, metric_weights: dict[str, float], dataset_weights: dict[int, float]) -> dict:
+    name = name.strip()
+    if not 1 <= len(name) <= 100:
+        raise invalid("Bad name.", FieldProblem("name", "1–100 characters"))
+    check_weights(metric_weights)
+    try:
+        rows = await LeaderboardConfig.insert(LeaderboardConfig(
+            task=task["id"], owner=owner_id, name=name, metric_weights=metric_weights,
+            dataset_weights={str(k): v for k, v in dataset_weights.items()},
+        )).returning(*LeaderboardConfig.all_columns())
+    except UniqueViolationError:
+        raise conflict(f"A leaderboard configuration named {name!r} exists for this task.", "name") from None
+    return rows[0]
+
+
+async def get_config(task_id: int, name: str) -> dict:
+    row = await LeaderboardConfig.select().where(LeaderboardConfig.task == task_id, LeaderboardConfig.name == name).first().output(load_json=True)
+    if row is None:
+        raise not_found(f"Leaderboard configuration {name!r}")
+    return row

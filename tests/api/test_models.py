@@ -1,0 +1,158 @@
+"""Researchers' models end to end: upload, sandboxed deploy, evaluation on real data, leaderboard."""
+
+import io
+import json
+import random
+import zipfile
+
+import numpy as np
+import tritonclient.http as triton_http
+
+from server.evaluation.dynascore import compute_dynascores
+from tests.api.examples_helpers import wait_until
+from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
+from tests.conftest import MODEL_CACHE, SHARED_DATA, run_sql, seed_builtin_tasks
+
+SENTIMENT_LABELS = ("negative", "positive", "neutral")
+NLI_LABELS = {"e": "entailment", "n": "neutral", "c": "contradiction"}
+
+
+def _jsonl(rows) -> bytes:
+    return "\n".join(json.dumps(r) for r in rows).encode()
+
+
+def _dynasent_test_rows(n=None):
+    path = SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl"
+    rows = [json.loads(line) for line in path.open()]
+    rows = [{"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]} for r in rows if r.get("gold_label") in SENTIMENT_LABELS]
+    return rows[:n] if n else rows
+
+
+def _anli_rows():
+    rows = [json.loads(line) for line in (SHARED_DATA / "anli" / "R1" / "dev.jsonl").open()]
+    return [{"uid": r["uid"], "context": r["context"], "hypothesis": r["hypothesis"], "label": NLI_LABELS[r["label"]], "tags": [r.get("genre") or "none"]} for r in rows]
+
+
+def _independent_accuracy(stack, model_name, rows, inputs):
+    """Accuracy computed without the platform: the same Triton model, called directly, batch by batch."""
+    client = triton_http.InferenceServerClient(stack.env["TRITON_SUBMISSIONS_URL"], network_timeout=600)
+    correct = 0
+    for start in range(0, len(rows), 64):
+        batch = rows[start : start + 64]
+        tensors = []
+        for name in inputs:
+            tensor = triton_http.InferInput(name, [len(batch), 1], "BYTES")
+            tensor.set_data_from_numpy(np.array([[r[name].encode()] for r in batch], dtype=object))
+            tensors.append(tensor)
+        labels = client.infer(model_name, tensors).as_numpy("label")
+        correct += sum(label[0].decode() == r["label"] for label, r in zip(labels, batch))
+    client.close()
+    return 100.0 * correct / len(rows)
+
+
+def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, admin_token):
+    seed_builtin_tasks()
+    sentiment = create_dataset(api, admin_token, "sentiment", "dynasent-r1-test", _jsonl(_dynasent_test_rows()))
+    assert sentiment["__typename"] == "DatasetCreated" and sentiment["exampleCount"] == 3600
+    anli = create_dataset(api, admin_token, "nli", "anli-r1-dev", _jsonl(_anli_rows()))
+    assert anli["exampleCount"] == 1000
+    perturbed = run_sql("SELECT perturbation, count(*) AS n FROM dataset_examples GROUP BY perturbation")
+    assert {r["perturbation"] for r in perturbed} == {"original", "robustness", "fairness"}
+
+    researcher = api.sign_up("researcher")
+    uploaded = {}
+    for task, name in (("sentiment", target_models["sentiment"]), ("nli", target_models["nli"])):
+        result = upload_model(api, researcher, task, f"my {task} model", tar_gz_of(MODEL_CACHE / name),
+                              card={"description": "MiniLM fine-tuned", "license": "MIT"})
+        assert result["__typename"] == "ModelUploaded" and result["model"]["status"] == "uploaded", result
+        uploaded[task] = result["model"]["id"]
+    for task, model_id in uploaded.items():
+        wait_until(lambda: model_status(api, researcher, model_id)["status"] in ("evaluated", "failed"), timeout=900, interval=2)
+        status = model_status(api, researcher, model_id)
+        assert status["status"] == "evaluated", status["statusLog"]
+        assert [e["status"] for e in status["statusLog"]][:3] == ["uploaded", "deploying", "deploying"]
+    # The stored accuracy equals an independent computation on the same rows.
+    for task, rows, inputs in (("sentiment", _dynasent_test_rows(), ["statement"]), ("nli", _anli_rows(), ["context", "hypothesis"])):
+        model_pk = int(run_sql("SELECT id FROM models WHERE name = $1", f"my {task} model")[0]["id"])
+        score = model_status(api, researcher, uploaded[task])["scores"][0]
+        expected = _independent_accuracy(stack, f"submission_{model_pk}", rows, inputs)
+        assert abs(score["perf"] - expected) < 1e-6, (task, score, expected)
+        assert 0 <= score["robustness"] <= 1 and score["throughput"] > 0 and score["memoryGb"] > 0
+        assert score["fairness"] is None or 0 <= score["fairness"] <= 1
+    # Unpublished: only the owner sees it on the leaderboard.
+    query = '{ leaderboard(taskCode: "sentiment") { totalCount rows { rank dynascore model { name } } } }'
+    assert api(query)["leaderboard"]["totalCount"] == 0
+    assert api(query, token=researcher)["leaderboard"]["rows"][0]["model"]["name"] == "my sentiment model"
+
+
+def test_hostile_and_wrong_archives_are_refused_with_reasons(api, admin_token, tmp_path):
+    seed_builtin_tasks()
+    researcher = api.sign_up("researcher")
+
+    def zip_with(entries):
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w") as archive:
+            for name, content in entries.items():
+                archive.writestr(name, content)
+        return buffer.getvalue()
+
+    good_config = (MODEL_CACHE / "sentiment_minilm" / "config.pbtxt").read_text()
+    cases = {
+        "zip slip": zip_with({"m/config.pbtxt": good_config, "m/1/model.py": "x", "../../evil.py": "x"}),
+        "not an archive": b"hello, this is plain text",
+        "bad config": zip_with({"m/config.pbtxt": "name: 'm' backend: {{{", "m/1/model.py": "x"}),
+        "wrong tensors": zip_with({"sentiment_minilm/config.pbtxt": good_config.replace('name: "statement"', 'name: "text"'),
+                                   "sentiment_minilm/1/model.py": "x"}),
+        "no config": zip_with({"m/1/model.py": "x"}),
+    }
+    for label, archive in cases.items():
+        result = upload_model(api, researcher, "sentiment", label, archive, filename="m.zip")
+        assert result["__typename"] == "ArchiveRejectedError", (label, result)
+        assert result["message"], label
+    assert "statement" in upload_model(api, researcher, "sentiment", "x", cases["wrong tensors"], "m.zip")["message"]
+    assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 0
+    assert upload_model(api, api.sign_up("reader"), "sentiment", "x", cases["no config"], "m.zip")["__typename"] == "ArchiveRejectedError"
+
+
+def test_dataset_rules(api, admin_token):
+    seed_builtin_tasks()
+    stranger = api.sign_up("stranger")
+    rows = _jsonl(_dynasent_test_rows(5))
+    assert create_dataset(api, stranger, "sentiment", "d", rows)["__typename"] == "PermissionError"
+    bad = create_dataset(api, admin_token, "sentiment", "d", b'{"statement": "ok", "label": "great"}\nnot json\n')
+    assert bad["__typename"] == "InputError" and [f["field"] for f in bad["fields"]] == ["line 1", "line 2"]
+    assert create_dataset(api, admin_token, "sentiment", "d", rows)["exampleCount"] == 5
+    assert create_dataset(api, admin_token, "sentiment", "d", rows)["__typename"] == "ConflictError"
+
+
+def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_models, admin_token):
+    seed_builtin_tasks()
+    rows = random.Random(3).sample(_dynasent_test_rows(), 300)
+    create_dataset(api, admin_token, "sentiment", "slice-a", _jsonl(rows[:150]))
+    create_dataset(api, admin_token, "sentiment", "slice-b", _jsonl(rows[150:]))
+    researcher = api.sign_up("researcher")
+    ids = []
+    for name in ("alpha", "beta"):
+        result = upload_model(api, researcher, "sentiment", name, tar_gz_of(MODEL_CACHE / target_models["sentiment"]))
+        ids.append(result["model"]["id"])
+    for model_id in ids:
+        wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=900, interval=2)
+        api("mutation($m: ID!) { publishModel(modelId: $m) { __typename } }", {"m": model_id}, token=researcher)
+    weights = [{"metric": "PERF", "weight": 1}, {"metric": "THROUGHPUT", "weight": 3}, {"metric": "MEMORY", "weight": 0},
+               {"metric": "ROBUSTNESS", "weight": 2}, {"metric": "FAIRNESS", "weight": 0}]
+    query = """query($w: [MetricWeightInput!]) { leaderboard(taskCode: "sentiment", metricWeights: $w) {
+        totalCount rows { rank dynascore model { id name } metrics { perf throughput memory robustness fairness } } } }"""
+    board = api(query, {"w": weights})["leaderboard"]
+    assert board["totalCount"] == 2
+    # Independent recomputation from the stored metrics with the same weights.
+    table = {row["model"]["id"]: {k: v for k, v in row["metrics"].items()} for row in board["rows"]}
+    expected = compute_dynascores(table, {"perf": 1, "throughput": 3, "memory": 0, "robustness": 2, "fairness": 0})
+    for row in board["rows"]:
+        assert abs(row["dynascore"] - expected[row["model"]["id"]].dynascore) < 1e-9
+    assert [r["rank"] for r in board["rows"]] == [1, 2]
+    assert board["rows"][0]["dynascore"] >= board["rows"][1]["dynascore"]
+    saved = api('mutation($w: [MetricWeightInput!]!) { saveLeaderboardConfig(taskCode: "sentiment", name: "speed first", metricWeights: $w) { __typename } }',
+                {"w": weights}, token=researcher)
+    assert saved["saveLeaderboardConfig"]["__typename"] == "LeaderboardConfigSaved"
+    shared = api('{ leaderboard(taskCode: "sentiment", configName: "speed first") { rows { dynascore } } }')["leaderboard"]
+    assert [r["dynascore"] for r in shared["rows"]] == [r["dynascore"] for r in board["rows"]]
