@@ -31,8 +31,10 @@ class Services:
             settings=settings,
             redis=redis,
             arq=arq,
-            triton=InferenceServerClient(settings.triton_url, conn_timeout=10),
-            triton_submissions=InferenceServerClient(settings.triton_submissions_url, conn_timeout=10),
+            # Every inference call is bounded by its own asyncio timeout; the client-wide limit only
+            # has to allow model loads (weights are sent in the request) to finish.
+            triton=InferenceServerClient(settings.triton_url, conn_timeout=900),
+            triton_submissions=InferenceServerClient(settings.triton_submissions_url, conn_timeout=900),
         )
 
     async def close(self) -> None:
