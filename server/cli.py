@@ -111,6 +111,12 @@ def cmd_export_schema(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_model_upload(args: argparse.Namespace) -> int:
+    from server.upload_cli import run
+
+    return run(args)
+
+
 def cmd_build_models(args: argparse.Namespace) -> int:
     from server.modelbuild.cli import run
 
@@ -164,6 +170,13 @@ def build_parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("export-schema", help="Write the GraphQL SDL")
     schema.add_argument("--output", default="schema.graphql")
     schema.set_defaults(func=cmd_export_schema)
+
+    model = sub.add_parser("model", help="Researchers' models")
+    model_sub = model.add_subparsers(dest="model_command", required=True)
+    upload = model_sub.add_parser("upload", help="Upload a Triton model repository (directory or archive) with a progress bar")
+    from server.upload_cli import configure_parser as configure_upload
+    configure_upload(upload)
+    upload.set_defaults(func=cmd_model_upload)
 
     build = sub.add_parser("build-models", help="Train the built-in target models offline into a Triton model repository")
     try:

@@ -156,3 +156,23 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
     assert saved["saveLeaderboardConfig"]["__typename"] == "LeaderboardConfigSaved"
     shared = api('{ leaderboard(taskCode: "sentiment", configName: "speed first") { rows { dynascore } } }')["leaderboard"]
     assert [r["dynascore"] for r in shared["rows"]] == [r["dynascore"] for r in board["rows"]]
+
+
+def test_cli_upload_of_a_directory(stack, api, target_models):
+    import subprocess
+    import sys
+
+    seed_builtin_tasks()
+    session = api.sign_up("researcher")
+    token = api('mutation { createApiToken(input: {name: "cli", scopes: [MODELS]}) { ... on ApiTokenCreated { token } } }', token=session)["createApiToken"]["token"]
+    def upload(task):
+        command = [sys.executable, "-m", "server.cli", "model", "upload", str(MODEL_CACHE / target_models["hate_speech"]),
+                   "--task", task, "--name", "from the cli", "--api-url", stack.api_url, "--token", token]
+        return subprocess.run(command, capture_output=True, text=True, timeout=600)
+
+    done = upload("hate_speech")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "uploaded: model" in done.stdout
+    wrong_task = upload("sentiment")  # a hate speech model does not follow the sentiment contract
+    assert wrong_task.returncode == 1 and "refused (ARCHIVE_REJECTED)" in wrong_task.stdout
+    assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 1
