@@ -93,8 +93,13 @@ async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]
     connected: list[int] = []
     urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
     tasks = [asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected)) for i in range(subscribers)]
-    while len(connected) < subscribers:
+    deadline = time.perf_counter() + 120
+    while len(connected) + sum(t.done() for t in tasks) < subscribers and time.perf_counter() < deadline:
         await asyncio.sleep(0.1)
+    failed = [t for t in tasks if t.done() and t.exception() is not None]
+    if failed:
+        print(f"{len(failed)} of {subscribers} subscribers could not connect: {failed[0].exception()!r}", file=sys.stderr)
+    arrivals = [a for a, t in zip(arrivals, tasks) if not t.done()]
     ready.set()
     committed = []
     for example_id in example_ids[:votes]:
