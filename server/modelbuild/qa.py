@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
-import string
 import sys
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,27 +31,8 @@ def load_ranker_module(model_py: Path) -> ModuleType:
     return module
 
 
-# ---- SQuAD v1.1 official normalization and token F1 (as in DESIGN.md §4 "Fooled") ----
-
-def normalize_answer(s: str) -> str:
-    s = s.lower()
-    s = "".join(ch for ch in s if ch not in set(string.punctuation))
-    s = re.sub(r"\b(a|an|the)\b", " ", s)
-    return " ".join(s.split())
-
-
-def squad_f1(prediction: str, gold: str) -> float:
-    pred_tokens = normalize_answer(prediction).split()
-    gold_tokens = normalize_answer(gold).split()
-    if not pred_tokens or not gold_tokens:
-        return float(pred_tokens == gold_tokens)
-    common = Counter(pred_tokens) & Counter(gold_tokens)
-    same = sum(common.values())
-    if same == 0:
-        return 0.0
-    precision = same / len(pred_tokens)
-    recall = same / len(gold_tokens)
-    return 2 * precision * recall / (precision + recall)
+# SQuAD v1.1 normalization and token F1: the platform's own definition (DESIGN.md §4 "Fooled").
+from server.annotation.fooling import squad_f1, squad_normalize as normalize_answer  # noqa: E402
 
 
 @dataclass(frozen=True)
