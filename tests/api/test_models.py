@@ -176,3 +176,40 @@ def test_cli_upload_of_a_directory(stack, api, target_models):
     wrong_task = upload("sentiment")  # a hate speech model does not follow the sentiment contract
     assert wrong_task.returncode == 1 and "refused (ARCHIVE_REJECTED)" in wrong_task.stdout
     assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 1
+
+
+def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_models):
+    """A repository without weights passes the archive checks but cannot load: the owner watches it fail."""
+    from websockets.sync.client import connect
+
+    seed_builtin_tasks()
+    researcher = api.sign_up("researcher")
+    template = MODEL_CACHE / target_models["sentiment"]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("broken/config.pbtxt", (template / "config.pbtxt").read_text().replace('name: "sentiment_minilm"', 'name: "broken"'))
+        archive.writestr("broken/1/model.py", "raise RuntimeError('weights missing on purpose')\n")
+    result = upload_model(api, researcher, "sentiment", "broken", buffer.getvalue(), filename="broken.zip")
+    assert result["__typename"] == "ModelUploaded", result
+    with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {researcher}"}}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+        ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
+            "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status statusLog { status message } } }",
+            "variables": {"m": result["model"]["id"]}}}))
+        seen = []
+        while not seen or seen[-1]["status"] != "failed":
+            message = json.loads(ws.recv(timeout=300))
+            if message["type"] == "next":
+                seen.append(message["payload"]["data"]["modelUpdated"])
+    assert "weights missing on purpose" in seen[-1]["statusLog"][-1]["message"]
+    assert seen[-1]["statusLog"][-1]["message"].startswith("Triton refused to load the model")
+    # Someone else cannot follow it.
+    with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {api.sign_up('snoop')}"}}))
+        ws.recv(timeout=30)
+        ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
+            "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status } }", "variables": {"m": result["model"]["id"]}}}))
+        message = json.loads(ws.recv(timeout=30))
+        errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
+        assert "only your own models" in errors[0]["message"]
