@@ -213,3 +213,18 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
         message = json.loads(ws.recv(timeout=30))
         errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
         assert "only your own models" in errors[0]["message"]
+
+
+def test_daily_upload_limit_ignores_failed_uploads(api, target_models):
+    seed_builtin_tasks()
+    researcher = api.sign_up("researcher")
+    user_id = run_sql("SELECT id FROM users WHERE username = 'researcher'")[0]["id"]
+    task_id = run_sql("SELECT id FROM tasks WHERE code = 'hate_speech'")[0]["id"]
+    for i in range(5):  # five uploads earlier today (the default limit is 5 per task per day)
+        run_sql("INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
+                "VALUES ($1, $2, $3, '{}', 'deployed', '[]', '', '', false, false, now())", task_id, user_id, f"earlier {i}")
+    archive = tar_gz_of(MODEL_CACHE / target_models["hate_speech"])
+    limited = upload_model(api, researcher, "hate_speech", "one too many", archive)
+    assert limited["__typename"] == "RateLimitedError" and "5 uploads per task per day" in limited["message"]
+    run_sql("UPDATE models SET status = 'failed' WHERE name = 'earlier 0'")  # failures do not count
+    assert upload_model(api, researcher, "hate_speech", "now allowed", archive)["__typename"] == "ModelUploaded"
