@@ -228,3 +228,37 @@ def test_daily_upload_limit_ignores_failed_uploads(api, target_models):
     assert limited["__typename"] == "RateLimitedError" and "5 uploads per task per day" in limited["message"]
     run_sql("UPDATE models SET status = 'failed' WHERE name = 'earlier 0'")  # failures do not count
     assert upload_model(api, researcher, "hate_speech", "now allowed", archive)["__typename"] == "ModelUploaded"
+
+
+def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack, api, target_models, admin_token):
+    import asyncio
+    import os
+
+    from arq import create_pool
+    from arq.connections import RedisSettings
+
+    seed_builtin_tasks()
+    rows = _dynasent_test_rows(120)
+    create_dataset(api, admin_token, "sentiment", "first", _jsonl(rows[:60]))
+    researcher = api.sign_up("researcher")
+    model_id = upload_model(api, researcher, "sentiment", "m", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))["model"]["id"]
+    wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=600, interval=1)
+    assert len(model_status(api, researcher, model_id)["scores"]) == 1
+    create_dataset(api, admin_token, "sentiment", "second", _jsonl(rows[60:]))
+    wait_until(lambda: len(model_status(api, researcher, model_id)["scores"]) == 2
+               and model_status(api, researcher, model_id)["status"] == "evaluated", timeout=600, interval=1)
+    before = {s["dataset"]["name"]: s["perf"] for s in model_status(api, researcher, model_id)["scores"]}
+    pk = run_sql("SELECT id FROM models")[0]["id"]
+
+    async def rerun():
+        pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
+        await pool.enqueue_job("evaluate_model", pk)
+        await pool.aclose()
+
+    evaluated_entries = len([e for e in model_status(api, researcher, model_id)["statusLog"] if e["status"] == "evaluated"])
+    asyncio.run(rerun())
+    wait_until(lambda: len([e for e in model_status(api, researcher, model_id)["statusLog"] if e["status"] == "evaluated"]) > evaluated_entries,
+               timeout=600, interval=1)
+    after = {s["dataset"]["name"]: s["perf"] for s in model_status(api, researcher, model_id)["scores"]}
+    assert after == before
+    assert run_sql("SELECT count(*) AS n FROM scores")[0]["n"] == 2
