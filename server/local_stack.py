@@ -213,8 +213,10 @@ def run_local_stack(args: argparse.Namespace) -> int:
         data_dir=args.data_dir, api_port=args.port, postgres_port=args.postgres_port, redis_port=args.redis_port,
         triton_port=args.triton_port, model_repository=args.model_repository, models_profile=args.models_profile,
     )
+    running = False
     try:
         stack.start(_Progress())
+        running = True  # from here on, Ctrl-C or SIGTERM is the normal way to stop: exit 0
         url = stack.api_url
         print(
             f"\nDynabench is running at {url}/  (GraphQL: {url}/graphql, health: {url}/health)\n"
@@ -232,8 +234,8 @@ def run_local_stack(args: argparse.Namespace) -> int:
         print(f"\ndynabench up: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("\nInterrupted; stopping…", flush=True)
-        return 130
+        print("\nStopping…" if running else "\nInterrupted during start-up; stopping…", flush=True)
+        return 0 if running else 130
     finally:
         stack.stop()
         print("All services stopped.", flush=True)
