@@ -8,7 +8,9 @@ from pathlib import Path
 
 from litestar import Litestar, MediaType, Response, get
 from litestar.config.cors import CORSConfig
+from litestar.background_tasks import BackgroundTasks
 from litestar.datastructures import State
+from litestar.di import Provide
 from litestar.static_files import create_static_files_router
 from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
@@ -23,12 +25,16 @@ from server.settings import Settings, get_settings
 log = logging.getLogger("dynabench.app")
 
 
-@get("/health", media_type=MediaType.JSON, sync_to_thread=False, include_in_schema=False)
+@get("/health", media_type=MediaType.JSON, include_in_schema=False)
 async def health(state: State) -> Response:
     services: Services = state.services
     checks = await services.health()
     ok = all(check["ok"] for check in checks.values())
     return Response({"status": "ok" if ok else "degraded", "services": checks}, status_code=200 if ok else 503)
+
+
+async def _empty_response() -> Response:
+    return Response({}, background=BackgroundTasks([]))
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -61,6 +67,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         keep_alive=True,
         keep_alive_interval=15,
     )
+    # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
+    # per request for a dict; build it on the loop instead.
+    graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
     route_handlers: list = [graphql, health]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():

@@ -13,6 +13,8 @@ from tritonclient.utils import InferenceServerException
 from server.tasks.config import TaskConfig
 
 CLASSIFICATION_OUTPUTS = ("label", "probs")
+# aiohttp asks for gzip by default; Triton then compresses a few hundred bytes and we inflate them.
+PLAIN_RESPONSE = {"Accept-Encoding": "identity"}
 QA_OUTPUTS = ("answer", "start", "end", "confidence")
 
 
@@ -48,7 +50,8 @@ async def predict_batch(
     outputs = [InferRequestedOutput(name) for name in output_names(config)]
     try:
         result = await asyncio.wait_for(
-            client.infer(model_name, build_batch_inputs(config, rows), outputs=outputs), timeout=timeout_s
+            client.infer(model_name, build_batch_inputs(config, rows), outputs=outputs, headers=PLAIN_RESPONSE),
+            timeout=timeout_s,
         )
         return [parse_output(config, result, i) for i in range(len(rows))]
     except asyncio.TimeoutError:
@@ -93,7 +96,8 @@ async def predict(
     outputs = [InferRequestedOutput(name) for name in output_names(config)]
     try:
         result = await asyncio.wait_for(
-            client.infer(model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs),
+            client.infer(model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs,
+                         headers=PLAIN_RESPONSE),
             timeout=timeout_s,
         )
         response = result.get_response()

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 
 from asyncpg.exceptions import UniqueViolationError
 
+from server import db
 from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
 from server.accounts.viewer import Viewer
@@ -136,9 +137,9 @@ async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | Non
 
 async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:
     # One round trip: the user and the tasks they own (read on every authenticated request).
-    rows = await User.raw(
+    rows = await db.fetch(
         'SELECT u.id, u.username, u.is_admin, array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned '
-        "FROM users u WHERE u.id = {}",
+        "FROM users u WHERE u.id = $1",
         user_id,
     )
     if not rows:

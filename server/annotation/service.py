@@ -12,9 +12,10 @@ import logging
 import random
 import re
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from server import db
 from server.annotation import fooling
 from server.annotation.tables import Example
 from server.annotation.validation_input import check_submission
@@ -76,15 +77,22 @@ async def ask_models(services: Services, config: TaskConfig, targets: list[dict]
 
 LOAD = """
 SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, t.config::text AS config,
-  c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields
-FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = {}
-WHERE r.id = {}
+  c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields,
+  EXISTS (SELECT 1 FROM examples e WHERE e.client_id = $3) AS client_id_used
+FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = $1
+WHERE r.id = $2
 """
 
 
+class _AlreadyStored(Exception):
+    """The client UUID is already taken: answer from the stored example."""
+
+
 async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
-    """Round, task config and context in one round trip."""
-    rows = await Example.raw(LOAD, submission.context_id, submission.round_id)
+    """Round, task config, context and whether the client UUID is taken, in one round trip."""
+    rows = await db.fetch(LOAD, submission.context_id, submission.round_id, submission.client_id)
+    if rows and rows[0]["client_id_used"]:
+        raise _AlreadyStored
     if not rows:
         raise not_found("That round")
     row = rows[0]
@@ -112,20 +120,17 @@ def cached_config(task_id: int, raw: str) -> TaskConfig:
 
 
 async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
-    if submission.sandbox:
+    if submission.client_id is None and not submission.sandbox:
+        raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
+    try:
         round_row, config, context = await _load(submission)
-    else:
-        if submission.client_id is None:
-            raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
-        # A retried client UUID is answered from the stored example, without asking the model again.
-        existing, loaded = await asyncio.gather(_existing(submission.client_id, user_id), _load(submission), return_exceptions=True)
-        if isinstance(existing, BaseException):
-            raise existing
-        if existing is not None:
-            return existing
-        if isinstance(loaded, BaseException):
-            raise loaded
-        round_row, config, context = loaded
+    except _AlreadyStored:
+        if not submission.sandbox:
+            # A retried client UUID is answered from the stored example, without asking the model again.
+            existing = await _existing(submission.client_id, user_id)
+            if existing is not None:
+                return existing
+        round_row, config, context = await _load(replace(submission, client_id=None))
     stored_input = check_submission(
         config, context["fields"], submission.fields, submission.intended, submission.answer_start,
         submission.explanation, submission.time_spent_ms,
@@ -158,7 +163,7 @@ def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> st
 
 
 async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
-    row = await Example.select().where(Example.client_id == client_id).first().output(load_json=True)
+    row = await _example_by_client_id(client_id)
     if row is None:
         return None
     if row["user"] != user_id:
@@ -193,15 +198,32 @@ SELECT * FROM new
 """
 
 
-def _numbered(template: str, values: dict) -> tuple[str, list]:
-    """Piccolo's raw() takes positional {} placeholders; name them here for readability."""
-    order: list = []
+def _positional(template: str) -> tuple[str, tuple[str, ...]]:
+    """Named {placeholders} (for readability) → asyncpg's $1, $2...; the same name reuses its number."""
+    names: list[str] = []
 
     def place(match: re.Match) -> str:
-        order.append(values[match.group(1)])
-        return "{}"
+        if match.group(1) not in names:
+            names.append(match.group(1))
+        return f"${names.index(match.group(1)) + 1}"
 
-    return re.sub(r"\{(\w+)\}", place, template), order
+    return re.sub(r"\{(\w+)\}", place, template), tuple(names)
+
+
+INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS = _positional(INSERT_EXAMPLE)
+
+
+def _example_row(record) -> dict:
+    row = dict(record)
+    for key in ("input", "model_output"):
+        if isinstance(row.get(key), str):
+            row[key] = json.loads(row[key])
+    return row
+
+
+async def _example_by_client_id(client_id: uuid.UUID) -> dict | None:
+    rows = await db.fetch("SELECT * FROM examples WHERE client_id = $1", client_id)
+    return _example_row(rows[0]) if rows else None
 
 
 def status_after_verdict(config: TaskConfig, fooled: bool | None) -> str:
@@ -214,25 +236,21 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
     output = model_output_document(predictions) if predictions else None
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
     versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
-    sql, args = _numbered(INSERT_EXAMPLE, {
+    values = {
         "client_id": submission.client_id, "round": round_row["id"], "context": context["id"], "user": user_id,
         "input": json.dumps(stored_input), "output": json.dumps(output) if output is not None else None,
         "name": "+".join(names), "version": "+".join(versions), "fooled": fooled,
         "status": status_after_verdict(config, fooled), "explanation": submission.explanation,
         "time_spent": submission.time_spent_ms, "reason": pending_reason, "pending": fooled is None,
         "fooled_int": 1 if fooled else 0,
-    })
-    rows = await Example.raw(sql, *args)
+    }
+    rows = await db.fetch(INSERT_EXAMPLE_SQL, *(values[name] for name in INSERT_EXAMPLE_ARGS))
     if not rows:  # the same client UUID won a race a moment ago
-        row = await Example.select().where(Example.client_id == submission.client_id).first().output(load_json=True)
+        row = await _example_by_client_id(submission.client_id)
         if row["user"] != user_id:
             raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
         return row, False
-    row = rows[0]
-    for key in ("input", "model_output"):
-        if isinstance(row[key], str):
-            row[key] = json.loads(row[key])
-    return row, True
+    return _example_row(rows[0]), True
 
 
 async def _after_commit(services: Services, example: dict) -> None:
@@ -255,10 +273,11 @@ async def _publish_example(services: Services, example: dict) -> None:
 async def _publish_example_events(services: Services, example: dict) -> None:
     from server import events
 
-    await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})
+    messages = [(events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})]
     if example.get("status") == "open":
-        await events.publish(services.redis, events.queue_channel(example["round"]),
-                             {"kind": "available", "id": example["id"], "author": example["user"]})
+        messages.append((events.queue_channel(example["round"]),
+                         {"kind": "available", "id": example["id"], "author": example["user"]}))
+    await events.publish_many(services.redis, messages)
     if example["fooled"] is None:
         await services.arq.enqueue_job("recheck_pending_examples", _defer_by=2)
 
