@@ -16,39 +16,12 @@ async def publish(redis: Redis, channel: str, payload: dict[str, Any]) -> None:
     await redis.publish(channel, json.dumps(payload, default=str))
 
 
-class Listener:
-    """`async with Listener(redis, ch) as events:` is subscribed (confirmed by Redis) on entry,
-    so a catch-up read done inside the block cannot miss an event published after it."""
-
-    def __init__(self, redis: Redis, *channels: str):
-        self._pubsub = redis.pubsub()
-        self._channels = channels
-
-    async def __aenter__(self) -> "Listener":
-        await self._pubsub.subscribe(*self._channels)
-        confirmed = 0
-        while confirmed < len(self._channels):
-            message = await self._pubsub.get_message(timeout=5)
-            if message is None:
-                raise ConnectionError("Redis did not confirm the subscription")
-            if message["type"] == "subscribe":
-                confirmed += 1
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        try:
-            await self._pubsub.unsubscribe()
-        finally:
-            await self._pubsub.aclose()
-
-    def __aiter__(self) -> "Listener":
-        return self
-
-    async def __anext__(self) -> dict[str, Any]:
-        while True:
-            message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=None)
-            if message is not None and message["type"] == "message":
-                return json.loads(message["data"])
+async def publish_many(redis: Redis, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Several events in one round trip (a pipeline, not a transaction: each is independent)."""
+    async with redis.pipeline(transaction=False) as pipe:
+        for channel, payload in messages:
+            pipe.publish(channel, json.dumps(payload, default=str))
+        await pipe.execute()
 
 
 def example_channel(example_id: int) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from arq import create_pool
@@ -12,6 +12,7 @@ from arq.connections import ArqRedis, RedisSettings
 from redis.asyncio import Redis
 from tritonclient.http.aio import InferenceServerClient
 
+from server.event_hub import EventHub
 from server.settings import Settings
 
 
@@ -22,6 +23,10 @@ class Services:
     arq: ArqRedis
     triton: InferenceServerClient
     triton_submissions: InferenceServerClient
+    hub: EventHub = field(init=False)  # live subscriptions' shared Redis pub/sub connection
+
+    def __post_init__(self) -> None:
+        self.hub = EventHub(self.redis)
 
     @classmethod
     async def start(cls, settings: Settings) -> "Services":
@@ -38,7 +43,7 @@ class Services:
         )
 
     async def close(self) -> None:
-        for closer in (self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
+        for closer in (self.hub.close, self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
             try:
                 await closer()
             except Exception:  # noqa: BLE001 — shutting down; nothing left to report to

@@ -401,7 +401,7 @@ class EvaluationSubscriptions:
                 raise ServiceError("FORBIDDEN", "You can follow only your own models.")
             return ModelNode.from_row(row)
 
-        async with events.Listener(info.context.services.redis, events.model_channel(pk)) as changes:
+        async with info.context.services.hub.listen(events.model_channel(pk)) as changes:
             yield await current()
             async for _ in changes:
                 yield await current()

@@ -134,7 +134,9 @@ class TaskSubscriptions:
     async def round_stats(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[RoundNode, None]:
         await authorize(info, permissions.read_public)
         pk = node_pk(round_id, "Round", "roundId")
-        async with events.Listener(info.context.services.redis, events.round_channel(pk)) as changes:
+        hub = info.context.services.hub
+        async with hub.listen(events.round_channel(pk)) as changes:
             yield RoundNode.from_row(await tasks.get_round(pk))
-            async for _ in changes:
-                yield RoundNode.from_row(await tasks.get_round(pk))
+            async for event in changes:
+                # Every watcher of this round in this process is woken by the same event: one read.
+                yield RoundNode.from_row(await hub.shared(("round", pk, event.get("_sequence")), lambda: tasks.get_round(pk)))

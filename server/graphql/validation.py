@@ -60,6 +60,11 @@ ValidateExampleResult = Annotated[
 class ValidationQueueUpdate:
     added: list[ExampleNode] = strawberry.field(description="Examples now available to this validator.")
     removed_ids: list[relay.GlobalID] = strawberry.field(description="Examples that left the queue (decided, or voted on).")
+    reset: bool = strawberry.field(
+        default=False,
+        description="True when `added` is the whole queue (the first update, and after the server lost its event "
+                    "stream for a moment): replace what you hold rather than merging.",
+    )
 
 
 @strawberry.type
@@ -161,7 +166,7 @@ class ValidationSubscriptions:
     async def example_updated(self, info: Info, example_id: relay.GlobalID) -> AsyncGenerator[ExampleNode, None]:
         viewer = await authorize(info, permissions.read_own_account)
         pk = node_pk(example_id, "Example", "exampleId")
-        async with events.Listener(info.context.services.redis, events.example_channel(pk)) as changes:
+        async with info.context.services.hub.listen(events.example_channel(pk)) as changes:
             row = await _visible_example(viewer, pk)
             yield ExampleNode.from_row(row)
             async for _ in changes:
@@ -171,22 +176,34 @@ class ValidationSubscriptions:
     async def examples_to_validate(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[ValidationQueueUpdate, None]:
         viewer = await authorize(info, permissions.validate)
         pk = node_pk(round_id, "Round", "roundId")
-        async with events.Listener(info.context.services.redis, events.queue_channel(pk)) as changes:
+        hub = info.context.services.hub
+
+        async def snapshot() -> ValidationQueueUpdate:
             rows = await Example.raw(
                 'SELECT * FROM examples e WHERE e.round = {} AND e.status = \'open\' AND NOT e.retracted AND e."user" <> {} '
                 'AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = {}) '
                 "ORDER BY e.fooled DESC, e.id LIMIT {}",
                 pk, viewer.user_id, viewer.user_id, QUEUE_SNAPSHOT,
             )
-            yield ValidationQueueUpdate(added=[ExampleNode.from_row(r) for r in rows], removed_ids=[])
+            return ValidationQueueUpdate(added=[ExampleNode.from_row(r) for r in rows], removed_ids=[], reset=True)
+
+        async with hub.listen(events.queue_channel(pk)) as changes:
+            yield await snapshot()
             async for event in changes:
+                if event["kind"] == "resync":
+                    yield await snapshot()
+                    continue
                 global_id = relay.GlobalID("Example", str(event["id"]))
                 if event["kind"] == "available" and event["author"] != viewer.user_id:
-                    row = await Example.select().where(Example.id == event["id"]).first().output(load_json=True)
+                    row = await hub.shared(("example", event["id"], event.get("_sequence")), lambda: _example_row(event["id"]))
                     if row and row["status"] == "open":
                         yield ValidationQueueUpdate(added=[ExampleNode.from_row(row)], removed_ids=[])
                 elif event["kind"] == "vote" and (not event["open"] or viewer.user_id in event["voter_ids"]):
                     yield ValidationQueueUpdate(added=[], removed_ids=[global_id])
+
+
+async def _example_row(pk: int) -> dict | None:
+    return await Example.select().where(Example.id == pk).first().output(load_json=True)
 
 
 async def _visible_example(viewer, pk: int) -> dict:
