@@ -99,6 +99,7 @@ async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]
     failed = [t for t in tasks if t.done() and t.exception() is not None]
     if failed:
         print(f"{len(failed)} of {subscribers} subscribers could not connect: {failed[0].exception()!r}", file=sys.stderr)
+    live = [t for t in tasks if not t.done()]
     arrivals = [a for a, t in zip(arrivals, tasks) if not t.done()]
     ready.set()
     committed = []
@@ -107,9 +108,12 @@ async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]
         committed.append(time.perf_counter())
         # Wait until every subscriber has this vote's update, so updates map to votes one to one.
         deadline = time.perf_counter() + 30
-        while any(len(a) < len(committed) for a in arrivals) and time.perf_counter() < deadline:
+        while any(len(a) < len(committed) and not t.done() for a, t in zip(arrivals, live)) and time.perf_counter() < deadline:
             await asyncio.sleep(0.005)
     missing = sum(votes - len(a) for a in arrivals)
+    died = [t.exception() for t in live if t.done() and not t.cancelled() and t.exception() is not None]
+    if died:
+        print(f"{len(died)} subscribers lost their connection during the run, first: {died[0]!r}", file=sys.stderr)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -6,6 +6,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import httpx
@@ -15,17 +16,42 @@ from server.runtime import free_port
 from tests.conftest import MODEL_CACHE
 
 
-def _wait_for_url(proc, url, timeout=240):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, f"dynabench up exited with {proc.returncode}"
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
+class _Up:
+    """`dynabench up` as a child whose output is collected by a thread while the test goes on."""
+
+    def __init__(self, args, env):
+        self.proc = subprocess.Popen([sys.executable, "-m", "server.cli", "up", *args], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def wait_until_running(self, timeout=240):
+        # Users wait for this line, not for /health: only after it is a signal a normal stop (exit 0).
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any("Dynabench is running at" in line for line in self.lines):
                 return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    raise AssertionError(f"{url} never answered")
+            assert self.proc.poll() is None, f"dynabench up exited with {self.proc.returncode}: {self.output()}"
+            time.sleep(0.2)
+        raise AssertionError(f"dynabench up never said it was running: {self.output()}")
+
+    def stop(self, sig):
+        self.proc.send_signal(sig)
+        self.proc.wait(timeout=120)
+        self._reader.join(timeout=30)
+        return self.proc.returncode, self.output()
+
+    def output(self):
+        return "".join(self.lines)
 
 
 def _descendants(pid):
@@ -41,13 +67,9 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
     shutil.copytree(MODEL_CACHE, repository)
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TRITON_URL", "TRITON_SUBMISSIONS_URL", "JWT_SECRET")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "up", "--data-dir", str(tmp_path / "data"), "--port", str(port),
-         "--model-repository", str(repository)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    proc = _Up(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--model-repository", str(repository)], env)
     try:
-        _wait_for_url(proc, f"http://127.0.0.1:{port}/health")
+        proc.wait_until_running()
         children = _descendants(proc.pid)
         assert len(children) >= 6  # postgres, redis, two tritons, worker, api (+ their own children)
         query = {"query": "{ tasks { edges { node { code name } } } }"}
@@ -64,24 +86,18 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
         )
         assert second.returncode == 2 and f"port {port} on 127.0.0.1 is already in use" in second.stderr
     finally:
-        proc.send_signal(signal.SIGINT)
-        output, _ = proc.communicate(timeout=120)
-    assert proc.returncode == 0, output
+        returncode, output = proc.stop(signal.SIGINT)
+    assert returncode == 0, output
     assert "Dynabench is running at" in output and "All services stopped." in output
     alive = [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
     assert alive == [], [c.cmdline() for c in alive]
 
     # The data directory is reused: a second start finds the same database.
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "up", "--data-dir", str(tmp_path / "data"), "--port", str(port),
-         "--model-repository", str(repository)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    proc = _Up(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--model-repository", str(repository)], env)
     try:
-        _wait_for_url(proc, f"http://127.0.0.1:{port}/health")
+        proc.wait_until_running()
         body = httpx.post(f"http://127.0.0.1:{port}/graphql", json=query, timeout=30).json()
         assert len(body["data"]["tasks"]["edges"]) == 4
     finally:
-        proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=120)
-    assert proc.returncode == 0 and "All services stopped." in output
+        returncode, output = proc.stop(signal.SIGTERM)
+    assert returncode == 0 and "All services stopped." in output, output

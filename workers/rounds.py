@@ -23,10 +23,19 @@ RETURNING r.total_collected, r.total_fooled, r.total_validated, r.total_validate
 """
 
 
-async def recompute_round_counters(ctx: dict, round_id: int) -> dict | None:
+async def recompute_round(round_id: int) -> list[dict]:
+    """Recount a round from its examples. The round row is locked first: under READ COMMITTED the
+    recount then runs on a fresh snapshot that includes every concurrent change committed before the
+    lock was granted (otherwise two concurrent recounts each miss the other's status change)."""
     from server.tasks.tables import Round
 
-    rows = await Round.raw(RECOMPUTE_ROUND_SQL, round_id, round_id)
+    async with Round._meta.db.transaction():  # joins the caller's transaction if there is one
+        await Round.raw("SELECT id FROM rounds WHERE id = {} FOR UPDATE", round_id)
+        return await Round.raw(RECOMPUTE_ROUND_SQL, round_id, round_id)
+
+
+async def recompute_round_counters(ctx: dict, round_id: int) -> dict | None:
+    rows = await recompute_round(round_id)
     if not rows:
         return None
     await events.publish(ctx["redis"], events.round_channel(round_id), {"kind": "round_stats"})

@@ -107,7 +107,7 @@ async def recount_user(user_id: int, round_id: int) -> None:
 
 async def aggregate(services: Services, example_id: int) -> str | None:
     """Recompute one example's outcome from all its votes (idempotent), then the counters it moves."""
-    from workers.rounds import RECOMPUTE_ROUND_SQL
+    from workers.rounds import recompute_round
 
     async with Example._meta.db.transaction():
         # Lock the example: concurrent runs for the same example serialize here.
@@ -129,7 +129,7 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         if decided != example["status"]:
             await Example.raw("UPDATE examples SET status = {} WHERE id = {}", decided, example_id)
         await Validation.raw("UPDATE validations SET aggregated = true WHERE example = {} AND NOT aggregated", example_id)
-        await Example.raw(RECOMPUTE_ROUND_SQL, example["round"], example["round"])
+        await recompute_round(example["round"])
         for user_id in {example["user"], *(v["user"] for v in votes)}:
             await recount_user(user_id, example["round"])
     await events.publish(services.redis, events.example_channel(example_id), {"kind": "example_updated", "status": decided})

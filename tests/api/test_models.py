@@ -199,9 +199,13 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
             "variables": {"m": result["model"]["id"]}}}))
         seen = []
         while not seen or seen[-1]["status"] != "failed":
-            message = json.loads(ws.recv(timeout=300))
-            if message["type"] == "next":
-                seen.append(message["payload"]["data"]["modelUpdated"])
+            try:
+                message = json.loads(ws.recv(timeout=300))
+            except TimeoutError:
+                raise AssertionError(f"no 'failed' status within 300 s; seen {seen}; stored "
+                                     f"{run_sql('SELECT status, status_log FROM models')}; worker log: {_worker_log_tail(stack)}") from None
+            assert message["type"] == "next" and not message["payload"].get("errors"), message
+            seen.append(message["payload"]["data"]["modelUpdated"])
     assert "weights missing on purpose" in seen[-1]["statusLog"][-1]["message"]
     assert seen[-1]["statusLog"][-1]["message"].startswith("Triton refused to load the model")
     # Someone else cannot follow it.
@@ -213,6 +217,11 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
         message = json.loads(ws.recv(timeout=30))
         errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
         assert "only your own models" in errors[0]["message"]
+
+
+def _worker_log_tail(stack, lines=40):
+    logs = sorted(stack.logs.glob("worker-*.log"), key=lambda p: p.stat().st_mtime)
+    return "\n".join(logs[-1].read_text(errors="replace").splitlines()[-lines:]) if logs else "(none)"
 
 
 def test_daily_upload_limit_ignores_failed_uploads(api, target_models):
