@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+import shutil
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar, MediaType, Response, get
+from litestar.background_tasks import BackgroundTask
+from litestar.response import File, Stream
 from litestar.config.cors import CORSConfig
 from litestar.background_tasks import BackgroundTasks
 from litestar.datastructures import State
@@ -31,6 +34,28 @@ async def health(state: State) -> Response:
     checks = await services.health()
     ok = all(check["ok"] for check in checks.values())
     return Response({"status": "ok" if ok else "degraded", "services": checks}, status_code=200 if ok else 503)
+
+
+@get("/exports/{token:str}", include_in_schema=False)
+async def download_export(token: str, state: State) -> Response | Stream | File:
+    """Streams an export whose link `exportRound` issued (the link is the credential, for 15 minutes)."""
+    from server.annotation import export_service
+    from server.errors import ServiceError
+    from server.tasks.service import get_round
+
+    secret = state.services.settings.jwt_secret
+    try:
+        round_id, fmt = export_service.read_link_token(token, secret)
+        round_row = await get_round(round_id)
+    except ServiceError as exc:
+        return Response({"error": exc.message}, status_code=404 if exc.code == "NOT_FOUND" else 403)
+    key = export_service.anonymisation_key(secret)
+    if fmt == "jsonl":
+        return Stream(export_service.jsonl_chunks(round_id, key), media_type="application/x-ndjson",
+                      headers={"Content-Disposition": f'attachment; filename="round-{round_row["number"]}.jsonl"'})
+    archive, name = await export_service.hf_archive(round_id, key)
+    return File(path=archive, filename=f"{name}.tar.gz", media_type="application/gzip",
+                background=BackgroundTask(shutil.rmtree, archive.parent, ignore_errors=True))
 
 
 async def _empty_response() -> Response:
@@ -70,7 +95,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
     # per request for a dict; build it on the loop instead.
     graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
-    route_handlers: list = [graphql, health]
+    route_handlers: list = [graphql, health, download_export]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
         route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))

@@ -178,6 +178,18 @@ def build_parser() -> argparse.ArgumentParser:
     configure_upload(upload)
     upload.set_defaults(func=cmd_model_upload)
 
+    from server import rounds_cli
+
+    export = sub.add_parser("export", help="Export a round (JSONL like the original releases, or an HF-datasets directory)")
+    rounds_cli.configure_export(export)
+    export.set_defaults(func=lambda a: (_require_env("DATABASE_URL", "JWT_SECRET"), rounds_cli.run_export(a))[1])
+
+    contexts = sub.add_parser("contexts", help="Task owners: contexts of a round")
+    contexts_sub = contexts.add_subparsers(dest="contexts_command", required=True)
+    add_contexts = contexts_sub.add_parser("add", help="Add contexts from a JSONL or CSV file through the API, with a progress bar")
+    rounds_cli.configure_contexts(add_contexts)
+    add_contexts.set_defaults(func=rounds_cli.run_contexts_add)
+
     build = sub.add_parser("build-models", help="Train the built-in target models offline into a Triton model repository")
     try:
         from server.modelbuild.cli import configure_parser

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
+from datetime import datetime, timezone
+from enum import Enum
 from typing import Annotated
 
 import strawberry
@@ -15,6 +17,7 @@ from server.graphql.errors import AuthenticationError, ConflictError, InputError
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import RoundNode, TaskNode
+from server.annotation import export_service
 from server.tasks import service as tasks
 from server.tasks.tables import Task
 
@@ -67,9 +70,29 @@ class ContextsAdded:
     round: RoundNode
 
 
+@strawberry.enum
+class ExportFormat(Enum):
+    JSONL = "jsonl"
+    HF_DATASET = "hf_dataset"
+
+
+@strawberry.type
+class RoundClosed:
+    round: RoundNode
+
+
+@strawberry.type
+class RoundExport:
+    url: str = strawberry.field(description="GET this path (same origin) within 15 minutes; no other credentials needed.")
+    format: ExportFormat
+    expires_at: datetime
+
+
 _Denials = AuthenticationError | PermissionError
 CreateTaskResult = Annotated[TaskCreated | InputError | ConflictError | _Denials, strawberry.union("CreateTaskResult")]
 CreateRoundResult = Annotated[RoundCreated | InputError | NotFoundError | _Denials, strawberry.union("CreateRoundResult")]
+CloseRoundResult = Annotated[RoundClosed | NotFoundError | _Denials, strawberry.union("CloseRoundResult")]
+ExportRoundResult = Annotated[RoundExport | InputError | NotFoundError | _Denials, strawberry.union("ExportRoundResult")]
 AddContextsResult = Annotated[ContextsAdded | InputError | NotFoundError | _Denials, strawberry.union("AddContextsResult")]
 
 
@@ -124,6 +147,32 @@ class TaskMutations:
             await authorize(info, permissions.manage_task, round_row["task"])
             count = await tasks.add_contexts(round_row, [{"fields": c.fields, "tag": c.tag} for c in input.contexts])
             return ContextsAdded(count=count, round=RoundNode.from_row(round_row))
+
+        return await as_result(run)
+
+    @strawberry.mutation(description="Task owners: stop collecting examples in a round.")
+    async def close_round(self, info: Info, round_id: relay.GlobalID) -> CloseRoundResult:
+        async def run():
+            round_row = await tasks.get_round(node_pk(round_id, "Round", "roundId"))
+            await authorize(info, permissions.manage_task, round_row["task"])
+            row = await tasks.close_round(round_row["id"])
+            await events.publish(info.context.services.redis, events.round_channel(row["id"]), {"kind": "round_closed"})
+            return RoundClosed(round=RoundNode.from_row(row))
+
+        return await as_result(run)
+
+    @strawberry.mutation(description=(
+        "Task owners: a download link for every example of a round with its context, input, model output, "
+        "validations, outcome and anonymised user ids (JSONL like the original platform's releases, or an "
+        "HF-datasets directory as tar.gz)."))
+    async def export_round(self, info: Info, round_id: relay.GlobalID, format: ExportFormat = ExportFormat.JSONL) -> ExportRoundResult:
+        async def run():
+            round_row = await tasks.get_round(node_pk(round_id, "Round", "roundId"))
+            viewer = await authorize(info, permissions.manage_task, round_row["task"])
+            token, expires = export_service.issue_link_token(
+                round_row["id"], format.value, viewer.user_id, info.context.services.settings.jwt_secret)
+            return RoundExport(url=f"/exports/{token}", format=format,
+                               expires_at=datetime.fromtimestamp(expires, tz=timezone.utc))
 
         return await as_result(run)
 

@@ -76,6 +76,15 @@ async def create_round(task_code: str, target_models: list[dict]) -> dict:
     return rows[0]
 
 
+async def close_round(round_id: int) -> dict:
+    """Stop collection in a round (idempotent: closing a closed round keeps its first end time)."""
+    await get_round(round_id)
+    rows = await Round.raw(
+        "UPDATE rounds SET end_at = COALESCE(end_at, now()) WHERE id = {} RETURNING *", round_id
+    )
+    return rows[0]
+
+
 def _check_targets(target_models: list[dict]) -> list[dict]:
     if not target_models:
         raise invalid("A round needs at least one target model.", FieldProblem("targetModels", "is empty"))

@@ -1,0 +1,149 @@
+"""`dynabench export` (a round to JSONL or an HF-datasets directory) and `dynabench contexts add`
+(contexts from JSONL/CSV into a round, in batches through the API, with a progress bar)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+CONTEXT_BATCH = 500
+ADD = """mutation($i: AddContextsInput!) { addContexts(input: $i) {
+  __typename ... on ContextsAdded { count } ... on InputError { message fields { field message } } ... on Error { message } } }"""
+ROUND = """query($c: String!) { task(code: $c) { currentRound { id number } } }"""
+
+
+def configure_export(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--task", required=True, help="task code")
+    parser.add_argument("--round", type=int, default=None, help="round number (default: the task's current round)")
+    parser.add_argument("--format", choices=["jsonl", "hf_dataset"], default="jsonl")
+    parser.add_argument("--output", type=Path, required=True, help="a .jsonl file, or a directory for hf_dataset")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Reads the database directly (DATABASE_URL, JWT_SECRET: the deployment's own export key)."""
+    from tqdm import tqdm
+
+    from server.annotation import export_service
+    from server.errors import ServiceError
+
+    async def go() -> int:
+        from server import db
+        from server.tasks.service import get_task_by_code
+        from server.tasks.tables import Round
+
+        await db.wait_for_database()
+        task = await get_task_by_code(args.task)
+        number = args.round or task["current_round"]
+        round_row = await Round.select().where(Round.task == task["id"], Round.number == number).first()
+        if round_row is None:
+            raise ServiceError("NOT_FOUND", f"Task '{args.task}' has no round {number}.")
+        key = export_service.anonymisation_key(os.environ["JWT_SECRET"])
+        with tqdm(unit=" examples", desc=f"{args.task} round {number}") as bar:
+            return await export_service.write_export(round_row["id"], args.format, args.output, key, progress=bar.update)
+
+    if args.format == "hf_dataset" and args.output.exists() and any(args.output.iterdir()):
+        print(f"error: {args.output} exists and is not empty", file=sys.stderr)
+        return 2
+    try:
+        rows = asyncio.run(go())
+    except ServiceError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    print(export_service.summary(rows, args.format, args.output))
+    return 0
+
+
+def configure_contexts(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="JSONL (one object per line: the context fields, optional 'tag') or CSV with a header")
+    parser.add_argument("--task", required=True, help="task code; contexts go to its current round unless --round-id")
+    parser.add_argument("--round-id", default=None, help="the round's global id")
+    parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a session or API token of a task owner (or $DYNABENCH_TOKEN)")
+
+
+def read_contexts(path: Path) -> Iterator[tuple[int, dict]]:
+    """(line number, {"fields": {...}, "tag": ...}) for each row; raises ValueError naming the line."""
+    if path.suffix.lower() == ".csv":
+        with path.open(newline="", encoding="utf-8") as handle:
+            for number, row in enumerate(csv.DictReader(handle), start=2):
+                tag = row.pop("tag", None) or None
+                yield number, {"fields": row, "tag": tag}
+        return
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                document = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"line {number}: not JSON ({exc.msg})") from None
+            if not isinstance(document, dict):
+                raise ValueError(f"line {number}: expected an object")
+            fields = document.get("fields", {k: v for k, v in document.items() if k != "tag"})
+            yield number, {"fields": fields, "tag": document.get("tag")}
+
+
+def run_contexts_add(args: argparse.Namespace) -> int:
+    import httpx
+    from tqdm import tqdm
+
+    if not args.token:
+        print("error: pass --token or set DYNABENCH_TOKEN", file=sys.stderr)
+        return 2
+    if not args.file.exists():
+        print(f"error: {args.file} does not exist", file=sys.stderr)
+        return 2
+    try:
+        rows = list(read_contexts(args.file))
+    except (ValueError, UnicodeDecodeError) as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 2
+    client = httpx.Client(base_url=args.api_url.rstrip("/"), headers={"Authorization": f"Bearer {args.token}"}, timeout=120)
+
+    def call(query: str, variables: dict) -> dict:
+        response = client.post("/graphql", json={"query": query, "variables": variables})
+        body = response.json() if response.headers.get("content-type", "").startswith("application/json") else {}
+        if response.status_code != 200 or body.get("errors"):
+            raise RuntimeError(f"HTTP {response.status_code}: {body.get('errors') or response.text[:300]}")
+        return body["data"]
+
+    added = 0
+    try:
+        round_id = args.round_id
+        if round_id is None:
+            task = call(ROUND, {"c": args.task})["task"]
+            if task is None or task["currentRound"] is None:
+                print(f"error: task '{args.task}' not found or has no round", file=sys.stderr)
+                return 1
+            round_id = task["currentRound"]["id"]
+        with tqdm(total=len(rows), unit=" contexts", desc=f"adding to {args.task}") as bar:
+            for start in range(0, len(rows), CONTEXT_BATCH):
+                batch = rows[start : start + CONTEXT_BATCH]
+                result = call(ADD, {"i": {"roundId": round_id, "contexts": [c for _, c in batch]}})["addContexts"]
+                if result["__typename"] != "ContextsAdded":
+                    problems = "; ".join(f"{_line(p['field'], batch)}: {p['message']}" for p in result.get("fields") or [])
+                    print(f"\nerror: {result['message']} {problems}\n{added} contexts were added before this batch.", file=sys.stderr)
+                    return 1
+                added += result["count"]
+                bar.update(len(batch))
+    except (httpx.HTTPError, RuntimeError) as exc:
+        print(f"\nerror: {exc}\n{added} contexts were added before the failure.", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+    print(f"Added {added} contexts to {args.task}.")
+    return 0
+
+
+def _line(field: str, batch: list[tuple[int, dict]]) -> str:
+    """'contexts.3.fields.passage' → 'line 57 (fields.passage)' for the file the user knows."""
+    parts = field.split(".")
+    if len(parts) >= 2 and parts[0] == "contexts" and parts[1].isdigit() and int(parts[1]) < len(batch):
+        return f"line {batch[int(parts[1])][0]}" + (f" ({'.'.join(parts[2:])})" if len(parts) > 2 else "")
+    return field
