@@ -25,6 +25,16 @@ pip install --upgrade pip
 # Pinned first: an unpinned torch would pull a multi-GB CUDA build.
 pip install "torch==2.13.0"
 if [[ $with_tests == 1 ]]; then pip install -e ".[test]"; else pip install -e .; fi
+if [[ $with_tests == 1 ]]; then
+  # Browser tests (tests/browser): pytest-playwright drives Debian's chromium; Playwright never downloads a browser.
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pip install "pytest-playwright>=0.5"
+  if [[ ! -x /usr/bin/chromium ]]; then
+    echo "==> chromium (apt-get) for the browser tests"
+    as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
+    "${as_root[@]}" apt-get update -qq
+    "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+  fi
+fi
 .venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo" \
   || { echo "install: the Python environment is incomplete" >&2; exit 1; }
 

@@ -1,0 +1,125 @@
+/**
+ * What the verdict panel shows, from either a fresh submission (its `predictions`) or a stored
+ * example (its `modelOutput`, e.g. when the outbox got `duplicate: true` and no predictions back).
+ * Pure functions.
+ */
+import type { Example, ExampleSubmitted, LabelProbability, ModelPrediction, Verdict } from "../api/types";
+
+export interface ModelAnswer {
+  modelName: string;
+  label: string | null;
+  probabilities: LabelProbability[];
+  answer: string | null;
+  confidence: number | null;
+}
+
+export interface VerdictView {
+  verdict: Verdict;
+  message: string;
+  duplicate: boolean;
+  sandbox: boolean;
+  exampleId: string | null;
+  intended: string | null; // the annotator's label or answer
+  answers: ModelAnswer[];
+  retracted: boolean;
+  flagged: boolean;
+  explanation: string;
+}
+
+export function fromPredictions(predictions: ModelPrediction[]): ModelAnswer[] {
+  return predictions.map((p) => ({
+    modelName: p.modelName,
+    label: p.label,
+    probabilities: orderProbabilities(p.probabilities ?? []),
+    answer: p.answer,
+    confidence: p.confidence,
+  }));
+}
+
+function probsFrom(value: unknown): LabelProbability[] {
+  if (!value || typeof value !== "object") return [];
+  if (Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, p]) => typeof p === "number")
+    .map(([label, p]) => ({ label, probability: p as number }));
+}
+
+/** The stored model output document: {label, probs: {label: p}, answer, start, end, confidence, by_model?}. */
+export function fromModelOutput(modelName: string, output: Record<string, unknown> | null): ModelAnswer[] {
+  if (!output) return [];
+  const one = (name: string, o: Record<string, unknown>): ModelAnswer => ({
+    modelName: name,
+    label: typeof o.label === "string" ? o.label : null,
+    probabilities: orderProbabilities(probsFrom(o.probs)),
+    answer: typeof o.answer === "string" ? o.answer : null,
+    confidence: typeof o.confidence === "number" ? o.confidence : null,
+  });
+  if (Array.isArray(output.by_model)) {
+    return (output.by_model as Record<string, unknown>[]).map((o) => one(String(o.model ?? modelName), o));
+  }
+  return [one(modelName, output)];
+}
+
+/** Highest probability first; ties keep the model's order. */
+export function orderProbabilities(probabilities: LabelProbability[]): LabelProbability[] {
+  return probabilities
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => b.p.probability - a.p.probability || a.i - b.i)
+    .map(({ p }) => p);
+}
+
+export function intendedOf(example: Pick<Example, "input"> | null): string | null {
+  if (!example) return null;
+  const { label, answer } = example.input as { label?: unknown; answer?: unknown };
+  if (typeof label === "string") return label;
+  if (typeof answer === "string") return answer;
+  return null;
+}
+
+export function viewOfSubmission(result: ExampleSubmitted, sandbox = false, intended: string | null = null): VerdictView {
+  const example = result.example;
+  const answers = result.predictions.length
+    ? fromPredictions(result.predictions)
+    : example
+      ? fromModelOutput(example.modelName, example.modelOutput)
+      : [];
+  return {
+    verdict: result.verdict,
+    message: result.message,
+    duplicate: result.duplicate,
+    sandbox,
+    exampleId: example?.id ?? null,
+    intended: intendedOf(example) ?? intended,
+    answers,
+    retracted: example?.retracted ?? false,
+    flagged: example?.flagged ?? false,
+    explanation: example?.explanation ?? "",
+  };
+}
+
+export function viewOfExample(example: Example, message = ""): VerdictView {
+  return {
+    verdict: example.verdict,
+    message: message || defaultMessage(example),
+    duplicate: false,
+    sandbox: false,
+    exampleId: example.id,
+    intended: intendedOf(example),
+    answers: fromModelOutput(example.modelName, example.modelOutput),
+    retracted: example.retracted,
+    flagged: example.flagged,
+    explanation: example.explanation,
+  };
+}
+
+export function defaultMessage(example: Pick<Example, "verdict" | "pendingReason">): string {
+  if (example.verdict === "FOOLED") return "You fooled the model!";
+  if (example.verdict === "NOT_FOOLED") return "The model got it right. Try again?";
+  return "Saved. The model has not judged this example yet; the verdict appears here when it does.";
+}
+
+export const VERDICT_TEXT: Record<Verdict, string> = {
+  FOOLED: "Fooled",
+  NOT_FOOLED: "Not fooled",
+  PENDING: "Pending",
+};

@@ -1,0 +1,163 @@
+/**
+ * POST /graphql with the session token. Distinguishes the failures the app treats differently:
+ *   NetworkError      — no answer (offline, connection reset, timeout, 5xx/429): try again later
+ *   AuthExpiredError  — the token was refused: sign in again
+ *   GraphQLError      — the server answered with errors (a bug or a schema mismatch): show it
+ */
+import { markReachable, markUnreachable } from "../lib/network";
+import type { Document } from "./documents";
+
+export class NetworkError extends Error {
+  override name = "NetworkError";
+}
+
+export class GraphQLError extends Error {
+  override name = "GraphQLError";
+  constructor(message: string, readonly codes: string[] = []) {
+    super(message);
+  }
+}
+
+export class AuthExpiredError extends GraphQLError {
+  override name = "AuthExpiredError";
+}
+
+export const GRAPHQL_PATH = "/graphql";
+const AUTH_CODES = new Set(["AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED"]);
+
+let tokenSource: () => string | null = () => null;
+let onAuthExpired: () => void = () => {};
+
+/** Wire the session in (auth/session.ts calls this; keeps api/ free of auth imports). */
+export function configureClient(options: { token: () => string | null; authExpired: () => void }): void {
+  tokenSource = options.token;
+  onAuthExpired = options.authExpired;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+interface GraphQLResponse<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string } }[];
+}
+
+export async function request<TData, TVariables>(
+  document: Document<TData, TVariables>,
+  variables: TVariables,
+  options: RequestOptions = {},
+): Promise<TData> {
+  const token = options.token === undefined ? tokenSource() : options.token;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 30_000);
+  options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  let response: Response;
+  try {
+    response = await fetch(GRAPHQL_PATH, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/graphql-response+json, application/json",
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query: document, variables }),
+      signal: controller.signal,
+      cache: "no-store",
+    });
+  } catch (error) {
+    markUnreachable();
+    throw new NetworkError(controller.signal.aborted ? "The server did not answer in time." : "You are offline or the server is unreachable.");
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status >= 500 || response.status === 429 || response.status === 408) {
+    throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
+  }
+  let body: GraphQLResponse<TData>;
+  try {
+    body = (await response.json()) as GraphQLResponse<TData>;
+  } catch {
+    markUnreachable();
+    throw new NetworkError(`The answer was cut off (HTTP ${response.status}).`);
+  }
+  markReachable();
+  if (body.errors?.length) {
+    const codes = body.errors.map((e) => e.extensions?.code ?? "");
+    const message = body.errors.map((e) => e.message).join("; ");
+    if (codes.some((c) => AUTH_CODES.has(c))) {
+      onAuthExpired();
+      throw new AuthExpiredError(message, codes);
+    }
+    throw new GraphQLError(message, codes);
+  }
+  if (!body.data) throw new GraphQLError(`Empty answer (HTTP ${response.status}).`);
+  return body.data;
+}
+
+/**
+ * A GraphQL multipart request (https://github.com/jaydenseric/graphql-multipart-request-spec):
+ * `operations` (the query with null in place of each file), `map` (part name → variable paths), then
+ * one part per file. Used for model archives and datasets.
+ */
+export async function requestUpload<TData, TVariables>(
+  document: Document<TData, TVariables>,
+  variables: TVariables,
+  files: Record<string, File | Blob>, // variable name → file
+  options: RequestOptions = {},
+): Promise<TData> {
+  const token = options.token === undefined ? tokenSource() : options.token;
+  const form = new FormData();
+  const names = Object.keys(files);
+  form.append("operations", JSON.stringify({ query: document, variables: { ...variables, ...Object.fromEntries(names.map((n) => [n, null])) } }));
+  form.append("map", JSON.stringify(Object.fromEntries(names.map((n, i) => [String(i), [`variables.${n}`]]))));
+  names.forEach((name, i) => {
+    const file = files[name];
+    form.append(String(i), file, file instanceof File ? file.name : name);
+  });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 300_000);
+  let response: Response;
+  try {
+    response = await fetch(GRAPHQL_PATH, {
+      method: "POST",
+      headers: { Accept: "application/graphql-response+json, application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: form,
+      signal: controller.signal,
+      cache: "no-store",
+    });
+  } catch {
+    markUnreachable();
+    throw new NetworkError(controller.signal.aborted ? "The upload took too long." : "You are offline or the server is unreachable.");
+  } finally {
+    clearTimeout(timer);
+  }
+  if (response.status === 413) throw new GraphQLError("The file is too large for the server.");
+  if (response.status >= 500 || response.status === 429) throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
+  let body: GraphQLResponse<TData>;
+  try {
+    body = (await response.json()) as GraphQLResponse<TData>;
+  } catch {
+    throw new NetworkError(`The answer was cut off (HTTP ${response.status}).`);
+  }
+  markReachable();
+  if (body.errors?.length) {
+    const codes = body.errors.map((e) => e.extensions?.code ?? "");
+    const message = body.errors.map((e) => e.message).join("; ");
+    if (codes.some((c) => AUTH_CODES.has(c))) {
+      onAuthExpired();
+      throw new AuthExpiredError(message, codes);
+    }
+    throw new GraphQLError(message, codes);
+  }
+  if (!body.data) throw new GraphQLError(`Empty answer (HTTP ${response.status}).`);
+  return body.data;
+}
+
+/** The message to show a person for any error thrown by request(). */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

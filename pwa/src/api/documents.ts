@@ -1,0 +1,233 @@
+/** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
+import type {
+  AuthResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
+  ExampleChangeResult, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
+  TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
+} from "./types";
+
+/** A GraphQL document string that carries its result and variables types. */
+export type Document<TData, TVariables = Record<string, never>> = string & {
+  readonly __data?: TData;
+  readonly __variables?: TVariables;
+};
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
+
+const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
+  flagReason explanation pendingReason createdAt`;
+
+const PREDICTION_FIELDS = `modelName modelVersion label probabilities { label probability } answer answerStart answerEnd confidence`;
+
+const ROUND_FIELDS = `id number mer vmer totalCollected totalFooled endAt`;
+
+const SUBMITTED_FIELDS = `${ERROR_FIELDS}
+  ... on ExampleSubmitted { verdict message duplicate example { ${EXAMPLE_FIELDS} } predictions { ${PREDICTION_FIELDS} } }`;
+
+export const SIGN_UP = doc<{ signUp: AuthResult }, { input: { username: string; password: string } }>(
+  `mutation SignUp($input: SignUpInput!) { signUp(input: $input) { ${ERROR_FIELDS}
+    ... on AuthPayload { token user { id username isAdmin } } } }`,
+);
+
+export const LOG_IN = doc<{ logIn: AuthResult }, { input: { username: string; password: string } }>(
+  `mutation LogIn($input: LogInInput!) { logIn(input: $input) { ${ERROR_FIELDS}
+    ... on AuthPayload { token user { id username isAdmin } } } }`,
+);
+
+export const ME = doc<{ me: User | null }>(`query Me { me { id username isAdmin } }`);
+
+export const TASKS = doc<{ tasks: Connection<Task> }, { first: number }>(
+  `query Tasks($first: Int!) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
+    edges { cursor node { id code name description config currentRound { ${ROUND_FIELDS} } } } } }`,
+);
+
+export const NEXT_CONTEXT = doc<{ nextContext: Context }, { roundId: string; strategy?: string }>(
+  `query NextContext($roundId: ID!, $strategy: ContextStrategy! = LEAST_USED) {
+    nextContext(roundId: $roundId, strategy: $strategy) { id fields tag } }`,
+);
+
+export const CREATE_EXAMPLE = doc<{ createExample: CreateExampleResult }, { input: CreateExampleInput }>(
+  `mutation CreateExample($input: CreateExampleInput!) { createExample(input: $input) { ${SUBMITTED_FIELDS} } }`,
+);
+
+export const SUBMIT_EXAMPLES = doc<{ submitExamples: CreateExampleResult[] }, { inputs: CreateExampleInput[] }>(
+  `mutation SubmitExamples($inputs: [CreateExampleInput!]!) { submitExamples(inputs: $inputs) { ${SUBMITTED_FIELDS} } }`,
+);
+
+const CHANGED_FIELDS = `${ERROR_FIELDS} ... on ExampleChanged { example { ${EXAMPLE_FIELDS} } }`;
+
+export const RETRACT_EXAMPLE = doc<{ retractExample: ExampleChangeResult }, { exampleId: string }>(
+  `mutation RetractExample($exampleId: ID!) { retractExample(exampleId: $exampleId) { ${CHANGED_FIELDS} } }`,
+);
+
+export const FLAG_EXAMPLE = doc<{ flagExample: ExampleChangeResult }, { exampleId: string; reason: string }>(
+  `mutation FlagExample($exampleId: ID!, $reason: String!) { flagExample(exampleId: $exampleId, reason: $reason) { ${CHANGED_FIELDS} } }`,
+);
+
+export const EXPLAIN_EXAMPLE = doc<{ explainExample: ExampleChangeResult }, { exampleId: string; explanation: string }>(
+  `mutation ExplainExample($exampleId: ID!, $explanation: String!) {
+    explainExample(exampleId: $exampleId, explanation: $explanation) { ${CHANGED_FIELDS} } }`,
+);
+
+export const MY_EXAMPLES = doc<{ myExamples: Connection<Example> }, { first: number; after?: string | null }>(
+  `query MyExamples($first: Int!, $after: String) { myExamples(first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { cursor node { ${EXAMPLE_FIELDS} round { id number task { code name } } } } } }`,
+);
+
+export const EXAMPLE_NODE = doc<{ node: Example | null }, { id: string }>(
+  `query ExampleNode($id: ID!) { node(id: $id) { ... on Example { ${EXAMPLE_FIELDS} } } }`,
+);
+
+export const ROUND_STATS = doc<{ roundStats: RoundSummary }, { roundId: string }>(
+  `subscription RoundStats($roundId: ID!) { roundStats(roundId: $roundId) { ${ROUND_FIELDS} } }`,
+);
+
+export const EXAMPLE_UPDATED = doc<{ exampleUpdated: Example }, { exampleId: string }>(
+  `subscription ExampleUpdated($exampleId: ID!) { exampleUpdated(exampleId: $exampleId) { ${EXAMPLE_FIELDS} } }`,
+);
+
+// ---- Validation ------------------------------------------------------------------------------
+
+const ROUND_DETAIL_FIELDS = `${ROUND_FIELDS} startAt totalValidated totalValidatedFooled`;
+const TASK_FIELDS = `id code name description config active viewerIsOwner currentRound { ${ROUND_FIELDS} }
+  rounds(first: 100) { pageInfo { hasNextPage endCursor } edges { cursor node { ${ROUND_DETAIL_FIELDS} } } }`;
+
+export const TASK_DETAIL = doc<{ task: TaskDetail | null }, { code: string }>(
+  `query TaskDetail($code: String!) { task(code: $code) { ${TASK_FIELDS} } }`,
+);
+
+const QUEUE_EXAMPLE_FIELDS = `${EXAMPLE_FIELDS} context { id fields }`;
+
+export const EXAMPLES_TO_VALIDATE = doc<{ examplesToValidate: ValidationQueueUpdate }, { roundId: string }>(
+  `subscription ExamplesToValidate($roundId: ID!) { examplesToValidate(roundId: $roundId) {
+    added { ${QUEUE_EXAMPLE_FIELDS} } removedIds reset } }`,
+);
+
+export const NEXT_EXAMPLES_TO_VALIDATE = doc<{ nextExamplesToValidate: QueueExample[] }, { roundId: string; first: number }>(
+  `query NextExamplesToValidate($roundId: ID!, $first: Int!) { nextExamplesToValidate(roundId: $roundId, first: $first) {
+    ${QUEUE_EXAMPLE_FIELDS} } }`,
+);
+
+export const VALIDATE_EXAMPLE = doc<
+  { validateExample: ValidateExampleResult },
+  { exampleId: string; label: ValidationLabel; mode: ValidationMode; note: string }
+>(
+  `mutation ValidateExample($exampleId: ID!, $label: ValidationLabel!, $mode: ValidationMode!, $note: String!) {
+    validateExample(exampleId: $exampleId, label: $label, mode: $mode, note: $note) { ${ERROR_FIELDS}
+      ... on ExampleValidated { validation { label mode note } example { id status } } } }`,
+);
+
+// ---- Researchers: models and the leaderboard ---------------------------------------------------
+
+const MODEL_FIELDS = `id name card status published anonymous createdAt statusLog { at status message }
+  owner { username } task { code name }`;
+
+export const MY_MODELS = doc<{ myModels: Model[] }, { taskCode: string | null }>(
+  `query MyModels($taskCode: String) { myModels(taskCode: $taskCode) { ${MODEL_FIELDS} } }`,
+);
+
+export const MODEL_NODE = doc<{ node: Model | null }, { id: string }>(
+  `query ModelNode($id: ID!) { node(id: $id) { ... on Model { ${MODEL_FIELDS} } } }`,
+);
+
+export const MODEL_UPDATED = doc<{ modelUpdated: Model }, { modelId: string }>(
+  `subscription ModelUpdated($modelId: ID!) { modelUpdated(modelId: $modelId) { ${MODEL_FIELDS} } }`,
+);
+
+/** Sent as a multipart request (operations + map + the file), see api/upload.ts. */
+export const UPLOAD_MODEL = doc<
+  { uploadModel: Result<{ __typename: "ModelUploaded"; model: Model }> },
+  { taskCode: string; name: string; archive: null; card: Record<string, string> | null; anonymous: boolean }
+>(
+  `mutation UploadModel($taskCode: String!, $name: String!, $archive: Upload!, $card: ModelCardInput, $anonymous: Boolean!) {
+    uploadModel(taskCode: $taskCode, name: $name, archive: $archive, card: $card, anonymous: $anonymous) { ${ERROR_FIELDS}
+      ... on ModelUploaded { model { ${MODEL_FIELDS} } } } }`,
+);
+
+export const PUBLISH_MODEL = doc<
+  { publishModel: Result<{ __typename: "ModelChanged"; model: Model }> },
+  { modelId: string; published: boolean }
+>(
+  `mutation PublishModel($modelId: ID!, $published: Boolean!) { publishModel(modelId: $modelId, published: $published) {
+    __typename ... on Error { code message } ... on ModelChanged { model { ${MODEL_FIELDS} } } } }`,
+);
+
+export const LEADERBOARD = doc<
+  { leaderboard: LeaderboardPage },
+  { taskCode: string; metricWeights: MetricWeightInput[] | null; datasetWeights: DatasetWeightInput[] | null; configName: string | null }
+>(
+  `query Leaderboard($taskCode: String!, $metricWeights: [MetricWeightInput!], $datasetWeights: [DatasetWeightInput!],
+    $configName: String) {
+    leaderboard(taskCode: $taskCode, metricWeights: $metricWeights, datasetWeights: $datasetWeights, configName: $configName,
+      first: 50) {
+      totalCount
+      rows { rank dynascore model { id name owner { username } } metrics { perf throughput memory robustness fairness } }
+      metricWeights { metric weight }
+      datasetWeights { dataset { id name } weight } } }`,
+);
+
+export const SAVE_LEADERBOARD_CONFIG = doc<
+  { saveLeaderboardConfig: Result<{ __typename: "LeaderboardConfigSaved"; name: string }> },
+  { taskCode: string; name: string; metricWeights: MetricWeightInput[]; datasetWeights: DatasetWeightInput[] | null }
+>(
+  `mutation SaveLeaderboardConfig($taskCode: String!, $name: String!, $metricWeights: [MetricWeightInput!]!,
+    $datasetWeights: [DatasetWeightInput!]) {
+    saveLeaderboardConfig(taskCode: $taskCode, name: $name, metricWeights: $metricWeights, datasetWeights: $datasetWeights) {
+      ${ERROR_FIELDS} ... on LeaderboardConfigSaved { name } } }`,
+);
+
+export const DATASETS = doc<{ datasets: Dataset[] }, { taskCode: string }>(
+  `query Datasets($taskCode: String!) { datasets(taskCode: $taskCode) { id name access weight exampleCount } }`,
+);
+
+// ---- Task owners ------------------------------------------------------------------------------
+
+export const OWNER_TASKS = doc<{ tasks: Connection<{ id: string; code: string; name: string; viewerIsOwner: boolean }> }, { first: number }>(
+  `query OwnerTasks($first: Int!) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
+    edges { cursor node { id code name viewerIsOwner } } } }`,
+);
+
+export const CREATE_TASK = doc<
+  { createTask: Result<{ __typename: "TaskCreated"; task: { id: string; code: string; name: string } }> },
+  { input: { code: string; name: string; config: unknown; description: string } }
+>(
+  `mutation CreateTask($input: CreateTaskInput!) { createTask(input: $input) { ${ERROR_FIELDS}
+    ... on TaskCreated { task { id code name } } } }`,
+);
+
+export const CREATE_ROUND = doc<
+  { createRound: Result<{ __typename: "RoundCreated"; round: RoundDetail }> },
+  { input: { taskCode: string; targetModels: { name: string; version: string }[] } }
+>(
+  `mutation CreateRound($input: CreateRoundInput!) { createRound(input: $input) { ${ERROR_FIELDS}
+    ... on RoundCreated { round { ${ROUND_DETAIL_FIELDS} } } } }`,
+);
+
+export const ADD_CONTEXTS = doc<
+  { addContexts: Result<{ __typename: "ContextsAdded"; count: number }> },
+  { input: { roundId: string; contexts: { fields: Record<string, unknown>; tag: string | null }[] } }
+>(
+  `mutation AddContexts($input: AddContextsInput!) { addContexts(input: $input) { ${ERROR_FIELDS}
+    ... on ContextsAdded { count } } }`,
+);
+
+/** Sent as a multipart request (the JSONL file). */
+export const CREATE_DATASET = doc<
+  { createDataset: Result<{ __typename: "DatasetCreated"; exampleCount: number; dataset: Dataset }> },
+  { taskCode: string; name: string; file: null; access: Dataset["access"]; weight: number; roundNumber: number | null }
+>(
+  `mutation CreateDataset($taskCode: String!, $name: String!, $file: Upload!, $access: DatasetAccess!, $weight: Float!,
+    $roundNumber: Int) {
+    createDataset(taskCode: $taskCode, name: $name, file: $file, access: $access, weight: $weight, roundNumber: $roundNumber) {
+      ${ERROR_FIELDS} ... on DatasetCreated { exampleCount dataset { id name access weight exampleCount } } } }`,
+);
+
+/** Every document, for the schema check in tests. */
+export const ALL_DOCUMENTS = {
+  SIGN_UP, LOG_IN, ME, TASKS, NEXT_CONTEXT, CREATE_EXAMPLE, SUBMIT_EXAMPLES, RETRACT_EXAMPLE, FLAG_EXAMPLE,
+  EXPLAIN_EXAMPLE, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
+  NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, MODEL_UPDATED, UPLOAD_MODEL, PUBLISH_MODEL,
+  LEADERBOARD, SAVE_LEADERBOARD_CONFIG, DATASETS, OWNER_TASKS, CREATE_TASK, CREATE_ROUND, ADD_CONTEXTS, CREATE_DATASET,
+};

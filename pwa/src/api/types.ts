@@ -1,0 +1,257 @@
+/** TypeScript shapes of the parts of schema.graphql the annotation app reads and writes. */
+
+export type Verdict = "FOOLED" | "NOT_FOOLED" | "PENDING";
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** Any member of a mutation's result union that implements `Error`. */
+export interface ErrorResult {
+  __typename:
+    | "InputError"
+    | "NotFoundError"
+    | "ConflictError"
+    | "ModelUnavailableError"
+    | "RoundClosedError"
+    | "AuthenticationError"
+    | "PermissionError"
+    | "ArchiveRejectedError"
+    | "RateLimitedError";
+  code: string;
+  message: string;
+  fields?: FieldError[];
+}
+
+export interface User {
+  id: string;
+  username: string;
+  isAdmin: boolean;
+}
+
+export interface AuthPayload {
+  __typename: "AuthPayload";
+  token: string;
+  user: User;
+}
+
+export type AuthResult = AuthPayload | ErrorResult;
+
+export interface FieldSpec {
+  name: string;
+  display_name?: string;
+  placeholder?: string;
+  max_length?: number;
+}
+
+export interface TaskConfig {
+  kind: "classification" | "extractive_qa";
+  context_fields: FieldSpec[];
+  input_fields: FieldSpec[];
+  labels?: string[] | null;
+  answer_context_field?: string | null;
+  [other: string]: unknown;
+}
+
+export interface RoundSummary {
+  id: string;
+  number: number;
+  mer: number | null;
+  vmer: number | null;
+  totalCollected: number;
+  totalFooled: number;
+  endAt?: string | null;
+}
+
+export interface Task {
+  id: string;
+  code: string;
+  name: string;
+  description: string;
+  config: TaskConfig;
+  currentRound: RoundSummary | null;
+}
+
+export interface Context {
+  id: string;
+  fields: Record<string, string>;
+  tag: string | null;
+}
+
+export interface LabelProbability {
+  label: string;
+  probability: number;
+}
+
+export interface ModelPrediction {
+  modelName: string;
+  modelVersion: string;
+  label: string | null;
+  probabilities: LabelProbability[] | null;
+  answer: string | null;
+  answerStart: number | null;
+  answerEnd: number | null;
+  confidence: number | null;
+}
+
+export interface Example {
+  id: string;
+  clientId: string;
+  input: Record<string, unknown>;
+  modelOutput: Record<string, unknown> | null;
+  modelName: string;
+  modelVersion: string;
+  fooled: boolean | null;
+  verdict: Verdict;
+  status: string;
+  retracted: boolean;
+  flagged: boolean;
+  flagReason: string;
+  explanation: string;
+  pendingReason: string;
+  createdAt: string;
+  round?: { id: string; number: number; task: { code: string; name: string } };
+  context?: { id: string; fields: Record<string, string> };
+}
+
+export interface ExampleSubmitted {
+  __typename: "ExampleSubmitted";
+  verdict: Verdict;
+  message: string;
+  duplicate: boolean;
+  example: Example | null;
+  predictions: ModelPrediction[];
+}
+
+export type CreateExampleResult = ExampleSubmitted | ErrorResult;
+
+export interface ExampleChanged {
+  __typename: "ExampleChanged";
+  example: Example;
+}
+
+export type ExampleChangeResult = ExampleChanged | ErrorResult;
+
+/** CreateExampleInput, as JSON. */
+export interface CreateExampleInput {
+  roundId: string;
+  contextId: string;
+  fields: Record<string, string>;
+  clientId?: string | null;
+  label?: string | null;
+  answer?: string | null;
+  answerStart?: number | null;
+  explanation?: string;
+  timeSpentMs?: number | null;
+  sandbox?: boolean;
+}
+
+export interface Connection<T> {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: { cursor: string; node: T }[];
+}
+
+// ---- Validation -------------------------------------------------------------------------------
+
+export type ValidationLabel = "CORRECT" | "INCORRECT" | "FLAGGED";
+export type ValidationMode = "USER" | "OWNER";
+
+/** An example in a validator's queue, with the context it was written against. */
+export interface QueueExample extends Example {
+  context: { id: string; fields: Record<string, string> };
+}
+
+export interface ValidationQueueUpdate {
+  added: QueueExample[];
+  removedIds: string[];
+  reset: boolean;
+}
+
+export interface ExampleValidated {
+  __typename: "ExampleValidated";
+  validation: { label: ValidationLabel; mode: ValidationMode; note: string };
+  example: { id: string; status: string };
+}
+
+export type ValidateExampleResult = ExampleValidated | ErrorResult;
+
+/** One round of a task, with its numbers (owner chart, round picker). */
+export interface RoundDetail extends RoundSummary {
+  startAt: string;
+  totalValidated: number;
+  totalValidatedFooled: number;
+}
+
+/** A task with what the viewer may do on it. */
+export interface TaskDetail extends Task {
+  viewerIsOwner: boolean;
+  active: boolean;
+  rounds: Connection<RoundDetail>;
+}
+
+// ---- Models and the leaderboard ---------------------------------------------------------------
+
+export type Metric = "PERF" | "THROUGHPUT" | "MEMORY" | "ROBUSTNESS" | "FAIRNESS";
+
+export interface StatusEntry {
+  at: string;
+  status: string;
+  message: string;
+}
+
+export interface Model {
+  id: string;
+  name: string;
+  card: Record<string, unknown>;
+  status: string;
+  published: boolean;
+  anonymous: boolean;
+  createdAt: string;
+  statusLog: StatusEntry[] | null;
+  owner: { username: string } | null;
+  task: { code: string; name: string };
+}
+
+export interface Dataset {
+  id: string;
+  name: string;
+  access: "SCORING" | "STANDARD" | "HIDDEN";
+  weight: number;
+  exampleCount: number;
+}
+
+export interface MetricValues {
+  perf: number | null;
+  throughput: number | null;
+  memory: number | null;
+  robustness: number | null;
+  fairness: number | null;
+}
+
+export interface LeaderboardRow {
+  rank: number;
+  dynascore: number;
+  model: { id: string; name: string; owner: { username: string } | null };
+  metrics: MetricValues;
+}
+
+export interface LeaderboardPage {
+  rows: LeaderboardRow[];
+  totalCount: number;
+  metricWeights: { metric: Metric; weight: number }[];
+  datasetWeights: { dataset: { id: string; name: string }; weight: number }[];
+}
+
+export interface MetricWeightInput {
+  metric: Metric;
+  weight: number;
+}
+
+export interface DatasetWeightInput {
+  datasetId: string;
+  weight: number;
+}
+
+/** Any mutation result: a success type or an error type. */
+export type Result<T extends { __typename: string }> = T | ErrorResult;

@@ -1,0 +1,105 @@
+/** Sign up / log in. */
+import { useRef, useState } from "preact/hooks";
+import type { ErrorResult } from "../api/types";
+import { describeError } from "../api/client";
+import { useObservable } from "../lib/observable";
+import { online } from "../lib/network";
+import { navigate } from "../router";
+import { logIn, session, signUp } from "./session";
+
+export function LoginPage({ query }: { query: URLSearchParams }) {
+  const known = session.get();
+  const [mode, setMode] = useState<"logIn" | "signUp">(query.get("mode") === "signup" ? "signUp" : "logIn");
+  const [username, setUsername] = useState(known?.user.username ?? "");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<ErrorResult | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const isOnline = useObservable(online);
+  const alertRef = useRef<HTMLDivElement>(null);
+
+  const fieldError = (field: string) => error?.fields?.find((f) => f.field === field)?.message;
+
+  async function onSubmit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setFailure(null);
+    try {
+      const outcome = mode === "logIn" ? await logIn(username.trim(), password) : await signUp(username.trim(), password);
+      if (outcome.ok) {
+        navigate(query.get("next") ?? "/", { replace: true });
+        return;
+      }
+      setError(outcome.error);
+    } catch (e) {
+      setFailure(describeError(e));
+    } finally {
+      setBusy(false);
+      alertRef.current?.focus();
+    }
+  }
+
+  const userError = fieldError("username");
+  const passwordError = fieldError("password");
+  const title = mode === "logIn" ? "Log in" : "Create an account";
+
+  return (
+    <section class="card narrow" aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>{title}</h1>
+      {known?.expired && mode === "logIn" && (
+        <p class="note">Your session has expired. Log in again to keep sending your examples.</p>
+      )}
+      {!isOnline && <p class="note">You are offline: logging in needs a connection.</p>}
+      <div ref={alertRef} tabIndex={-1} role="alert" class="alert-slot">
+        {error && <p class="error">{error.message}</p>}
+        {failure && <p class="error">{failure}</p>}
+      </div>
+      <form onSubmit={onSubmit} noValidate>
+        <div class="field">
+          <label for="username">Username</label>
+          <input
+            id="username"
+            name="username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellcheck={false}
+            required
+            minLength={3}
+            maxLength={32}
+            value={username}
+            aria-invalid={userError ? "true" : undefined}
+            aria-describedby={userError ? "username-error" : "username-hint"}
+            onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+          />
+          {userError ? <p id="username-error" class="field-error">{userError}</p>
+            : <p id="username-hint" class="hint">3–32 letters, digits, “_”, “.” or “-”.</p>}
+        </div>
+        <div class="field">
+          <label for="password">Password</label>
+          <input
+            id="password"
+            name="password"
+            type="password"
+            autoComplete={mode === "logIn" ? "current-password" : "new-password"}
+            required
+            minLength={8}
+            value={password}
+            aria-invalid={passwordError ? "true" : undefined}
+            aria-describedby={passwordError ? "password-error" : "password-hint"}
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          />
+          {passwordError ? <p id="password-error" class="field-error">{passwordError}</p>
+            : <p id="password-hint" class="hint">At least 8 characters.</p>}
+        </div>
+        <button type="submit" class="primary" disabled={busy}>{busy ? "Please wait…" : title}</button>
+      </form>
+      <p>
+        {mode === "logIn" ? "New here? " : "Already have an account? "}
+        <button type="button" class="link" onClick={() => { setMode(mode === "logIn" ? "signUp" : "logIn"); setError(null); }}>
+          {mode === "logIn" ? "Create an account" : "Log in"}
+        </button>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+/** "My examples": the viewer's examples with status and verdict, plus what still waits on this device. */
+import { useEffect, useState } from "preact/hooks";
+import { describeError, request } from "../api/client";
+import { MY_EXAMPLES } from "../api/documents";
+import type { Example } from "../api/types";
+import { session } from "../auth/session";
+import { reconnected } from "../lib/network";
+import { useObservable } from "../lib/observable";
+import { outboxItems } from "../outbox/store";
+import { delivered } from "../outbox/sync";
+import { href } from "../router";
+import { cacheGet, cachePut } from "../storage/db";
+import { humanize } from "../tasks/config";
+import { intendedOf } from "../annotate/verdict";
+import { VerdictBadge } from "../ui/Verdict";
+
+const PAGE = 20;
+
+export function MyExamplesPage() {
+  const username = useObservable(session)?.user.username ?? "";
+  const items = useObservable(outboxItems).filter((item) => item.username === username);
+  const [examples, setExamples] = useState<Example[] | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [hasMore, setHasMore] = useState(false);
+  const [status, setStatus] = useState("");
+  const cacheKey = `myExamples/${username}`;
+
+  async function load(after: string | null) {
+    setStatus("Loading…");
+    try {
+      const { myExamples } = await request(MY_EXAMPLES, { first: PAGE, after });
+      const page = myExamples.edges.map((edge) => edge.node);
+      setExamples((current) => (after && current ? [...current, ...page] : page));
+      setCursor(myExamples.pageInfo.endCursor);
+      setHasMore(myExamples.pageInfo.hasNextPage);
+      setStatus("");
+      if (!after) await cachePut(cacheKey, page);
+    } catch (error) {
+      const cached = after ? undefined : await cacheGet<Example[]>(cacheKey);
+      if (cached) setExamples((current) => current ?? cached);
+      setStatus(cached ? `Showing the examples saved on this device: ${describeError(error)}` : describeError(error));
+    }
+  }
+
+  useEffect(() => {
+    void load(null);
+    // Re-read after reconnecting, and when the outbox delivered examples (coalesced).
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const soon = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => void load(null), 300);
+    };
+    const offReconnect = reconnected.on(soon);
+    const offDelivered = delivered.on(soon);
+    return () => {
+      if (timer) clearTimeout(timer);
+      offReconnect();
+      offDelivered();
+    };
+  }, [username]);
+
+  const waiting = items.filter((item) => item.state === "pending").length;
+  const failed = items.filter((item) => item.state === "failed").length;
+
+  return (
+    <section aria-labelledby="page-title">
+      <h1 id="page-title" tabIndex={-1}>My examples</h1>
+      {(waiting > 0 || failed > 0) && (
+        <p class="note">
+          {waiting > 0 && `${waiting} example${waiting === 1 ? "" : "s"} still wait${waiting === 1 ? "s" : ""} on this device. `}
+          {failed > 0 && `${failed} could not be sent. `}
+          <a href={href("/outbox")}>Open the outbox</a>
+        </p>
+      )}
+      <p role="status" aria-live="polite" class="status-line">{status}</p>
+      {examples && examples.length === 0 && <p>You have not submitted any examples yet. <a href={href("/")}>Pick a task</a>.</p>}
+      {examples && examples.length > 0 && (
+        <ul class="example-list">
+          {examples.map((example) => (
+            <li class="card example-row" key={example.id} data-client-id={example.clientId}>
+              <div class="example-row-head">
+                <VerdictBadge verdict={example.verdict} />
+                <span class="status-tag">{humanize(example.status)}</span>
+                {example.retracted && <span class="status-tag">Retracted</span>}
+                {example.flagged && <span class="status-tag">Flagged</span>}
+                <span class="hint">
+                  {example.round ? `${example.round.task.name}, round ${example.round.number} · ` : ""}
+                  <time dateTime={example.createdAt}>{new Date(example.createdAt).toLocaleString()}</time>
+                </span>
+              </div>
+              <p class="example-text">{inputText(example)}</p>
+              <p class="hint">
+                You said <strong>{intendedText(example)}</strong>
+                {modelSaid(example) && <>; the model said <strong>{modelSaid(example)}</strong></>}
+                {example.verdict === "PENDING" && example.pendingReason && ` (waiting for the model: ${example.pendingReason})`}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      {hasMore && <button type="button" onClick={() => void load(cursor)}>Show more</button>}
+    </section>
+  );
+}
+
+function inputText(example: Example): string {
+  return Object.entries(example.input)
+    .filter(([key, value]) => !["label", "answer", "answer_start"].includes(key) && typeof value === "string")
+    .map(([, value]) => value as string)
+    .join(" · ");
+}
+
+function intendedText(example: Example): string {
+  const intended = intendedOf(example);
+  if (intended === null) return "—";
+  return typeof example.input.label === "string" ? humanize(intended) : intended;
+}
+
+function modelSaid(example: Example): string | null {
+  const output = example.modelOutput as { label?: string; answer?: string } | null;
+  if (!output) return null;
+  if (typeof output.label === "string") return humanize(output.label);
+  if (typeof output.answer === "string") return output.answer;
+  return null;
+}

@@ -1,0 +1,243 @@
+/**
+ * The Dynaboard leaderboard of a task: models ranked by Dynascore, with a slider per metric weight
+ * and per scoring-dataset weight. Moving a slider re-ranks live (the query is debounced); the
+ * current weights can be saved under a name (`saveLeaderboardConfig`) and loaded with ?config=NAME.
+ */
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { describeError, request } from "../api/client";
+import { LEADERBOARD, SAVE_LEADERBOARD_CONFIG } from "../api/documents";
+import type { LeaderboardPage as Board, Metric } from "../api/types";
+import type { PageProps } from "../routes";
+import { href } from "../router";
+import { TaskPicker } from "../ui/TaskPicker";
+import {
+  METRICS, METRIC_TEXT, WEIGHT_MAX, WEIGHT_MIN, WEIGHT_STEP, clampWeight, datasetInputs, debounce, formatMetric,
+  metricInputs, metricShares, metricWeightsFrom, weightsKey,
+} from "./weights";
+
+const DEBOUNCE_MS = 300;
+
+export function LeaderboardIndexPage() {
+  return (
+    <TaskPicker
+      title="Leaderboards"
+      lead="Models ranked by Dynascore: a weighted mix of performance, throughput, memory, robustness and fairness that you choose."
+      pathFor={(code) => `/leaderboard/${encodeURIComponent(code)}`}
+      linkText="Open the leaderboard"
+    />
+  );
+}
+
+const METRIC_KEY: Record<Metric, keyof Board["rows"][number]["metrics"]> = {
+  PERF: "perf", THROUGHPUT: "throughput", MEMORY: "memory", ROBUSTNESS: "robustness", FAIRNESS: "fairness",
+};
+
+export function LeaderboardPage({ params, query }: PageProps) {
+  const code = params.code;
+  const configName = query.get("config");
+  const [board, setBoard] = useState<Board | null>(null);
+  const [metricWeights, setMetricWeights] = useState<Record<Metric, number> | null>(null);
+  const [datasetWeights, setDatasetWeights] = useState<Record<string, number>>({});
+  const [datasetNames, setDatasetNames] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState("Loading the leaderboard…");
+  const [error, setError] = useState<string | null>(null);
+  const [saveName, setSaveName] = useState(configName ?? "");
+  const [saveMessage, setSaveMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  const sequence = useRef(0);
+  const lastKey = useRef<string | null>(null);
+
+  async function load(metrics: Record<Metric, number> | null, datasets: Record<string, number> | null) {
+    const id = ++sequence.current;
+    setStatus("Ranking…");
+    try {
+      const { leaderboard } = await request(LEADERBOARD, {
+        taskCode: code,
+        metricWeights: metrics ? metricInputs(metrics) : null,
+        datasetWeights: datasets && Object.keys(datasets).length ? datasetInputs(datasets) : null,
+        configName: metrics ? null : configName,
+      });
+      if (id !== sequence.current) return; // a newer query was sent meanwhile
+      setBoard(leaderboard);
+      setError(null);
+      if (!metrics) {
+        // First answer: the sliders start at the weights the server used (defaults or a saved config).
+        const initialMetrics = metricWeightsFrom(leaderboard.metricWeights);
+        const initialDatasets = Object.fromEntries(leaderboard.datasetWeights.map((d) => [d.dataset.id, d.weight]));
+        setMetricWeights(initialMetrics);
+        setDatasetWeights(initialDatasets);
+        lastKey.current = weightsKey(initialMetrics, initialDatasets);
+      }
+      setDatasetNames(Object.fromEntries(leaderboard.datasetWeights.map((d) => [d.dataset.id, d.dataset.name])));
+      setStatus(`${leaderboard.totalCount} model${leaderboard.totalCount === 1 ? "" : "s"} ranked.`);
+    } catch (problem) {
+      if (id !== sequence.current) return;
+      setError(describeError(problem));
+      setStatus("");
+    }
+  }
+
+  useEffect(() => {
+    void load(null, null);
+  }, [code, configName]);
+
+  const requery = useMemo(
+    () =>
+      debounce((metrics: Record<Metric, number>, datasets: Record<string, number>) => {
+        const key = weightsKey(metrics, datasets);
+        if (key === lastKey.current) return;
+        lastKey.current = key;
+        void load(metrics, datasets);
+      }, DEBOUNCE_MS),
+    [code],
+  );
+  useEffect(() => () => requery.cancel(), [requery]);
+
+  function setMetric(metric: Metric, value: number) {
+    if (!metricWeights) return;
+    const next = { ...metricWeights, [metric]: clampWeight(value) };
+    setMetricWeights(next);
+    setSaveMessage(null);
+    requery(next, datasetWeights);
+  }
+
+  function setDataset(id: string, value: number) {
+    if (!metricWeights) return;
+    const next = { ...datasetWeights, [id]: clampWeight(value) };
+    setDatasetWeights(next);
+    setSaveMessage(null);
+    requery(metricWeights, next);
+  }
+
+  async function save(event: Event) {
+    event.preventDefault();
+    if (!metricWeights) return;
+    const name = saveName.trim();
+    if (!name) {
+      setSaveMessage({ text: "Give the configuration a name.", ok: false });
+      document.getElementById("config-name")?.focus();
+      return;
+    }
+    try {
+      const { saveLeaderboardConfig: result } = await request(SAVE_LEADERBOARD_CONFIG, {
+        taskCode: code, name, metricWeights: metricInputs(metricWeights), datasetWeights: datasetInputs(datasetWeights),
+      });
+      if (result.__typename === "LeaderboardConfigSaved") {
+        setSaveMessage({ text: `Saved as “${result.name}”. Share it: ${location.origin}/#/leaderboard/${code}?config=${encodeURIComponent(result.name)}`, ok: true });
+      } else {
+        setSaveMessage({ text: result.message, ok: false });
+      }
+    } catch (problem) {
+      setSaveMessage({ text: describeError(problem), ok: false });
+    }
+  }
+
+  const shares = metricWeights ? metricShares(metricWeights) : null;
+  return (
+    <div class="leaderboard">
+      <header class="page-head">
+        <p class="crumbs"><a href={href("/leaderboard")}>Leaderboards</a> <span aria-hidden="true">›</span></p>
+        <h1 id="page-title" tabIndex={-1}>Leaderboard: {code}</h1>
+        <p class="lead">Models that have scores on every scoring dataset, ranked by Dynascore. Move a slider to weigh what matters to you.</p>
+        {configName && <p class="note">Showing the saved configuration “{configName}”.</p>}
+      </header>
+      <div class="columns">
+        <div class="col-main">
+          <section class="card" aria-labelledby="ranking-title">
+            <h2 id="ranking-title">Ranking</h2>
+            <p role="status" aria-live="polite" class="status-line" data-testid="leaderboard-status">{status}</p>
+            {error && <p class="error" role="alert">{error}</p>}
+            {board && board.rows.length === 0 && <p>No model has been evaluated on every scoring dataset yet.</p>}
+            {board && board.rows.length > 0 && (
+              <div class="table-wrap" tabIndex={0} role="region" aria-label="Ranking table (scrolls sideways)">
+                <table data-testid="leaderboard-table">
+                  <caption class="visually-hidden">Models ranked by Dynascore</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col" class="num">Rank</th>
+                      <th scope="col">Model</th>
+                      <th scope="col" class="num">Dynascore</th>
+                      {METRICS.map((m) => <th scope="col" class="num" key={m}>{METRIC_TEXT[m]}</th>)}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {board.rows.map((row) => (
+                      <tr key={row.model.id} data-model={row.model.name}>
+                        <td class="num">{row.rank}</td>
+                        <th scope="row" class="model-name">
+                          {row.model.name}
+                          {row.model.owner && <span class="hint"> by {row.model.owner.username}</span>}
+                        </th>
+                        <td class="num dynascore">{formatMetric("dynascore", row.dynascore)}</td>
+                        {METRICS.map((m) => <td class="num" key={m}>{formatMetric(m, row.metrics[METRIC_KEY[m]])}</td>)}
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        </div>
+        <aside class="col-side" aria-label="Weights">
+          <section class="card" aria-labelledby="weights-title">
+            <h2 id="weights-title">Metric weights</h2>
+            {metricWeights && shares ? (
+              <div class="weights">
+                {METRICS.map((metric) => (
+                  <Slider key={metric} id={`weight-${metric.toLowerCase()}`} label={METRIC_TEXT[metric]} value={metricWeights[metric]}
+                    detail={`${Math.round(shares[metric] * 100)}% of the score`} onChange={(v) => setMetric(metric, v)} />
+                ))}
+              </div>
+            ) : <p class="hint">Loading…</p>}
+            {Object.keys(datasetWeights).length > 0 && (
+              <>
+                <h3>Dataset weights</h3>
+                <div class="weights">
+                  {Object.entries(datasetWeights).map(([id, weight]) => (
+                    <Slider key={id} id={`dataset-${id}`} label={datasetNames[id] ?? id} value={weight} detail="" onChange={(v) => setDataset(id, v)} />
+                  ))}
+                </div>
+              </>
+            )}
+          </section>
+          <section class="card" aria-labelledby="save-title">
+            <h2 id="save-title">Save these weights</h2>
+            <form class="inline-form" onSubmit={(e) => void save(e)}>
+              <label for="config-name">Configuration name</label>
+              <input id="config-name" type="text" maxLength={100} value={saveName} onInput={(e) => setSaveName(e.currentTarget.value)} />
+              <button type="submit" class="primary" disabled={!metricWeights}>Save configuration</button>
+            </form>
+            <p role="status" aria-live="polite" class={saveMessage ? (saveMessage.ok ? "notice-ok" : "error") : ""} data-testid="save-status">
+              {saveMessage?.text}
+            </p>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function Slider({ id, label, value, detail, onChange }: {
+  id: string;
+  label: string;
+  value: number;
+  detail: string;
+  onChange: (value: number) => void;
+}) {
+  return (
+    <div class="weight">
+      <label for={id}>{label}</label>
+      <output for={id} aria-hidden="true">{value}</output>
+      <input
+        id={id}
+        type="range"
+        min={WEIGHT_MIN}
+        max={WEIGHT_MAX}
+        step={WEIGHT_STEP}
+        value={value}
+        aria-valuetext={detail ? `${value} (${detail})` : String(value)}
+        onInput={(e) => onChange(Number(e.currentTarget.value))}
+      />
+      {detail && <span class="hint">{detail}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * Leaderboard weights as pure functions (unit-tested in weights.test.ts): the viewer's slider values,
+ * what is sent to `leaderboard(metricWeights:, datasetWeights:)`, the share each metric gets after
+ * normalization (Dynascore normalizes metric weights to sum 1), and a debounce for re-querying.
+ */
+import type { DatasetWeightInput, Metric, MetricWeightInput } from "../api/types";
+
+export const METRICS: Metric[] = ["PERF", "THROUGHPUT", "MEMORY", "ROBUSTNESS", "FAIRNESS"];
+
+export const METRIC_TEXT: Record<Metric, string> = {
+  PERF: "Performance",
+  THROUGHPUT: "Throughput",
+  MEMORY: "Memory",
+  ROBUSTNESS: "Robustness",
+  FAIRNESS: "Fairness",
+};
+
+/** Dynaboard's defaults: performance 4, every other metric 1. */
+export const DEFAULT_METRIC_WEIGHTS: Record<Metric, number> = { PERF: 4, THROUGHPUT: 1, MEMORY: 1, ROBUSTNESS: 1, FAIRNESS: 1 };
+
+export const WEIGHT_MIN = 0;
+export const WEIGHT_MAX = 10;
+export const WEIGHT_STEP = 0.5;
+
+/** Clamp a slider value to the allowed range and step; anything unreadable becomes 0. */
+export function clampWeight(value: number): number {
+  if (!Number.isFinite(value)) return 0;
+  const stepped = Math.round(value / WEIGHT_STEP) * WEIGHT_STEP;
+  return Math.min(WEIGHT_MAX, Math.max(WEIGHT_MIN, stepped));
+}
+
+/** The weights the server used (its answer), over the defaults for metrics it did not list. */
+export function metricWeightsFrom(list: { metric: Metric; weight: number }[]): Record<Metric, number> {
+  const weights = { ...DEFAULT_METRIC_WEIGHTS };
+  for (const { metric, weight } of list) if (metric in weights) weights[metric] = weight;
+  return weights;
+}
+
+export function metricInputs(weights: Record<Metric, number>): MetricWeightInput[] {
+  return METRICS.map((metric) => ({ metric, weight: clampWeight(weights[metric] ?? 0) }));
+}
+
+export function datasetInputs(weights: Record<string, number>): DatasetWeightInput[] {
+  return Object.entries(weights)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([datasetId, weight]) => ({ datasetId, weight: clampWeight(weight) }));
+}
+
+/** Each metric's share of the Dynascore after normalizing the weights to sum 1 (all zero → all zero). */
+export function metricShares(weights: Record<Metric, number>): Record<Metric, number> {
+  const total = METRICS.reduce((sum, m) => sum + Math.max(0, weights[m] ?? 0), 0);
+  return Object.fromEntries(METRICS.map((m) => [m, total > 0 ? Math.max(0, weights[m] ?? 0) / total : 0])) as Record<Metric, number>;
+}
+
+/** A stable key of the weights (equal weights → equal key): skip re-queries that would not change anything. */
+export function weightsKey(metrics: Record<Metric, number>, datasets: Record<string, number>): string {
+  return JSON.stringify([metricInputs(metrics), datasetInputs(datasets)]);
+}
+
+/** Call `fn` once, `wait` ms after the last call. */
+export function debounce<A extends unknown[]>(fn: (...args: A) => void, wait: number) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const debounced = (...args: A) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      fn(...args);
+    }, wait);
+  };
+  debounced.cancel = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+  return debounced;
+}
+
+export function formatMetric(metric: Metric | "dynascore", value: number | null | undefined): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return "—";
+  switch (metric) {
+    case "PERF":
+    case "ROBUSTNESS":
+    case "FAIRNESS":
+      return `${(value * 100).toFixed(1)}%`;
+    case "THROUGHPUT":
+      return `${value.toFixed(1)}/s`;
+    case "MEMORY":
+      return `${value.toFixed(2)} GB`;
+    default:
+      return value.toFixed(3);
+  }
+}

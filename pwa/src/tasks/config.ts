@@ -1,0 +1,29 @@
+/** Reading a task's config for display. Pure functions. */
+import type { FieldSpec, TaskConfig } from "../api/types";
+
+export function humanize(name: string): string {
+  const words = name.replace(/_/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function fieldLabel(spec: FieldSpec): string {
+  return spec.display_name?.trim() || humanize(spec.name);
+}
+
+export function isQA(config: TaskConfig): boolean {
+  return config.kind === "extractive_qa";
+}
+
+export function labelsOf(config: TaskConfig): string[] {
+  return config.kind === "classification" ? (config.labels ?? []) : [];
+}
+
+/** The context field that holds the passage answers are spans of (QA only). */
+export function passageField(config: TaskConfig): string | null {
+  if (!isQA(config)) return null;
+  return config.answer_context_field ?? config.context_fields[0]?.name ?? null;
+}
+
+export function formatRate(rate: number | null | undefined): string {
+  return rate === null || rate === undefined ? "—" : `${(rate * 100).toFixed(1)}%`;
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import type { QueueExample } from "../api/types";
+import { applyQueueUpdate, exampleSummary, intendedAnswer, modelAnswer, visibleQueue } from "./queue";
+
+function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
+  return {
+    id, clientId: id, input, modelOutput: { label: "negative", probs: { negative: 0.8, positive: 0.2 } }, modelName: "m", modelVersion: "1",
+    fooled: true, verdict: "FOOLED", status: "open", retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "",
+    createdAt, context: { id: "C", fields: { prompt: "p" } },
+  };
+}
+
+describe("applyQueueUpdate", () => {
+  it("replaces the queue on reset, merges additions and removals otherwise", () => {
+    const a = ex("a", "2025-01-01"), b = ex("b", "2025-01-02"), c = ex("c", "2025-01-03");
+    let queue = applyQueueUpdate([ex("old", "2024")], { added: [a, b], removedIds: [], reset: true });
+    expect(queue.map((e) => e.id)).toEqual(["a", "b"]);
+    queue = applyQueueUpdate(queue, { added: [c], removedIds: ["a"], reset: false });
+    expect(queue.map((e) => e.id)).toEqual(["b", "c"]);
+    // A repeated addition replaces the copy held, never duplicates it.
+    queue = applyQueueUpdate(queue, { added: [{ ...c, status: "open", explanation: "new" }], removedIds: [], reset: false });
+    expect(queue.map((e) => e.id)).toEqual(["b", "c"]);
+    expect(queue[1].explanation).toBe("new");
+    expect(applyQueueUpdate(queue, { added: [], removedIds: ["b", "c", "zzz"], reset: false })).toEqual([]);
+  });
+});
+
+describe("visibleQueue", () => {
+  it("orders oldest first and hides examples already voted on", () => {
+    const queue = [ex("b", "2025-01-02"), ex("a", "2025-01-01"), ex("c", "2025-01-03")];
+    expect(visibleQueue(queue, new Set(["a"])).map((e) => e.id)).toEqual(["b", "c"]);
+  });
+});
+
+describe("answers", () => {
+  it("reads the intended label / answer and the model's label / answer", () => {
+    const e = ex("a", "x");
+    expect(intendedAnswer(e)).toBe("positive");
+    expect(modelAnswer(e)).toBe("negative");
+    expect(modelAnswer({ modelOutput: { answer: "Paris", start: 3 } })).toBe("Paris");
+    expect(modelAnswer({ modelOutput: null })).toBeNull();
+    expect(intendedAnswer({ input: { question: "q", answer: "Paris", answer_start: 3 } })).toBe("Paris");
+    expect(exampleSummary({ input: { question: "Where?", answer: "Paris", answer_start: 3 } })).toBe("Where? → Paris");
+  });
+});

@@ -1,0 +1,93 @@
+"""The Dynaboard leaderboard page: rows ranked by Dynascore, a slider that re-ranks live (one
+debounced query with the new weights), and a saved configuration that others can load by name."""
+
+import json
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import seed, sign_up, sql
+
+# Three published, evaluated models on two scoring datasets. With the default weights (perf 4, others 1)
+# alpha (most accurate) leads; with throughput at 10, beta (4x faster) leads. Checked against
+# server.evaluation.dynascore.compute_dynascores.
+MODELS = {
+    "alpha": dict(perf=0.90, throughput=100.0, memory_gb=2.0, robustness=0.80, fairness=0.85),
+    "beta": dict(perf=0.80, throughput=400.0, memory_gb=1.0, robustness=0.75, fairness=0.80),
+    "gamma": dict(perf=0.70, throughput=150.0, memory_gb=3.0, robustness=0.60, fairness=0.70),
+}
+
+
+def _scored_models(api) -> None:
+    seed()
+    api.sign_up("researcher")
+    [owner] = sql("SELECT id FROM users WHERE username = 'researcher'")
+    [task] = sql("SELECT id FROM tasks WHERE code = 'sentiment'")
+    for name in ("slice-a", "slice-b"):
+        sql("INSERT INTO datasets (task, round, name, access, weight, created_at) VALUES ($1, NULL, $2, 'scoring', 1, now())", task["id"], name)
+    datasets = [row["id"] for row in sql("SELECT id FROM datasets WHERE task = $1 AND access = 'scoring'", task["id"])]
+    for name, metrics in MODELS.items():
+        [model] = sql(
+            "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
+            "VALUES ($1, $2, $3, '{}', 'evaluated', '[]', '', '', true, false, now()) RETURNING id",
+            task["id"], owner["id"], name,
+        )
+        for dataset in datasets:
+            sql(
+                "INSERT INTO scores (model, dataset, perf, perf_by_tag, throughput, memory_gb, robustness, fairness, created_at) "
+                "VALUES ($1, $2, $3, '{}', $4, $5, $6, $7, now())",
+                model["id"], dataset, metrics["perf"], metrics["throughput"], metrics["memory_gb"], metrics["robustness"], metrics["fairness"],
+            )
+
+
+def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
+    _scored_models(api)
+    context = launch(profile)
+    page = context.new_page()
+    sign_up(page, app_url, "board-viewer")
+    queries: list[dict] = []
+    page.on("request", lambda r: queries.append(json.loads(r.post_data)) if r.method == "POST" and "query Leaderboard" in (r.post_data or "") else None)
+
+    page.goto(f"{app_url}/#/leaderboard/sentiment")
+    rows = page.locator('[data-testid="leaderboard-table"] tbody tr')
+    expect(rows).to_have_count(3)
+    expect(page.get_by_test_id("leaderboard-status")).to_have_text("3 models ranked.")
+    assert [rows.nth(i).get_attribute("data-model") for i in range(3)] == ["alpha", "beta", "gamma"]
+    expect(rows.first).to_contain_text("90.0%")  # alpha's performance
+    throughput = page.get_by_label("Throughput")
+    expect(throughput).to_have_value("1")  # the server's default weights fill the sliders
+    expect(page.get_by_label("Performance")).to_have_value("4")
+    expect(page.get_by_label("slice-a")).to_have_value("1")  # one slider per scoring dataset
+    first_scores = rows.locator(".dynascore").all_inner_texts()
+    sent_before = len(queries)
+
+    # Keyboard: End moves the throughput weight to 10; the page re-queries once and beta leads.
+    throughput.focus()
+    page.keyboard.press("End")
+    expect(throughput).to_have_value("10")
+    expect(rows.first).to_have_attribute("data-model", "beta")
+    assert [rows.nth(i).get_attribute("data-model") for i in range(3)] == ["beta", "alpha", "gamma"]
+    assert rows.locator(".dynascore").all_inner_texts() != first_scores
+    assert len(queries) == sent_before + 1
+    sent = {w["metric"]: w["weight"] for w in queries[-1]["variables"]["metricWeights"]}
+    assert sent == {"PERF": 4, "THROUGHPUT": 10, "MEMORY": 1, "ROBUSTNESS": 1, "FAIRNESS": 1}
+    expect(page.locator(".weight", has=page.get_by_label("Throughput"))).to_contain_text("59% of the score")  # 10 / 17
+
+    # Save the configuration; anyone can load it by name.
+    page.get_by_label("Configuration name").fill("speed first")
+    page.get_by_role("button", name="Save configuration").click()
+    expect(page.get_by_test_id("save-status")).to_contain_text("Saved as “speed first”")
+    [saved] = sql("SELECT name, metric_weights FROM leaderboard_configs")
+    weights = json.loads(saved["metric_weights"]) if isinstance(saved["metric_weights"], str) else saved["metric_weights"]
+    assert saved["name"] == "speed first" and weights["throughput"] == 10
+
+    other = launch(profile.parent / "other-profile").new_page()
+    sign_up(other, app_url, "board-other")
+    other.goto(f"{app_url}/#/leaderboard/sentiment?config=speed%20first")
+    other_rows = other.locator('[data-testid="leaderboard-table"] tbody tr')
+    expect(other_rows).to_have_count(3)
+    expect(other_rows.first).to_have_attribute("data-model", "beta")
+    expect(other.get_by_label("Throughput")).to_have_value("10")
+
+    # Mobile-first: on a phone the page does not scroll sideways (the table scrolls within its region).
+    other.set_viewport_size({"width": 390, "height": 844})
+    assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
