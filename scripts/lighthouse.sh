@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Lighthouse scores of the built PWA served by a running API:
+#   scripts/lighthouse.sh [URL]      (default http://127.0.0.1:8000/, e.g. after `.venv/bin/dynabench up`)
+# Lighthouse 12 for performance / accessibility / best practices / SEO, Lighthouse 11 for the PWA
+# category (12 dropped it). Both are installed into .dynabench-lighthouse/ on first use; Debian's chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+url=${1:-http://127.0.0.1:8000/}
+tools=.dynabench-lighthouse
+flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"
+export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
+for version in 12 11; do
+  if [[ ! -x $tools/$version/node_modules/.bin/lighthouse ]]; then
+    mkdir -p "$tools/$version"
+    (cd "$tools/$version" && echo '{"private": true}' > package.json && npm install --no-audit --no-fund --loglevel=error "lighthouse@$version")
+  fi
+done
+$tools/12/node_modules/.bin/lighthouse "$url" --quiet --output=json --output-path="$tools/report-12.json" \
+  --only-categories=performance,accessibility,best-practices,seo --chrome-flags="$flags"
+$tools/11/node_modules/.bin/lighthouse "$url" --quiet --output=json --output-path="$tools/report-11.json" \
+  --only-categories=pwa --chrome-flags="$flags"
+python3 - "$tools" <<'EOF'
+import json, sys
+scores = {}
+for report in ("report-12.json", "report-11.json"):
+    data = json.load(open(f"{sys.argv[1]}/{report}"))
+    scores.update({name: round(category["score"] * 100) for name, category in data["categories"].items()})
+print(" | ".join(f"{name} {score}" for name, score in scores.items()))
+sys.exit(0 if all(score >= 95 for score in scores.values()) else 1)
+EOF
