@@ -38,8 +38,8 @@ export default defineConfig({
         // The app shell: every built asset is precached; navigations fall back to index.html.
         globPatterns: ["**/*.{js,css,html,png,svg,webmanifest}"],
         navigateFallback: "/index.html",
-        // Never answer API or health navigations with the shell.
-        navigateFallbackDenylist: [/^\/graphql/, /^\/health/],
+        // Never answer API, health or export-download navigations with the shell.
+        navigateFallbackDenylist: [/^\/graphql/, /^\/health/, /^\/exports\//],
         // No runtimeCaching at all: /graphql (POST and websocket) always goes to the network, so no
         // GraphQL response is ever cached by the service worker.
         runtimeCaching: [],

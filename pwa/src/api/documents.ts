@@ -1,8 +1,8 @@
 /** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
 import type {
   AuthResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
-  ExampleChangeResult, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
-  TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
+  ExampleChangeResult, ExportFormat, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
+  RoundExport, TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
 } from "./types";
 
 /** A GraphQL document string that carries its result and variables types. */
@@ -224,10 +224,25 @@ export const CREATE_DATASET = doc<
       ${ERROR_FIELDS} ... on DatasetCreated { exampleCount dataset { id name access weight exampleCount } } } }`,
 );
 
+export const CLOSE_ROUND = doc<
+  { closeRound: Result<{ __typename: "RoundClosed"; round: { id: string; number: number; endAt: string | null } }> },
+  { roundId: string }
+>(
+  `mutation CloseRound($roundId: ID!) { closeRound(roundId: $roundId) { __typename ... on Error { code message }
+    ... on RoundClosed { round { id number endAt } } } }`,
+);
+
+/** A same-origin download link (valid for 15 minutes) for every example of a round. */
+export const EXPORT_ROUND = doc<{ exportRound: Result<RoundExport> }, { roundId: string; format: ExportFormat }>(
+  `mutation ExportRound($roundId: ID!, $format: ExportFormat!) { exportRound(roundId: $roundId, format: $format) {
+    ${ERROR_FIELDS} ... on RoundExport { url format expiresAt } } }`,
+);
+
 /** Every document, for the schema check in tests. */
 export const ALL_DOCUMENTS = {
   SIGN_UP, LOG_IN, ME, TASKS, NEXT_CONTEXT, CREATE_EXAMPLE, SUBMIT_EXAMPLES, RETRACT_EXAMPLE, FLAG_EXAMPLE,
   EXPLAIN_EXAMPLE, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
   NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, MODEL_UPDATED, UPLOAD_MODEL, PUBLISH_MODEL,
   LEADERBOARD, SAVE_LEADERBOARD_CONFIG, DATASETS, OWNER_TASKS, CREATE_TASK, CREATE_ROUND, ADD_CONTEXTS, CREATE_DATASET,
+  CLOSE_ROUND, EXPORT_ROUND,
 };

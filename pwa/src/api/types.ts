@@ -183,6 +183,16 @@ export interface RoundDetail extends RoundSummary {
   totalValidatedFooled: number;
 }
 
+export type ExportFormat = "JSONL" | "HF_DATASET";
+
+/** `exportRound`'s answer: GET `url` (same origin) before `expiresAt`. */
+export interface RoundExport {
+  __typename: "RoundExport";
+  url: string;
+  format: ExportFormat;
+  expiresAt: string;
+}
+
 /** A task with what the viewer may do on it. */
 export interface TaskDetail extends Task {
   viewerIsOwner: boolean;
