@@ -190,6 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
     rounds_cli.configure_contexts(add_contexts)
     add_contexts.set_defaults(func=rounds_cli.run_contexts_add)
 
+    train = sub.add_parser("train", help="Task owners: retrain the target model from validated examples (through the API)")
+    rounds_cli.configure_train(train)
+    train.set_defaults(func=rounds_cli.run_train)
+
     build = sub.add_parser("build-models", help="Train the built-in target models offline into a Triton model repository")
     try:
         from server.modelbuild.cli import configure_parser

@@ -44,13 +44,15 @@ def build_batch_inputs(config: TaskConfig, rows: list[dict[str, str]]) -> list[I
 
 
 async def predict_batch(
-    client: InferenceServerClient, config: TaskConfig, model_name: str, rows: list[dict[str, str]], timeout_s: float
+    client: InferenceServerClient, config: TaskConfig, model_name: str, rows: list[dict[str, str]], timeout_s: float,
+    model_version: str = "",
 ) -> list[dict[str, Any]]:
     """A batch through one model (evaluation, smoke tests); failures become ModelUnavailable."""
     outputs = [InferRequestedOutput(name) for name in output_names(config)]
     try:
         result = await asyncio.wait_for(
-            client.infer(model_name, build_batch_inputs(config, rows), outputs=outputs, headers=PLAIN_RESPONSE),
+            client.infer(model_name, build_batch_inputs(config, rows), model_version=model_version, outputs=outputs,
+                         headers=PLAIN_RESPONSE),
             timeout=timeout_s,
         )
         return [parse_output(config, result, i) for i in range(len(rows))]

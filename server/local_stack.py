@@ -167,6 +167,7 @@ class LocalStack:
             "JWT_SECRET": self.secrets["jwt_secret"],
             "PICCOLO_CONF": "server.piccolo_conf",
             "MODEL_STORE_DIR": str(self.data_dir / "model_store"),
+            "TARGET_MODEL_REPOSITORY": str(repository),
         }
         os.environ.update(self.env)
         with progress("Applying migrations" + (" and seeding the four built-in tasks" if self.seed else "")):

@@ -16,5 +16,6 @@ APP_REGISTRY = AppRegistry(
         "server.tasks.piccolo_app",
         "server.annotation.piccolo_app",
         "server.evaluation.piccolo_app",
+        "server.training.piccolo_app",
     ]
 )

@@ -147,3 +147,62 @@ def _line(field: str, batch: list[tuple[int, dict]]) -> str:
     if len(parts) >= 2 and parts[0] == "contexts" and parts[1].isdigit() and int(parts[1]) < len(batch):
         return f"line {batch[int(parts[1])][0]}" + (f" ({'.'.join(parts[2:])})" if len(parts) > 2 else "")
     return field
+
+
+TRAIN = """mutation($t: String!, $r: [Int!]!, $b: String!, $p: TrainingProfile!) {
+  trainTargetModel(taskCode: $t, fromRounds: $r, baseModel: $b, profile: $p) {
+    __typename ... on TrainingStarted { run { id } } ... on InputError { message fields { field message } } ... on Error { message } } }"""
+RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status progress modelName modelVersion nValidated metrics
+  statusLog { status message } } } }"""
+
+
+def configure_train(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--task", required=True, help="task code")
+    parser.add_argument("--rounds", default="", help="comma-separated round numbers whose validated examples join the seed data")
+    parser.add_argument("--base-model", default="", help="a Hugging Face model directory on the worker (default: all-MiniLM-L6-v2)")
+    parser.add_argument("--profile", choices=["fast", "full"], default="full")
+    parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a task owner's token (or $DYNABENCH_TOKEN)")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """Start a retraining through the API and follow it with a progress bar until it is published or fails."""
+    import time
+
+    import httpx
+    from tqdm import tqdm
+
+    if not args.token:
+        print("error: pass --token or set DYNABENCH_TOKEN", file=sys.stderr)
+        return 2
+    try:
+        rounds = [int(x) for x in args.rounds.split(",") if x.strip()]
+    except ValueError:
+        print(f"error: --rounds must be comma-separated numbers, got {args.rounds!r}", file=sys.stderr)
+        return 2
+    client = httpx.Client(base_url=args.api_url.rstrip("/"), headers={"Authorization": f"Bearer {args.token}"}, timeout=60)
+    try:
+        body = client.post("/graphql", json={"query": TRAIN, "variables": {
+            "t": args.task, "r": rounds, "b": args.base_model, "p": args.profile.upper()}}).json()
+        result = (body.get("data") or {}).get("trainTargetModel") or {}
+        if result.get("__typename") != "TrainingStarted":
+            problems = "; ".join(f"{p['field']}: {p['message']}" for p in result.get("fields") or [])
+            print(f"error: {result.get('message') or body.get('errors')} {problems}".rstrip(), file=sys.stderr)
+            return 1
+        run_id, run = result["run"]["id"], {}
+        with tqdm(total=100, unit="%", desc=f"training {args.task}") as bar:
+            while run.get("status") not in ("published", "failed"):
+                time.sleep(1.0)
+                run = client.post("/graphql", json={"query": RUN, "variables": {"id": run_id}}).json()["data"]["node"]
+                bar.update(round(run["progress"] * 100) - bar.n)
+    except (httpx.HTTPError, KeyError, TypeError, ValueError) as exc:
+        print(f"error: the API at {args.api_url} did not answer as expected: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+    print(run["statusLog"][-1]["message"])
+    if run["status"] != "published":
+        return 1
+    print(json.dumps({"model": run["modelName"], "version": run["modelVersion"], "validated_examples": run["nValidated"],
+                      **run["metrics"]}))
+    return 0

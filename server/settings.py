@@ -32,6 +32,8 @@ class Settings:
     upload_max_bytes: int = 2 * 1024**3
     upload_max_files: int = 1000
     uploads_per_day: int = 5
+    # The target Triton's model repository, writable by the worker: retraining adds versions there.
+    target_model_repository: str = ""
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -57,6 +59,7 @@ class Settings:
             upload_max_bytes=int(env.get("UPLOAD_MAX_BYTES", cls.upload_max_bytes)),
             upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),
             uploads_per_day=int(env.get("UPLOADS_PER_DAY", cls.uploads_per_day)),
+            target_model_repository=env.get("TARGET_MODEL_REPOSITORY", ""),
         )
 
 

@@ -38,7 +38,7 @@ def stack(tmp_path_factory):
 
 
 TABLES = (
-    "leaderboard_configs, scores, dataset_examples, datasets, models, validations, examples, "
+    "training_runs, leaderboard_configs, scores, dataset_examples, datasets, models, validations, examples, "
     "contexts, rounds, task_owners, tasks, api_tokens, users"
 )
 

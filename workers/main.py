@@ -14,6 +14,7 @@ from server.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
+from workers.training import train_target_model
 from workers.validation import aggregate_example, sweep_unaggregated_votes
 
 log = logging.getLogger("dynabench.worker")
@@ -35,7 +36,7 @@ async def shutdown(ctx: dict) -> None:
 class WorkerSettings:
     functions = [
         recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes,
-        deploy_model, evaluate_model,
+        deploy_model, evaluate_model, train_target_model,
     ]
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).

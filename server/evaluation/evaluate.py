@@ -44,15 +44,17 @@ def prediction(config: TaskConfig, output: dict) -> str:
     return output["label"] if config.kind == "classification" else output["answer"]
 
 
-async def infer_all(services: Services, config: TaskConfig, name: str, rows: list[dict]) -> tuple[list[str], float]:
-    """Predictions in row order, and the wall seconds spent in inference alone."""
+async def infer_all(services: Services, config: TaskConfig, name: str, rows: list[dict], client=None,
+                    version: str = "") -> tuple[list[str], float]:
+    """Predictions in row order, and the wall seconds spent in inference alone (default: the submissions Triton)."""
+    client = client or services.triton_submissions
     batches = [rows[i : i + BATCH] for i in range(0, len(rows), BATCH)]
     results: list[list[str]] = [[] for _ in batches]
     semaphore = asyncio.Semaphore(PARALLEL_BATCHES)
 
     async def run(index: int, batch: list[dict]) -> None:
         async with semaphore:
-            outputs = await predict_batch(services.triton_submissions, config, name, [r["fields"] for r in batch], timeout_s=300)
+            outputs = await predict_batch(client, config, name, [r["fields"] for r in batch], timeout_s=300, model_version=version)
             results[index] = [prediction(config, o) for o in outputs]
 
     started = time.perf_counter()

@@ -25,22 +25,24 @@ from server.graphql.evaluation import (
     ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions, RateLimitedError,
 )
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
+from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions
 from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
 from server.settings import Settings
 
 
 @strawberry.type
-class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries):
+class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries, TrainingQueries):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations):
+class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations,
+               TrainingMutations):
     pass
 
 
 @strawberry.type
-class Subscription(TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions):
+class Subscription(TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions, TrainingSubscriptions):
     pass
 
 

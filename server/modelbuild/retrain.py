@@ -1,0 +1,101 @@
+"""A new version of a built-in target model: the same recipe as `build-models`, trained on the task's
+seed data plus validated examples, written as `<repository>/<model>/<N+1>/` next to the versions
+Triton already serves (a version directory appears only once complete)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from server.modelbuild.build import (
+    BuildError, BuildEvent, TEMPLATE_ROOT, _build_classifier, _build_qa, _limit_eval, _make_readable, _score_text,
+    _versions, MAX_EVAL, resolve_base_model,
+)
+from server.modelbuild.seed import seed_data
+from server.modelbuild.tasks import TASKS, TaskSpec
+
+
+def spec_for_model(model_name: str) -> TaskSpec | None:
+    return next((spec for spec in TASKS.values() if spec.model_name == model_name), None)
+
+
+def existing_versions(model_dir: Path) -> list[int]:
+    return sorted(int(p.name) for p in model_dir.iterdir() if p.is_dir() and p.name.isdigit()) if model_dir.is_dir() else []
+
+
+def training_rows(spec: TaskSpec, examples: list[dict]) -> list[dict]:
+    """Validated examples → training records in the seed data's shape (model inputs + label/answer)."""
+    rows = []
+    for example in examples:
+        record = {name: example["fields"].get(name) for name in spec.inputs}
+        if any(not isinstance(value, str) or not value for value in record.values()):
+            continue
+        if spec.kind == "classification":
+            if example.get("label") not in spec.labels:
+                continue
+            record["label"] = example["label"]
+        else:
+            answer, start = example.get("answer"), example.get("answer_start")
+            if not answer or start is None:
+                continue
+            record.update({"answer": answer, "answer_start": int(start)})
+        rows.append(record)
+    return rows
+
+
+def build_next_version(
+    spec: TaskSpec, repository: Path, extra_train: list[dict], profile: str, base_model: str | None,
+    progress: Callable[[BuildEvent], None] | None = None, version: int | None = None,
+) -> tuple[int, dict]:
+    """Train and write version `version` (default: one above the newest) of spec's model; returns it and its metadata."""
+    from server.modelbuild.train import PROFILES
+
+    emit = progress or (lambda event: None)
+    model_dir = Path(repository) / spec.model_name
+    if not (model_dir / "config.pbtxt").is_file():
+        raise BuildError(f"{model_dir} is not a model of the target repository (no config.pbtxt)")
+    version = version or (max(existing_versions(model_dir), default=0) + 1)
+    started = time.monotonic()
+    seed = _limit_eval(seed_data(spec.name), MAX_EVAL[profile], spec.name)
+    # Held-out data stays the seed's: v1 and v2 are scored on the same examples.
+    task_data = dataclasses.replace(seed, train=seed.train + extra_train)
+    staging = model_dir.parent / f".{spec.model_name}.{version}.building"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        staging.mkdir(parents=True)
+        shutil.copyfile(TEMPLATE_ROOT / spec.model_name / "1" / "model.py", staging / "model.py")
+        emit(BuildEvent(spec.name, spec.model_name, "data",
+                        message=f"{len(seed.train)} seed + {len(extra_train)} validated train / {len(seed.heldout)} held out"))
+        if spec.kind == "classification":
+            base_ref, local_base, _ = resolve_base_model(base_model)
+            meta = _build_classifier(spec, task_data, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit)
+            meta["base_model"] = base_ref
+        else:
+            from server.modelbuild.qa import QA_PROFILES
+
+            meta = _build_qa(spec, task_data, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit)
+            meta["base_model"] = "none (not a neural model)"
+        meta = {
+            "task": spec.name, "model_name": spec.model_name, "version": version, "profile": profile, **meta,
+            "training_data": f"{seed.source} + {len(extra_train)} validated examples",
+            "n_validated_examples": len(extra_train), "n_heldout": len(seed.heldout),
+            "build_seconds": round(time.monotonic() - started, 1),
+            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": _versions(),
+        }
+        emit(BuildEvent(spec.name, spec.model_name, "save"))
+        (staging / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+        shutil.rmtree(staging / "__pycache__", ignore_errors=True)
+        _make_readable(staging)
+        target = model_dir / str(version)
+        if target.exists():
+            shutil.rmtree(target)  # a leftover of an attempt that crashed after the move: rebuilt above
+        staging.rename(target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    emit(BuildEvent(spec.name, spec.model_name, "done", message=_score_text(meta)))
+    return version, meta

@@ -1,0 +1,25 @@
+from piccolo.columns import JSONB, Float, ForeignKey, Integer, Timestamptz, Varchar
+from piccolo.columns.defaults.timestamptz import TimestamptzNow
+from piccolo.table import Table
+
+from server.accounts.tables import User
+from server.tasks.tables import Task
+
+
+class TrainingRun(Table, tablename="training_runs"):
+    """One retraining of a task's target model (the job recomputes everything from this row)."""
+
+    task = ForeignKey(Task, index=True)
+    requested_by = ForeignKey(User)
+    from_rounds = JSONB(default="[]")  # round numbers whose validated examples are added to the seed data
+    base_model = Varchar(length=500, default="")  # "" = the built-in all-MiniLM-L6-v2
+    profile = Varchar(length=8, default="full")
+    # queued | training | evaluating | published | failed
+    status = Varchar(length=16, default="queued")
+    progress = Float(default=0.0)
+    status_log = JSONB(default="[]")
+    model_name = Varchar(length=200, default="")
+    model_version = Varchar(length=32, default="")
+    n_validated = Integer(default=0)
+    metrics = JSONB(default="{}")  # held-out accuracy/F1 of the build, perf per scoring dataset
+    created_at = Timestamptz(default=TimestamptzNow())

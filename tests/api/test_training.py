@@ -1,0 +1,136 @@
+"""Closing the loop through GraphQL: retrain the target model from validated examples (a real fast-profile
+training run in the worker), serve the new version next to the old one, open the next round with it."""
+
+import json
+import shutil
+
+import numpy as np
+import tritonclient.http as triton_http
+from websockets.sync.client import connect
+
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
+from tests.conftest import run_sql, seed_builtin_tasks
+
+VALIDATE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
+TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!) { trainTargetModel(taskCode: $t, fromRounds: $r, profile: $p) {
+  __typename ... on TrainingStarted { run { id status modelName } } ... on InputError { message fields { field message } }
+  ... on Error { code message } } }"""
+OPEN_NEXT = """mutation($t: String!, $v: String!) { openNextRound(taskCode: $t, modelVersion: $v) {
+  __typename ... on NextRoundOpened { round { id number targetModels { name version } } } ... on Error { code message } } }"""
+FOLLOW = """subscription($r: ID!) { trainingRunUpdated(runId: $r) {
+  status progress modelVersion nValidated metrics statusLog { status message } } }"""
+
+
+def _infer(url, model, version, text):
+    client = triton_http.InferenceServerClient(url)
+    tensor = triton_http.InferInput("statement", [1, 1], "BYTES")
+    tensor.set_data_from_numpy(np.array([[text.encode()]], dtype=object))
+    try:
+        result = client.infer(model, [tensor], model_version=version)
+        return result.as_numpy("label")[0][0].decode(), result.get_response()["model_version"]
+    finally:
+        client.close()
+
+
+def _validated_round(api):
+    seed_builtin_tasks()
+    author = api.sign_up("author")
+    round_id = current_round(api, "sentiment")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    examples = [fooling_example(api, author, round_id, context_id, f"The waiter smiled the whole evening, story {i}.") for i in range(4)]
+    for i in range(3):
+        voter = api.sign_up(f"voter{i}")
+        for example in examples:
+            api(VALIDATE, {"e": example["id"]}, token=voter)
+    wait_until(lambda: run_sql("SELECT count(*) AS n FROM examples WHERE status = 'validated'")[0]["n"] == 4)
+    return author, round_id, examples
+
+
+def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_models):
+    model = target_models["sentiment"]
+    model_dir = stack.model_repository / model
+    try:
+        author, round_id, examples = _validated_round(api)
+        started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+        assert started["__typename"] == "TrainingStarted" and started["run"]["modelName"] == model, started
+        again = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+        assert again["__typename"] == "ConflictError" and "already running" in again["message"]
+
+        seen = []
+        with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+            ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {admin_token}"}}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+            ws.send(json.dumps({"id": "t", "type": "subscribe", "payload": {"query": FOLLOW, "variables": {"r": started["run"]["id"]}}}))
+            while not seen or seen[-1]["status"] not in ("published", "failed"):
+                message = json.loads(ws.recv(timeout=600))
+                assert message["type"] == "next" and not message["payload"].get("errors"), message
+                seen.append(message["payload"]["data"]["trainingRunUpdated"])
+        final = seen[-1]
+        assert final["status"] == "published", final["statusLog"]
+        assert final["modelVersion"] == "2" and final["nValidated"] == 4 and final["progress"] == 1.0
+        assert 0.3 < final["metrics"]["heldout"] <= 1.0 and final["metrics"]["heldout_metric"] == "accuracy"
+        assert [e["status"] for e in final["statusLog"]][:2] == ["queued", "training"]
+        assert len({s["progress"] for s in seen}) >= 3  # progress moved live, not only at the end
+        metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
+        assert metadata["n_validated_examples"] == 4 and metadata["version"] == 2
+
+        # Both versions are served: round 1's examples stay reproducible with version 1.
+        assert _infer(stack.env["TRITON_URL"], model, "2", "Lovely staff.")[1] == "2"
+        assert _infer(stack.env["TRITON_URL"], model, "1", "Lovely staff.")[1] == "1"
+
+        assert api(OPEN_NEXT, {"t": "sentiment", "v": "9"}, token=admin_token)["openNextRound"]["__typename"] == "InputError"
+        assert api(OPEN_NEXT, {"t": "sentiment", "v": "2"}, token=author)["openNextRound"]["code"] == "FORBIDDEN"
+        opened = api(OPEN_NEXT, {"t": "sentiment", "v": "2"}, token=admin_token)["openNextRound"]
+        assert opened["round"]["number"] == 2 and opened["round"]["targetModels"] == [{"name": model, "version": "2"}]
+        assert current_round(api, "sentiment") == opened["round"]["id"]
+        counts = run_sql("SELECT r.number, r.end_at IS NOT NULL AS closed, count(c.id) AS contexts FROM rounds r "
+                         "JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.round = r.id WHERE t.code = 'sentiment' "
+                         "GROUP BY r.number, r.end_at ORDER BY r.number")
+        assert [(c["number"], c["closed"]) for c in counts] == [(1, True), (2, False)]
+        assert counts[0]["contexts"] == counts[1]["contexts"] > 0
+        context_id = api(NEXT_CONTEXT, {"r": opened["round"]["id"]}, token=author)["nextContext"]["id"]
+        written = submit(api, author, opened["round"]["id"], context_id, {"statement": "Lovely staff."}, label="positive")
+        assert written["example"]["modelVersion"] == "2"
+        assert written["predictions"][0]["label"] == _infer(stack.env["TRITON_URL"], model, "2", "Lovely staff.")[0]
+    finally:
+        # Later tests expect version 1 alone.
+        shutil.rmtree(model_dir / "2", ignore_errors=True)
+        client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+        client.load_model(model)
+        client.close()
+
+
+def test_training_refusals(api, admin_token, target_models):
+    seed_builtin_tasks()
+    stranger = api.sign_up("stranger")
+    assert api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=stranger)["trainTargetModel"]["code"] == "FORBIDDEN"
+    assert api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"})["trainTargetModel"]["__typename"] == "AuthenticationError"
+    bad = api(TRAIN, {"t": "sentiment", "r": [1, 7], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+    assert bad["__typename"] == "InputError" and bad["fields"] == [{"field": "fromRounds", "message": "the task has no round 7"}]
+    assert api(TRAIN, {"t": "nope", "r": [], "p": "FAST"}, token=admin_token)["trainTargetModel"]["__typename"] == "NotFoundError"
+    assert run_sql("SELECT count(*) AS n FROM training_runs")[0]["n"] == 0
+
+
+def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_models):
+    import os
+    import subprocess
+    import sys
+
+    seed_builtin_tasks()
+    model_dir = stack.model_repository / target_models["sentiment"]
+    env = {**os.environ, **stack.env, "DYNABENCH_TOKEN": admin_token}
+    command = [sys.executable, "-m", "server.cli", "train", "--task", "sentiment", "--profile", "fast", "--api-url", stack.api_url]
+    refused = subprocess.run([*command, "--rounds", "5"], env=env, capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 1 and "the task has no round 5" in refused.stderr
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)  # seed data only
+        assert done.returncode == 0, done.stderr
+        summary = json.loads(done.stdout.strip().splitlines()[-1])
+        assert summary["version"] == "2" and summary["validated_examples"] == 0 and summary["heldout"] > 0.3
+        assert "100/100" in done.stderr  # the progress bar reached the end
+        assert run_sql("SELECT status, model_version FROM training_runs") == [{"status": "published", "model_version": "2"}]
+    finally:
+        shutil.rmtree(model_dir / "2", ignore_errors=True)
+        client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+        client.load_model(target_models["sentiment"])
+        client.close()

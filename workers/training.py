@@ -1,0 +1,9 @@
+"""Retraining jobs: build a new target model version, load it into the target Triton, evaluate it."""
+
+from __future__ import annotations
+
+from server.training.service import run_training
+
+
+async def train_target_model(ctx: dict, run_id: int) -> str:
+    return await run_training(ctx["services"], run_id)
