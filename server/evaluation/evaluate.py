@@ -87,27 +87,37 @@ async def evaluate(services: Services, model_id: int) -> str:
     return "evaluated"
 
 
-async def _evaluate_dataset(services: Services, config: TaskConfig, model: dict, dataset: dict) -> str:
+async def measure_dataset(services: Services, config: TaskConfig, model_name: str, dataset: dict, client=None,
+                          version: str = "") -> dict | None:
+    """The evaluation metrics of one model (version) on one dataset; None when it has no original rows."""
     rows = await DatasetExample.select().where(DatasetExample.dataset == dataset["id"]).order_by(DatasetExample.id).output(load_json=True)
     originals = [r for r in rows if r["perturbation"] == "original"]
     perturbed = [r for r in rows if r["perturbation"] != "original"]
-    predictions, seconds = await infer_all(services, config, model["triton_name"], originals)
-    perturbed_predictions, _ = await infer_all(services, config, model["triton_name"], perturbed) if perturbed else ([], 0.0)
+    if not originals:
+        return None
+    predictions, seconds = await infer_all(services, config, model_name, originals, client, version)
+    perturbed_predictions, _ = await infer_all(services, config, model_name, perturbed, client, version) if perturbed else ([], 0.0)
     golds = [r["gold"] for r in originals]
-    perf = metrics.performance(config.performance_metric, golds, predictions, config.labels)
-    by_tag = metrics.per_tag(config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels)
     own = {r["uid"]: p for r, p in zip(originals, predictions)}
     copies = {"robustness": [], "fairness": []}
     for r, p in zip(perturbed, perturbed_predictions):
         copies[r["perturbation"]].append((r["original_uid"], p))
-    values = {
-        "perf": perf,
-        "perf_by_tag": json.dumps(by_tag),
+    return {
+        "n": len(originals),
+        "perf": metrics.performance(config.performance_metric, golds, predictions, config.labels),
+        "perf_by_tag": metrics.per_tag(config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels),
         "throughput": len(originals) / seconds if seconds > 0 else None,
-        "memory_gb": peak_memory_gb(model["triton_name"]),
         "robustness": metrics.consistency(own, copies["robustness"], qa=config.kind == "extractive_qa"),
         "fairness": metrics.consistency(own, copies["fairness"], qa=config.kind == "extractive_qa"),
     }
+
+
+async def _evaluate_dataset(services: Services, config: TaskConfig, model: dict, dataset: dict) -> str:
+    measured = await measure_dataset(services, config, model["triton_name"], dataset)
+    if measured is None:
+        return f"{dataset['name']}: no examples"
+    perf = measured["perf"]
+    values = {**measured, "perf_by_tag": json.dumps(measured["perf_by_tag"]), "memory_gb": peak_memory_gb(model["triton_name"])}
     # One row per model × dataset: re-running the job overwrites it (idempotent).
     await Score.raw(
         "INSERT INTO scores (model, dataset, perf, perf_by_tag, throughput, memory_gb, robustness, fairness, created_at) "
@@ -117,5 +127,5 @@ async def _evaluate_dataset(services: Services, config: TaskConfig, model: dict,
         model["id"], dataset["id"], values["perf"], values["perf_by_tag"], values["throughput"], values["memory_gb"],
         values["robustness"], values["fairness"],
     )
-    return (f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {len(originals)} examples, "
+    return (f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {measured['n']} examples, "
             f"{values['throughput'] or 0:.1f} examples/s")

@@ -15,9 +15,8 @@ from typing import Any
 
 from server import events
 from server.errors import FieldProblem, ServiceError, invalid, not_found
-from server.evaluation import metrics
-from server.evaluation.evaluate import infer_all, prediction
-from server.evaluation.tables import Dataset, DatasetExample
+from server.evaluation.evaluate import measure_dataset
+from server.evaluation.tables import Dataset
 from server.services import Services
 from server.tasks.service import create_round, get_task_by_code, load_config
 from server.tasks.tables import Context, Round, Task
@@ -166,19 +165,13 @@ async def run_training(services: Services, run_id: int) -> str:
 
 
 async def _evaluate(services: Services, task_id: int, config, model_name: str, version: str) -> list[dict]:
-    """Performance of this exact version on each of the task's scoring datasets (originals)."""
+    """This exact version on each of the task's scoring datasets, with the evaluation job's metrics."""
     scores = []
     datasets = await Dataset.select().where(Dataset.task == task_id, Dataset.access == "scoring").order_by(Dataset.id)
     for dataset in datasets:
-        rows = await DatasetExample.select().where(
-            DatasetExample.dataset == dataset["id"], DatasetExample.perturbation == "original"
-        ).order_by(DatasetExample.id).output(load_json=True)
-        if not rows:
-            continue
-        predictions, seconds = await infer_all(services, config, model_name, rows, client=services.triton, version=version)
-        perf = metrics.performance(config.performance_metric, [r["gold"] for r in rows], predictions, config.labels)
-        scores.append({"dataset": dataset["name"], "perf": perf, "n": len(rows),
-                       "throughput": len(rows) / seconds if seconds > 0 else None})
+        measured = await measure_dataset(services, config, model_name, dataset, client=services.triton, version=version)
+        if measured is not None:
+            scores.append({"dataset": dataset["name"], **measured})
     return scores
 
 

@@ -9,7 +9,8 @@ import tritonclient.http as triton_http
 from websockets.sync.client import connect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
-from tests.conftest import run_sql, seed_builtin_tasks
+from tests.api.models_helpers import create_dataset
+from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks
 
 VALIDATE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
 TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!) { trainTargetModel(taskCode: $t, fromRounds: $r, profile: $p) {
@@ -51,6 +52,11 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     model_dir = stack.model_repository / model
     try:
         author, round_id, examples = _validated_round(api)
+        sample = [json.loads(line) for line in (SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl").open()]
+        sample = [{"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
+                  for r in sample if r.get("gold_label") in ("positive", "negative", "neutral")][:40]
+        created = create_dataset(api, admin_token, "sentiment", "dynasent-sample", "\n".join(json.dumps(r) for r in sample).encode())
+        assert created["__typename"] == "DatasetCreated", created
         started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
         assert started["__typename"] == "TrainingStarted" and started["run"]["modelName"] == model, started
         again = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
@@ -71,6 +77,12 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
         assert 0.3 < final["metrics"]["heldout"] <= 1.0 and final["metrics"]["heldout_metric"] == "accuracy"
         assert [e["status"] for e in final["statusLog"]][:2] == ["queued", "training"]
         assert len({s["progress"] for s in seen}) >= 3  # progress moved live, not only at the end
+        # Scored on the scoring dataset with the evaluation job's metrics, equal to independent calls of version 2.
+        [score] = final["metrics"]["scores"]
+        independent = 100.0 * sum(_infer(stack.env["TRITON_URL"], model, "2", r["statement"])[0] == r["label"] for r in sample) / len(sample)
+        assert score["dataset"] == "dynasent-sample" and score["n"] == 40 and abs(score["perf"] - independent) < 1e-9
+        assert 0.0 <= score["robustness"] <= 1.0
+        assert score["fairness"] is None or 0.0 <= score["fairness"] <= 1.0
         metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
         assert metadata["n_validated_examples"] == 4 and metadata["version"] == 2
 
