@@ -187,3 +187,41 @@ def test_cli_contexts_add_from_jsonl_and_csv(stack, api, admin_token, tmp_path):
     out = _cli(stack, "contexts", "add", "--task", "nli", "--api-url", stack.api_url, str(csv_file), token=stranger)
     assert out.returncode == 1 and "owners" in out.stderr
     assert run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'")[0]["n"] == count
+
+
+def test_several_target_models_all_by_majority_or_one_at_random(api, admin_token, target_models):
+    """`target_selection: all` asks every target and is fooled only when most are wrong; `random` asks one."""
+    import copy
+
+    from server.tasks.builtin import BUILTIN_TASKS
+
+    sentiment, hate = target_models["sentiment"], target_models["hate_speech"]
+    author = api.sign_up("author")
+    for selection in ("all", "random"):
+        config = copy.deepcopy(BUILTIN_TASKS[0]["config"])
+        config["target_selection"] = selection
+        code = f"multi_{selection}"
+        assert api("mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+                   {"i": {"code": code, "name": code, "config": config}}, token=admin_token)["createTask"]["__typename"] == "TaskCreated"
+        # The hate-speech model answers with labels sentiment does not have: it is always wrong here.
+        targets = [{"name": sentiment}, {"name": sentiment, "version": "1"}, {"name": hate}]
+        round_id = api("mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+                       {"i": {"taskCode": code, "targetModels": targets}}, token=admin_token)["createRound"]["round"]["id"]
+        api("mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+            {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}}, token=admin_token)
+        context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+        if selection == "all":
+            predicted = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label="positive", sandbox=True)
+            labels = [p["label"] for p in predicted["predictions"]]
+            assert [p["modelName"] for p in predicted["predictions"]] == [sentiment, sentiment, hate]
+            right = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label=labels[0])
+            assert right["verdict"] == "NOT_FOOLED"  # one wrong model of three is not a majority
+            assert right["example"]["modelName"] == f"{sentiment}+{sentiment}+{hate}" and right["example"]["modelVersion"] == "1+1+1"
+            assert len(right["example"]["modelOutput"]["by_model"]) == 3
+            wrong_label = next(label for label in ("negative", "positive", "neutral") if label != labels[0])
+            wrong = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label=wrong_label)
+            assert wrong["verdict"] == "FOOLED"  # all three are wrong
+        else:
+            names = {submit(api, author, round_id, context_id, {"statement": f"Dinner number {i} was fine."}, label="positive")["example"]["modelName"]
+                     for i in range(30)}
+            assert names <= {sentiment, hate} and len(names) == 2  # one target per example, chosen at random
