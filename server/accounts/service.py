@@ -12,7 +12,7 @@ from server import db
 from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
 from server.accounts.viewer import Viewer
-from server.errors import FieldProblem, ServiceError, conflict, invalid
+from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
@@ -107,6 +107,18 @@ async def own_api_tokens(user_id: int) -> list[dict]:
     return await ApiToken.select(*ApiToken.all_columns(exclude=[ApiToken.token_hash])).where(
         ApiToken.user == user_id, ApiToken.revoked_at.is_null()
     )
+
+
+async def revoke_api_token(user_id: int, token_id: int) -> dict:
+    """Revoke one of the user's own live tokens; another user's token is reported as not found."""
+    rows = await ApiToken.raw(
+        'UPDATE api_tokens SET revoked_at = now() WHERE id = {} AND "user" = {} AND revoked_at IS NULL '
+        "RETURNING id, name, prefix, scopes, created_at, last_used_at, revoked_at",
+        token_id, user_id,
+    )
+    if not rows:
+        raise not_found("That API token (among your live tokens)")
+    return rows[0]
 
 
 async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:

@@ -12,8 +12,9 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts import service as accounts
-from server.graphql.errors import AuthenticationError, ConflictError, InputError, PermissionError
+from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.guard import as_result, authorize
+from server.graphql.relay import node_pk
 from server.graphql.types import UserNode
 
 
@@ -38,12 +39,14 @@ class ApiToken(relay.Node):
     prefix: str = strawberry.field(description="Identifies the token; the secret itself is shown only once.")
     scopes: list[ApiTokenScope]
     created_at: datetime
+    last_used_at: datetime | None
 
     @classmethod
     def from_row(cls, row: dict) -> "ApiToken":
         return cls(
             id=row["id"], name=row["name"], prefix=row["prefix"],
             scopes=[ApiTokenScope(s) for s in row["scopes"]], created_at=row["created_at"],
+            last_used_at=row.get("last_used_at"),
         )
 
     @classmethod
@@ -79,6 +82,14 @@ class CreateApiTokenInput:
     scopes: list[ApiTokenScope]
 
 
+@strawberry.type
+class ApiTokenRevoked:
+    api_token: ApiToken
+
+
+RevokeApiTokenResult = Annotated[
+    ApiTokenRevoked | NotFoundError | AuthenticationError | PermissionError, strawberry.union("RevokeApiTokenResult")
+]
 SignUpResult = Annotated[AuthPayload | InputError | ConflictError, strawberry.union("SignUpResult")]
 LogInResult = Annotated[AuthPayload | AuthenticationError | InputError, strawberry.union("LogInResult")]
 CreateApiTokenResult = Annotated[
@@ -95,6 +106,11 @@ class AccountQueries:
             return None
         row = await info.context.loaders.user.load(viewer.user_id)
         return UserNode.from_row(row) if row else None
+
+    @strawberry.field(description="Your live API tokens (name, prefix, scopes, last use; never the secret).")
+    async def my_api_tokens(self, info: Info) -> list[ApiToken]:
+        viewer = await authorize(info, permissions.create_api_token)
+        return [ApiToken.from_row(row) for row in await accounts.own_api_tokens(viewer.user_id)]
 
 
 @strawberry.type
@@ -129,5 +145,14 @@ class AccountMutations:
             viewer = await authorize(info, permissions.create_api_token)
             token, row = await accounts.create_api_token(viewer, input.name, scopes)
             return ApiTokenCreated(token=token, api_token=ApiToken.from_row(row))
+
+        return await as_result(run)
+
+    @strawberry.mutation(description="Revoke one of your API tokens: it is refused from the next request on.")
+    async def revoke_api_token(self, info: Info, token_id: relay.GlobalID) -> RevokeApiTokenResult:
+        async def run():
+            viewer = await authorize(info, permissions.create_api_token)
+            row = await accounts.revoke_api_token(viewer.user_id, node_pk(token_id, "ApiToken", "tokenId"))
+            return ApiTokenRevoked(api_token=ApiToken.from_row(row))
 
         return await as_result(run)

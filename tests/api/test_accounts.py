@@ -93,3 +93,25 @@ def test_wrong_types_are_rejected_without_a_write(api):
     messages = " ".join(error["message"] for error in errors)
     assert ".username" in messages and ".password" in messages
     assert run_sql("SELECT count(*) AS n FROM users")[0]["n"] == 0
+
+
+def test_api_tokens_are_listed_without_secrets_and_can_be_revoked(api):
+    session = api.sign_up("dashboard-dev")
+    created = api(CREATE_TOKEN, {"i": {"name": "grafana", "scopes": ["READ"]}}, token=session)["createApiToken"]
+    secret, token_id = created["token"], created["apiToken"]["id"]
+    assert api("{ me { username } }", token=secret)["me"]["username"] == "dashboard-dev"
+    listed = api("{ myApiTokens { id name prefix scopes lastUsedAt } }", token=session)["myApiTokens"]
+    assert len(listed) == 1 and listed[0]["id"] == token_id and listed[0]["name"] == "grafana"
+    assert listed[0]["lastUsedAt"] is not None and listed[0]["prefix"] in secret and secret != listed[0]["prefix"]
+
+    revoke = "mutation($t: ID!) { revokeApiToken(tokenId: $t) { __typename ... on Error { code message } } }"
+    other = api.sign_up("someone-else")
+    assert api(revoke, {"t": token_id}, token=other)["revokeApiToken"]["__typename"] == "NotFoundError"
+    assert api(revoke, {"t": token_id}, token=secret)["revokeApiToken"]["code"] == "FORBIDDEN"  # a READ token cannot
+    assert api(revoke, {"t": token_id})["revokeApiToken"]["__typename"] == "AuthenticationError"
+    assert api(revoke, {"t": token_id}, token=session)["revokeApiToken"]["__typename"] == "ApiTokenRevoked"
+    errors = api.errors("{ me { username } }", token=secret)
+    assert errors and "unknown or revoked" in errors[0]["message"]
+    assert api("{ myApiTokens { id } }", token=session)["myApiTokens"] == []
+    assert api(revoke, {"t": token_id}, token=session)["revokeApiToken"]["__typename"] == "NotFoundError"
+    assert run_sql("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NOT NULL")[0]["n"] == 1
