@@ -34,6 +34,8 @@ class Settings:
     uploads_per_day: int = 5
     # The target Triton's model repository, writable by the worker: retraining adds versions there.
     target_model_repository: str = ""
+    login_max_failures: int = 10  # per username per window; 0 turns the limit off
+    login_window_seconds: int = 900
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -60,6 +62,8 @@ class Settings:
             upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),
             uploads_per_day=int(env.get("UPLOADS_PER_DAY", cls.uploads_per_day)),
             target_model_repository=env.get("TARGET_MODEL_REPOSITORY", ""),
+            login_max_failures=int(env.get("LOGIN_MAX_FAILURES", cls.login_max_failures)),
+            login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", cls.login_window_seconds)),
         )
 
 

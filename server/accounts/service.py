@@ -69,12 +69,34 @@ async def create_user(username: str, password: str, is_admin: bool = False) -> d
     ).first()
 
 
-async def log_in(username: str, password: str, secret: str, ttl: int) -> Session:
+# Atomic: the window starts with the first failure and is not extended by later ones.
+_COUNT_FAILURE = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
+
+
+@dataclass(frozen=True)
+class LoginLimit:
+    """Failed log-ins allowed per username within a window (counted in Redis, shared by every API process)."""
+
+    max_failures: int = 10
+    window_seconds: int = 900
+
+
+async def log_in(username: str, password: str, secret: str, ttl: int, redis=None, limit: LoginLimit = LoginLimit()) -> Session:
+    key = f"dynabench:login-failures:{username.strip().lower()[:200]}"
+    if redis is not None and limit.max_failures > 0:
+        failures = int(await redis.get(key) or 0)
+        if failures >= limit.max_failures:
+            wait = max(1, await redis.ttl(key))
+            raise ServiceError("RATE_LIMITED", f"Too many failed log-ins for this account; try again in {(wait + 59) // 60} minute(s).")
     row = await User.select().where(User.username.ilike(username.strip())).first() if username else None
     # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
     password_hash = row["password_hash"] if row else _DUMMY_HASH
     if not credentials.verify_password(password_hash, password) or row is None:
+        if redis is not None and limit.max_failures > 0:
+            await redis.eval(_COUNT_FAILURE, 1, key, limit.window_seconds)
         raise ServiceError("INVALID_CREDENTIALS", "Wrong username or password.")
+    if redis is not None:
+        await redis.delete(key)
     if credentials.password_needs_rehash(row["password_hash"]):
         await User.update({User.password_hash: credentials.hash_password(password)}).where(User.id == row["id"])
     row.pop("password_hash")

@@ -12,7 +12,9 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts import service as accounts
-from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
+from server.graphql.errors import (
+    AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, RateLimitedError,
+)
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import node_pk
 from server.graphql.types import UserNode
@@ -91,7 +93,7 @@ RevokeApiTokenResult = Annotated[
     ApiTokenRevoked | NotFoundError | AuthenticationError | PermissionError, strawberry.union("RevokeApiTokenResult")
 ]
 SignUpResult = Annotated[AuthPayload | InputError | ConflictError, strawberry.union("SignUpResult")]
-LogInResult = Annotated[AuthPayload | AuthenticationError | InputError, strawberry.union("LogInResult")]
+LogInResult = Annotated[AuthPayload | AuthenticationError | InputError | RateLimitedError, strawberry.union("LogInResult")]
 CreateApiTokenResult = Annotated[
     ApiTokenCreated | InputError | AuthenticationError | PermissionError, strawberry.union("CreateApiTokenResult")
 ]
@@ -132,7 +134,9 @@ class AccountMutations:
         settings = info.context.services.settings
 
         async def run():
-            session = await accounts.log_in(input.username, input.password, settings.jwt_secret, settings.jwt_ttl_seconds)
+            limit = accounts.LoginLimit(settings.login_max_failures, settings.login_window_seconds)
+            session = await accounts.log_in(input.username, input.password, settings.jwt_secret, settings.jwt_ttl_seconds,
+                                            info.context.services.redis, limit)
             return AuthPayload(token=session.token, user=UserNode.from_row(session.user))
 
         return await as_result(run)

@@ -82,6 +82,11 @@ class RoundClosedError(Error):
     pass
 
 
+@strawberry.type(description="A limit was reached (uploads per day, failed log-ins); `message` says when to retry.")
+class RateLimitedError(Error):
+    pass
+
+
 def error_from_service(exc: ServiceError) -> Error:
     if exc.code == "INVALID_INPUT":
         return InputError(code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields])
@@ -97,4 +102,6 @@ def error_from_service(exc: ServiceError) -> Error:
         return ModelUnavailableError(code=exc.code, message=exc.message)
     if exc.code == "ROUND_CLOSED":
         return RoundClosedError(code=exc.code, message=exc.message)
+    if exc.code == "RATE_LIMITED":
+        return RateLimitedError(code=exc.code, message=exc.message)
     raise exc

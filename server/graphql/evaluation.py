@@ -17,7 +17,9 @@ from server import events, permissions
 from server.errors import ServiceError
 from server.evaluation import datasets_service, leaderboard, models_service
 from server.evaluation.tables import Dataset, Model, Score
-from server.graphql.errors import AuthenticationError, ConflictError, Error, InputError, NotFoundError, PermissionError
+from server.graphql.errors import (
+    AuthenticationError, ConflictError, Error, InputError, NotFoundError, PermissionError, RateLimitedError,
+)
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import check_page_size, decode_cursor, encode_cursor, node_pk
 from server.graphql.types import TaskNode, UserNode, _json, parse_pk
@@ -26,11 +28,6 @@ from server.tasks.service import get_task_by_code
 
 @strawberry.type(description="The archive was refused; `message` says exactly why.")
 class ArchiveRejectedError(Error):
-    pass
-
-
-@strawberry.type(description="A per-user limit was reached.")
-class RateLimitedError(Error):
     pass
 
 
@@ -250,8 +247,6 @@ SaveLeaderboardConfigResult = Annotated[
 def _map_error(exc: ServiceError):
     if exc.code == "ARCHIVE_REJECTED":
         return ArchiveRejectedError(code=exc.code, message=exc.message)
-    if exc.code == "RATE_LIMITED":
-        return RateLimitedError(code=exc.code, message=exc.message)
     raise exc
 
 

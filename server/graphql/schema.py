@@ -19,10 +19,10 @@ from server.graphql.accounts import AccountMutations, AccountQueries
 from server.graphql.annotation import AnnotationMutations, AnnotationQueries
 from server.graphql.errors import (
     AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
-    RoundClosedError, should_mask_error,
+    RateLimitedError, RoundClosedError, should_mask_error,
 )
 from server.graphql.evaluation import (
-    ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions, RateLimitedError,
+    ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions,
 )
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions

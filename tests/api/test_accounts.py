@@ -115,3 +115,19 @@ def test_api_tokens_are_listed_without_secrets_and_can_be_revoked(api):
     assert api("{ myApiTokens { id } }", token=session)["myApiTokens"] == []
     assert api(revoke, {"t": token_id}, token=session)["revokeApiToken"]["__typename"] == "NotFoundError"
     assert run_sql("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NOT NULL")[0]["n"] == 1
+
+
+def test_failed_log_ins_are_rate_limited_per_account(stack, api):
+    import redis
+
+    api.sign_up("target-user")
+    api.sign_up("bystander")
+    redis.Redis.from_url(stack.env["REDIS_URL"]).delete("dynabench:login-failures:target-user")
+    attempt = lambda name, password: api(LOG_IN, {"i": {"username": name, "password": password}})["logIn"]  # noqa: E731
+    for _ in range(10):
+        assert attempt("Target-User", "wrong password!")["code"] == "INVALID_CREDENTIALS"
+    limited = attempt("target-user", "correct horse battery")  # even the right password waits now
+    assert limited["__typename"] == "RateLimitedError" and "try again in 15 minute(s)" in limited["message"]
+    assert attempt("bystander", "correct horse battery")["__typename"] == "AuthPayload"  # other accounts unaffected
+    ttl = redis.Redis.from_url(stack.env["REDIS_URL"]).ttl("dynabench:login-failures:target-user")
+    assert 0 < ttl <= 900  # the window started at the first failure and ends by itself
