@@ -36,6 +36,7 @@ class Settings:
     target_model_repository: str = ""
     login_max_failures: int = 10  # per username per window; 0 turns the limit off
     login_window_seconds: int = 900
+    submissions_per_minute: int = 0  # per user (createExample incl. sandbox, submitExamples items); 0 = no limit
 
     @classmethod
     def from_env(cls) -> "Settings":
@@ -64,6 +65,7 @@ class Settings:
             target_model_repository=env.get("TARGET_MODEL_REPOSITORY", ""),
             login_max_failures=int(env.get("LOGIN_MAX_FAILURES", cls.login_max_failures)),
             login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", cls.login_window_seconds)),
+            submissions_per_minute=int(env.get("SUBMISSIONS_PER_MINUTE", cls.submissions_per_minute)),
         )
 
 

@@ -11,6 +11,7 @@ import json
 import logging
 import random
 import re
+import time
 import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -135,6 +136,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
         config, context["fields"], submission.fields, submission.intended, submission.answer_start,
         submission.explanation, submission.time_spent_ms,
     )
+    await _check_rate(services, user_id)
     model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
     targets = choose_targets(config, round_row["target_models"])
     try:
@@ -152,6 +154,21 @@ async def create_example(services: Services, user_id: int, submission: Submissio
         return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
     await _after_commit(services, example)
     return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+# Atomic per-user fixed window of one minute (retried client UUIDs were answered above and are not counted).
+_COUNT_SUBMISSION = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end return n"
+
+
+async def _check_rate(services: Services, user_id: int) -> None:
+    limit = services.settings.submissions_per_minute
+    if limit <= 0:
+        return
+    window = int(time.time() // 60)
+    count = await services.redis.eval(_COUNT_SUBMISSION, 1, f"dynabench:submissions:{user_id}:{window}")
+    if int(count) > limit:
+        raise ServiceError("RATE_LIMITED", f"At most {limit} examples per minute; wait {60 - int(time.time()) % 60} s "
+                                           "(unsent examples stay in your outbox).")
 
 
 def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> str:

@@ -19,7 +19,7 @@ from server.annotation.tables import Example
 from server.errors import FieldProblem, ServiceError, invalid
 from server.graphql.errors import (
     AuthenticationError, ConflictError, InputError, ModelUnavailableError, NotFoundError, PermissionError,
-    RoundClosedError, error_from_service,
+    RateLimitedError, RoundClosedError, error_from_service,
 )
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
@@ -156,7 +156,8 @@ class CreateExampleInput:
 
 _Denials = AuthenticationError | PermissionError
 CreateExampleResult = Annotated[
-    ExampleSubmitted | InputError | NotFoundError | ConflictError | ModelUnavailableError | RoundClosedError | _Denials,
+    ExampleSubmitted | InputError | NotFoundError | ConflictError | ModelUnavailableError | RoundClosedError
+    | RateLimitedError | _Denials,
     strawberry.union("CreateExampleResult"),
 ]
 ExampleChangeResult = Annotated[ExampleChanged | InputError | NotFoundError | _Denials, strawberry.union("ExampleChangeResult")]
