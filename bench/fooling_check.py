@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import sys
 import time
 import uuid
@@ -53,6 +54,8 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     sentences = real_sentences(requests * 2 + 50)
     triton = InferenceServerClient(stack.env["TRITON_URL"], conn_limit=64)
     http = httpx.AsyncClient(base_url=stack.api_url, timeout=60, limits=httpx.Limits(max_connections=64))
+    # Requests alternate over the API processes (compose runs two replicas behind the proxy by default).
+    urls = itertools.cycle([f"{url}/graphql" for url in stack.api_urls])
     signup = await http.post("/graphql", json={"query": 'mutation { signUp(input: {username: "bench", password: "bench password"}) { ... on AuthPayload { token } } }'})
     token = signup.json()["data"]["signUp"]["token"]
     headers = {"Authorization": f"Bearer {token}"}
@@ -69,7 +72,7 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     async def api(item) -> bool:
         variables = {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": item[0]},
                            "label": item[1], "clientId": str(uuid.uuid4())}}
-        response = await http.post("/graphql", json={"query": CREATE, "variables": variables}, headers=headers)
+        response = await http.post(next(urls), json={"query": CREATE, "variables": variables}, headers=headers)
         body = response.json()
         return response.status_code == 200 and body["data"]["createExample"].get("verdict") in ("FOOLED", "NOT_FOOLED")
 
@@ -96,13 +99,14 @@ def main() -> int:
     parser.add_argument("--levels", default="1,8,32")
     parser.add_argument("--profile", choices=["fast", "full"], default="full")
     parser.add_argument("--model-repository", type=Path, default=None)
+    parser.add_argument("--api-processes", type=int, default=1, help="API processes; requests alternate over them")
     args = parser.parse_args()
-    stack = start_stack(args.model_repository, args.profile)
+    stack = start_stack(args.model_repository, args.profile, api_processes=args.api_processes)
     try:
         results = asyncio.run(bench(stack, args.requests, [int(x) for x in args.levels.split(",")]))
     finally:
         stack.stop()
-    print(f"\nModel: {MODEL} ({args.profile} profile), {args.requests} requests per row\n")
+    print(f"\nModel: {MODEL} ({args.profile} profile), {args.requests} requests per row, {args.api_processes} API process(es)\n")
     print(HEADER)
     for raw, api in results:
         print(raw.row())
