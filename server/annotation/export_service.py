@@ -18,7 +18,7 @@ import jwt
 
 from server import db
 from server.annotation.export import FORMATS, stream_jsonl, write_hf_dataset
-from server.errors import FieldProblem, ServiceError, invalid
+from server.errors import ServiceError
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Task
@@ -36,13 +36,6 @@ async def export_shape(round_id: int) -> tuple[dict[str, Any], TaskConfig, dict]
 def anonymisation_key(secret: str) -> str:
     """Pseudonyms are keyed by the deployment's secret: stable across exports, unlinkable without it."""
     return hashlib.sha256(b"dynabench-export:" + secret.encode()).hexdigest()
-
-
-def check_format(fmt: str) -> str:
-    fmt = fmt.lower()
-    if fmt not in FORMATS:
-        raise invalid("Unknown export format.", FieldProblem("format", f"must be one of {', '.join(f.upper() for f in FORMATS)}"))
-    return fmt
 
 
 def issue_link_token(round_id: int, fmt: str, user_id: int, secret: str, now: float | None = None) -> tuple[str, int]:
