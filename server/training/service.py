@@ -86,7 +86,8 @@ async def start_training(services: Services, user_id: int, task: dict, from_roun
             spec.model_name,
         )
     run_id = rows[0]["id"]
-    await services.arq.enqueue_job("train_target_model", run_id, _job_id=f"train-{run_id}")
+    # No fixed job id: arq keeps finished job ids for a while and would silently drop a reused one.
+    await services.arq.enqueue_job("train_target_model", run_id)
     return await get_run(run_id)
 
 
