@@ -25,6 +25,7 @@ from server.training.tables import TrainingRun
 ACTIVE = ("queued", "training", "evaluating")
 PROFILES = ("fast", "full")
 MAX_ROUNDS = 50
+STALE_HOURS = 3
 
 VALIDATED_EXAMPLES = """
 SELECT e.input::text AS input, c.fields::text AS context
@@ -73,6 +74,14 @@ async def start_training(services: Services, user_id: int, task: dict, from_roun
     if not services.settings.target_model_repository:
         raise ServiceError("CONFLICT", "Retraining is not configured here: set TARGET_MODEL_REPOSITORY to the target "
                                        "Triton's model repository (`dynabench up` does).")
+    # A run still "active" hours later lost its job (a worker or Redis gone for good): close it so
+    # the task is not blocked forever. A real run takes minutes.
+    await TrainingRun.raw(
+        "UPDATE training_runs SET status = 'failed', status_log = status_log || {}::jsonb "
+        "WHERE task = {} AND status = ANY({}::text[]) AND created_at < now() - make_interval(hours => {})",
+        json.dumps([_entry("failed", f"Abandoned: no progress within {STALE_HOURS} hours (its job was lost).")]),
+        task["id"], list(ACTIVE), STALE_HOURS,
+    )
     async with TrainingRun._meta.db.transaction():
         busy = await TrainingRun.raw("SELECT id FROM training_runs WHERE task = {} AND status = ANY({}::text[]) FOR UPDATE",
                                      task["id"], list(ACTIVE))

@@ -3,6 +3,7 @@ training run in the worker), serve the new version next to the old one, open the
 
 import json
 import shutil
+from datetime import timedelta
 
 import numpy as np
 import tritonclient.http as triton_http
@@ -121,6 +122,15 @@ def test_training_refusals(api, admin_token, target_models):
     assert bad["__typename"] == "InputError" and bad["fields"] == [{"field": "fromRounds", "message": "the task has no round 7"}]
     assert api(TRAIN, {"t": "nope", "r": [], "p": "FAST"}, token=admin_token)["trainTargetModel"]["__typename"] == "NotFoundError"
     assert run_sql("SELECT count(*) AS n FROM training_runs")[0]["n"] == 0
+    # A run whose job was lost hours ago no longer blocks the task; a recent active one still does.
+    insert = ("INSERT INTO training_runs (task, requested_by, status, created_at) SELECT t.id, u.id, 'queued', now() - $1::interval "
+              "FROM tasks t, users u WHERE t.code = 'sentiment' AND u.username = 'root-admin'")
+    run_sql(insert, timedelta(hours=4))
+    run_sql(insert, timedelta(minutes=1))
+    busy = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+    assert busy["__typename"] == "ConflictError" and "already running" in busy["message"]
+    rows = run_sql("SELECT status, status_log::text AS log FROM training_runs ORDER BY created_at")
+    assert rows[0]["status"] == "failed" and "Abandoned" in rows[0]["log"] and rows[1]["status"] == "queued"
 
 
 def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_models):
