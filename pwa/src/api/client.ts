@@ -76,25 +76,7 @@ export async function request<TData, TVariables>(
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
     throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
   }
-  let body: GraphQLResponse<TData>;
-  try {
-    body = (await response.json()) as GraphQLResponse<TData>;
-  } catch {
-    markUnreachable();
-    throw new NetworkError(`The answer was cut off (HTTP ${response.status}).`);
-  }
-  markReachable();
-  if (body.errors?.length) {
-    const codes = body.errors.map((e) => e.extensions?.code ?? "");
-    const message = body.errors.map((e) => e.message).join("; ");
-    if (codes.some((c) => AUTH_CODES.has(c))) {
-      onAuthExpired();
-      throw new AuthExpiredError(message, codes);
-    }
-    throw new GraphQLError(message, codes);
-  }
-  if (!body.data) throw new GraphQLError(`Empty answer (HTTP ${response.status}).`);
-  return body.data;
+  return readAnswer<TData>(response, true);
 }
 
 /**
@@ -136,10 +118,16 @@ export async function requestUpload<TData, TVariables>(
   }
   if (response.status === 413) throw new GraphQLError("The file is too large for the server.");
   if (response.status >= 500 || response.status === 429) throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
+  return readAnswer<TData>(response, false);
+}
+
+/** The data of a GraphQL answer, or the error it carries (an expired session signs the user out). */
+async function readAnswer<TData>(response: Response, cutOffMeansUnreachable: boolean): Promise<TData> {
   let body: GraphQLResponse<TData>;
   try {
     body = (await response.json()) as GraphQLResponse<TData>;
   } catch {
+    if (cutOffMeansUnreachable) markUnreachable();
     throw new NetworkError(`The answer was cut off (HTTP ${response.status}).`);
   }
   markReachable();
