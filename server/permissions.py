@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.accounts.viewer import Viewer
+from server.accounts.viewer import Principal, Viewer
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Denied:
     message: str
 
 
-def _signed_in(viewer: Viewer | None, scope: str) -> Denied | None:
+def _signed_in(viewer: Principal | None, scope: str) -> Denied | None:
     if viewer is None:
         return Denied("AUTHENTICATION_REQUIRED", "Sign in (or send an API token) to do this.")
     if not viewer.has_scope(scope):
@@ -30,17 +30,17 @@ def is_task_owner(viewer: Viewer | None, task_id: int) -> bool:
     return viewer is not None and (viewer.is_admin or task_id in viewer.owned_task_ids)
 
 
-def read_public(viewer: Viewer | None) -> Denied | None:
+def read_public(viewer: Principal | None) -> Denied | None:
     if viewer is not None and not viewer.has_scope("read"):
         return Denied("FORBIDDEN", "This API token lacks the 'read' scope.")
     return None
 
 
-def read_own_account(viewer: Viewer | None) -> Denied | None:
+def read_own_account(viewer: Principal | None) -> Denied | None:
     return _signed_in(viewer, "read")
 
 
-def create_task(viewer: Viewer | None) -> Denied | None:
+def create_task(viewer: Principal | None) -> Denied | None:
     # Any signed-in user may start a task and becomes its owner; tokens need the admin scope.
     return _signed_in(viewer, "admin")
 
@@ -55,7 +55,7 @@ def manage_task(viewer: Viewer | None, task_id: int) -> Denied | None:
     return None
 
 
-def create_api_token(viewer: Viewer | None) -> Denied | None:
+def create_api_token(viewer: Principal | None) -> Denied | None:
     denied = _signed_in(viewer, "read")
     if denied:
         return denied
@@ -65,16 +65,16 @@ def create_api_token(viewer: Viewer | None) -> Denied | None:
     return None
 
 
-def annotate(viewer: Viewer | None) -> Denied | None:
+def annotate(viewer: Principal | None) -> Denied | None:
     return _signed_in(viewer, "annotate")
 
 
-def validate(viewer: Viewer | None) -> Denied | None:
+def validate(viewer: Principal | None) -> Denied | None:
     # Self-validation and owner mode depend on the example and are checked by the service.
     return _signed_in(viewer, "annotate")
 
 
-def submit_models(viewer: Viewer | None) -> Denied | None:
+def submit_models(viewer: Principal | None) -> Denied | None:
     return _signed_in(viewer, "models")
 
 

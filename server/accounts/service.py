@@ -11,7 +11,7 @@ from asyncpg.exceptions import UniqueViolationError
 from server import db
 from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
-from server.accounts.viewer import Viewer
+from server.accounts.viewer import Principal, Viewer
 from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
@@ -143,11 +143,13 @@ async def revoke_api_token(user_id: int, token_id: int) -> dict:
     return rows[0]
 
 
-async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:
-    """The viewer for an `Authorization: Bearer ...` value; None when absent.
+async def resolve_principal(authorization: str | None, secret: str) -> Principal | None:
+    """Who an `Authorization: Bearer ...` value names; None when absent.
 
-    Raises ServiceError(AUTHENTICATION_FAILED) when credentials are present but invalid, so that a
-    client with an expired session is told so rather than silently treated as anonymous.
+    A session token is checked by its signature alone (no database read); an API token is looked up
+    (and then yields the full Viewer). Raises ServiceError(AUTHENTICATION_FAILED) when credentials are
+    present but invalid, so that a client with an expired session is told so rather than silently
+    treated as anonymous.
     """
     if not authorization:
         return None
@@ -161,12 +163,33 @@ async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | Non
         if row is None or not credentials.api_token_matches(token, row["token_hash"]):
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
         await ApiToken.update({ApiToken.last_used_at: datetime.now(timezone.utc)}).where(ApiToken.id == row["id"])
-        return await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
+        viewer = await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
+        if viewer is None:
+            raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
+        return viewer
     user_id = credentials.read_session_token(token, secret)
-    viewer = await _viewer_for(user_id) if user_id is not None else None
+    if user_id is None:
+        raise _session_invalid()
+    return Principal(user_id=user_id)
+
+
+async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:
+    """The principal with its account facts (admin flag, owned tasks) read from the database."""
+    principal = await resolve_principal(authorization, secret)
+    return await complete_viewer(principal) if principal is not None else None
+
+
+async def complete_viewer(principal: Principal) -> Viewer:
+    if isinstance(principal, Viewer):
+        return principal
+    viewer = await _viewer_for(principal.user_id, scopes=principal.scopes, via_token=principal.via_token)
     if viewer is None:
-        raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.")
+        raise _session_invalid()
     return viewer
+
+
+def _session_invalid() -> ServiceError:
+    return ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.")
 
 
 async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:

@@ -7,15 +7,23 @@ from dataclasses import dataclass, field
 from server.accounts.credentials import API_TOKEN_SCOPES
 
 
-@dataclass(frozen=True)
-class Viewer:
+@dataclass(frozen=True, kw_only=True)
+class Principal:
+    """What the credentials alone say (a session JWT needs no database read): enough for scope-only policies."""
+
     user_id: int
-    username: str
-    is_admin: bool
     # A session has every scope; an API token only those it was created with.
     scopes: frozenset[str] = field(default_factory=lambda: frozenset(API_TOKEN_SCOPES))
     via_token: bool = False
-    owned_task_ids: frozenset[int] = frozenset()
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes or "admin" in self.scopes
+
+
+@dataclass(frozen=True, kw_only=True)
+class Viewer(Principal):
+    """The principal plus the account facts that ownership and admin policies need (one database read)."""
+
+    username: str
+    is_admin: bool
+    owned_task_ids: frozenset[int] = frozenset()

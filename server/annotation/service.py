@@ -16,6 +16,8 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from asyncpg.exceptions import ForeignKeyViolationError
+
 from server import db
 from server.annotation import fooling
 from server.annotation.tables import Example
@@ -261,7 +263,13 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
         "time_spent": submission.time_spent_ms, "reason": pending_reason, "pending": fooled is None,
         "fooled_int": 1 if fooled else 0,
     }
-    rows = await db.fetch(INSERT_EXAMPLE_SQL, *(values[name] for name in INSERT_EXAMPLE_ARGS))
+    try:
+        rows = await db.fetch(INSERT_EXAMPLE_SQL, *(values[name] for name in INSERT_EXAMPLE_ARGS))
+    except ForeignKeyViolationError as exc:
+        # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
+        if "user" in (exc.constraint_name or ""):
+            raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.") from None
+        raise not_found("That round or context") from None
     if not rows:  # the same client UUID won a race a moment ago
         row = await _example_by_client_id(submission.client_id)
         if row["user"] != user_id:

@@ -21,7 +21,7 @@ from server.graphql.errors import (
     AuthenticationError, ConflictError, InputError, ModelUnavailableError, NotFoundError, PermissionError,
     RateLimitedError, RoundClosedError, error_from_service,
 )
-from server.graphql.guard import as_result, authorize
+from server.graphql.guard import as_result, authorize_principal
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import ContextNode, RoundNode, _json, parse_pk
 from server.tasks.contexts import next_context
@@ -172,7 +172,7 @@ def _submitted(outcome: annotation.Outcome) -> ExampleSubmitted:
 
 
 async def _create(info: Info, data: CreateExampleInput):
-    viewer = await authorize(info, permissions.annotate)
+    viewer = await authorize_principal(info, permissions.annotate)
     submission = annotation.Submission(
         round_id=node_pk(data.round_id, "Round", "roundId"),
         context_id=node_pk(data.context_id, "Context", "contextId"),
@@ -191,12 +191,12 @@ async def _create(info: Info, data: CreateExampleInput):
 class AnnotationQueries:
     @strawberry.field(description="A context of the round to write against; least-used first by default.")
     async def next_context(self, info: Info, round_id: relay.GlobalID, strategy: ContextStrategy = ContextStrategy.LEAST_USED) -> ContextNode:
-        await authorize(info, permissions.read_public)
+        await authorize_principal(info, permissions.read_public)
         return ContextNode.from_row(await next_context(node_pk(round_id, "Round", "roundId"), strategy.value))
 
     @strawberry.field(description="The viewer's own examples, newest first.")
     async def my_examples(self, info: Info, round_id: relay.GlobalID | None = None, first: int = 20, after: str | None = None) -> relay.Connection[ExampleNode]:
-        viewer = await authorize(info, permissions.read_own_account)
+        viewer = await authorize_principal(info, permissions.read_own_account)
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
         query = Example.select().where(Example.user == viewer.user_id)
@@ -230,7 +230,7 @@ class AnnotationMutations:
     @strawberry.mutation
     async def retract_example(self, info: Info, example_id: relay.GlobalID) -> ExampleChangeResult:
         async def run():
-            viewer = await authorize(info, permissions.annotate)
+            viewer = await authorize_principal(info, permissions.annotate)
             row = await actions.retract_example(node_pk(example_id, "Example", "exampleId"), viewer.user_id)
             await _publish_round(info, row["round"])
             return ExampleChanged(example=ExampleNode.from_row(row))
@@ -240,7 +240,7 @@ class AnnotationMutations:
     @strawberry.mutation
     async def flag_example(self, info: Info, example_id: relay.GlobalID, reason: str = "") -> ExampleChangeResult:
         async def run():
-            viewer = await authorize(info, permissions.annotate)
+            viewer = await authorize_principal(info, permissions.annotate)
             row = await actions.flag_example(node_pk(example_id, "Example", "exampleId"), viewer.user_id, reason)
             return ExampleChanged(example=ExampleNode.from_row(row))
 
@@ -249,7 +249,7 @@ class AnnotationMutations:
     @strawberry.mutation
     async def explain_example(self, info: Info, example_id: relay.GlobalID, explanation: str) -> ExampleChangeResult:
         async def run():
-            viewer = await authorize(info, permissions.annotate)
+            viewer = await authorize_principal(info, permissions.annotate)
             row = await actions.explain_example(node_pk(example_id, "Example", "exampleId"), viewer.user_id, explanation)
             return ExampleChanged(example=ExampleNode.from_row(row))
 

@@ -11,7 +11,7 @@ from strawberry.litestar.controller import BaseContext
 
 from server.accounts import service as accounts
 from server.accounts.tables import User
-from server.accounts.viewer import Viewer
+from server.accounts.viewer import Principal, Viewer
 from server.services import Services
 from server.tasks.tables import Context, Round, Task
 
@@ -65,7 +65,8 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
 
     def __post_init__(self) -> None:
         self.loaders = Loaders.new()
-        self._viewer_resolved = False
+        self._principal_resolved = False
+        self._principal: Principal | None = None
         self._viewer: Viewer | None = None
 
     def _authorization(self) -> str | None:
@@ -77,13 +78,25 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
             value = f"Bearer {value}"
         return value if isinstance(value, str) else None
 
-    async def viewer(self) -> Viewer | None:
-        if not self._viewer_resolved:
+    async def principal(self) -> Principal | None:
+        """Who is asking, from the credentials alone (a session costs no database read)."""
+        if not self._principal_resolved:
             # Raises ServiceError(AUTHENTICATION_FAILED) for bad credentials: never silently anonymous.
-            self._viewer = await accounts.resolve_viewer(self._authorization(), self.services.settings.jwt_secret)
-            self._viewer_resolved = True
+            self._principal = await accounts.resolve_principal(self._authorization(), self.services.settings.jwt_secret)
+            self._principal_resolved = True
+        return self._principal
+
+    async def viewer(self) -> Viewer | None:
+        """The principal with its account facts (admin flag, owned tasks), read once per request."""
+        if self._viewer is None:
+            principal = await self.principal()
+            if principal is None:
+                return None
+            self._viewer = await accounts.complete_viewer(principal)
         return self._viewer
 
     def forget_viewer(self) -> None:
         """After a mutation changes ownership, re-read the viewer on next use."""
-        self._viewer_resolved = False
+        self._viewer = None
+        if isinstance(self._principal, Viewer):  # an API token's principal carries the old account facts
+            self._principal_resolved = False

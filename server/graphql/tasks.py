@@ -14,7 +14,7 @@ from strawberry.types import Info
 
 from server import events, permissions
 from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
-from server.graphql.guard import as_result, authorize
+from server.graphql.guard import as_result, authorize, authorize_principal
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import RoundNode, TaskNode
 from server.annotation import export_service
@@ -100,7 +100,7 @@ AddContextsResult = Annotated[ContextsAdded | InputError | NotFoundError | _Deni
 class TaskQueries:
     @strawberry.field(description="Active tasks, oldest first.")
     async def tasks(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[TaskNode]:
-        await authorize(info, permissions.read_public)
+        await authorize_principal(info, permissions.read_public)
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
         query = Task.select().where(Task.active == True)  # noqa: E712 — Piccolo builds SQL from this
@@ -111,7 +111,7 @@ class TaskQueries:
 
     @strawberry.field
     async def task(self, info: Info, code: str) -> TaskNode | None:
-        await authorize(info, permissions.read_public)
+        await authorize_principal(info, permissions.read_public)
         row = await Task.select().where(Task.code == code).first().output(load_json=True)
         return TaskNode.from_row(row) if row else None
 
@@ -181,7 +181,7 @@ class TaskMutations:
 class TaskSubscriptions:
     @strawberry.subscription(description="The round's counters now, then again whenever they change.")
     async def round_stats(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[RoundNode, None]:
-        await authorize(info, permissions.read_public)
+        await authorize_principal(info, permissions.read_public)
         pk = node_pk(round_id, "Round", "roundId")
         hub = info.context.services.hub
         async with hub.listen(events.round_channel(pk)) as changes:

@@ -16,7 +16,7 @@ from server.annotation import stats, validating
 from server.annotation.tables import Example
 from server.graphql.annotation import ExampleNode
 from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
-from server.graphql.guard import as_result, authorize
+from server.graphql.guard import as_result, authorize, authorize_principal
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import UserNode
 from server.tasks.service import get_task_by_code
@@ -116,7 +116,7 @@ class ValidationQueries:
 
     @strawberry.field(description="Users of a task (or one round of it) ranked by verified fooled examples.")
     async def user_leaderboard(self, info: Info, task_code: str, round_number: int | None = None, first: int = 20) -> list[UserStatsRow]:
-        await authorize(info, permissions.read_public)
+        await authorize_principal(info, permissions.read_public)
         first = check_page_size(first, info.context.services.settings.page_size_max)
         task = await get_task_by_code(task_code)
         ranked = stats.rank(await stats.user_stats(task["id"], round_number))[:first]

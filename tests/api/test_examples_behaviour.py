@@ -180,3 +180,19 @@ def test_target_model_status_shows_heldout_accuracy(api, target_models):
     assert status["sentiment"]["ready"] and status["sentiment"]["profile"] == "fast"
     assert 0.5 < status["sentiment"]["heldoutAccuracy"] <= 1.0 and status["sentiment"]["nTrain"] > 100
     assert status["qa"]["heldoutF1"] is not None and status["qa"]["heldoutAccuracy"] is None
+
+
+def test_a_session_whose_account_is_gone_is_refused_and_writes_nothing(api, stack, target_models):
+    # Sessions are checked by signature alone on the write path; an account that no longer exists
+    # (a validly signed token for an unknown user) must still be refused, not crash.
+    from server.accounts.credentials import issue_session_token
+
+    token, round_id, context_id = _setup(api)
+    ghost = issue_session_token(987654, stack.env["JWT_SECRET"], 3600)
+    result = submit(api, ghost, round_id, context_id, {"statement": "Nobody wrote this."}, label="positive")
+    assert result["__typename"] == "AuthenticationError" and "log in again" in result["message"]
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
+    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 0
+    # Queries that need the account say so too.
+    response = api.raw("{ me { username } }", token=ghost)
+    assert response.json()["errors"][0]["extensions"]["code"] == "AUTHENTICATION_FAILED"
