@@ -125,24 +125,35 @@ def cached_config(task_id: int, raw: str) -> TaskConfig:
 async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
     if submission.client_id is None and not submission.sandbox:
         raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
+    early = _ask_early(services, submission)
     try:
-        round_row, config, context = await _load(submission)
-    except _AlreadyStored:
-        if not submission.sandbox:
-            # A retried client UUID is answered from the stored example, without asking the model again.
-            existing = await _existing(submission.client_id, user_id)
-            if existing is not None:
-                return existing
-        round_row, config, context = await _load(replace(submission, client_id=None))
-    stored_input = check_submission(
-        config, context["fields"], submission.fields, submission.intended, submission.answer_start,
-        submission.explanation, submission.time_spent_ms,
-    )
-    await _check_rate(services, user_id)
-    model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
-    targets = choose_targets(config, round_row["target_models"])
+        try:
+            prepared = await _load(submission)
+        except _AlreadyStored:
+            if not submission.sandbox:
+                # A retried client UUID is answered from the stored example, without asking the model again.
+                existing = await _existing(submission.client_id, user_id)
+                if existing is not None:
+                    return existing
+            prepared = await _load(replace(submission, client_id=None))
+        _remember(prepared)
+        round_row, config, context = prepared
+        stored_input = check_submission(
+            config, context["fields"], submission.fields, submission.intended, submission.answer_start,
+            submission.explanation, submission.time_spent_ms,
+        )
+        await _check_rate(services, user_id)
+        if early is not None and early.prepared_like(prepared):
+            targets, asking, early = early.targets, early.task, None
+        else:
+            model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
+            targets = choose_targets(config, round_row["target_models"])
+            asking = ask_models(services, config, targets, model_fields)
+    finally:
+        if early is not None:
+            early.cancel()
     try:
-        predictions = await ask_models(services, config, targets, model_fields)
+        predictions = await asking
         fooled: bool | None = fooling.fooled(config, str(submission.intended), [p.output for p in predictions])
         pending_reason = ""
     except ModelUnavailable as exc:
@@ -156,6 +167,70 @@ async def create_example(services: Services, user_id: int, submission: Submissio
         return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
     await _after_commit(services, example)
     return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+# Speculation: the model call need not wait for the round/context read. Each process remembers what
+# the last reads of rounds and contexts returned (contexts also from nextContext) and asks the model
+# with that while the fresh read runs; the answer is used only if the fresh read agrees (same targets,
+# config and context fields), so every check still happens on current rows, and a disagreement (a new
+# round's targets, a changed config) costs only a wasted model call.
+_ROUNDS: dict[int, tuple[dict, TaskConfig]] = {}
+_CONTEXTS: dict[int, dict] = {}
+
+
+def remember_context(context: dict) -> None:
+    """A context row just read (e.g. by nextContext): its fields are likely to be written against next."""
+    fields = context.get("fields")
+    if isinstance(fields, str):
+        fields = json.loads(fields)
+    if isinstance(fields, dict):
+        _bounded_put(_CONTEXTS, context["id"], {"id": context["id"], "fields": fields})
+
+
+def _remember(prepared: tuple[dict, TaskConfig, dict]) -> None:
+    round_row, config, context = prepared
+    _bounded_put(_ROUNDS, round_row["id"], (round_row, config))
+    _bounded_put(_CONTEXTS, context["id"], context)
+
+
+def _bounded_put(cache: dict, key: int, value) -> None:
+    if len(cache) >= 20_000:
+        cache.clear()
+    cache[key] = value
+
+
+@dataclass
+class _EarlyAsk:
+    prepared: tuple[dict, TaskConfig, dict]
+    targets: list[dict]
+    task: asyncio.Future
+
+    def prepared_like(self, fresh: tuple[dict, TaskConfig, dict]) -> bool:
+        (old_round, old_config, old_context), (round_row, config, context) = self.prepared, fresh
+        return (old_config is config and old_round["target_models"] == round_row["target_models"]
+                and old_context["fields"] == context["fields"])
+
+    def cancel(self) -> None:
+        self.task.cancel()
+        # Its outcome (or cancellation) is deliberately ignored.
+        self.task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+def _ask_early(services: Services, submission: Submission) -> _EarlyAsk | None:
+    known_round, context = _ROUNDS.get(submission.round_id), _CONTEXTS.get(submission.context_id)
+    if known_round is None or context is None or services.settings.submissions_per_minute > 0:
+        return None  # with a rate limit on, the model is asked only after the count allows it
+    (round_row, config), prepared = known_round, (*known_round, context)
+    try:
+        stored_input = check_submission(
+            config, context["fields"], submission.fields, submission.intended, submission.answer_start,
+            submission.explanation, submission.time_spent_ms,
+        )
+    except ServiceError:
+        return None  # the fresh path reports it
+    model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
+    targets = choose_targets(config, round_row["target_models"])
+    return _EarlyAsk(prepared, targets, asyncio.ensure_future(ask_models(services, config, targets, model_fields)))
 
 
 # Atomic per-user fixed window of one minute (retried client UUIDs were answered above and are not counted).

@@ -24,6 +24,7 @@ from server.graphql.errors import (
 from server.graphql.guard import as_result, authorize_principal
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import ContextNode, RoundNode, _json, parse_pk
+from server.observability.metrics import count_outbox_batch
 from server.tasks.contexts import next_context
 
 MAX_BATCH = 100
@@ -192,7 +193,9 @@ class AnnotationQueries:
     @strawberry.field(description="A context of the round to write against; least-used first by default.")
     async def next_context(self, info: Info, round_id: relay.GlobalID, strategy: ContextStrategy = ContextStrategy.LEAST_USED) -> ContextNode:
         await authorize_principal(info, permissions.read_public)
-        return ContextNode.from_row(await next_context(node_pk(round_id, "Round", "roundId"), strategy.value))
+        row = await next_context(node_pk(round_id, "Round", "roundId"), strategy.value)
+        annotation.remember_context(row)  # the viewer is about to write against it
+        return ContextNode.from_row(row)
 
     @strawberry.field(description="The viewer's own examples, newest first.")
     async def my_examples(self, info: Info, round_id: relay.GlobalID | None = None, first: int = 20, after: str | None = None) -> relay.Connection[ExampleNode]:
@@ -218,6 +221,7 @@ class AnnotationMutations:
     async def submit_examples(self, info: Info, inputs: list[CreateExampleInput]) -> list[CreateExampleResult]:
         if len(inputs) > MAX_BATCH:
             error = invalid(f"At most {MAX_BATCH} examples per batch.", FieldProblem("inputs", "too many"))
+            count_outbox_batch(["error"] * len(inputs))
             return [error_from_service(error)] * len(inputs)
         results = []
         for data in inputs:  # in order: a client's outbox is replayed in the order it was written
@@ -225,6 +229,7 @@ class AnnotationMutations:
                 results.append(error_from_service(invalid("Sandbox examples are not batched.", FieldProblem("sandbox", "must be false"))))
                 continue
             results.append(await as_result(lambda data=data: _create(info, data)))
+        count_outbox_batch([_outbox_result(r) for r in results])
         return results
 
     @strawberry.mutation
@@ -254,6 +259,12 @@ class AnnotationMutations:
             return ExampleChanged(example=ExampleNode.from_row(row))
 
         return await as_result(run)
+
+
+def _outbox_result(result) -> str:
+    if isinstance(result, ExampleSubmitted):
+        return "duplicate" if result.duplicate else "new"
+    return "error"
 
 
 async def _publish_round(info: Info, round_id: int) -> None:

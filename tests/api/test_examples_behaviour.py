@@ -196,3 +196,15 @@ def test_a_session_whose_account_is_gone_is_refused_and_writes_nothing(api, stac
     # Queries that need the account say so too.
     response = api.raw("{ me { username } }", token=ghost)
     assert response.json()["errors"][0]["extensions"]["code"] == "AUTHENTICATION_FAILED"
+
+
+def test_a_changed_target_is_asked_even_right_after_writing_against_the_old_one(api, target_models):
+    # The API asks the model while it reads the round; an answer from the remembered (old) target must
+    # never be stored once the round's rows say otherwise.
+    token, round_id, context_id = _setup(api)
+    first = submit(api, token, round_id, context_id, {"statement": "A fine day."}, label="positive")
+    assert first["example"]["modelName"] == "sentiment_minilm"
+    run_sql("""UPDATE rounds SET target_models = '[{"name": "sentiment_retired", "version": ""}]'::jsonb""")
+    second = submit(api, token, round_id, context_id, {"statement": "A fine day again."}, label="positive")
+    assert second["verdict"] == "PENDING" and second["example"]["modelName"] == "sentiment_retired"
+    assert run_sql("SELECT model_output FROM examples WHERE model_name = 'sentiment_retired'")[0]["model_output"] is None
