@@ -69,9 +69,12 @@ def annotate(viewer: Principal | None) -> Denied | None:
     return _signed_in(viewer, "annotate")
 
 
-def validate(viewer: Principal | None) -> Denied | None:
-    # Self-validation and owner mode depend on the example and are checked by the service.
-    return _signed_in(viewer, "annotate")
+def validate(viewer: Principal | None, owner_mode: bool = False) -> Denied | None:
+    # Self-validation and whether the viewer owns the example's task are checked by the service.
+    denied = _signed_in(viewer, "annotate")
+    if denied is None and owner_mode and not viewer.has_scope("admin"):
+        return Denied("FORBIDDEN", "Owner mode is an owner operation: this API token lacks the 'admin' scope.")
+    return denied
 
 
 def submit_models(viewer: Principal | None) -> Denied | None:

@@ -23,16 +23,17 @@ class PublicError(Exception):
 
 def should_mask_error(error: GraphQLError) -> bool:
     original = error.original_error
-    # Syntax, validation and variable-coercion errors describe the request, not our internals;
-    # they carry no original exception or occur before execution (no path).
-    if original is None or isinstance(original, GraphQLError) or error.path is None:
-        return False
-    if isinstance(original, GlobalIDValueError):
-        return False
+    # Expected errors keep their message and carry their code, wherever they were raised (a subscription's
+    # errors reach us without a path).
     if isinstance(original, (PublicError, ServiceError)):
         error.extensions = {**(error.extensions or {}), "code": original.code}
         return False
-    return True
+    # Syntax, validation and variable-coercion errors describe the request, not our internals; they carry
+    # no original exception, or point at the request's variables before execution (nodes, no path).
+    if original is None or isinstance(original, (GraphQLError, GlobalIDValueError)):
+        return False
+    # Anything else is masked, including an exception a subscription raised while streaming (no path, no nodes).
+    return error.path is not None or not error.nodes
 
 
 @strawberry.type

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from strawberry.extensions import FieldExtension
 from strawberry.types import Info
 
+from server import permissions
 from server.accounts.viewer import Principal, Viewer
 from server.errors import ServiceError
 from server.graphql.errors import error_from_service
@@ -27,6 +30,18 @@ async def authorize_principal(info: Info, policy: Callable[[Principal | None], D
     principal = await info.context.principal()
     _enforce(policy(principal))
     return principal
+
+
+class ReadScope(FieldExtension):
+    """The `read_public` policy on a field whose resolver is not ours (relay's `node`). A FieldExtension, not a
+    permission class: Strawberry's PermissionExtension returns relay's awaitable unresolved."""
+
+    async def resolve_async(self, next_: Callable[..., Any], source: Any, info: Info, **kwargs: Any) -> Any:
+        await authorize_principal(info, permissions.read_public)  # raises the refusal with its code
+        result = next_(source, info, **kwargs)
+        while inspect.isawaitable(result):  # relay's node resolver hands back an awaitable of an awaitable
+            result = await result
+        return result
 
 
 def _enforce(denied: Denied | None) -> None:

@@ -24,6 +24,7 @@ from server.graphql.errors import (
 from server.graphql.evaluation import (
     ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions,
 )
+from server.graphql.guard import ReadScope
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions
 from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
@@ -32,7 +33,7 @@ from server.settings import Settings
 
 @strawberry.type
 class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries, TrainingQueries):
-    node: relay.Node | None = relay.node(description="Fetch any object by its global id.")
+    node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
 
 @strawberry.type

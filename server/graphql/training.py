@@ -13,7 +13,6 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import events, permissions
-from server.errors import ServiceError
 from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import node_pk
@@ -146,9 +145,7 @@ class TrainingSubscriptions:
     async def training_run_updated(self, info: Info, run_id: relay.GlobalID) -> AsyncGenerator[TrainingRunNode, None]:
         pk = node_pk(run_id, "TrainingRun", "runId")
         row = await training.get_run(pk)
-        viewer = await info.context.viewer()
-        if not is_task_owner(viewer, row["task"]):
-            raise ServiceError("FORBIDDEN", "Only the task's owners can follow its training runs.")
+        await authorize(info, permissions.manage_task, row["task"])  # the rule of `trainingRuns`
         async with info.context.services.hub.listen(training.channel(pk)) as changes:
             yield TrainingRunNode.from_row(await training.get_run(pk))
             async for _ in changes:

@@ -148,7 +148,7 @@ class ValidationMutations:
         self, info: Info, example_id: relay.GlobalID, label: ValidationLabel, mode: ValidationMode = ValidationMode.USER, note: str = ""
     ) -> ValidateExampleResult:
         async def run():
-            viewer = await authorize(info, permissions.validate)
+            viewer = await authorize(info, permissions.validate, mode == ValidationMode.OWNER)
             pk = node_pk(example_id, "Example", "exampleId")
             vote = await validating.validate_example(info.context.services, viewer, pk, label.value, mode.value, note)
             row = await Example.select().where(Example.id == pk).first().output(load_json=True)

@@ -1,0 +1,25 @@
+"""Refusals carry their code on every transport, and unexpected errors are masked on every transport: a
+subscription's errors reach the masking rule without a path (Strawberry wraps what the stream raised)."""
+
+from graphql import GraphQLError, parse
+
+from server.errors import ServiceError
+from server.graphql.errors import should_mask_error
+
+
+def test_a_refusal_raised_by_a_subscription_keeps_its_code():
+    error = GraphQLError("Only the task's owners can do this.", original_error=ServiceError("FORBIDDEN", "Only the task's owners can do this."))
+    assert error.path is None and not should_mask_error(error)
+    assert error.extensions == {"code": "FORBIDDEN"}
+
+
+def test_an_unexpected_exception_raised_by_a_subscription_is_masked():
+    error = GraphQLError("connection to 10.0.0.3 refused (password=hunter2)", original_error=OSError("refused"))
+    assert error.path is None and should_mask_error(error)
+
+
+def test_variable_errors_still_describe_the_request():
+    node = parse("query($n: Int!) { me { username } }").definitions[0].variable_definitions[0]
+    error = GraphQLError("Variable '$n' got invalid value 'x'; Int cannot represent non-integer value", node,
+                         original_error=ValueError("not an int"))
+    assert not should_mask_error(error)
