@@ -8,12 +8,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar, MediaType, Response, get
-from litestar.background_tasks import BackgroundTask
-from litestar.response import File, Stream
+from litestar.background_tasks import BackgroundTask, BackgroundTasks
 from litestar.config.cors import CORSConfig
-from litestar.background_tasks import BackgroundTasks
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.response import File, Stream
 from litestar.static_files import create_static_files_router
 from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
@@ -22,6 +21,8 @@ from server import db
 from server.body_limits import body_limit_middleware
 from server.graphql.context import GraphQLContext
 from server.graphql.schema import build_schema
+from server.observability import graphql as graphql_metrics
+from server.observability.http import RequestContext, log_unhandled, metrics_handler
 from server.services import Services
 from server.settings import Settings, get_settings
 
@@ -81,8 +82,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
     async def context_getter(state: State) -> GraphQLContext:
         return GraphQLContext(services=state.services)
 
+    schema = build_schema(settings)
+    graphql_metrics.install(schema)
     graphql = make_graphql_controller(
-        build_schema(settings),
+        schema,
         path="/graphql",
         context_getter=context_getter,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
@@ -95,16 +98,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
     # per request for a dict; build it on the loop instead.
     graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
-    route_handlers: list = [graphql, health, download_export]
+    route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
         route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))
     cors = CORSConfig(allow_origins=list(settings.allowed_origins)) if settings.allowed_origins else None
-    return Litestar(
+    app = Litestar(
         route_handlers=route_handlers,
         lifespan=[lifespan],
         cors_config=cors,
         middleware=[body_limit_middleware(settings.request_body_max_bytes, settings.upload_max_bytes + 1024 * 1024)],
         # The middleware enforces the real limits per content type; this is only the outer bound.
         request_max_body_size=settings.upload_max_bytes + 1024 * 1024,
+        # Logging is configured by `dynabench serve` (LOG_FORMAT, redaction); Litestar's default config
+        # would replace the root handler. Unhandled exceptions are logged by log_unhandled instead.
+        logging_config=None,
+        after_exception=[log_unhandled],
     )
+    # Outside the router, so that every request (404s included) gets a request id and is counted.
+    app.asgi_handler = RequestContext(app.asgi_handler, log_requests=settings.access_log)
+    return app

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from pathlib import Path
@@ -13,10 +12,10 @@ os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
 
 
 def _configure_logging(verbose: bool = False) -> None:
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    # LOG_FORMAT=json|text (default text); secrets are redacted either way (server/observability/logs.py).
+    from server.observability.logs import configure_logging
+
+    configure_logging(verbose=verbose)
 
 
 def cmd_up(args: argparse.Namespace) -> int:
@@ -28,7 +27,18 @@ def cmd_up(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from server.observability.logs import logging_config
+
     _require_env("DATABASE_URL", "REDIS_URL", "JWT_SECRET")
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Several processes behind one port: /metrics must sum all of them (prometheus_client's
+        # multiprocess mode; set before any worker process imports prometheus_client).
+        import atexit
+        import shutil
+        import tempfile
+
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="dynabench-metrics-")
+        atexit.register(shutil.rmtree, os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
     uvicorn.run(
         "server.app:create_app",
         factory=True,
@@ -37,7 +47,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         proxy_headers=True,
         log_level="info",
-        access_log=os.environ.get("ACCESS_LOG", "0") == "1",
+        log_config=logging_config(),
+        # ACCESS_LOG=1 turns on the app's own access log (route template, status, duration,
+        # request id; never the raw path, which may hold an export link's token).
+        access_log=False,
         ws_max_size=1024 * 1024,
     )
     return 0

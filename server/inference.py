@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import numpy as np
-from tritonclient.http.aio import InferenceServerClient, InferInput, InferRequestedOutput
+from tritonclient.http.aio import (
+    InferenceServerClient,
+    InferInput,
+    InferRequestedOutput,
+)
 from tritonclient.utils import InferenceServerException
 
+from server.observability.metrics import observe_triton
 from server.tasks.config import TaskConfig
 
 CLASSIFICATION_OUTPUTS = ("label", "probs")
 # aiohttp asks for gzip by default; Triton then compresses a few hundred bytes and we inflate them.
 PLAIN_RESPONSE = {"Accept-Encoding": "identity"}
 QA_OUTPUTS = ("answer", "start", "end", "confidence")
+
+
+def _failure_outcome(exc: Exception) -> str:
+    """Metrics: a connection problem is `unavailable`; anything else (a broken output contract) is `error`."""
+    return "unavailable" if isinstance(exc, (OSError, aiohttp.ClientConnectionError)) else "error"
 
 
 class ModelUnavailable(Exception):
@@ -49,19 +61,30 @@ async def predict_batch(
 ) -> list[dict[str, Any]]:
     """A batch through one model (evaluation, smoke tests); failures become ModelUnavailable."""
     outputs = [InferRequestedOutput(name) for name in output_names(config)]
+    started, outcome = time.perf_counter(), "error"
     try:
         result = await asyncio.wait_for(
             client.infer(model_name, build_batch_inputs(config, rows), model_version=model_version, outputs=outputs,
                          headers=PLAIN_RESPONSE),
             timeout=timeout_s,
         )
-        return [parse_output(config, result, i) for i in range(len(rows))]
-    except asyncio.TimeoutError:
+        parsed = [parse_output(config, result, i) for i in range(len(rows))]
+        outcome = "ok"
+        return parsed
+    except TimeoutError:
+        outcome = "timeout"
         raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
     except InferenceServerException as exc:
+        outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
+    except asyncio.CancelledError:
+        outcome = "cancelled"
+        raise
     except Exception as exc:  # noqa: BLE001 — transport errors and outputs that break the contract
+        outcome = _failure_outcome(exc)
         raise ModelUnavailable(f"model {model_name}: {type(exc).__name__}: {exc}"[:500]) from None
+    finally:
+        observe_triton(model_name, outcome, time.perf_counter() - started)
 
 
 def parse_output(config: TaskConfig, result: Any, row: int = 0) -> dict[str, Any]:
@@ -96,6 +119,7 @@ async def predict(
 ) -> Prediction:
     """One example through one model; every failure becomes ModelUnavailable with a readable reason."""
     outputs = [InferRequestedOutput(name) for name in output_names(config)]
+    started, outcome = time.perf_counter(), "error"
     try:
         result = await asyncio.wait_for(
             client.infer(model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs,
@@ -103,14 +127,23 @@ async def predict(
             timeout=timeout_s,
         )
         response = result.get_response()
-        return Prediction(model_name, str(response.get("model_version", model_version)), parse_output(config, result))
-    except asyncio.TimeoutError:
+        prediction = Prediction(model_name, str(response.get("model_version", model_version)), parse_output(config, result))
+        outcome = "ok"
+        return prediction
+    except TimeoutError:
+        outcome = "timeout"
         raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
     except InferenceServerException as exc:
+        outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
     except (OSError, asyncio.CancelledError) as exc:
         if isinstance(exc, asyncio.CancelledError) and asyncio.current_task().cancelling():
+            outcome = "cancelled"
             raise
+        outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: Triton is unreachable ({type(exc).__name__})") from None
     except Exception as exc:  # noqa: BLE001 — aiohttp errors and malformed outputs (contract breach)
+        outcome = _failure_outcome(exc)
         raise ModelUnavailable(f"model {model_name}: {type(exc).__name__}: {exc}"[:500]) from None
+    finally:
+        observe_triton(model_name, outcome, time.perf_counter() - started)

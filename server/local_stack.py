@@ -122,8 +122,11 @@ class LocalStack:
     durable: bool = True  # False (tests): PostgreSQL without fsync
     api_processes: int = 1
     worker_processes: int = 1
+    log_format: str = "text"  # LOG_FORMAT of the API and workers: text (readable) or json (one object per line)
+    access_log: bool = False  # ACCESS_LOG: one log line per HTTP request
     env: dict[str, str] = field(default_factory=dict)
     api_urls: list[str] = field(default_factory=list)
+    worker_metrics_urls: list[str] = field(default_factory=list)  # one Prometheus endpoint per worker
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).absolute()
@@ -134,7 +137,7 @@ class LocalStack:
     def api_url(self) -> str:
         return self.api_urls[0]
 
-    def start(self, progress=None) -> "LocalStack":
+    def start(self, progress=None) -> LocalStack:
         progress = progress or _quiet
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.logs.mkdir(exist_ok=True)
@@ -168,14 +171,20 @@ class LocalStack:
             "PICCOLO_CONF": "server.piccolo_conf",
             "MODEL_STORE_DIR": str(self.data_dir / "model_store"),
             "TARGET_MODEL_REPOSITORY": str(repository),
+            "LOG_FORMAT": self.log_format,
+            "ACCESS_LOG": "1" if self.access_log else "0",
         }
         os.environ.update(self.env)
         with progress("Applying migrations" + (" and seeding the four built-in tasks" if self.seed else "")):
             asyncio.run(_migrate_and_seed(self.secrets["admin_password"] if self.seed else None))
         with progress("Starting the worker"):
+            self.worker_metrics_urls = []
             for i in range(self.worker_processes):
-                self.group.spawn(f"worker-{i}", [sys.executable, "-m", "server.cli", "worker"], env=self.env,
-                                 log_path=self.logs / f"worker-{i}.log")
+                # Each worker its own metrics port (not in self.env: extra workers started with it serve none).
+                port = free_port()
+                self.group.spawn(f"worker-{i}", [sys.executable, "-m", "server.cli", "worker"],
+                                 env={**self.env, "WORKER_METRICS_PORT": str(port)}, log_path=self.logs / f"worker-{i}.log")
+                self.worker_metrics_urls.append(f"http://127.0.0.1:{port}/metrics")
         with progress(f"Starting the API on 127.0.0.1:{api_ports[0]}"):
             for i, port in enumerate(api_ports):
                 self.group.spawn(f"api-{i}", [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
@@ -222,6 +231,8 @@ def run_local_stack(args: argparse.Namespace) -> int:
         print(
             f"\nDynabench is running at {url}/  (GraphQL: {url}/graphql, health: {url}/health)\n"
             f"Demo admin: admin / {stack.secrets['admin_password']}   (stored in {stack.data_dir / 'secrets.json'})\n"
+            f"Metrics: {url}/metrics (API), {', '.join(stack.worker_metrics_urls)} (worker), "
+            f"{stack.triton.metrics_url} (Triton)\n"
             f"Logs: {stack.logs}   Press Ctrl-C to stop.\n",
             flush=True,
         )

@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 from tritonclient.http.aio import InferenceServerClient
 
 from server.event_hub import EventHub
+from server.observability.jobs import serialize_job
 from server.settings import Settings
 
 
@@ -29,9 +30,10 @@ class Services:
         self.hub = EventHub(self.redis)
 
     @classmethod
-    async def start(cls, settings: Settings) -> "Services":
+    async def start(cls, settings: Settings) -> Services:
         redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5, health_check_interval=30)
-        arq = await create_pool(RedisSettings.from_dsn(settings.redis_url), retry=2)
+        # serialize_job: jobs enqueued during a request carry its request id to the worker's logs.
+        arq = await create_pool(RedisSettings.from_dsn(settings.redis_url), retry=2, job_serializer=serialize_job)
         return cls(
             settings=settings,
             redis=redis,

@@ -37,9 +37,13 @@ class Settings:
     login_max_failures: int = 10  # per username per window; 0 turns the limit off
     login_window_seconds: int = 900
     submissions_per_minute: int = 0  # per user (createExample incl. sandbox, submitExamples items); 0 = no limit
+    metrics_token: str = ""  # when set, GET /metrics needs `Authorization: Bearer <token>`
+    access_log: bool = False  # one structured line per HTTP request (route template, status, duration, request id)
+    worker_metrics_port: int = 0  # the worker's Prometheus endpoint; 0 = not served
+    worker_metrics_host: str = "127.0.0.1"
 
     @classmethod
-    def from_env(cls) -> "Settings":
+    def from_env(cls) -> Settings:
         env = os.environ
         secret = env.get("JWT_SECRET", "")
         return cls(
@@ -66,6 +70,10 @@ class Settings:
             login_max_failures=int(env.get("LOGIN_MAX_FAILURES", cls.login_max_failures)),
             login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", cls.login_window_seconds)),
             submissions_per_minute=int(env.get("SUBMISSIONS_PER_MINUTE", cls.submissions_per_minute)),
+            metrics_token=env.get("METRICS_TOKEN", ""),
+            access_log=env.get("ACCESS_LOG", "0") == "1",
+            worker_metrics_port=int(env.get("WORKER_METRICS_PORT") or 0),
+            worker_metrics_host=env.get("WORKER_METRICS_HOST", cls.worker_metrics_host),
         )
 
 

@@ -29,7 +29,9 @@ def stack(tmp_path_factory):
 
     base = tmp_path_factory.mktemp("stack")
     (base / "model_repository").mkdir()
-    local = LocalStack(base, model_repository=base / "model_repository", load_models=False, seed=False, durable=False)
+    # JSON logs with an access log line per request: tests/api/test_observability.py reads them.
+    local = LocalStack(base, model_repository=base / "model_repository", load_models=False, seed=False, durable=False,
+                       log_format="json", access_log=True)
     try:
         local.start()
         yield local

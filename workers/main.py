@@ -7,8 +7,15 @@ import os
 
 from arq import cron
 from arq.connections import RedisSettings
+from arq.constants import default_queue_name
 
 from server import db
+from server.observability.jobs import (
+    deserialize_job,
+    instrument,
+    serialize_job,
+    start_worker_metrics,
+)
 from server.services import Services
 from server.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
@@ -23,29 +30,41 @@ log = logging.getLogger("dynabench.worker")
 async def startup(ctx: dict) -> None:
     await db.wait_for_database()
     await db.start_pool(int(os.environ.get("DB_POOL_MAX", "5")))
-    ctx["services"] = await Services.start(Settings.from_env())
+    settings = Settings.from_env()
+    ctx["services"] = await Services.start(settings)
+    if settings.worker_metrics_port:
+        ctx["metrics_server"] = start_worker_metrics(
+            settings.worker_metrics_host, settings.worker_metrics_port, settings.redis_url, default_queue_name)
     log.info("worker ready")
 
 
 async def shutdown(ctx: dict) -> None:
+    if ctx.get("metrics_server") is not None:
+        ctx["metrics_server"].shutdown()
     if "services" in ctx:
         await ctx["services"].close()
     await db.close_pool()
 
 
 class WorkerSettings:
-    functions = [
+    # instrument(): duration and outcome metrics per function, the job's name and id in log lines.
+    functions = tuple(instrument(f) for f in (
         recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes,
         deploy_model, evaluate_model, train_target_model,
-    ]
+    ))
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
-    cron_jobs = [
-        cron(recheck_pending_examples, second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True),
-        cron(sweep_unaggregated_votes, second={5, 25, 45}, unique=True, run_at_startup=True),
-    ]
+    cron_jobs = (
+        cron(instrument(recheck_pending_examples), name="cron:recheck_pending_examples",
+             second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True),
+        cron(instrument(sweep_unaggregated_votes), name="cron:sweep_unaggregated_votes",
+             second={5, 25, 45}, unique=True, run_at_startup=True),
+    )
     on_startup = startup
     on_shutdown = shutdown
+    # The originating request id travels inside each job (server/observability/jobs.py).
+    job_serializer = serialize_job
+    job_deserializer = deserialize_job
     redis_settings = RedisSettings.from_dsn(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     # Low poll delay: ~12 ms job latency instead of ~300 ms (DESIGN.md §2).
     poll_delay = 0.02
