@@ -14,6 +14,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.response import File, Stream
 from litestar.static_files import create_static_files_router
+from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
@@ -79,6 +80,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await services.close()
             await db.close_pool()
 
+    # ALLOWED_ORIGINS as browsers send an Origin ("https://a.example/" -> "https://a.example"), for CORS and
+    # websocket handshakes alike; a value that is not an origin stops the start with a clear error.
+    origins = sorted(normalize_allowed_origins(settings.allowed_origins))
+
     async def context_getter(state: State) -> GraphQLContext:
         return GraphQLContext(services=state.services)
 
@@ -89,7 +94,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         path="/graphql",
         context_getter=context_getter,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-        allowed_origins=list(settings.allowed_origins),
+        allowed_origins=origins,
         graphql_ide="graphiql",
         multipart_uploads_enabled=True,
         keep_alive=True,
@@ -102,7 +107,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
         route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))
-    cors = CORSConfig(allow_origins=list(settings.allowed_origins)) if settings.allowed_origins else None
+    cors = CORSConfig(allow_origins=origins) if origins else None
     app = Litestar(
         route_handlers=route_handlers,
         lifespan=[lifespan],
