@@ -15,7 +15,7 @@ from server.accounts import service as accounts
 from server.graphql.errors import (
     AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, RateLimitedError,
 )
-from server.graphql.guard import as_result, authorize, authorize_principal
+from server.graphql.guard import as_result, authorize
 from server.graphql.relay import node_pk
 from server.graphql.types import UserNode
 
@@ -103,10 +103,11 @@ CreateApiTokenResult = Annotated[
 class AccountQueries:
     @strawberry.field(description="The signed-in user, or null when anonymous.")
     async def me(self, info: Info) -> UserNode | None:
-        principal = await authorize_principal(info, permissions.read_public)
-        if principal is None:
+        # The full viewer: a session of an account that is gone is refused (AUTHENTICATION_FAILED), not null.
+        viewer = await authorize(info, permissions.read_public)
+        if viewer is None:
             return None
-        row = await info.context.loaders.user.load(principal.user_id)
+        row = await info.context.loaders.user.load(viewer.user_id)
         return UserNode.from_row(row) if row else None
 
     @strawberry.field(description="Your live API tokens (name, prefix, scopes, last use; never the secret).")
