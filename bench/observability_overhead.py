@@ -1,12 +1,13 @@
 """What the observability code adds per request, measured in-process (no services needed).
 
-    .venv/bin/python bench/observability_overhead.py [--n 20000]
+    .venv/bin/python bench/observability_overhead.py [--n 20000] [--rounds 5] 2>/dev/null
 
 (a) a GraphQL operation through the real schema (`{ __typename }`: parser and validation caches
 warm, no resolver I/O) without and with the metrics extension; (b) an ASGI request through a
 trivial app without and with the request-id/HTTP-counter wrapper (browser-like headers, with and
-without a client X-Request-ID); (c) one Triton latency observation. Each case runs interleaved in
-several rounds; the table shows the best round (the least disturbed by other load on the machine).
+without a client X-Request-ID); (c) the access log (ACCESS_LOG=1, JSON lines) on top of (b);
+(d) one Triton latency observation. Each case runs interleaved in several rounds; the table shows
+the best round (the least disturbed by other load on the machine).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext
+from server.observability.logs import configure_logging
 from server.observability.metrics import observe_triton
 from server.settings import Settings
 
@@ -59,6 +61,8 @@ async def main(n: int, rounds: int) -> None:
         await send({"type": "http.response.body", "body": b"{}"})
 
     wrapped = RequestContext(app)
+    logged = RequestContext(app, log_requests=True)
+    configure_logging("json")  # the access log's JSON lines go to stderr: point it at /dev/null to time them
 
     async def send(message):
         return None
@@ -67,7 +71,8 @@ async def main(n: int, rounds: int) -> None:
         return {"type": "http.request", "body": b""}
 
     def scope(headers):
-        return {"type": "http", "method": "POST", "path": "/graphql", "headers": headers, "path_template": "/graphql"}
+        return {"type": "http", "method": "POST", "path": "/graphql", "headers": headers, "path_template": "/graphql",
+                "client": ("127.0.0.1", 50000)}
 
     with_id = [*HEADERS, (b"x-request-id", b"client-chosen-id-123")]
     cases = {
@@ -76,6 +81,8 @@ async def main(n: int, rounds: int) -> None:
                                           lambda: wrapped(scope(HEADERS), receive, send)),
         "ASGI request, X-Request-ID": (lambda: app(scope(with_id), receive, send),
                                        lambda: wrapped(scope(with_id), receive, send)),
+        "ASGI request + access log": (lambda: wrapped(scope(HEADERS), receive, send),
+                                      lambda: logged(scope(HEADERS), receive, send)),
     }
 
     async def observe():

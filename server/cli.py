@@ -47,7 +47,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         proxy_headers=True,
         log_level="info",
-        log_config=logging_config(),
+        log_config=logging_config(level="DEBUG" if getattr(args, "verbose", False) else "INFO"),
         # ACCESS_LOG=1 turns on the app's own access log (route template, status, duration,
         # request id; never the raw path, which may hold an export link's token).
         access_log=False,
