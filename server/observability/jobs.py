@@ -4,7 +4,8 @@ The request id rides in the serialized job itself (an extra `rid` key next to ar
 no job function has to accept a new argument and a worker without this code still reads the job.
 `serialize_job` adds it from the contextvar when the API (or a job) enqueues; the worker's
 `deserialize_job` runs inside arq's per-job task just before the job starts and puts it back in
-the contextvar, so arq's own log lines for the job and everything the job logs carry it.
+the contextvar (with the job's function name), so arq's own log lines for the job and everything
+the job logs carry them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def deserialize_job(raw: bytes) -> Any:
     data = pickle.loads(raw)
     if isinstance(data, dict) and "f" in data and "s" not in data:
         request_id_var.set(data.get("rid"))
+        job_var.set(data["f"])
     return data
 
 

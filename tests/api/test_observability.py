@@ -208,8 +208,65 @@ def test_worker_jobs_have_metrics_and_the_request_id_of_their_origin(api, stack,
 
     log = stack.logs / "worker-0.log"
     lines = wait_until(lambda: [json.loads(line) for line in log.read_text(errors="replace").splitlines() if request_id in line])
-    assert all(line["request_id"] == request_id for line in lines)
+    assert all(line["request_id"] == request_id and line["job"] == "aggregate_example" for line in lines)
     assert any("aggregate_example" in line["message"] for line in lines)
+
+
+def test_queue_depth_matches_the_queue_in_redis(stack):
+    import time
+
+    import redis
+    from arq.constants import default_queue_name, job_key_prefix
+
+    client = redis.Redis.from_url(stack.env["REDIS_URL"])
+    url = stack.worker_metrics_urls[0]
+    job_id = f"obs-probe-{uuid.uuid4().hex}"
+
+    def in_redis():
+        now_ms = int(time.time() * 1000)
+        ready, total = client.zcount(default_queue_name, "-inf", now_ms), client.zcard(default_queue_name)
+        return ready, total - ready
+
+    def consistent():
+        # Cron jobs come and go (enqueued up to 40 ms early): retry until Redis holds still around a scrape.
+        first = in_redis()
+        samples = scrape(url)
+        gauge = (value(samples, "dynabench_job_queue_depth", state="ready"),
+                 value(samples, "dynabench_job_queue_depth", state="deferred"))
+        return gauge if first == in_redis() == gauge else None
+
+    wait_until(consistent, timeout=30, interval=0.05)
+    # A job deferred by an hour (for a round that does not exist), removed again below.
+    client.set(job_key_prefix + job_id, b"probe", ex=600)
+    client.zadd(default_queue_name, {job_id: int(time.time() * 1000) + 3_600_000})
+    try:
+        with_probe = wait_until(consistent, timeout=30, interval=0.05)
+        assert with_probe[1] >= 1
+    finally:
+        client.zrem(default_queue_name, job_id)
+        client.delete(job_key_prefix + job_id)
+    wait_until(consistent, timeout=30, interval=0.05)  # and again without it
+    client.close()
+
+
+def test_subscriptions_are_timed_when_they_end(api, stack):
+    from websockets.sync.client import connect
+
+    seed_builtin_tasks()
+    token = api.sign_up("obs-watcher")
+    round_id = current_round(api, "sentiment")
+    url = stack.api_url + "/metrics"
+    name = "dynabench_graphql_subscription_duration_seconds_count"
+    before = value(scrape(url), name, operation="roundStats")
+    with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
+            "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }", "variables": {"r": round_id}}}))
+        assert json.loads(ws.recv(timeout=30))["payload"]["data"] == {"roundStats": {"number": 1}}
+        assert value(scrape(url), name, operation="roundStats") == before  # still open: not observed yet
+        ws.send(json.dumps({"id": "1", "type": "complete"}))
+        wait_until(lambda: value(scrape(url), name, operation="roundStats") == before + 1, timeout=30)
 
 
 def test_triton_serves_its_own_metrics(stack, target_models):

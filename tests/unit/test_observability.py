@@ -170,9 +170,9 @@ def test_jobs_carry_the_request_id_only_when_there_is_one():
 
     def run_in_worker():
         data = deserialize_job(raw_job)
-        return data["f"], request_id_var.get()
+        return data["f"], request_id_var.get(), job_var.get()
 
-    assert contextvars.copy_context().run(run_in_worker) == ("aggregate_example", "req-42")
+    assert contextvars.copy_context().run(run_in_worker) == ("aggregate_example", "req-42", "aggregate_example")
     assert request_id_var.get() is None
     # A job enqueued by an older API (no rid) leaves no stale id behind in the worker's context.
     raw_plain = serialize_job(job)
