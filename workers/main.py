@@ -19,6 +19,7 @@ from server.observability.jobs import (
 from server.services import Services
 from server.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
+from workers.liveness import job_ended, job_started, recover_orphaned_jobs, start_heartbeat, stop_heartbeat
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
 from workers.training import train_target_model
@@ -35,15 +36,25 @@ async def startup(ctx: dict) -> None:
     if settings.worker_metrics_port:
         ctx["metrics_server"] = start_worker_metrics(
             settings.worker_metrics_host, settings.worker_metrics_port, settings.redis_url, default_queue_name)
+    await start_heartbeat(ctx)
     log.info("worker ready")
 
 
 async def shutdown(ctx: dict) -> None:
+    await stop_heartbeat(ctx)
     if ctx.get("metrics_server") is not None:
         ctx["metrics_server"].shutdown()
     if "services" in ctx:
         await ctx["services"].close()
     await db.close_pool()
+
+
+JOB_TIMEOUT_S = 3600
+
+
+async def release_jobs_of_dead_workers(ctx: dict) -> list[str]:
+    # arq's in-progress mark lives for the longest job timeout + 10 s (arq.worker.Worker).
+    return await recover_orphaned_jobs(ctx, JOB_TIMEOUT_S + 10)
 
 
 class WorkerSettings:
@@ -59,7 +70,12 @@ class WorkerSettings:
              second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True),
         cron(instrument(sweep_unaggregated_votes), name="cron:sweep_unaggregated_votes",
              second={5, 25, 45}, unique=True, run_at_startup=True),
+        # Jobs of a worker that died (SIGKILL, lost machine) run again within ~30 s (workers/liveness.py).
+        cron(instrument(release_jobs_of_dead_workers), name="cron:release_jobs_of_dead_workers",
+             second={2, 12, 22, 32, 42, 52}, unique=True, run_at_startup=True),
     )
+    on_job_start = job_started
+    on_job_end = job_ended
     on_startup = startup
     on_shutdown = shutdown
     # The originating request id travels inside each job (server/observability/jobs.py).
@@ -70,5 +86,5 @@ class WorkerSettings:
     poll_delay = 0.02
     keep_result = 60
     max_tries = 20
-    job_timeout = 3600
+    job_timeout = JOB_TIMEOUT_S
     health_check_interval = 10

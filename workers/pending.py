@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from server.annotation.service import recheck_pending
+from server.annotation.pending import recheck_pending, wake_pending_of_ready_models
 
 
 async def recheck_pending_examples(ctx: dict) -> dict[str, int]:
-    totals = {"claimed": 0, "settled": 0}
+    totals = {"claimed": 0, "settled": 0, "woken": await wake_pending_of_ready_models(ctx["services"])}
     # Drain in batches so a backlog after an outage clears in one run.
     for _ in range(100):
         result = await recheck_pending(ctx["services"])
-        totals = {k: totals[k] + result[k] for k in totals}
+        totals = {**totals, **{k: totals[k] + result[k] for k in result}}
         if result["claimed"] == 0:
             break
     return totals

@@ -20,14 +20,11 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server import db
 from server.annotation import fooling
-from server.annotation.tables import Example
 from server.annotation.validation_input import check_submission
 from server.errors import FieldProblem, ServiceError, invalid, not_found
 from server.inference import ModelUnavailable, Prediction, predict
 from server.services import Services
 from server.tasks.config import TaskConfig
-from server.tasks.service import get_round, load_config
-from server.tasks.tables import Context, Task
 
 log = logging.getLogger("dynabench.annotation")
 
@@ -165,7 +162,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
     example, inserted = await _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets)
     if not inserted:
         return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
-    await _after_commit(services, example)
+    await after_commit(services, example)
     return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
 
 
@@ -353,7 +350,7 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
     return _example_row(rows[0]), True
 
 
-async def _after_commit(services: Services, example: dict) -> None:
+async def after_commit(services: Services, example: dict) -> None:
     # Fire and forget: live views are a courtesy once the write has committed; the writer need not wait.
     task = asyncio.ensure_future(_publish_example(services, example))
     _BACKGROUND.add(task)
@@ -380,68 +377,3 @@ async def _publish_example_events(services: Services, example: dict) -> None:
     await events.publish_many(services.redis, messages)
     if example["fooled"] is None:
         await services.arq.enqueue_job("recheck_pending_examples", _defer_by=2)
-
-
-CLAIM_PENDING = """
-UPDATE examples SET next_check_at = now() + interval '60 seconds'
-WHERE id IN (
-  SELECT id FROM examples
-  WHERE status = 'pending' AND NOT retracted AND next_check_at <= now()
-  ORDER BY next_check_at LIMIT {}
-  FOR UPDATE SKIP LOCKED
-)
-RETURNING id, round, context, "user", input, model_name, model_version, check_attempts
-"""
-SETTLE_PENDING = """
-UPDATE examples SET fooled = {}, status = {}, model_output = {}::jsonb, model_name = {}, model_version = {},
-  pending_reason = '', next_check_at = NULL
-WHERE id = {} AND status = 'pending' AND NOT retracted
-RETURNING id, round, context, "user", fooled, status
-"""
-BACK_OFF = """
-UPDATE examples SET check_attempts = check_attempts + 1, pending_reason = {},
-  next_check_at = now() + make_interval(secs => least(300, 2 * power(2, least(check_attempts, 8))))
-WHERE id = {} AND status = 'pending'
-"""
-
-
-async def recheck_pending(services: Services, limit: int = 32) -> dict[str, int]:
-    """Judge pending examples whose model did not answer before. A lease (next_check_at) and the
-    `status = 'pending'` guard make concurrent or repeated runs judge each example exactly once."""
-    claimed = await Example.raw(CLAIM_PENDING, limit)
-    results = await asyncio.gather(*(_recheck_one(services, row) for row in claimed))
-    return {"claimed": len(claimed), "settled": sum(results)}
-
-
-async def _recheck_one(services: Services, row: dict) -> int:
-    round_row = await get_round(row["round"])
-    task = await Task.select().where(Task.id == round_row["task"]).first()
-    config = load_config(task)
-    context = await Context.select().where(Context.id == row["context"]).first().output(load_json=True)
-    stored = json.loads(row["input"]) if isinstance(row["input"], str) else row["input"]
-    model_fields = {**context["fields"], **{k: v for k, v in stored.items() if k in config.model_inputs}}
-    targets = [{"name": n, "version": v} for n, v in zip(row["model_name"].split("+"), row["model_version"].split("+"))]
-    intended = stored["label"] if config.kind == "classification" else stored["answer"]
-    try:
-        predictions = await ask_models(services, config, targets, model_fields)
-    except ModelUnavailable as exc:
-        await Example.raw(BACK_OFF, str(exc), row["id"])
-        return 0
-    fooled = fooling.fooled(config, intended, [p.output for p in predictions])
-    async with Example._meta.db.transaction():
-        settled = await Example.raw(
-            SETTLE_PENDING, fooled, status_after_verdict(config, fooled), json.dumps(model_output_document(predictions)),
-            "+".join(p.model_name for p in predictions), "+".join(p.model_version for p in predictions), row["id"],
-        )
-        if settled and fooled:
-            await count_verdict(row["round"], row["context"], row["user"])
-    if settled:
-        await _after_commit(services, {**settled[0], "round": row["round"]})
-    return len(settled)
-
-
-async def count_verdict(round_id: int, context_id: int, user_id: int) -> None:
-    """A pending example (already counted as collected) turned out to fool the model."""
-    await Example.raw("UPDATE rounds SET total_fooled = total_fooled + 1 WHERE id = {}", round_id)
-    await Example.raw("UPDATE contexts SET total_fooled = total_fooled + 1 WHERE id = {}", context_id)
-    await Example.raw('UPDATE user_round_stats SET fooled = fooled + 1 WHERE "user" = {} AND round = {}', user_id, round_id)
