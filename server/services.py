@@ -10,11 +10,31 @@ from typing import Any
 from arq import create_pool
 from arq.connections import ArqRedis, RedisSettings
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from tritonclient.http.aio import InferenceServerClient
 
 from server.event_hub import EventHub
 from server.observability.jobs import serialize_job
 from server.settings import Settings
+
+# A Redis restart (a second or two) must not fail the requests that meet it: commands on a broken
+# connection are retried on a new one with backoff (every command we send tolerates a repeat:
+# jobs are idempotent, counters are rate-limit windows).
+REDIS_RETRY_ON = (RedisConnectionError, RedisTimeoutError)
+
+
+def redis_retry() -> Retry:
+    return Retry(ExponentialBackoff(cap=1.0, base=0.05), retries=8)
+
+
+def redis_settings(url: str) -> RedisSettings:
+    """arq's connection settings with the same retry policy (API, worker and CLI pools)."""
+    settings = RedisSettings.from_dsn(url)
+    settings.retry, settings.retry_on_error = redis_retry(), list(REDIS_RETRY_ON)
+    return settings
 
 
 @dataclass
@@ -31,9 +51,10 @@ class Services:
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
-        redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5, health_check_interval=30)
+        redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5, health_check_interval=30,
+                               retry=redis_retry(), retry_on_error=list(REDIS_RETRY_ON))
         # serialize_job: jobs enqueued during a request carry its request id to the worker's logs.
-        arq = await create_pool(RedisSettings.from_dsn(settings.redis_url), retry=2, job_serializer=serialize_job)
+        arq = await create_pool(redis_settings(settings.redis_url), retry=2, job_serializer=serialize_job)
         return cls(
             settings=settings,
             redis=redis,

@@ -6,7 +6,6 @@ import logging
 import os
 
 from arq import cron
-from arq.connections import RedisSettings
 from arq.constants import default_queue_name
 
 from server import db
@@ -17,9 +16,16 @@ from server.observability.jobs import (
     start_worker_metrics,
 )
 from server.services import Services
+from server.services import redis_settings as arq_redis_settings
 from server.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
-from workers.liveness import job_ended, job_started, recover_orphaned_jobs, start_heartbeat, stop_heartbeat
+from workers.liveness import (
+    job_ended,
+    job_started,
+    recover_orphaned_jobs,
+    start_heartbeat,
+    stop_heartbeat,
+)
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
 from workers.training import train_target_model
@@ -81,7 +87,7 @@ class WorkerSettings:
     # The originating request id travels inside each job (server/observability/jobs.py).
     job_serializer = serialize_job
     job_deserializer = deserialize_job
-    redis_settings = RedisSettings.from_dsn(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    redis_settings = arq_redis_settings(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     # Low poll delay: ~12 ms job latency instead of ~300 ms (DESIGN.md §2).
     poll_delay = 0.02
     keep_result = 60

@@ -30,12 +30,14 @@ WITH changed AS (
     total_validated = total_validated - (SELECT count(*) FROM changed WHERE status = 'validated'),
     total_validated_fooled = total_validated_fooled - (SELECT count(*) FROM changed WHERE fooled AND status = 'validated')
   WHERE id = (SELECT round FROM changed)
-), c AS (
+  RETURNING id
+), c AS (  -- after r (EXISTS on it): rows are locked round, context, user, as by every writer
   UPDATE contexts SET total_fooled = total_fooled - (SELECT count(*) FROM changed WHERE fooled)
-  WHERE id = (SELECT context FROM changed)
+  WHERE id = (SELECT context FROM changed) AND EXISTS (SELECT 1 FROM r)
+  RETURNING id
 ), u AS (
   UPDATE user_round_stats SET retracted = retracted + 1
-  WHERE "user" = (SELECT "user" FROM changed) AND round = (SELECT round FROM changed)
+  WHERE "user" = (SELECT "user" FROM changed) AND round = (SELECT round FROM changed) AND EXISTS (SELECT 1 FROM c)
 )
 SELECT count(*) AS n FROM changed
 """

@@ -263,6 +263,9 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
 
 
 # One statement: the example and every counter it moves commit together (and only if it was new).
+# Each counter update depends on the previous one (EXISTS on it), which fixes the order in which the
+# rows are locked — round, context, user — the order of every other writer of these counters, so
+# concurrent writers cannot deadlock (PostgreSQL runs independent data-modifying CTEs in no set order).
 INSERT_EXAMPLE = """
 WITH new AS (
   INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
@@ -276,12 +279,14 @@ WITH new AS (
 ), counted_round AS (
   UPDATE rounds SET total_collected = total_collected + 1, total_fooled = total_fooled + {fooled_int}
   WHERE id = {round} AND EXISTS (SELECT 1 FROM new)
+  RETURNING id
 ), counted_context AS (
   UPDATE contexts SET total_used = total_used + 1, total_fooled = total_fooled + {fooled_int}, last_used_at = now()
-  WHERE id = {context} AND EXISTS (SELECT 1 FROM new)
+  WHERE id = {context} AND EXISTS (SELECT 1 FROM counted_round)
+  RETURNING id
 ), counted_user AS (
   INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done)
-  SELECT {user}, {round}, 1, {fooled_int}, 0, 0 WHERE EXISTS (SELECT 1 FROM new)
+  SELECT {user}, {round}, 1, {fooled_int}, 0, 0 WHERE EXISTS (SELECT 1 FROM counted_context)
   ON CONFLICT ("user", round) DO UPDATE SET
     submitted = user_round_stats.submitted + 1, fooled = user_round_stats.fooled + EXCLUDED.fooled
 )
