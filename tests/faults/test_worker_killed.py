@@ -1,0 +1,71 @@
+"""The worker is killed with SIGKILL in the middle of aggregating votes and of evaluating a model: after
+a new worker starts, every counter and score equals a recomputation from rows."""
+
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
+from tests.api.test_models import _dynasent_test_rows, _independent_accuracy, _jsonl
+from tests.api.test_validation import VALIDATE, _world
+from tests.conftest import MODEL_CACHE, run_sql, seed_builtin_tasks
+from tests.faults.chaos import wait_for
+from tests.faults.checks import assert_counters_equal_rows, kill_workers, live_workers, start_worker
+
+EXAMPLES = 40
+VOTERS = 3
+
+
+def _aggregated() -> int:
+    return run_sql("SELECT count(*) AS n FROM validations WHERE aggregated")[0]["n"]
+
+
+def test_worker_killed_during_aggregation(stack, api, target_models):
+    _, _, _, examples = _world(api, EXAMPLES)
+    voters = [api.sign_up(f"voter{n}") for n in range(VOTERS)]
+    # The votes' jobs pile up while no worker runs, so that the next worker is busy with them when it dies.
+    kill_workers(stack)
+    try:
+        ballots = [(example["id"], voter) for example in examples for voter in voters]
+        with ThreadPoolExecutor(8) as pool:
+            votes = list(pool.map(lambda b: api(VALIDATE, {"e": b[0], "l": "CORRECT"}, token=b[1])["validateExample"], ballots))
+        assert all(v["__typename"] == "ExampleValidated" for v in votes)
+        total = EXAMPLES * VOTERS
+        assert _aggregated() == 0
+        start_worker(stack)
+        wait_for(lambda: _aggregated() > 0, timeout=120, what="the worker to start aggregating", interval=0.02)
+        kill_workers(stack, signal.SIGKILL)
+        assert _aggregated() < total, "the worker finished before it could be killed; the test proves nothing"
+    finally:
+        if not live_workers(stack):
+            start_worker(stack)
+    wait_for(lambda: _aggregated() == total, timeout=180, what="every vote to be aggregated after the restart")
+    outcomes = run_sql("SELECT status, count(*) AS n FROM examples GROUP BY status")
+    assert {r["status"]: r["n"] for r in outcomes} == {"validated": EXAMPLES}  # three matching votes each
+    assert_counters_equal_rows()
+
+
+def test_worker_killed_during_evaluation(stack, api, target_models, admin_token):
+    seed_builtin_tasks()
+    rows = _dynasent_test_rows()
+    assert create_dataset(api, admin_token, "sentiment", "dynasent-r1-test", _jsonl(rows))["exampleCount"] == len(rows)
+    researcher = api.sign_up("researcher")
+    model_id = upload_model(api, researcher, "sentiment", "killed midway", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))["model"]["id"]
+    wait_for(lambda: model_status(api, researcher, model_id)["status"] == "evaluating", timeout=600,
+             what="the evaluation to start", interval=0.1)
+    time.sleep(1)  # well into the predictions
+    kill_workers(stack, signal.SIGKILL)
+    assert model_status(api, researcher, model_id)["status"] == "evaluating"
+    new_worker_log = start_worker(stack)
+    # The dead worker's job is released (its heartbeat expired) and runs again on the new worker.
+    wait_for(lambda: model_status(api, researcher, model_id)["status"] in ("evaluated", "failed"), timeout=600,
+             what="the evaluation to finish after the restart", interval=1)
+    status = model_status(api, researcher, model_id)
+    assert status["status"] == "evaluated", status["statusLog"]
+    # It ran again because its dead worker's job was released, not after arq's one-hour in-progress timeout.
+    assert "job(s) of dead workers" in new_worker_log.read_text()
+    # One score row, equal to an independent computation on the same rows.
+    assert run_sql("SELECT count(*) AS n FROM scores")[0]["n"] == 1
+    pk = run_sql("SELECT id FROM models")[0]["id"]
+    expected = _independent_accuracy(stack, f"submission_{pk}", rows, ["statement"])
+    assert abs(status["scores"][0]["perf"] - expected) < 1e-6
