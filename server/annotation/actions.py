@@ -35,8 +35,10 @@ WITH changed AS (
   UPDATE contexts SET total_fooled = total_fooled - (SELECT count(*) FROM changed WHERE fooled)
   WHERE id = (SELECT context FROM changed) AND EXISTS (SELECT 1 FROM r)
   RETURNING id
-), u AS (
-  UPDATE user_round_stats SET retracted = retracted + 1
+), u AS (  -- the per-user counters count fooled examples that are not retracted (validating.RECOUNT_USER)
+  UPDATE user_round_stats SET retracted = retracted + 1,
+    fooled = fooled - (SELECT count(*) FROM changed WHERE fooled),
+    fooled_rejected = fooled_rejected - (SELECT count(*) FROM changed WHERE fooled AND status = 'rejected')
   WHERE "user" = (SELECT "user" FROM changed) AND round = (SELECT round FROM changed) AND EXISTS (SELECT 1 FROM c)
 )
 SELECT count(*) AS n FROM changed

@@ -12,7 +12,7 @@ class Example(Table, tablename="examples"):
     client_id = UUID(unique=True)
     round = ForeignKey(Round, index=True)
     context = ForeignKey(Context, index=True)
-    user = ForeignKey(User, index=True)
+    user = ForeignKey(User, index=True)  # examples_user is ("user", id) since the 2026-11-24 migration
     input = JSONB()
     model_output = JSONB(null=True, default=None)
     model_name = Varchar(length=200, default="")
@@ -51,7 +51,8 @@ class UserRoundStats(Table, tablename="user_round_stats"):
     user = ForeignKey(User, index=True)
     round = ForeignKey(Round, index=True)
     submitted = Integer(default=0)
-    fooled = Integer(default=0)
+    fooled = Integer(default=0)  # not retracted
+    fooled_rejected = Integer(default=0)  # fooled, not retracted, rejected by validators
     retracted = Integer(default=0)
     validations_done = Integer(default=0)
     user_round_stats_unique_user_round = Unique(["user", "round"])

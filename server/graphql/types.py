@@ -22,6 +22,7 @@ def _json(value: Any) -> Any:
 
 
 PK_MAX = 2**31 - 1  # Piccolo's Serial is a PostgreSQL integer
+ROUND_CONTEXTS = "SELECT * FROM contexts WHERE round = {} AND id > {} ORDER BY id LIMIT {}"  # a keyset page
 
 
 def parse_pk(value: object) -> int | None:
@@ -171,10 +172,7 @@ class RoundNode(relay.Node):
     async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
-        query = Context.select().where(Context.round == self.id)
-        if after_id is not None:
-            query = query.where(Context.id > after_id)
-        rows = await query.order_by(Context.id).limit(first + 1).output(load_json=True)
+        rows = await Context.raw(ROUND_CONTEXTS, self.id, after_id or 0, first + 1)
         return build_connection(rows, first, after_id, ContextNode.from_row)
 
     @classmethod

@@ -22,6 +22,15 @@ from server.graphql.types import UserNode
 from server.tasks.service import get_task_by_code
 
 QUEUE_SNAPSHOT = 20
+# The open examples of a round that the viewer may still vote on, by id (a keyset page), and the first
+# ones of the live queue (fooling first). Each is served by a small partial index of open examples
+# (examples_open_by_round, examples_open_queue; tests/scale checks the plans on a million examples).
+_VOTABLE = (
+    "SELECT * FROM examples e WHERE e.round = {} AND e.status = 'open' AND NOT e.retracted AND e.\"user\" <> {} "
+    "AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v.\"user\" = {}) "
+)
+EXAMPLES_TO_VALIDATE = _VOTABLE + "AND e.id > {} ORDER BY e.id LIMIT {}"
+QUEUE_SNAPSHOT_SQL = _VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT {}"
 
 
 @strawberry.enum
@@ -106,12 +115,7 @@ class ValidationQueries:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
         pk = node_pk(round_id, "Round", "roundId")
-        rows = await Example.raw(
-            'SELECT * FROM examples e WHERE e.round = {} AND e.status = \'open\' AND NOT e.retracted AND e."user" <> {} '
-            'AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = {}) AND e.id > {} '
-            "ORDER BY e.id LIMIT {}",
-            pk, viewer.user_id, viewer.user_id, after_id or 0, first + 1,
-        )
+        rows = await Example.raw(EXAMPLES_TO_VALIDATE, pk, viewer.user_id, viewer.user_id, after_id or 0, first + 1)
         return build_connection(rows, first, after_id, ExampleNode.from_row)
 
     @strawberry.field(description="Users of a task (or one round of it) ranked by verified fooled examples.")
@@ -119,7 +123,7 @@ class ValidationQueries:
         await authorize_principal(info, permissions.read_public)
         first = check_page_size(first, info.context.services.settings.page_size_max)
         task = await get_task_by_code(task_code)
-        ranked = stats.rank(await stats.user_stats(task["id"], round_number))[:first]
+        ranked = await stats.leaderboard(task["id"], round_number, first)
         users = await info.context.loaders.user.load_many([s.user_id for s in ranked])
         return [_row(i + 1, s, u) for i, (s, u) in enumerate(zip(ranked, users))]
 
@@ -129,14 +133,13 @@ class ValidationQueries:
         task = await get_task_by_code(task_code)
         found = await stats.user_stats(task["id"], round_number, viewer.user_id)
         user_row = await info.context.loaders.user.load(viewer.user_id)
-        return _row(0, found[0], user_row) if found else _row(0, stats.UserStats(viewer.user_id, viewer.username), user_row)
+        return _row(0, found or stats.UserStats(viewer.user_id, viewer.username), user_row)
 
     @strawberry.field(description="Badges the viewer earned on a task.")
     async def my_badges(self, info: Info, task_code: str) -> list[Badge]:
         viewer = await authorize(info, permissions.read_own_account)
         task = await get_task_by_code(task_code)
-        found = await stats.user_stats(task["id"], None, viewer.user_id)
-        s = found[0] if found else stats.UserStats(viewer.user_id, viewer.username)
+        s = await stats.user_stats(task["id"], None, viewer.user_id) or stats.UserStats(viewer.user_id, viewer.username)
         days = await stats.active_days(task["id"], viewer.user_id)
         return [Badge(name=b.name, description=b.description) for b in badge_rules.badges(task["name"], s.submitted, s.validations_done, days)]
 
@@ -179,12 +182,7 @@ class ValidationSubscriptions:
         hub = info.context.services.hub
 
         async def snapshot() -> ValidationQueueUpdate:
-            rows = await Example.raw(
-                'SELECT * FROM examples e WHERE e.round = {} AND e.status = \'open\' AND NOT e.retracted AND e."user" <> {} '
-                'AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = {}) '
-                "ORDER BY e.fooled DESC, e.id LIMIT {}",
-                pk, viewer.user_id, viewer.user_id, QUEUE_SNAPSHOT,
-            )
+            rows = await Example.raw(QUEUE_SNAPSHOT_SQL, pk, viewer.user_id, viewer.user_id, QUEUE_SNAPSHOT)
             return ValidationQueueUpdate(added=[ExampleNode.from_row(r) for r in rows], removed_ids=[], reset=True)
 
         async with hub.listen(events.queue_channel(pk)) as changes:

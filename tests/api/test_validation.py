@@ -197,3 +197,24 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
     wait_until(lambda: _status(examples[0]["id"]) == "rejected", timeout=90)
     assert run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0
     assert run_sql("SELECT total_fooled, total_validated FROM rounds WHERE total_collected > 0")[0] == {"total_fooled": 1, "total_validated": 0}
+
+
+def test_retraction_moves_the_leaderboard_at_once(api, target_models):
+    author, round_id, _, examples = _world(api, 2)
+    voters = [api.sign_up(f"voter{i}") for i in range(3)]
+    for token in voters:
+        api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=token)
+    wait_until(lambda: _status(examples[0]["id"]) == "rejected")
+    stats = '{ myStats(taskCode: "sentiment") { submitted fooled verifiedFooled verifiedMer } }'
+    board = '{ userLeaderboard(taskCode: "sentiment") { user { username } submitted fooled verifiedFooled validationsDone } }'
+    assert api(stats, token=author)["myStats"] == {"submitted": 2, "fooled": 2, "verifiedFooled": 1, "verifiedMer": 0.5}
+    retract = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }"
+    api(retract, {"e": examples[0]["id"]}, token=author)  # the rejected one: verified fooled stays 1
+    assert api(stats, token=author)["myStats"] == {"submitted": 1, "fooled": 1, "verifiedFooled": 1, "verifiedMer": 1.0}
+    api(retract, {"e": examples[1]["id"]}, token=author)
+    assert api(stats, token=author)["myStats"] == {"submitted": 0, "fooled": 0, "verifiedFooled": 0, "verifiedMer": None}
+    # Left out of the leaderboard once every example is retracted; the voters stay.
+    assert sorted(row["user"]["username"] for row in api(board)["userLeaderboard"]) == ["voter0", "voter1", "voter2"]
+    counters = run_sql('SELECT submitted, fooled, fooled_rejected, retracted FROM user_round_stats s JOIN users u ON u.id = s."user" '
+                       "WHERE u.username = 'author'")
+    assert counters == [{"submitted": 2, "fooled": 0, "fooled_rejected": 0, "retracted": 2}]  # what a recount from rows says
