@@ -40,6 +40,10 @@ def issue_session_token(user_id: int, secret: str, ttl_seconds: int, now: float 
 
 def read_session_token(token: str, secret: str) -> int | None:
     """The user id of a valid, unexpired session token, else None."""
+    known = _VERIFIED.get((token, secret))
+    if known is not None:  # verified before: only its expiry can have changed
+        user_id, expires = known
+        return user_id if time.time() < expires else None
     try:
         payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "sub"]})
     except jwt.PyJWTError:
@@ -47,9 +51,18 @@ def read_session_token(token: str, secret: str) -> int | None:
     if payload.get("typ") != "session":
         return None
     try:
-        return int(payload["sub"])
+        user_id = int(payload["sub"])
+        expires = float(payload["exp"])
     except (TypeError, ValueError):
         return None
+    if len(_VERIFIED) >= 10_000:
+        _VERIFIED.clear()
+    _VERIFIED[(token, secret)] = (user_id, expires)
+    return user_id
+
+
+# Signature checks of recently seen session tokens (every authenticated request would repeat one).
+_VERIFIED: dict[tuple[str, str], tuple[int, float]] = {}
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from piccolo.table import Table
@@ -17,7 +18,7 @@ from server.tasks.tables import Context, Round, Task
 
 
 def _rows_by_id(table: type[Table]) -> DataLoader[int, dict | None]:
-    columns = table.all_columns(exclude=[c for c in table._meta.columns if c._meta.secret])
+    columns = _public_columns(table)
 
     async def load(ids: list[int]) -> list[dict | None]:
         rows = await table.select(*columns).where(table._meta.primary_key.is_in(list(ids))).output(load_json=True)
@@ -25,6 +26,11 @@ def _rows_by_id(table: type[Table]) -> DataLoader[int, dict | None]:
         return [by_id.get(i) for i in ids]
 
     return DataLoader(load_fn=load)
+
+
+@functools.cache
+def _public_columns(table: type[Table]) -> list:
+    return table.all_columns(exclude=[c for c in table._meta.columns if c._meta.secret])
 
 
 def _current_round_by_task() -> DataLoader[int, dict | None]:
@@ -40,23 +46,26 @@ def _current_round_by_task() -> DataLoader[int, dict | None]:
     return DataLoader(load_fn=load)
 
 
-@dataclass
-class Loaders:
-    task: DataLoader[int, dict | None]
-    round: DataLoader[int, dict | None]
-    context: DataLoader[int, dict | None]
-    user: DataLoader[int, dict | None]
-    current_round: DataLoader[int, dict | None]
+_LOADERS: dict[str, Callable[[], DataLoader]] = {
+    "task": lambda: _rows_by_id(Task),
+    "round": lambda: _rows_by_id(Round),
+    "context": lambda: _rows_by_id(Context),
+    "user": lambda: _rows_by_id(User),
+    "current_round": _current_round_by_task,
+}
 
-    @classmethod
-    def new(cls) -> "Loaders":
-        return cls(
-            task=_rows_by_id(Task),
-            round=_rows_by_id(Round),
-            context=_rows_by_id(Context),
-            user=_rows_by_id(User),
-            current_round=_current_round_by_task(),
-        )
+
+class Loaders:
+    """Per-request DataLoaders (`task`, `round`, `context`, `user`, `current_round`), each built on
+    first use: most requests, createExample among them, need none."""
+
+    def __getattr__(self, name: str) -> DataLoader:
+        factory = _LOADERS.get(name)
+        if factory is None:
+            raise AttributeError(name)
+        loader = factory()
+        setattr(self, name, loader)
+        return loader
 
 
 class GraphQLContext(BaseContext, kw_only=True, dict=True):
@@ -64,7 +73,7 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
     connection_params: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        self.loaders = Loaders.new()
+        self.loaders = Loaders()
         self._principal_resolved = False
         self._principal: Principal | None = None
         self._viewer: Viewer | None = None

@@ -25,6 +25,19 @@ def test_session_tokens_expire_and_need_the_secret():
     assert credentials.read_session_token("garbage", K) is None
 
 
+def test_a_session_token_verified_once_still_expires_and_a_tampered_copy_fails():
+    import time
+
+    token = credentials.issue_session_token(8, K, ttl_seconds=60, now=time.time() - 59)  # one second left
+    assert credentials.read_session_token(token, K) == 8
+    assert credentials.read_session_token(token, K) == 8  # the remembered verification
+    header, payload, signature = token.split(".")
+    assert credentials.read_session_token(f"{header}.{payload}.{signature[:-2]}AA", K) is None
+    assert credentials.read_session_token(token, "another-secret-that-is-long-enough-0123") is None
+    time.sleep(1.1)
+    assert credentials.read_session_token(token, K) is None  # expired, though verified before
+
+
 def test_api_tokens_are_stored_as_hashes():
     new = credentials.new_api_token()
     assert new.token not in new.token_hash
