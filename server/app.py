@@ -21,6 +21,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from server import db
 from server.body_limits import body_limit_middleware
 from server.graphql.context import GraphQLContext
+from server.graphql.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
     # per request for a dict; build it on the loop instead.
     graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
+    harden_http_view(graphql, settings.query_tokens_max)
     route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():

@@ -13,9 +13,11 @@ from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
 from server.accounts.viewer import Principal, Viewer
 from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.storable import check_text, text_problem
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
+EMAIL_MAX = 254  # users.email is a varchar(254)
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 
 
@@ -31,8 +33,10 @@ def _check_credentials_shape(username: str, password: str, email: str | None) ->
         problems.append(FieldProblem("username", "3–32 characters: letters, digits, '_', '.', '-'"))
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         problems.append(FieldProblem("password", f"must be {PASSWORD_MIN}–{PASSWORD_MAX} characters"))
-    if email is not None and not EMAIL.match(email):
-        problems.append(FieldProblem("email", "is not an email address"))
+    elif problem := text_problem(password):
+        problems.append(FieldProblem("password", problem))
+    if email is not None and (len(email) > EMAIL_MAX or not EMAIL.match(email) or text_problem(email)):
+        problems.append(FieldProblem("email", f"is not an email address (at most {EMAIL_MAX} characters)"))
     if problems:
         raise invalid("Some fields are not valid.", *problems)
 
@@ -82,6 +86,7 @@ class LoginLimit:
 
 
 async def log_in(username: str, password: str, secret: str, ttl: int, redis=None, limit: LoginLimit = LoginLimit()) -> Session:
+    check_text({"username": username, "password": password})
     key = f"dynabench:login-failures:{username.strip().lower()[:200]}"
     if redis is not None and limit.max_failures > 0:
         failures = int(await redis.get(key) or 0)
@@ -111,6 +116,8 @@ async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tupl
     problems = []
     if not 1 <= len(name) <= 100:
         problems.append(FieldProblem("name", "must be 1–100 characters"))
+    elif problem := text_problem(name):
+        problems.append(FieldProblem("name", problem))
     unknown = sorted(set(scopes) - set(credentials.API_TOKEN_SCOPES))
     if unknown or not scopes:
         problems.append(

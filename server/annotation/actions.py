@@ -6,6 +6,7 @@ import json
 
 from server.annotation.tables import Example
 from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.storable import text_problem
 
 MAX_REASON = 2000
 
@@ -55,16 +56,16 @@ async def retract_example(example_id: int, user_id: int) -> dict:
 
 async def flag_example(example_id: int, user_id: int, reason: str) -> dict:
     await own_example(example_id, user_id)
-    if len(reason) > MAX_REASON or "\x00" in reason:
-        raise invalid("The reason is too long.", FieldProblem("reason", f"at most {MAX_REASON} characters"))
+    if len(reason) > MAX_REASON or text_problem(reason):
+        raise invalid("The reason is not valid.", FieldProblem("reason", f"at most {MAX_REASON} characters of text"))
     await Example.update({Example.flagged: True, Example.flag_reason: reason.strip()}).where(Example.id == example_id)
     return await own_example(example_id, user_id)
 
 
 async def explain_example(example_id: int, user_id: int, explanation: str) -> dict:
     await own_example(example_id, user_id)
-    if len(explanation) > MAX_REASON or "\x00" in explanation:
-        raise invalid("The explanation is too long.", FieldProblem("explanation", f"at most {MAX_REASON} characters"))
+    if len(explanation) > MAX_REASON or text_problem(explanation):
+        raise invalid("The explanation is not valid.", FieldProblem("explanation", f"at most {MAX_REASON} characters of text"))
     await Example.update({Example.explanation: explanation.strip()}).where(Example.id == example_id)
     return await own_example(example_id, user_id)
 

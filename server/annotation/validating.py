@@ -9,6 +9,7 @@ from server.annotation.tables import Example, Validation
 from server.errors import FieldProblem, ServiceError, invalid, not_found
 from server.permissions import is_task_owner
 from server.services import Services
+from server.storable import text_problem
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Task
 
@@ -63,8 +64,8 @@ async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -
 async def validate_example(services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str) -> dict:
     if label not in LABELS:
         raise invalid("Unknown label.", FieldProblem("label", "must be CORRECT, INCORRECT or FLAGGED"))
-    if len(note) > MAX_NOTE or "\x00" in note:
-        raise invalid("The note is too long.", FieldProblem("note", f"at most {MAX_NOTE} characters"))
+    if len(note) > MAX_NOTE or text_problem(note):
+        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE} characters of text"))
     example = await Example.select().where(Example.id == example_id).first()
     if example is None:
         raise not_found("That example")

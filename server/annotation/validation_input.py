@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.errors import FieldProblem, invalid
+from server.storable import text_problem
 from server.tasks.config import TaskConfig
 
 MAX_EXPLANATION = 2000
@@ -16,9 +17,7 @@ def _text_problem(value: Any, max_length: int) -> str | None:
         return "must be non-empty text"
     if len(value) > max_length:
         return f"longer than {max_length} characters"
-    if "\x00" in value:
-        return "contains a NUL character"
-    return None
+    return text_problem(value)
 
 
 def check_submission(
@@ -60,8 +59,8 @@ def check_submission(
             answer_start = passage.index(intended)
         stored["answer"] = intended
         stored["answer_start"] = answer_start
-    if len(explanation) > MAX_EXPLANATION or "\x00" in explanation:
-        problems.append(FieldProblem("explanation", f"at most {MAX_EXPLANATION} characters, no NUL"))
+    if len(explanation) > MAX_EXPLANATION or text_problem(explanation):
+        problems.append(FieldProblem("explanation", f"at most {MAX_EXPLANATION} characters of text"))
     if time_spent_ms is not None and not 0 <= time_spent_ms <= 7 * 24 * 3600 * 1000:
         problems.append(FieldProblem("timeSpentMs", "must be between 0 and a week"))
     if problems:

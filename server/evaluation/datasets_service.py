@@ -10,6 +10,7 @@ from asyncpg.exceptions import UniqueViolationError
 from server.errors import FieldProblem, conflict, invalid
 from server.evaluation.perturbations import perturb_fields
 from server.evaluation.tables import Dataset, DatasetExample, Model
+from server.storable import check_upload, document_problem, text_problem
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.tables import Round
@@ -17,6 +18,7 @@ from server.tasks.tables import Round
 ACCESS = ("scoring", "standard", "hidden")
 MAX_ROWS = 100_000
 MAX_LINE = 100_000
+MAX_UID = 200  # dataset_examples.uid is a varchar(200); perturbed copies add a suffix of 3 characters
 PERTURBED_COPIES = 2
 SEED = 20211206  # fixed: the same dataset always gets the same perturbed copies
 
@@ -41,10 +43,12 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
             problems.append(FieldProblem(f"line {number}", f"not JSON: {exc.msg}"))
             continue
         problem = _check_row(row, config)
+        uid = str(row.get("uid", number)) if isinstance(row, dict) else ""
+        if not problem and (len(uid) > MAX_UID - 3 or "#" in uid or text_problem(uid)):
+            problem = f"`uid` must be text of at most {MAX_UID - 3} characters, without '#' (perturbed copies use it)"
         if problem:
             problems.append(FieldProblem(f"line {number}", problem))
         else:
-            uid = str(row.get("uid", number))
             if uid in seen:
                 problems.append(FieldProblem(f"line {number}", f"duplicate uid {uid!r}"))
             seen.add(uid)
@@ -63,8 +67,10 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
 def _check_row(row: Any, config: TaskConfig) -> str | None:
     if not isinstance(row, dict):
         return "each line must be a JSON object"
+    if unstorable := document_problem(row, "row"):
+        return f"`{unstorable.field.removeprefix('row.')}` {unstorable.message}"
     for name in config.model_inputs:
-        if not isinstance(row.get(name), str) or not row[name].strip() or "\x00" in row[name]:
+        if not isinstance(row.get(name), str) or not row[name].strip():
             return f"`{name}` must be non-empty text"
     if config.kind == "classification":
         if row.get("label") not in (config.labels or []):
@@ -100,12 +106,13 @@ def perturbed_copies(config: TaskConfig, rows: list[dict]) -> list[dict]:
 async def create_dataset(task: dict, round_number: int | None, name: str, access: str, weight: float, stream: BinaryIO) -> tuple[dict, int]:
     config = load_config(task)
     name = name.strip()
-    if not 1 <= len(name) <= 200:
-        raise invalid("Bad dataset name.", FieldProblem("name", "1–200 characters"))
+    if not 1 <= len(name) <= 200 or text_problem(name):
+        raise invalid("Bad dataset name.", FieldProblem("name", "1–200 characters of text"))
     if access not in ACCESS:
         raise invalid("Bad access.", FieldProblem("access", f"one of {', '.join(ACCESS)}"))
     if not 0 <= weight <= 1000:
         raise invalid("Bad weight.", FieldProblem("weight", "between 0 and 1000"))
+    check_upload(stream, "file")
     round_id = None
     if round_number is not None:
         round_row = await Round.select(Round.id).where(Round.task == task["id"], Round.number == round_number).first()

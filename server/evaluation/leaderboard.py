@@ -11,6 +11,7 @@ from server.accounts.viewer import Viewer
 from server.errors import FieldProblem, conflict, invalid, not_found
 from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
 from server.evaluation.tables import Dataset, LeaderboardConfig, Model, Score
+from server.storable import text_problem
 from server.tasks.config import METRICS
 from server.tasks.service import load_config
 
@@ -87,8 +88,8 @@ async def _visible_models(task_id: int, viewer: Viewer | None) -> list[dict]:
 
 async def save_config(task: dict, owner_id: int, name: str, metric_weights: dict[str, float], dataset_weights: dict[int, float]) -> dict:
     name = name.strip()
-    if not 1 <= len(name) <= 100:
-        raise invalid("Bad name.", FieldProblem("name", "1–100 characters"))
+    if not 1 <= len(name) <= 100 or text_problem(name):
+        raise invalid("Bad name.", FieldProblem("name", "1–100 characters of text"))
     check_weights(metric_weights)
     try:
         rows = await LeaderboardConfig.insert(LeaderboardConfig(
@@ -101,6 +102,8 @@ async def save_config(task: dict, owner_id: int, name: str, metric_weights: dict
 
 
 async def get_config(task_id: int, name: str) -> dict:
+    if text_problem(name):
+        raise not_found("That leaderboard configuration")
     row = await LeaderboardConfig.select().where(LeaderboardConfig.task == task_id, LeaderboardConfig.name == name).first().output(load_json=True)
     if row is None:
         raise not_found(f"Leaderboard configuration {name!r}")

@@ -14,6 +14,7 @@ from server.errors import FieldProblem, ServiceError, invalid, not_found
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, check_contract, read_model_repository
 from server.evaluation.tables import Model
 from server.settings import Settings
+from server.storable import check_upload, text_problem
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_task_by_code, load_config
 
@@ -39,7 +40,7 @@ def _check_card(card: dict[str, Any]) -> dict[str, Any]:
         value = card.get(key)
         if value is None:
             continue
-        if not isinstance(value, str) or len(value) > 5000 or "\x00" in value:
+        if not isinstance(value, str) or len(value) > 5000 or text_problem(value):
             raise invalid("The model card is not valid.", FieldProblem(f"card.{key}", "must be text of at most 5,000 characters"))
         clean[key] = value.strip()
     return clean
@@ -55,6 +56,7 @@ async def upload_model(
     if not NAME.match(name):
         raise invalid("Bad model name.", FieldProblem("name", "1–100 letters, digits, spaces or . : ( ) + -"))
     clean_card = _check_card(card)
+    check_upload(upload, "archive")
     await _check_daily_limit(settings, owner_id, task["id"])
     store = Path(settings.model_store_dir)
     store.mkdir(parents=True, exist_ok=True)

@@ -90,7 +90,7 @@ class ApiTokenRevoked:
 
 
 RevokeApiTokenResult = Annotated[
-    ApiTokenRevoked | NotFoundError | AuthenticationError | PermissionError, strawberry.union("RevokeApiTokenResult")
+    ApiTokenRevoked | InputError | NotFoundError | AuthenticationError | PermissionError, strawberry.union("RevokeApiTokenResult")
 ]
 SignUpResult = Annotated[AuthPayload | InputError | ConflictError, strawberry.union("SignUpResult")]
 LogInResult = Annotated[AuthPayload | AuthenticationError | InputError | RateLimitedError, strawberry.union("LogInResult")]

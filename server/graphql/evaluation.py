@@ -237,7 +237,7 @@ _Denials = AuthenticationError | PermissionError
 UploadModelResult = Annotated[
     ModelUploaded | ArchiveRejectedError | InputError | RateLimitedError | NotFoundError | _Denials, strawberry.union("UploadModelResult")
 ]
-PublishModelResult = Annotated[ModelChanged | NotFoundError | _Denials, strawberry.union("PublishModelResult")]
+PublishModelResult = Annotated[ModelChanged | InputError | NotFoundError | _Denials, strawberry.union("PublishModelResult")]
 CreateDatasetResult = Annotated[DatasetCreated | InputError | ConflictError | NotFoundError | _Denials, strawberry.union("CreateDatasetResult")]
 SaveLeaderboardConfigResult = Annotated[
     LeaderboardConfigSaved | InputError | ConflictError | NotFoundError | _Denials, strawberry.union("SaveLeaderboardConfigResult")

@@ -91,7 +91,7 @@ class RoundExport:
 _Denials = AuthenticationError | PermissionError
 CreateTaskResult = Annotated[TaskCreated | InputError | ConflictError | _Denials, strawberry.union("CreateTaskResult")]
 CreateRoundResult = Annotated[RoundCreated | InputError | NotFoundError | _Denials, strawberry.union("CreateRoundResult")]
-CloseRoundResult = Annotated[RoundClosed | NotFoundError | _Denials, strawberry.union("CloseRoundResult")]
+CloseRoundResult = Annotated[RoundClosed | InputError | NotFoundError | _Denials, strawberry.union("CloseRoundResult")]
 ExportRoundResult = Annotated[RoundExport | InputError | NotFoundError | _Denials, strawberry.union("ExportRoundResult")]
 AddContextsResult = Annotated[ContextsAdded | InputError | NotFoundError | _Denials, strawberry.union("AddContextsResult")]
 

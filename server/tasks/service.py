@@ -11,11 +11,13 @@ from asyncpg.exceptions import UniqueViolationError
 
 from server.accounts.tables import User
 from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.storable import document_problem, text_problem
 from server.tasks.config import TaskConfig, parse_task_config
 from server.tasks.tables import Context, Round, Task, TaskOwner
 
 TASK_CODE = re.compile(r"^[a-z][a-z0-9_]{1,47}$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.model_version is a varchar(32))
 MAX_CONTEXTS_PER_CALL = 10_000
 
 
@@ -25,6 +27,8 @@ def load_config(task_row: dict) -> TaskConfig:
 
 
 async def get_task_by_code(code: str) -> dict:
+    if len(code) > 48 or text_problem(code):  # no task can have such a code (tasks.code is a varchar(48))
+        raise not_found("That task")
     row = await Task.select().where(Task.code == code).first()
     if row is None:
         raise not_found(f"Task '{code}'")
@@ -38,10 +42,12 @@ async def create_task(
     code, name = code.strip(), name.strip()
     if not TASK_CODE.match(code):
         problems.append(FieldProblem("code", "2–48 characters: lowercase letters, digits, '_', starting with a letter"))
-    if not 1 <= len(name) <= 200:
-        problems.append(FieldProblem("name", "must be 1–200 characters"))
-    if len(description) > 10_000:
-        problems.append(FieldProblem("description", "must be at most 10,000 characters"))
+    if not 1 <= len(name) <= 200 or text_problem(name):
+        problems.append(FieldProblem("name", "must be 1–200 characters of text"))
+    if len(description) > 10_000 or text_problem(description):
+        problems.append(FieldProblem("description", "must be at most 10,000 characters of text"))
+    if unstorable := document_problem(config_document, "config"):
+        raise invalid("The task is not valid.", *problems, unstorable)
     config, config_errors = parse_task_config(config_document)
     problems.extend(FieldProblem(f"config.{e.field}", e.message) for e in config_errors)
     if problems:
@@ -95,8 +101,8 @@ def _check_targets(target_models: list[dict]) -> list[dict]:
         name, version = str(target.get("name", "")).strip(), str(target.get("version") or "").strip()
         if not MODEL_NAME.match(name):
             raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.name", "is not a valid Triton model name"))
-        if version and not version.isdigit():
-            raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.version", "must be digits or empty"))
+        if version and not VERSION.match(version):
+            raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.version", "must be 1–9 digits or empty"))
         checked.append({"name": name, "version": version})
     return checked
 
@@ -141,7 +147,9 @@ async def add_contexts(round_row: dict, contexts: list[dict]) -> int:
                 problems.append(FieldProblem(f"contexts.{i}.fields.{name}", "must be non-empty text"))
             elif len(value) > spec.max_length:
                 problems.append(FieldProblem(f"contexts.{i}.fields.{name}", f"longer than {spec.max_length} characters"))
-        if tag is not None and (not isinstance(tag, str) or len(tag) > 100):
+            elif problem := text_problem(value):
+                problems.append(FieldProblem(f"contexts.{i}.fields.{name}", problem))
+        if tag is not None and (not isinstance(tag, str) or len(tag) > 100 or text_problem(tag)):
             problems.append(FieldProblem(f"contexts.{i}.tag", "must be text of at most 100 characters"))
         rows.append(Context(round=round_row["id"], fields=fields, tag=tag))
         if len(problems) >= 50:

@@ -18,6 +18,7 @@ from server.errors import FieldProblem, ServiceError, invalid, not_found
 from server.evaluation.evaluate import measure_dataset
 from server.evaluation.tables import Dataset
 from server.services import Services
+from server.storable import text_problem
 from server.tasks.service import create_round, get_task_by_code, load_config
 from server.tasks.tables import Context, Round, Task
 from server.training.tables import TrainingRun
@@ -59,8 +60,8 @@ async def start_training(services: Services, user_id: int, task: dict, from_roun
     if unknown:
         problems.append(FieldProblem("fromRounds", f"the task has no round {', '.join(map(str, unknown))}"))
     base_model = base_model.strip()
-    if len(base_model) > 500 or "\x00" in base_model:
-        problems.append(FieldProblem("baseModel", "at most 500 characters"))
+    if len(base_model) > 500 or text_problem(base_model):
+        problems.append(FieldProblem("baseModel", "at most 500 characters of text"))
     if profile not in PROFILES:
         problems.append(FieldProblem("profile", "must be FAST or FULL"))
     current = await Round.select().where(Round.task == task["id"], Round.number == task["current_round"]).first()
@@ -189,6 +190,8 @@ async def open_next_round(task_code: str, model_version: str) -> dict:
     """The next round, judged by `model_version` of the task's target model, with the current round's contexts."""
     task = await get_task_by_code(task_code)
     version = model_version.strip()
+    if len(version) > 32 or text_problem(version):  # training_runs.model_version is a varchar(32)
+        raise invalid("Not a model version.", FieldProblem("modelVersion", "at most 32 characters of text"))
     run = await TrainingRun.select().where(
         TrainingRun.task == task["id"], TrainingRun.model_version == version, TrainingRun.status == "published"
     ).first()

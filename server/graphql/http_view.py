@@ -1,0 +1,98 @@
+"""Hardening of Strawberry's HTTP view: requests it would answer with a 500 are refused with a 400.
+
+* a body that is not UTF-8 (`json.loads` raises UnicodeDecodeError), nested too deeply for the JSON
+  decoder (RecursionError), or whose top level is not an object or an array (Strawberry calls `.get`);
+* a multipart request whose `operations` or `map` does not follow the GraphQL multipart request spec
+  (Strawberry walks the map's paths without checking types);
+* a subscription sent as a plain HTTP request: Strawberry executes it like a query and fails on the
+  stream its resolver returns. Subscriptions are served over graphql-transport-ws on the same path;
+* a document of several operations without an `operationName`: Strawberry runs the first one, where
+  the GraphQL spec requires an error (a client, proxy or log must never guess which one ran).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import partialmethod
+from typing import Any
+
+from cross_web import HTTPException
+from graphql import GraphQLSyntaxError, OperationDefinitionNode, parse
+from strawberry.exceptions import MissingQueryError
+from strawberry.http.async_base_view import AsyncBaseHTTPView
+from strawberry.schema.exceptions import (
+    CannotGetOperationTypeError,
+    InvalidOperationTypeError,
+)
+from strawberry.types.graphql import OperationType
+
+
+def decode_request_json(_view: Any, data: str | bytes) -> object:
+    """As a JSONDecodeError, each of these becomes Strawberry's 400 "Unable to parse request body as JSON"."""
+    try:
+        if isinstance(data, bytes):
+            data = data.decode(json.detect_encoding(data))
+        value = json.loads(data)
+    except UnicodeDecodeError as exc:
+        raise json.JSONDecodeError(f"not {exc.encoding} ({exc.reason})", "", exc.start) from None
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", "", 0) from None
+    if not isinstance(value, (dict, list)):
+        raise json.JSONDecodeError("a GraphQL request is a JSON object", "", 0)
+    return value
+
+
+async def parse_multipart_strictly(view: Any, request: Any) -> dict | list:
+    try:
+        return await AsyncBaseHTTPView.parse_multipart(view, request)
+    except (AttributeError, TypeError, ValueError, IndexError):
+        raise HTTPException(400, "The multipart request does not follow the GraphQL multipart request spec: `operations` "
+                                 "is a JSON object, `map` an object of lists of paths into it.") from None
+
+
+_OPERATION_KEYWORD = re.compile(r"\b(?:query|mutation|subscription)\b")
+
+
+def _operations(query: str, max_tokens: int) -> int:
+    """How many operations the document defines (only parsed when it could define several)."""
+    keywords = _OPERATION_KEYWORD.finditer(query)
+    if next(keywords, None) is None or next(keywords, None) is None:
+        return 1
+    try:
+        document = parse(query, no_location=True, max_tokens=max_tokens)
+    except GraphQLSyntaxError:
+        return 1  # execution reports the syntax error
+    return sum(isinstance(definition, OperationDefinitionNode) for definition in document.definitions)
+
+
+async def execute_over_http(view: Any, request: Any, request_adapter: Any, sub_response: Any, context: Any, root_value: Any,
+                            request_data: Any, max_tokens: int) -> Any:
+    """Strawberry's `execute_single` (one operation over plain HTTP), without subscriptions, and without
+    guessing the operation."""
+    if request_data.operation_name is None and isinstance(request_data.query, str) and _operations(request_data.query, max_tokens) > 1:
+        raise HTTPException(400, "Must provide operation name if query contains multiple operations.")
+    allowed = OperationType.from_http(request_adapter.method) - {OperationType.SUBSCRIPTION}
+    if not view.allow_queries_via_get and request_adapter.method == "GET":
+        allowed -= {OperationType.QUERY}
+    try:
+        return await view.schema.execute(
+            request_data.query, root_value=root_value, variable_values=request_data.variables, context_value=context,
+            operation_name=request_data.operation_name, allowed_operation_types=allowed,
+            operation_extensions=request_data.extensions,
+        )
+    except CannotGetOperationTypeError as exc:
+        raise HTTPException(400, exc.as_http_error_reason()) from exc
+    except InvalidOperationTypeError as exc:
+        if exc.operation_type == OperationType.SUBSCRIPTION:
+            raise HTTPException(400, "Subscriptions are served over WebSocket (graphql-transport-ws) on this path.") from exc
+        raise HTTPException(400, exc.as_http_error_reason(request_adapter.method)) from exc
+    except MissingQueryError as exc:
+        raise HTTPException(400, "No GraphQL query found in the request") from exc
+
+
+def harden(controller: type, max_tokens: int) -> None:
+    """Install these on the controller class `make_graphql_controller` returned."""
+    controller.decode_json = decode_request_json
+    controller.parse_multipart = parse_multipart_strictly
+    controller.execute_single = partialmethod(execute_over_http, max_tokens=max_tokens)
