@@ -20,24 +20,25 @@ LABELS = ("correct", "incorrect", "flagged")
 # Open examples this validator may vote on, fooling first, then fewest votes, then random. Rows
 # another validator holds a live claim on come last, and FOR UPDATE SKIP LOCKED keeps two
 # simultaneous requests from taking the same row: so concurrent validators get different examples
-# while others remain. The choice is made among the first 500 of them (fooling first,
-# oldest first, read from the partial index examples_open_queue), not among every open example of
-# the round: ordering a busy round's whole backlog by its vote counts took 60–80 ms at 20k open
-# examples, the window keeps it to a few ms whatever the backlog.
-CANDIDATES = """
+# while others remain. The choice is made among the 500 oldest of them (their upper id bound found
+# first, once per call, through the partial index examples_open_by_round), not among every open
+# example of the round: ordering a busy round's whole backlog by its vote counts took 60–80 ms at 20k
+# open examples. (Joining a 500-row window instead went quadratic under a plan cached while the
+# tables were empty: 1 s per call under load.)
+_VOTABLE_BY = """
+  {alias}.round = {{}} AND {alias}.status = 'open' AND NOT {alias}.retracted AND {alias}."user" <> {{}}
+  AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = {alias}.id AND v."user" = {{}})"""
+CANDIDATES = f"""
 SELECT e.id FROM examples e
-WHERE e.id IN (
-  SELECT w.id FROM examples w
-  WHERE w.round = {} AND w.status = 'open' AND NOT w.retracted AND w."user" <> {}
-    AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = w.id AND v."user" = {})
-  ORDER BY w.fooled DESC NULLS LAST, w.id LIMIT 500
-) AND e.status = 'open' AND NOT e.retracted
+WHERE {_VOTABLE_BY.format(alias="e")}
+  AND e.id <= (SELECT coalesce(max(w.id), 0) FROM (
+    SELECT w.id FROM examples w WHERE {_VOTABLE_BY.format(alias="w")} ORDER BY w.id LIMIT 500) w)
 ORDER BY
-  (SELECT count(*) FROM validation_claims c WHERE c.example = e.id AND c."user" <> {} AND c.expires_at > now()),
+  (SELECT count(*) FROM validation_claims c WHERE c.example = e.id AND c."user" <> {{}} AND c.expires_at > now()),
   e.fooled DESC NULLS LAST,
   (SELECT count(*) FROM validations v WHERE v.example = e.id),
   random()
-LIMIT {}
+LIMIT {{}}
 FOR UPDATE OF e SKIP LOCKED
 """
 CLAIM = """
@@ -50,7 +51,7 @@ ON CONFLICT (example, "user") DO UPDATE SET expires_at = EXCLUDED.expires_at
 async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -> list[dict]:
     await get_round(round_id)
     async with Example._meta.db.transaction():
-        rows = await Example.raw(CANDIDATES, round_id, viewer.user_id, viewer.user_id, viewer.user_id, first)
+        rows = await Example.raw(CANDIDATES, *[round_id, viewer.user_id, viewer.user_id] * 2, viewer.user_id, first)
         ids = [row["id"] for row in rows]
         if ids:
             await Example.raw(CLAIM, ids, viewer.user_id, CLAIM_MINUTES)

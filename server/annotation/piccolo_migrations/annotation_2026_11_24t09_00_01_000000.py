@@ -11,7 +11,7 @@ list query's plan on 1M examples; bench/query_latency.py measures them):
 - examples_round_status_fooled (round, status, fooled) WHERE NOT retracted, an index of every
   example, becomes two small partial indexes of the open ones (about 5% of the rows): by id for the
   examplesToValidate pages (227 ms before: the planner walked the primary key through older
-  rounds) and fooling-first for the live queue and nextExamplesToValidate.
+  rounds) and for nextExamplesToValidate's window, and fooling-first for the live queue's first page.
 Net: the same number of indexes written per createExample, two of them only for open examples.
 """
 
