@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
     # per request for a dict; build it on the loop instead.
     graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
-    harden_http_view(graphql, settings.query_tokens_max)
+    harden_http_view(graphql, settings.query_tokens_max, settings.request_body_max_bytes)
     route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():

@@ -3,7 +3,8 @@
 * a body that is not UTF-8 (`json.loads` raises UnicodeDecodeError), nested too deeply for the JSON
   decoder (RecursionError), or whose top level is not an object or an array (Strawberry calls `.get`);
 * a multipart request whose `operations` or `map` does not follow the GraphQL multipart request spec
-  (Strawberry walks the map's paths without checking types);
+  (Strawberry walks the map's paths without checking types), or is larger than a JSON request may be
+  (413: a multipart body may be as large as a model upload, its JSON parts may not);
 * a subscription sent as a plain HTTP request: Strawberry executes it like a query and fails on the
   stream its resolver returns. Subscriptions are served over graphql-transport-ws on the same path;
 * a document of several operations without an `operationName`: Strawberry runs the first one, where
@@ -20,7 +21,7 @@ from typing import Any
 from cross_web import HTTPException
 from graphql import GraphQLSyntaxError, OperationDefinitionNode, parse
 from strawberry.exceptions import MissingQueryError
-from strawberry.http.async_base_view import AsyncBaseHTTPView
+from strawberry.file_uploads.utils import replace_placeholders_with_files
 from strawberry.schema.exceptions import (
     CannotGetOperationTypeError,
     InvalidOperationTypeError,
@@ -43,12 +44,32 @@ def decode_request_json(_view: Any, data: str | bytes) -> object:
     return value
 
 
-async def parse_multipart_strictly(view: Any, request: Any) -> dict | list:
+async def parse_multipart_strictly(view: Any, request: Any, json_limit: int) -> dict | list:
+    """Strawberry's `parse_multipart`, checking what it trusts: `operations` and `map` are JSON no larger
+    than a JSON request may be (the multipart body limit is the upload limit), `map` is an object of lists
+    of paths, and every path leads into `operations`."""
     try:
-        return await AsyncBaseHTTPView.parse_multipart(view, request)
-    except (AttributeError, TypeError, ValueError, IndexError):
-        raise HTTPException(400, "The multipart request does not follow the GraphQL multipart request spec: `operations` "
-                                 "is a JSON object, `map` an object of lists of paths into it.") from None
+        form = await request.get_form_data()
+    except ValueError:
+        raise HTTPException(400, "Unable to parse the multipart body") from None
+    parts = {}
+    for name in ("operations", "map"):
+        raw = form.form.get(name, "{}")
+        if not isinstance(raw, (str, bytes)):
+            raise HTTPException(400, f"The multipart request's `{name}` must be a form field, not a file.")
+        if len(raw) > json_limit:
+            raise HTTPException(413, f"The multipart request's `{name}` is larger than {json_limit:,} bytes.")
+        parts[name] = view.parse_json(raw)
+    files_map = parts["map"]
+    if not isinstance(files_map, dict) or not all(
+            isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in files_map.values()):
+        raise HTTPException(400, "The multipart request's `map` must be an object of lists of paths.")
+    if any(name not in form.files for name in files_map):
+        raise HTTPException(400, "File(s) missing in form data")
+    try:
+        return replace_placeholders_with_files(parts["operations"], files_map, form.files)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        raise HTTPException(400, "A path of the multipart request's `map` does not lead into `operations`.") from None
 
 
 _OPERATION_KEYWORD = re.compile(r"\b(?:query|mutation|subscription)\b")
@@ -91,8 +112,8 @@ async def execute_over_http(view: Any, request: Any, request_adapter: Any, sub_r
         raise HTTPException(400, "No GraphQL query found in the request") from exc
 
 
-def harden(controller: type, max_tokens: int) -> None:
+def harden(controller: type, max_tokens: int, json_limit: int) -> None:
     """Install these on the controller class `make_graphql_controller` returned."""
     controller.decode_json = decode_request_json
-    controller.parse_multipart = parse_multipart_strictly
+    controller.parse_multipart = partialmethod(parse_multipart_strictly, json_limit=json_limit)
     controller.execute_single = partialmethod(execute_over_http, max_tokens=max_tokens)

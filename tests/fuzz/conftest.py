@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.conftest import MODEL_CACHE, TRAINING_DATA
+from tests.fuzz.abuse import sender
 from tests.fuzz.harness import Fuzzer
-from tests.fuzz.world import TARGET, Database, build_world
+from tests.fuzz.world import QA_TARGET, TARGET, Database, build_world
 
 settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
 settings.register_profile("explore", derandomize=False)
@@ -45,24 +46,26 @@ def fuzz_db(stack):
 
 
 @pytest.fixture(scope="session")
-def sentiment_target(stack) -> str:
-    """Only the sentiment target model, loaded into the target Triton (fast profile, cached build)."""
+def fuzz_targets(stack) -> list[str]:
+    """The sentiment and QA target models the world's rounds use, loaded into the target Triton (fast
+    profile, cached build)."""
     import tritonclient.http as triton_http
 
     from server.modelbuild import build_models
 
     built = {model.name: model for model in build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)}
-    destination = stack.model_repository / TARGET
-    if not destination.exists():
-        shutil.copytree(built[TARGET].path, destination)
     client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
-    client.load_model(TARGET)
+    for name in (TARGET, QA_TARGET):
+        destination = stack.model_repository / name
+        if not destination.exists():
+            shutil.copytree(built[name].path, destination)
+        client.load_model(name)
     client.close()
-    return TARGET
+    return [TARGET, QA_TARGET]
 
 
 @pytest.fixture(scope="module")
-def world(fuzz_http, fuzz_db, sentiment_target):
+def world(fuzz_http, fuzz_db, fuzz_targets):
     return build_world(fuzz_http, fuzz_db)
 
 
@@ -73,3 +76,9 @@ def fuzzer(world):
     fuzzer = Fuzzer(world)
     yield fuzzer
     fuzzer.assert_reached_resolver()
+
+
+@pytest.fixture(scope="module")
+def send(world):
+    """POST a body (JSON-encoded unless bytes) as one of the world's viewers."""
+    return sender(world)

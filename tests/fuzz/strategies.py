@@ -48,9 +48,9 @@ INVALID_UTF8_BYTES = b"\xff\xfe\xc3\x28\xed\xa0\x80"
 VIEWERS = ("alice", "bob", "carol", "carol:token", "alice:token", "anonymous", "garbage", "expired",
            "unknown_api_token", "long_api_token")
 ID_REFS = {
-    "round": ("round:alpha", "round:beta"),
-    "context": ("context:alpha:0", "context:alpha:1", "context:beta:0"),
-    "example": ("example:carol:alpha", "example:bob:alpha", "example:alice:beta"),
+    "round": ("round:alpha", "round:beta", "round:gamma"),
+    "context": ("context:alpha:0", "context:alpha:1", "context:beta:0", "context:gamma:0"),
+    "example": ("example:carol:alpha", "example:bob:alpha", "example:alice:beta", "example:carol:gamma"),
     "dataset": ("dataset:alpha",),
     "model": ("model:bob",),
     "token": ("apiToken:carol", "apiToken:alice"),
@@ -127,9 +127,12 @@ def id_hint(kind: str) -> st.SearchStrategy:
 
 
 # --- plausible values by argument or input-field name (`Type.field` first, then `field`) -----------
-codes = weighted((4, st.sampled_from(["code:alpha", "code:beta"]).map(Ref)), (1, st.sampled_from(["sentiment", "nope"])),
+codes = weighted((4, st.sampled_from(["code:alpha", "code:beta", "code:gamma"]).map(Ref)), (1, st.sampled_from(["sentiment", "nope"])),
                  (1, st.from_regex(r"\A[a-z][a-z0-9_]{1,12}\Z")))
-texts = st.sampled_from(["I loved this film.", "The service was slow.", "ok", "Not bad at all, honestly."])
+# Valid text, some of it unusual: case mappings that change length, combining marks, emoji, RTL, tabs.
+texts = st.sampled_from(["I loved this film.", "The service was slow.", "ok", "Not bad at all, honestly.", "\u0130stanbul was lovely.",
+                         "\u01c5emal's caf\u00e9 \u2615 was great!", "\u202b\u05e9\u05dc\u05d5\u05dd\u202c it was fine", "Tab\tand\nnewline",
+                         "\ufb01ne e\u0301tude", "Warsaw", "in 1867", "Marie Curie", "Where was Marie Curie born?", "x" * 1000])
 
 
 def _corrupt_config(key: str, action: int, value: Any) -> dict:
@@ -173,15 +176,16 @@ HINTS: dict[str, st.SearchStrategy] = {
     "tag": st.sampled_from(["food", None]),
     "modelVersion": st.one_of(st.just(Ref("version:published")), st.sampled_from(["8", " 7 ", "", "7" * 40])),
     "baseModel": st.sampled_from(["", "/etc/passwd", "../../model", "b" * 501]),
-    "clientId": st.one_of(st.uuids().map(str), st.sampled_from(["clientId:carol:alpha", "clientId:bob:alpha", "clientId:alice:beta"]).map(Ref),
+    "clientId": st.one_of(st.uuids().map(str), st.sampled_from(["clientId:carol:alpha", "clientId:bob:alpha", "clientId:alice:beta", "clientId:carol:gamma"]).map(Ref),
                           st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid", "{12345678-1234-5678-1234-567812345678}"])),
     "fromRounds[]": st.sampled_from([1, 2, 0, -1]),
     "roundNumber": st.sampled_from([1, 2, 0, -1]),
     "weight": st.sampled_from([0.0, 1.0, 2.5]),
     "timeSpentMs": st.sampled_from([0.0, 1234.5]),
-    "answerStart": st.sampled_from([0, 3]),
-    "CreateExampleInput.fields": st.fixed_dictionaries({"statement": weighted((4, texts), (1, junk_strings))},
-                                                       optional={"context": texts, "label": texts, "": short_junk}),
+    "answerStart": st.sampled_from([0, 3, 24, 34, 99]),
+    "CreateExampleInput.fields": weighted(
+        (1, st.fixed_dictionaries({"statement": weighted((4, texts), (1, junk_strings))}, optional={"context": texts, "label": texts, "": short_junk})),
+        (1, st.fixed_dictionaries({"question": weighted((4, texts), (1, junk_strings))}, optional={"context": texts, "answer": texts}))),
     "ContextInput.fields": st.fixed_dictionaries({"context": weighted((4, texts), (1, junk_strings))}, optional={"statement": texts}),
     "config": st.one_of(st.just(SENTIMENT_CONFIG),
                         st.builds(_corrupt_config, st.sampled_from(sorted(SENTIMENT_CONFIG)), st.integers(0, 5), json_values)),

@@ -25,6 +25,7 @@ from tests.fuzz.strategies import (
     variables_for,
     weighted,
 )
+from tests.fuzz.world import PASSAGE
 
 CONFIG = """name: "{name}"
 backend: "{backend}"
@@ -74,9 +75,11 @@ archives = st.one_of(
         zip_of([("../../x", b"x")]), zip_of([(f"m/{i}", b"") for i in range(1001)]), zip_of([("m/big", b"\x00" * 5_000_000)]),
         zip_of([("m/config.pbtxt", b"not protobuf text {{{")]), tar_gz([("m/config.pbtxt", "\u00e9 {".encode())]),
     ]),
+    # Repositories that pass every archive check but the I/O contract (`probs` never has one entry per
+    # label), so that no upload succeeds and no deploy job starts.
     st.builds(lambda members, pack: pack(members),
               st.builds(repository, st.sampled_from(["m", "sentiment_minilm", "ü", "a b"]), st.sampled_from(["python", "onnxruntime", "evil", ""]),
-                        st.sampled_from([0, 1, 64, -1]), st.sampled_from(["statement", "text", ""]), st.sampled_from([3, 2, 0])),
+                        st.sampled_from([0, 1, 64, -1]), st.sampled_from(["statement", "text", ""]), st.sampled_from([2, 0, 4])),
               st.sampled_from([tar_gz, zip_of])),
 )
 
@@ -93,8 +96,11 @@ jsonl_lines = st.one_of(
                      b'\xef\xbb\xbf' + json.dumps(_ROW).encode(), json.dumps(_ROW).encode() + b"\r", INVALID_UTF8_BYTES,
                      json.dumps({**_ROW, "statement": "s" * 100_001}).encode(), json.dumps([_ROW]).encode()]),
 )
-valid_lines = st.fixed_dictionaries({"statement": texts, "label": st.sampled_from(["positive", "negative", "neutral"])},
-                                    optional={"uid": st.from_regex(r"\A[a-z0-9]{1,8}\Z")}).map(lambda row: json.dumps(row).encode())
+valid_lines = st.one_of(
+    st.fixed_dictionaries({"statement": texts, "label": st.sampled_from(["positive", "negative", "neutral"])},
+                          optional={"uid": st.from_regex(r"\A[a-z0-9]{1,8}\Z")}),
+    st.fixed_dictionaries({"context": st.just(PASSAGE), "question": texts, "answer": texts}, optional={"answers": st.lists(texts, max_size=2)}),
+).map(lambda row: json.dumps(row).encode())
 jsonl_files = weighted((2, st.lists(valid_lines, min_size=1, max_size=4)), (3, st.lists(jsonl_lines, max_size=6))).map(b"\n".join)
 
 OK_MAP = object()  # the valid map for the case's file variable

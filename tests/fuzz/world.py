@@ -17,8 +17,10 @@ import asyncpg
 import httpx
 from strawberry.relay import to_base64
 
+from server.tasks.builtin import BUILTIN_TASKS
 from tests.conftest import TABLES
 
+QA_CONFIG = next(task["config"] for task in BUILTIN_TASKS if task["code"] == "qa")
 SENTIMENT_CONFIG = {
     "kind": "classification",
     "context_fields": [{"name": "context", "display_name": "Prompt", "max_length": 5000}],
@@ -30,6 +32,8 @@ SENTIMENT_CONFIG = {
     "performance_metric": "accuracy",
 }
 TARGET = "sentiment_minilm"
+QA_TARGET = "qa_overlap_baseline"
+PASSAGE = "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891 and won the Nobel Prize twice."
 PASSWORD = "correct horse battery"
 
 # One row per table: row count and a checksum of the columns clients write. Columns that workers keep
@@ -116,13 +120,13 @@ def _sign_up(world: World, name: str) -> None:
     world.refs[f"username:{name}"] = name
 
 
-def _task(world: World, owner: str, code: str) -> None:
+def _task(world: World, owner: str, code: str, config: dict = SENTIMENT_CONFIG, target: str = TARGET) -> None:
     world.gql("mutation($i: CreateTaskInput!) { createTask(input: $i) { ... on TaskCreated { task { id } } } }",
-              {"i": {"code": code, "name": f"Task {code}", "config": SENTIMENT_CONFIG}}, owner)
+              {"i": {"code": code, "name": f"Task {code}", "config": config}}, owner)
     created = world.gql("mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
-                        {"i": {"taskCode": code, "targetModels": [{"name": TARGET}]}}, owner)
+                        {"i": {"taskCode": code, "targetModels": [{"name": target}]}}, owner)
     round_id = created["createRound"]["round"]["id"]
-    contexts = [{"fields": {"context": f"Write about {topic}."}, "tag": topic} for topic in ("food", "films", "travel")]
+    contexts = [{"fields": {"context": f"{PASSAGE} Write about {topic}."}, "tag": topic} for topic in ("food", "films", "travel")]
     world.gql("mutation($i: AddContextsInput!) { addContexts(input: $i) { ... on ContextsAdded { count } } }",
               {"i": {"roundId": round_id, "contexts": contexts}}, owner)
     world.refs[f"code:{code}"] = code
@@ -133,12 +137,12 @@ def _task(world: World, owner: str, code: str) -> None:
         world.refs[f"context:{code}:{i}"] = gid("Context", row["id"])
 
 
-def _example(world: World, author: str, code: str, text: str) -> None:
+def _example(world: World, author: str, code: str, fields: dict, **answer: str) -> None:
     client_id = str(uuid.uuid4())
     data = world.gql(
         "mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename ... on ExampleSubmitted { example { id } } } }",
         {"i": {"roundId": world.refs[f"round:{code}"], "contextId": world.refs[f"context:{code}:0"],
-               "fields": {"statement": text}, "label": "positive", "clientId": client_id}}, author)
+               "fields": fields, "clientId": client_id, **answer}}, author)
     assert data["createExample"]["__typename"] == "ExampleSubmitted", data
     world.refs[f"example:{author}:{code}"] = data["createExample"]["example"]["id"]
     world.refs[f"clientId:{author}:{code}"] = client_id
@@ -164,9 +168,11 @@ def build_world(http: httpx.Client, db: Database) -> World:
         _sign_up(world, name)
     _task(world, "alice", "alpha")
     _task(world, "bob", "beta")
-    _example(world, "carol", "alpha", "The soup was wonderful.")
-    _example(world, "bob", "alpha", "The bus was late again.")
-    _example(world, "alice", "beta", "What a lovely morning.")
+    _task(world, "bob", "gamma", QA_CONFIG, QA_TARGET)
+    _example(world, "carol", "alpha", {"statement": "The soup was wonderful."}, label="positive")
+    _example(world, "bob", "alpha", {"statement": "The bus was late again."}, label="positive")
+    _example(world, "alice", "beta", {"statement": "What a lovely morning."}, label="positive")
+    _example(world, "carol", "gamma", {"question": "Where was Marie Curie born?"}, answer="Warsaw")
     world.gql("mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }",
               {"e": world.refs["example:carol:alpha"]}, "bob")
     _dataset(world, "alice", "alpha")
@@ -187,7 +193,7 @@ def build_world(http: httpx.Client, db: Database) -> World:
                      "published, anonymous, created_at) VALUES ($1, $2, 'bob model', '{}', 'failed', '[]', '', '', false, false, now()) "
                      "RETURNING id", ids["alpha"], users["bob"])
     world.refs["model:bob"] = gid("Model", model[0]["id"])
-    for code, owner in (("alpha", "alice"), ("beta", "bob")):
+    for code, owner in (("alpha", "alice"), ("beta", "bob"), ("gamma", "bob")):
         for status, version in (("published", "7"), ("queued", "")):
             db.fetch("INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, progress, "
                      "status_log, model_name, model_version, n_validated, metrics, created_at) VALUES "
