@@ -11,7 +11,7 @@ Shape (realistic skew, since a uniform spread hides the slow cases):
 - authors drawn as floor(users · u³): the busiest user wrote ~4.6% of everything (~46k examples),
   the median user a few dozen;
 - 30% of examples fooled the model; decided rounds have 8% of their fooled examples still open,
-  the current round 60%; 1% retracted; 0.2% of the current round pending; non-fooling examples
+  the current round 60%; 1% retracted; none pending (the model judged them all); non-fooling examples
   are closed (the task does not validate them);
 - every decided fooled example has 3 matching votes (half of them a 4th, dissenting one), open ones
   0–2 (≈1M validations in all);
@@ -67,19 +67,19 @@ INSERT INTO examples (client_id, round, context, "user", input, model_output, mo
 SELECT gen_random_uuid(), ($1::int[])[k], ($2::int[])[k] + floor(random() * $3)::int,
   $4 + floor($5 * power(random(), 3))::int,
   jsonb_build_object('statement', ($8::text[])[1 + g % cardinality($8::text[])], 'label', ($9::text[])[1 + g % 3]),
-  CASE WHEN NOT pending THEN jsonb_build_object('label', ($9::text[])[1 + (g + CASE WHEN fooled THEN 1 ELSE 0 END) % 3],
-                                           'probs', jsonb_build_object('negative', 0.2, 'positive', 0.7, 'neutral', 0.1)) END,
+  jsonb_build_object('label', ($9::text[])[1 + (g + CASE WHEN fooled THEN 1 ELSE 0 END) % 3],
+                     'probs', jsonb_build_object('negative', 0.2, 'positive', 0.7, 'neutral', 0.1)),
   'sentiment_minilm', '1',
-  CASE WHEN pending THEN NULL ELSE fooled END,
-  CASE WHEN pending THEN 'pending' WHEN NOT fooled THEN 'closed'
+  fooled,
+  CASE WHEN NOT fooled THEN 'closed'
        WHEN u < (CASE WHEN k = 4 THEN 0.6 ELSE 0.08 END) THEN 'open'
        WHEN u < (CASE WHEN k = 4 THEN 0.9 ELSE 0.78 END) THEN 'validated'
        WHEN u < 0.98 THEN 'rejected' ELSE 'flagged' END,
   random() < 0.01, g % 500 = 0, '', '', 5000 + random() * 60000,
-  CASE WHEN pending THEN 'model unavailable' ELSE '' END, 0,
+  '', 0,
   timestamptz '2025-01-01' + (g::float8 / $6) * interval '365 days'
 FROM (
-  SELECT g, k, random() < 0.3 AS fooled, random() AS u, k = 4 AND random() < 0.002 AS pending
+  SELECT g, k, random() < 0.3 AS fooled, random() AS u
   FROM (SELECT g, width_bucket(g::float8, $7::float8[]) + 1 AS k FROM generate_series(1, $6) g) numbered
 ) rows
 ORDER BY g
