@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from asyncpg.exceptions import UniqueViolationError
 
@@ -41,10 +41,15 @@ def _check_credentials_shape(username: str, password: str, email: str | None) ->
         raise invalid("Some fields are not valid.", *problems)
 
 
+def _same_username(username: str):
+    """Case-insensitive equality: LIKE's wildcards (`%`, `_`) and its escape character taken literally."""
+    return User.username.ilike(username.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"))
+
+
 async def sign_up(username: str, password: str, email: str | None, secret: str, ttl: int) -> Session:
     username, email = username.strip(), (email.strip().lower() if email else None)
     _check_credentials_shape(username, password, email)
-    taken = await User.exists().where(User.username.ilike(username))
+    taken = await User.exists().where(_same_username(username))
     if taken:
         raise conflict("That username is taken.", "username")
     try:
@@ -93,7 +98,7 @@ async def log_in(username: str, password: str, secret: str, ttl: int, redis=None
         if failures >= limit.max_failures:
             wait = max(1, await redis.ttl(key))
             raise ServiceError("RATE_LIMITED", f"Too many failed log-ins for this account; try again in {(wait + 59) // 60} minute(s).")
-    row = await User.select().where(User.username.ilike(username.strip())).first() if username else None
+    row = await User.select().where(_same_username(username.strip())).first() if username else None
     # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
     password_hash = row["password_hash"] if row else _DUMMY_HASH
     if not credentials.verify_password(password_hash, password) or row is None:
@@ -169,7 +174,7 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
         row = await ApiToken.select().where(ApiToken.prefix == prefix, ApiToken.revoked_at.is_null()).first()
         if row is None or not credentials.api_token_matches(token, row["token_hash"]):
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
-        await ApiToken.update({ApiToken.last_used_at: datetime.now(timezone.utc)}).where(ApiToken.id == row["id"])
+        await ApiToken.update({ApiToken.last_used_at: datetime.now(UTC)}).where(ApiToken.id == row["id"])
         viewer = await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
         if viewer is None:
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
