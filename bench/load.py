@@ -286,6 +286,7 @@ CHECKS = {
 async def consistency(dsn: str, timeout: float = 360) -> dict[str, int]:
     """Wait until the workers have judged and aggregated everything, then count mismatches."""
     from server.annotation.aggregation import Vote, outcome
+    from server.annotation.stats import AGREEMENT_FROM_ROWS
 
     connection = await asyncpg.connect(dsn)
     try:
@@ -296,6 +297,14 @@ async def consistency(dsn: str, timeout: float = 360) -> dict[str, int]:
         while time.monotonic() < deadline and any((await connection.fetchrow(unsettled)).values()):
             await asyncio.sleep(0.5)
         mismatches = {name: len(await connection.fetch(sql)) for name, sql in CHECKS.items()}
+        # The rounds' agreement sums (kept by the aggregation job one example at a time) vs a recount.
+        recount = {r["round"]: r for r in await connection.fetch(
+            AGREEMENT_FROM_ROWS.replace("{}", "$1"), [r["id"] for r in await connection.fetch("SELECT id FROM rounds")])}
+        stored = {r["round"]: r for r in await connection.fetch("SELECT round, units, coincidences FROM round_agreement")}
+        mismatches["round agreement"] = sum(
+            1 for round_id in recount.keys() | stored.keys()
+            if round_id not in recount or round_id not in stored or recount[round_id]["units"] != stored[round_id]["units"]
+            or any(abs(a - b) > 1e-6 for a, b in zip(recount[round_id]["coincidences"], stored[round_id]["coincidences"])))
         votes = defaultdict(list)
         for row in await connection.fetch("SELECT example, label, mode FROM validations ORDER BY created_at, id"):
             votes[row["example"]].append(Vote(row["label"], row["mode"]))

@@ -96,7 +96,8 @@ FROM examples e CROSS JOIN generate_series(0, 3) j
 WHERE e.round = ANY($3::int[]) AND e.fooled
   AND ((e.status IN ('validated', 'rejected', 'flagged') AND (j < 3 OR e.id % 2 = 0)) OR (e.status = 'open' AND j < e.id % 3))
 """
-# The counters, from rows (the same definitions as createExample/retract and validating.RECOUNT_USER).
+# The counters, from rows (the same definitions as createExample/retract and validating.RECOUNT_USER;
+# the rounds' agreement sums with stats.AGREEMENT_RECOUNT).
 SQL_CONTEXT_COUNTERS = """
 UPDATE contexts c SET total_used = s.used, total_fooled = s.fooled, last_used_at = s.last
 FROM (SELECT context, count(*) AS used, count(*) FILTER (WHERE fooled AND NOT retracted) AS fooled,
@@ -229,8 +230,10 @@ async def _task_rounds_contexts_users(connection, task_code: str, users: int, co
 
 
 async def _counters(connection, round_ids: list[int]) -> None:
+    from server.annotation.stats import AGREEMENT_RECOUNT
     from workers.rounds import RECOMPUTE_ROUND_SQL
 
+    await connection.execute(AGREEMENT_RECOUNT.replace("{}", "$1"), round_ids)
     await connection.execute(SQL_CONTEXT_COUNTERS, round_ids)
     await connection.execute(SQL_USER_ROUND_STATS, round_ids)
     for round_id in round_ids:

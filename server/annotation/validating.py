@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from server import events
 from server.accounts.viewer import Viewer
+from server.annotation import stats
 from server.annotation.aggregation import Vote, outcome
 from server.annotation.tables import Example, Validation
 from server.errors import FieldProblem, ServiceError, invalid, not_found
@@ -131,7 +132,7 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         example = rows[0]
         if example["status"] == "pending":
             return "pending"
-        votes = await Validation.select(Validation.label, Validation.mode, Validation.user).where(
+        votes = await Validation.select(Validation.label, Validation.mode, Validation.user, Validation.aggregated).where(
             Validation.example == example_id
         ).order_by(Validation.created_at).order_by(Validation.id)
         round_row = await get_round(example["round"])
@@ -143,7 +144,9 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         if decided != example["status"]:
             await Example.raw("UPDATE examples SET status = {} WHERE id = {}", decided, example_id)
         await Validation.raw("UPDATE validations SET aggregated = true WHERE example = {} AND NOT aggregated", example_id)
-        await recompute_round(example["round"])
+        await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
+        await stats.add_to_agreement(example["round"], [v["label"] for v in votes if v["mode"] == "user" and v["aggregated"]],
+                                     [v["label"] for v in votes if v["mode"] == "user"])
         for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
             await recount_user(user_id, example["round"])
     await events.publish(services.redis, events.example_channel(example_id), {"kind": "example_updated", "status": decided})

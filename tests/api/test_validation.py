@@ -3,6 +3,7 @@
 import json
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from websockets.sync.client import connect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
@@ -200,7 +201,7 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
 
 
 def test_retraction_moves_the_leaderboard_at_once(api, target_models):
-    author, round_id, _, examples = _world(api, 2)
+    author, _, _, examples = _world(api, 2)
     voters = [api.sign_up(f"voter{i}") for i in range(3)]
     for token in voters:
         api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=token)
@@ -218,3 +219,43 @@ def test_retraction_moves_the_leaderboard_at_once(api, target_models):
     counters = run_sql('SELECT submitted, fooled, fooled_rejected, retracted FROM user_round_stats s JOIN users u ON u.id = s."user" '
                        "WHERE u.username = 'author'")
     assert counters == [{"submitted": 2, "fooled": 0, "fooled_rejected": 0, "retracted": 2}]  # what a recount from rows says
+
+
+def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_votes(api, target_models):
+    import asyncio
+    import os
+
+    from arq import create_pool
+    from arq.connections import RedisSettings
+
+    from server.annotation import stats
+
+    _, round_id, _, examples = _world(api, 3)
+    voters = [api.sign_up(f"voter{i}") for i in range(4)]
+    ballots = {0: ["CORRECT", "CORRECT", "INCORRECT", "FLAGGED"], 1: ["INCORRECT", "INCORRECT"], 2: ["CORRECT"]}
+    for index, labels in ballots.items():
+        for token, label in zip(voters, labels):
+            api(VALIDATE, {"e": examples[index]["id"], "l": label}, token=token)
+    settled = "SELECT count(*) AS n FROM validations WHERE NOT aggregated"
+    wait_until(lambda: run_sql(settled)[0]["n"] == 0)
+    query = "query($r: ID!) { node(id: $r) { ... on Round { agreement } } }"
+    expected = stats.reference_alpha([[labels.count(x) for x in ("CORRECT", "INCORRECT", "FLAGGED")] for labels in ballots.values()])
+    assert api(query, {"r": round_id})["node"]["agreement"] == pytest.approx(expected, abs=1e-12)
+    recount = run_sql(stats.AGREEMENT_FROM_ROWS.replace("{}", "$1"), [r["id"] for r in run_sql("SELECT id FROM rounds")])
+    stored = run_sql("SELECT round, units, coincidences FROM round_agreement")
+    assert [(r["round"], r["units"]) for r in stored] == [(r["round"], r["units"]) for r in recount] and stored[0]["units"] == 2
+    assert stored[0]["coincidences"] == pytest.approx(recount[0]["coincidences"], abs=1e-12)
+
+    pks = [r["id"] for r in run_sql("SELECT id FROM examples")]
+
+    async def again():  # aggregation runs again (a retried job): nothing moves
+        pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
+        for pk in pks:
+            await pool.enqueue_job("aggregate_example", pk)
+        await pool.aclose()
+
+    asyncio.run(again())
+    import time
+
+    time.sleep(2)
+    assert run_sql("SELECT round, units, coincidences FROM round_agreement") == stored

@@ -274,6 +274,16 @@ def test_round_counters_equal_a_recount_from_rows(world):
                         "totalValidatedFooled": recount["vf"]}
 
 
+def test_round_agreement_equals_krippendorffs_alpha_over_the_votes(world):
+    query = "query($r: ID!) { node(id: $r) { ... on Round { agreement } } }"
+    for round_id in world.rounds:
+        counts = run_sql("""SELECT count(*) FILTER (WHERE v.label = 'correct') AS c, count(*) FILTER (WHERE v.label = 'incorrect') AS i,
+                            count(*) FILTER (WHERE v.label = 'flagged') AS f FROM validations v JOIN examples e ON e.id = v.example
+                            WHERE e.round = $1 AND v.mode = 'user' GROUP BY v.example""", round_id)
+        expected = stats.reference_alpha([[r["c"], r["i"], r["f"]] for r in counts])
+        assert world.api(query, {"r": to_base64("Round", round_id)})["node"]["agreement"] == pytest.approx(expected, abs=1e-9)
+
+
 def test_model_leaderboard_ranks_every_published_scored_model(world):
     query = """query($t: String!, $a: String) { leaderboard(taskCode: $t, first: 100, after: $a) {
       rows { rank dynascore model { name } } totalCount hasNextPage endCursor } }"""
