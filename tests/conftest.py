@@ -94,8 +94,21 @@ class GraphQLClient:
         return data["signUp"]["token"]
 
 
+def clear_job_queue() -> None:
+    """Jobs a previous test left queued would act on this test's rows (ids restart at 1)."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        stale = [key for pattern in ("arq:job:*", "arq:retry:*") for key in client.scan_iter(match=pattern)]
+        client.delete("arq:queue", *stale)
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def api(stack) -> GraphQLClient:
+    clear_job_queue()
     run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
     client = GraphQLClient(stack.api_url)
     yield client
