@@ -38,12 +38,12 @@ def issue_session_token(user_id: int, secret: str, ttl_seconds: int, now: float 
     return jwt.encode(payload, secret, algorithm="HS256")
 
 
-def read_session_token(token: str, secret: str) -> int | None:
+def read_session_token(token: str, secret: str, now: float | None = None) -> int | None:
     """The user id of a valid, unexpired session token, else None."""
     known = _VERIFIED.get((token, secret))
     if known is not None:  # verified before: only its expiry can have changed
         user_id, expires = known
-        return user_id if time.time() < expires else None
+        return user_id if (now if now is not None else time.time()) < expires else None
     try:
         payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "sub"]})
     except jwt.PyJWTError:

@@ -11,7 +11,7 @@ import asyncio
 import json
 
 from server.annotation import fooling
-from server.annotation.service import after_commit, ask_models, model_output_document, status_after_verdict
+from server.annotation.service import after_commit, ask_models, model_fields, model_output_document, status_after_verdict
 from server.annotation.tables import Example
 from server.inference import ModelUnavailable
 from server.services import Services
@@ -88,11 +88,10 @@ async def _recheck_one(services: Services, row: dict) -> int:
     config = load_config(task)
     context = await Context.select().where(Context.id == row["context"]).first().output(load_json=True)
     stored = json.loads(row["input"]) if isinstance(row["input"], str) else row["input"]
-    model_fields = {**context["fields"], **{k: v for k, v in stored.items() if k in config.model_inputs}}
     targets = [{"name": n, "version": v} for n, v in zip(row["model_name"].split("+"), row["model_version"].split("+"))]
     intended = stored["label"] if config.kind == "classification" else stored["answer"]
     try:
-        predictions = await ask_models(services, config, targets, model_fields)
+        predictions = await ask_models(services, config, targets, model_fields(config, context, stored))
     except ModelUnavailable as exc:
         await Example.raw(BACK_OFF, str(exc), row["id"])
         return 0

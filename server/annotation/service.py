@@ -135,17 +135,15 @@ async def create_example(services: Services, user_id: int, submission: Submissio
             prepared = await _load(replace(submission, client_id=None))
         _remember(prepared)
         round_row, config, context = prepared
-        stored_input = check_submission(
-            config, context["fields"], submission.fields, submission.intended, submission.answer_start,
-            submission.explanation, submission.time_spent_ms,
-        )
-        await _check_rate(services, user_id)
         if early is not None and early.prepared_like(prepared):
-            targets, asking, early = early.targets, early.task, None
+            # The same config and context: the early check of the input stands.
+            stored_input, targets, asking, early = early.stored_input, early.targets, early.task, None
         else:
-            model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
+            stored_input, asking = _checked_input(config, context, submission), None
+        await _check_rate(services, user_id)
+        if asking is None:
             targets = choose_targets(config, round_row["target_models"])
-            asking = ask_models(services, config, targets, model_fields)
+            asking = ask_models(services, config, targets, model_fields(config, context, stored_input))
     finally:
         if early is not None:
             early.cancel()
@@ -199,6 +197,7 @@ def _bounded_put(cache: dict, key: int, value) -> None:
 @dataclass
 class _EarlyAsk:
     prepared: tuple[dict, TaskConfig, dict]
+    stored_input: dict
     targets: list[dict]
     task: asyncio.Future
 
@@ -219,15 +218,22 @@ def _ask_early(services: Services, submission: Submission) -> _EarlyAsk | None:
         return None  # with a rate limit on, the model is asked only after the count allows it
     (round_row, config), prepared = known_round, (*known_round, context)
     try:
-        stored_input = check_submission(
-            config, context["fields"], submission.fields, submission.intended, submission.answer_start,
-            submission.explanation, submission.time_spent_ms,
-        )
+        stored_input = _checked_input(config, context, submission)
     except ServiceError:
         return None  # the fresh path reports it
-    model_fields = {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
     targets = choose_targets(config, round_row["target_models"])
-    return _EarlyAsk(prepared, targets, asyncio.ensure_future(ask_models(services, config, targets, model_fields)))
+    task = asyncio.ensure_future(ask_models(services, config, targets, model_fields(config, context, stored_input)))
+    return _EarlyAsk(prepared, stored_input, targets, task)
+
+
+def _checked_input(config: TaskConfig, context: dict, submission: Submission) -> dict:
+    return check_submission(config, context["fields"], submission.fields, submission.intended, submission.answer_start,
+                            submission.explanation, submission.time_spent_ms)
+
+
+def model_fields(config: TaskConfig, context: dict, stored_input: dict) -> dict:
+    """What the model is asked: the context's fields and the annotator's model inputs."""
+    return {**context["fields"], **{k: v for k, v in stored_input.items() if k in config.model_inputs}}
 
 
 # Atomic per-user fixed window of one minute (retried client UUIDs were answered above and are not counted).
