@@ -8,10 +8,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from litestar import Litestar, MediaType, Response, get
-from litestar.background_tasks import BackgroundTask, BackgroundTasks
+from litestar.background_tasks import BackgroundTask
 from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
-from litestar.di import Provide
 from litestar.response import File, Stream
 from litestar.static_files import create_static_files_router
 from strawberry.http.websocket_origin import normalize_allowed_origins
@@ -61,10 +60,6 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
                 background=BackgroundTask(shutil.rmtree, archive.parent, ignore_errors=True))
 
 
-async def _empty_response() -> Response:
-    return Response({}, background=BackgroundTasks([]))
-
-
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or get_settings()
 
@@ -101,10 +96,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         keep_alive=True,
         keep_alive_interval=15,
     )
-    # Strawberry builds each request's Response in a worker thread (sync_to_thread=True): a thread hop
-    # per request for a dict; build it on the loop instead.
-    graphql.dependencies = {**graphql.dependencies, "response": Provide(_empty_response)}
-    harden_http_view(graphql, settings.query_tokens_max, settings.request_body_max_bytes)
+    graphql = harden_http_view(graphql, settings.query_tokens_max, settings.request_body_max_bytes,
+                               lambda request: GraphQLContext(services=request.app.state.services))
     route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
