@@ -17,6 +17,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from tritonclient.http.aio import InferenceServerClient
 
 from server.event_hub import EventHub
+from server.events import CoalescingPublisher
 from server.observability.jobs import serialize_job
 from server.settings import Settings
 
@@ -45,9 +46,11 @@ class Services:
     triton: InferenceServerClient
     triton_submissions: InferenceServerClient
     hub: EventHub = field(init=False)  # live subscriptions' shared Redis pub/sub connection
+    publisher: CoalescingPublisher = field(init=False)  # after-commit events of concurrent writes
 
     def __post_init__(self) -> None:
         self.hub = EventHub(self.redis)
+        self.publisher = CoalescingPublisher(self.redis)
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
@@ -66,7 +69,7 @@ class Services:
         )
 
     async def close(self) -> None:
-        for closer in (self.hub.close, self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
+        for closer in (self.publisher.drain, self.hub.close, self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
             try:
                 await closer()
             except Exception:  # noqa: BLE001 — shutting down; nothing left to report to

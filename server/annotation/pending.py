@@ -104,7 +104,7 @@ async def _recheck_one(services: Services, row: dict) -> int:
         if settled and fooled:
             await count_verdict(row["round"], row["context"], row["user"])
     if settled:
-        await after_commit(services, {**settled[0], "round": row["round"]})
+        after_commit(services, {**settled[0], "round": row["round"]})
     return len(settled)
 
 

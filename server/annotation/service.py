@@ -100,7 +100,8 @@ async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
         raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
     if row["context_id"] is None or row["context_round"] != row["id"]:
         raise not_found("That context (in this round)")
-    round_row = {"id": row["id"], "task": row["task"], "target_models": json.loads(row["target_models"])}
+    round_row = {"id": row["id"], "task": row["task"], "target_models": json.loads(row["target_models"]),
+                 "config_text": row["config"]}
     context = {"id": row["context_id"], "fields": json.loads(row["context_fields"])}
     return round_row, cached_config(row["task"], row["config"]), context
 
@@ -123,6 +124,10 @@ async def create_example(services: Services, user_id: int, submission: Submissio
     if submission.client_id is None and not submission.sandbox:
         raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
     early = _ask_early(services, submission)
+    if early is not None and not submission.sandbox:
+        outcome = await _create_on_remembered_rows(services, user_id, submission, early)
+        if outcome is not None:
+            return outcome
     try:
         try:
             prepared = await _load(submission)
@@ -147,20 +152,43 @@ async def create_example(services: Services, user_id: int, submission: Submissio
     finally:
         if early is not None:
             early.cancel()
-    try:
-        predictions = await asking
-        fooled: bool | None = fooling.fooled(config, str(submission.intended), [p.output for p in predictions])
-        pending_reason = ""
-    except ModelUnavailable as exc:
-        if submission.sandbox:
-            raise ServiceError("MODEL_UNAVAILABLE", f"The model could not answer: {exc}. Try again shortly.") from None
-        predictions, fooled, pending_reason = [], None, str(exc)
+    predictions, fooled, pending_reason = await _judge(asking, config, submission)
     if submission.sandbox:
         return Outcome(verdict_of(fooled), _message(fooled, sandbox=True), None, predictions)
     example, inserted = await _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets)
     if not inserted:
         return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
-    await after_commit(services, example)
+    after_commit(services, example)
+    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+async def _judge(asking: asyncio.Future, config: TaskConfig, submission: Submission) -> tuple[list[Prediction], bool | None, str]:
+    """The model's answers and the verdict; a model that cannot answer leaves the example pending."""
+    try:
+        predictions = await asking
+    except ModelUnavailable as exc:
+        if submission.sandbox:
+            raise ServiceError("MODEL_UNAVAILABLE", f"The model could not answer: {exc}. Try again shortly.") from None
+        return [], None, str(exc)
+    return predictions, fooling.fooled(config, str(submission.intended), [p.output for p in predictions]), ""
+
+
+async def _create_on_remembered_rows(services: Services, user_id: int, submission: Submission, early: _EarlyAsk) -> Outcome | None:
+    """The common case in one statement: the example is judged on the rows this process last read, and
+    the insert holds only if they are still current (round open, same targets, config and context
+    fields). None — a changed row, a closed round, a retried client UUID — means: take the full path,
+    which reads everything afresh and says precisely what is wrong."""
+    try:
+        round_row, config, context = early.prepared
+        predictions, fooled, pending_reason = await _judge(early.task, config, submission)
+        example, inserted = await _insert(round_row, config, context, user_id, submission, early.stored_input, predictions,
+                                          fooled, pending_reason, early.targets, guard=True)
+    except asyncio.CancelledError:
+        early.cancel()
+        raise
+    if example is None or not inserted:
+        return None
+    after_commit(services, example)
     return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
 
 
@@ -272,14 +300,16 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
 # Each counter update depends on the previous one (EXISTS on it), which fixes the order in which the
 # rows are locked — round, context, user — the order of every other writer of these counters, so
 # concurrent writers cannot deadlock (PostgreSQL runs independent data-modifying CTEs in no set order).
+# {source} is empty, or GUARD: then the example is written only if the rows it was judged on are current.
 INSERT_EXAMPLE = """
 WITH new AS (
   INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
     fooled, status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts,
     next_check_at, created_at)
-  VALUES ({client_id}, {round}, {context}, {user}, {input}::jsonb, {output}::jsonb, {name}, {version}, {fooled}, {status},
+  SELECT {client_id}, {round}, {context}, {user}, {input}::jsonb, {output}::jsonb, {name}, {version}, {fooled}, {status},
     false, false, '', {explanation}, {time_spent}, {reason}, 0,
-    CASE WHEN {pending} THEN now() + interval '2 seconds' END, now())
+    CASE WHEN {pending} THEN now() + interval '2 seconds' END, now()
+  {source}
   ON CONFLICT (client_id) DO NOTHING
   RETURNING *
 ), counted_round AS (
@@ -298,6 +328,9 @@ WITH new AS (
 )
 SELECT * FROM new
 """
+GUARD = """FROM rounds r JOIN tasks t ON t.id = r.task JOIN contexts c ON c.id = {context} AND c.round = r.id
+  WHERE r.id = {round} AND r.end_at IS NULL AND r.target_models = {seen_targets}::jsonb
+    AND t.config = {seen_config}::jsonb AND c.fields = {seen_fields}::jsonb"""
 
 
 def _positional(template: str) -> tuple[str, tuple[str, ...]]:
@@ -312,7 +345,8 @@ def _positional(template: str) -> tuple[str, tuple[str, ...]]:
     return re.sub(r"\{(\w+)\}", place, template), tuple(names)
 
 
-INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS = _positional(INSERT_EXAMPLE)
+INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS = _positional(INSERT_EXAMPLE.replace("{source}", ""))
+GUARDED_INSERT_SQL, GUARDED_INSERT_ARGS = _positional(INSERT_EXAMPLE.replace("{source}", GUARD))
 
 
 def _example_row(record) -> dict:
@@ -334,7 +368,10 @@ def status_after_verdict(config: TaskConfig, fooled: bool | None) -> str:
     return "open" if fooled or config.validation.validate_non_fooling else "closed"
 
 
-async def _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets):
+async def _insert(round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets,
+                  guard: bool = False):
+    """(example, inserted). Guarded: (None, False) when the rows it was judged on are no longer current
+    or the client UUID is taken."""
     output = model_output_document(predictions) if predictions else None
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
     versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
@@ -346,13 +383,20 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
         "time_spent": submission.time_spent_ms, "reason": pending_reason, "pending": fooled is None,
         "fooled_int": 1 if fooled else 0,
     }
+    sql, names = INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS
+    if guard:
+        sql, names = GUARDED_INSERT_SQL, GUARDED_INSERT_ARGS
+        values.update(seen_targets=json.dumps(round_row["target_models"]), seen_config=round_row["config_text"],
+                      seen_fields=json.dumps(context["fields"]))
     try:
-        rows = await db.fetch(INSERT_EXAMPLE_SQL, *(values[name] for name in INSERT_EXAMPLE_ARGS))
+        rows = await db.fetch(sql, *(values[name] for name in names))
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):
             raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.") from None
         raise not_found("That round or context") from None
+    if not rows and guard:
+        return None, False
     if not rows:  # the same client UUID won a race a moment ago
         row = await _example_by_client_id(submission.client_id)
         if row["user"] != user_id:
@@ -361,30 +405,26 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
     return _example_row(rows[0]), True
 
 
-async def after_commit(services: Services, example: dict) -> None:
-    # Fire and forget: live views are a courtesy once the write has committed; the writer need not wait.
-    task = asyncio.ensure_future(_publish_example(services, example))
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)
-
-
-_BACKGROUND: set[asyncio.Task] = set()
-
-
-async def _publish_example(services: Services, example: dict) -> None:
-    try:
-        await _publish_example_events(services, example)
-    except Exception:  # noqa: BLE001 — Redis hiccup: subscribers re-read state; the sweeper re-judges pending ones
-        log.warning("could not publish events for example %s", example.get("id"), exc_info=True)
-
-
-async def _publish_example_events(services: Services, example: dict) -> None:
+def after_commit(services: Services, example: dict) -> None:
+    """Live views are told once the write has committed, without the writer waiting for Redis."""
     from server import events
 
     messages = [(events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})]
     if example.get("status") == "open":
         messages.append((events.queue_channel(example["round"]),
                          {"kind": "available", "id": example["id"], "author": example["user"]}))
-    await events.publish_many(services.redis, messages)
+    services.publisher.publish_soon(messages)
     if example["fooled"] is None:
+        task = asyncio.ensure_future(_enqueue_recheck(services, example))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+async def _enqueue_recheck(services: Services, example: dict) -> None:
+    try:
         await services.arq.enqueue_job("recheck_pending_examples", _defer_by=2)
+    except Exception:  # Redis hiccup: the worker's periodic sweep re-judges pending examples
+        log.warning("could not queue a re-check for pending example %s", example.get("id"), exc_info=True)

@@ -208,3 +208,21 @@ def test_a_changed_target_is_asked_even_right_after_writing_against_the_old_one(
     second = submit(api, token, round_id, context_id, {"statement": "A fine day again."}, label="positive")
     assert second["verdict"] == "PENDING" and second["example"]["modelName"] == "sentiment_retired"
     assert run_sql("SELECT model_output FROM examples WHERE model_name = 'sentiment_retired'")[0]["model_output"] is None
+
+
+def test_rows_changed_after_a_write_are_read_afresh_before_the_next(api, target_models):
+    # The API writes against the round, config and context it last read, in a statement that holds only
+    # if they are still current; any change must lead to the precise answer of a fresh read.
+    token, round_id, context_id = _setup(api)
+    assert submit(api, token, round_id, context_id, {"statement": "Lovely."}, label="positive")["verdict"] != "PENDING"
+    run_sql("""UPDATE tasks SET config = jsonb_set(config, '{input_fields,0,max_length}', '10')
+               WHERE code = 'sentiment'""")
+    too_long = submit(api, token, round_id, context_id, {"statement": "Longer than ten characters."}, label="positive")
+    assert too_long["__typename"] == "InputError" and "statement" in str(too_long), too_long
+    short = submit(api, token, round_id, context_id, {"statement": "Fine."}, label="positive")
+    assert short["__typename"] == "ExampleSubmitted"
+    run_sql("UPDATE rounds SET end_at = now()")
+    closed = submit(api, token, round_id, context_id, {"statement": "Late."}, label="positive")
+    assert closed["__typename"] == "RoundClosedError"
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 2
+    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 2
