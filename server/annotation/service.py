@@ -383,13 +383,13 @@ async def _insert(round_row, config, context, user_id, submission, stored_input,
         "time_spent": submission.time_spent_ms, "reason": pending_reason, "pending": fooled is None,
         "fooled_int": 1 if fooled else 0,
     }
-    sql, names = INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS
+    sql, arguments = INSERT_EXAMPLE_SQL, INSERT_EXAMPLE_ARGS
     if guard:
-        sql, names = GUARDED_INSERT_SQL, GUARDED_INSERT_ARGS
+        sql, arguments = GUARDED_INSERT_SQL, GUARDED_INSERT_ARGS
         values.update(seen_targets=json.dumps(round_row["target_models"]), seen_config=round_row["config_text"],
                       seen_fields=json.dumps(context["fields"]))
     try:
-        rows = await db.fetch(sql, *(values[name] for name in names))
+        rows = await db.fetch(sql, *(values[name] for name in arguments))
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):
