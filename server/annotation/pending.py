@@ -11,13 +11,13 @@ import asyncio
 import json
 
 from server.annotation import fooling
-from server.annotation.service import after_commit, ask_models, model_fields, model_output_document, status_after_verdict
+from server.annotation.example_store import model_output_document, status_after_verdict
+from server.annotation.service import after_commit, ask_models, model_fields
 from server.annotation.tables import Example
 from server.inference import ModelUnavailable
 from server.services import Services
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Context, Task
-
 
 CLAIM_PENDING = """
 UPDATE examples SET next_check_at = now() + interval '60 seconds'
