@@ -5,7 +5,7 @@
 Starts its own stack (PostgreSQL, Redis, Triton, worker, API) on free ports, then for concurrency
 1, 8 and 32 runs the same sentences (DynaSent round 1, real annotator data, when ../shared/data is
 present) through (a) tritonclient's asyncio client straight to Triton and (b) the GraphQL
-createExample mutation, interleaved, and prints p50/p99/throughput and the ratios.
+createExample mutation, in alternating blocks, and prints p50/p99/throughput and the ratios.
 """
 
 from __future__ import annotations
@@ -29,6 +29,21 @@ from bench.common import HEADER, Measurement, real_sentences, start_stack  # noq
 MODEL = "sentiment_minilm"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
   __typename ... on ExampleSubmitted { verdict } ... on Error { message } } }"""
+
+
+BLOCKS = 5  # per concurrency level and path
+
+
+class Run:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.wall = 0.0
+        self.errors = 0
+
+    def add(self, latencies: list[float], wall: float, errors: int) -> None:
+        self.latencies += latencies
+        self.wall += wall
+        self.errors += errors
 
 
 async def run_concurrently(concurrency: int, items: list, call) -> tuple[list[float], float, int]:
@@ -88,12 +103,18 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     await run_concurrently(4, sentences[:40], api)
     results = []
     for concurrency in levels:
+        # Alternating blocks (raw, API, API, raw, ...) rather than all raw then all API: the machine is
+        # shared, and a slow minute must fall on both paths alike.
+        raw_run, api_run = Run(), Run()
         items = sentences[50 : 50 + requests]
-        raw_latencies, raw_wall, raw_errors = await run_concurrently(concurrency, items, raw)
-        api_latencies, api_wall, api_errors = await run_concurrently(concurrency, items, api)
+        blocks = [items[i : i + max(1, requests // BLOCKS)] for i in range(0, requests, max(1, requests // BLOCKS))]
+        for number, block in enumerate(blocks):
+            order = [(raw_run, raw), (api_run, api)] if number % 2 == 0 else [(api_run, api), (raw_run, raw)]
+            for run, call in order:
+                run.add(*await run_concurrently(concurrency, block, call))
         results.append((
-            Measurement("raw Triton (http.aio)", concurrency, raw_latencies, raw_wall, raw_errors),
-            Measurement("createExample (GraphQL)", concurrency, api_latencies, api_wall, api_errors),
+            Measurement("raw Triton (http.aio)", concurrency, raw_run.latencies, raw_run.wall, raw_run.errors),
+            Measurement("createExample (GraphQL)", concurrency, api_run.latencies, api_run.wall, api_run.errors),
         ))
     await http.close()
     await triton.close()
