@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "shared" / "data")
 os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
 
 
