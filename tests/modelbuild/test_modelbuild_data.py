@@ -12,9 +12,9 @@ from server.modelbuild import TASKS, load_training_data
 from server.modelbuild.data import DataFormatError, normalize_label
 from server.modelbuild.seed import SEED_DIR, clean_tweet, seed_data
 from server.modelbuild.seed.generate import GENERATORS, dumps, generate
+from tests.conftest import SHARED_DATA
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED_DATA = REPO.parent / "shared" / "data"
 
 
 def _write_csv(path: Path, header: list[str], rows: list[list]) -> Path:
@@ -138,7 +138,6 @@ def test_normalize_label() -> None:
     assert normalize_label("hate_speech", 3) is None
 
 
-@pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="shared/data (real public datasets) is not beside the repo")
 @pytest.mark.parametrize(("task", "rel", "minimum"), [
     ("sentiment", "sst2/val.csv", 800),
     ("sentiment", "dynasent/dynasent-v1.1-round02-dynabench-dev.jsonl", 700),
