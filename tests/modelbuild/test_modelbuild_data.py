@@ -14,8 +14,6 @@ from server.modelbuild.seed import SEED_DIR, clean_tweet, seed_data
 from server.modelbuild.seed.generate import GENERATORS, dumps, generate
 from tests.conftest import SHARED_DATA
 
-REPO = Path(__file__).resolve().parents[2]
-
 
 def _write_csv(path: Path, header: list[str], rows: list[list]) -> Path:
     with path.open("w", newline="", encoding="utf-8") as fh:
