@@ -49,7 +49,7 @@ FROM ${PYTHON_IMAGE} AS runtime
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
-    PICCOLO_CONF=server.piccolo_conf \
+    PICCOLO_CONF=server.core.piccolo_conf \
     PWA_DIST=/app/pwa/dist \
     HF_HOME=/home/dynabench/.cache/huggingface \
     HF_HUB_OFFLINE=1 \

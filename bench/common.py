@@ -64,7 +64,7 @@ HEADER = ("| what                     |   c |     n | p50 (ms) | p99 (ms) | mean
 
 def start_stack(model_repository: Path | None, profile: str, **kwargs):
     """A LocalStack in a temporary directory serving `model_repository` (built with `profile` if None)."""
-    from server.local_stack import LocalStack
+    from server.cli.local_stack import LocalStack
 
     if model_repository is None:
         from server.modelbuild import build_models

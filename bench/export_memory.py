@@ -22,10 +22,10 @@ args = parser.parse_args()
 pg = LocalPostgres(Path(tempfile.mkdtemp()) / "pg", durable=False)
 pg.start()
 os.environ["DATABASE_URL"] = pg.dsn
-os.environ["PICCOLO_CONF"] = "server.piccolo_conf"
+os.environ["PICCOLO_CONF"] = "server.core.piccolo_conf"
 
 async def main():
-    from server import db
+    from server.core import db
     await db.migrate()
     await db.start_pool(2)
     from server.tasks.builtin import seed_builtin_tasks

@@ -25,7 +25,7 @@ from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext
 from server.observability.logs import configure_logging
 from server.observability.metrics import observe_triton
-from server.settings import Settings
+from server.core.settings import Settings
 
 HEADERS = [
     (b"host", b"127.0.0.1:8000"), (b"user-agent", b"Mozilla/5.0 (X11; Linux x86_64)"), (b"accept", b"*/*"),

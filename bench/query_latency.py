@@ -114,7 +114,7 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=200, help="measured calls per query (after 20 warm-up calls)")
     parser.add_argument("--examples", type=int, default=1_000_000)
     args = parser.parse_args()
-    from server.local_stack import LocalStack
+    from server.cli.local_stack import LocalStack
 
     repository = Path(tempfile.mkdtemp(prefix="dynabench-empty-models-"))  # no model is needed for reading
     stack = LocalStack(Path(tempfile.mkdtemp(prefix="dynabench-bench-")), model_repository=repository,

@@ -17,15 +17,15 @@ from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
-from server import db
-from server.body_limits import body_limit_middleware
+from server.core import db
+from server.core.body_limits import body_limit_middleware
 from server.graphql.context import GraphQLContext
 from server.graphql.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler
-from server.services import Services
-from server.settings import Settings, get_settings
+from server.core.services import Services
+from server.core.settings import Settings, get_settings
 
 log = logging.getLogger("dynabench.app")
 
@@ -42,7 +42,7 @@ async def health(state: State) -> Response:
 async def download_export(token: str, state: State) -> Response | Stream | File:
     """Streams an export whose link `exportRound` issued (the link is the credential, for 15 minutes)."""
     from server.annotation import export_service
-    from server.errors import ServiceError
+    from server.core.errors import ServiceError
     from server.tasks.service import get_round
 
     secret = state.services.settings.jwt_secret

@@ -19,13 +19,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "shared" / "data")
-os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
+os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
 
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory):
     """The same LocalStack as `dynabench up`, without demo data, with an initially empty model repository."""
-    from server.local_stack import LocalStack
+    from server.cli.local_stack import LocalStack
 
     base = tmp_path_factory.mktemp("stack")
     (base / "model_repository").mkdir()

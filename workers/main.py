@@ -8,16 +8,16 @@ import os
 from arq import cron
 from arq.constants import default_queue_name
 
-from server import db
+from server.core import db
 from server.observability.jobs import (
     deserialize_job,
     instrument,
     serialize_job,
     start_worker_metrics,
 )
-from server.services import Services
-from server.services import redis_settings as arq_redis_settings
-from server.settings import Settings
+from server.core.services import Services
+from server.core.services import redis_settings as arq_redis_settings
+from server.core.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
 from workers.liveness import (
     job_ended,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server import events
+from server.core import events
 
 RECOMPUTE_ROUND_SQL = """
 UPDATE rounds r SET

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 
 from asyncpg.exceptions import UniqueViolationError
 
-from server import db
+from server.core import db
 from server.accounts import credentials
 from server.accounts.tables import ApiToken, User
 from server.accounts.viewer import Principal, Viewer
-from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
-from server.storable import check_text, text_problem
+from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.storable import check_text, text_problem
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from server.annotation.tables import Example
-from server.errors import FieldProblem, ServiceError, invalid, not_found
-from server.storable import text_problem
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.storable import text_problem
 
 MAX_REASON = 2000
 

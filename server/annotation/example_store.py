@@ -10,9 +10,9 @@ from typing import Any
 
 from asyncpg.exceptions import ForeignKeyViolationError
 
-from server import db
-from server.errors import ServiceError, not_found
-from server.inference import Prediction
+from server.core import db
+from server.core.errors import ServiceError, not_found
+from server.core.inference import Prediction
 from server.tasks.config import TaskConfig
 
 

@@ -16,9 +16,9 @@ from typing import Any
 import asyncpg
 import jwt
 
-from server import db
+from server.core import db
 from server.annotation.export import FORMATS, stream_jsonl, write_hf_dataset
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Task

@@ -14,8 +14,8 @@ from server.annotation import fooling
 from server.annotation.example_store import model_output_document, status_after_verdict
 from server.annotation.service import after_commit, ask_models, model_fields
 from server.annotation.tables import Example
-from server.inference import ModelUnavailable
-from server.services import Services
+from server.core.inference import ModelUnavailable
+from server.core.services import Services
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Context, Task
 

@@ -16,13 +16,13 @@ import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server import db
+from server.core import db
 from server.annotation import fooling
 from server.annotation.example_store import example_by_client_id, insert_example
 from server.annotation.validation_input import check_submission
-from server.errors import FieldProblem, ServiceError, invalid, not_found
-from server.inference import ModelUnavailable, Prediction, predict
-from server.services import Services
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.inference import ModelUnavailable, Prediction, predict
+from server.core.services import Services
 from server.tasks.config import TaskConfig
 
 log = logging.getLogger("dynabench.annotation")
@@ -290,7 +290,7 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
 
 def after_commit(services: Services, example: dict) -> None:
     """Live views are told once the write has committed, without the writer waiting for Redis."""
-    from server import events
+    from server.core import events
 
     messages = [(events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})]
     if example.get("status") == "open":

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from server import events
+from server.core import events
 from server.accounts.viewer import Viewer
 from server.annotation import stats
 from server.annotation.aggregation import Vote, outcome
 from server.annotation.tables import Example, Validation
-from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.permissions import is_task_owner
-from server.services import Services
-from server.storable import text_problem
+from server.core.services import Services
+from server.core.storable import text_problem
 from server.tasks.service import get_round, load_config
 from server.tasks.tables import Task
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.errors import FieldProblem, invalid
-from server.storable import text_problem
+from server.core.errors import FieldProblem, invalid
+from server.core.storable import text_problem
 from server.tasks.config import TaskConfig
 
 MAX_EXPLANATION = 2000

@@ -7,10 +7,10 @@ from typing import Any, BinaryIO
 
 from asyncpg.exceptions import UniqueViolationError
 
-from server.errors import FieldProblem, conflict, invalid
+from server.core.errors import FieldProblem, conflict, invalid
 from server.evaluation.perturbations import perturb_fields
 from server.evaluation.tables import Dataset, DatasetExample, Model
-from server.storable import check_upload, document_problem, text_problem
+from server.core.storable import check_upload, document_problem, text_problem
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.tables import Round

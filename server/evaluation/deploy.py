@@ -8,12 +8,12 @@ import math
 
 from tritonclient.utils import InferenceServerException
 
-from server import events
+from server.core import events
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
 from server.evaluation.models_service import archive_path, get_model, record_status
 from server.evaluation.tables import DatasetExample
-from server.inference import ModelUnavailable, predict_batch
-from server.services import Services
+from server.core.inference import ModelUnavailable, predict_batch
+from server.core.services import Services
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.tables import Task

@@ -14,8 +14,8 @@ from server.evaluation import metrics
 from server.evaluation.deploy import LIVE_STATUSES, _ready, publish_model_event
 from server.evaluation.models_service import get_model, record_status
 from server.evaluation.tables import Dataset, DatasetExample, Score
-from server.inference import ModelUnavailable, predict_batch
-from server.services import Services
+from server.core.inference import ModelUnavailable, predict_batch
+from server.core.services import Services
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.tables import Task

@@ -8,10 +8,10 @@ from typing import Any
 from asyncpg.exceptions import UniqueViolationError
 
 from server.accounts.viewer import Viewer
-from server.errors import FieldProblem, conflict, invalid, not_found
+from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
 from server.evaluation.tables import Dataset, LeaderboardConfig, Model, Score
-from server.storable import text_problem
+from server.core.storable import text_problem
 from server.tasks.config import METRICS
 from server.tasks.service import load_config
 

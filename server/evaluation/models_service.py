@@ -10,11 +10,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, check_contract, read_model_repository
 from server.evaluation.tables import Model
-from server.settings import Settings
-from server.storable import check_upload, text_problem
+from server.core.settings import Settings
+from server.core.storable import check_upload, text_problem
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_task_by_code, load_config
 

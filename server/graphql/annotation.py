@@ -16,7 +16,7 @@ from server import permissions
 from server.annotation import actions
 from server.annotation import service as annotation
 from server.annotation.tables import Example
-from server.errors import FieldProblem, ServiceError, invalid
+from server.core.errors import FieldProblem, ServiceError, invalid
 from server.graphql.errors import (
     AuthenticationError, ConflictError, InputError, ModelUnavailableError, NotFoundError, PermissionError,
     RateLimitedError, RoundClosedError, error_from_service,
@@ -271,6 +271,6 @@ def _outbox_result(result) -> str:
 
 
 async def _publish_round(info: Info, round_id: int) -> None:
-    from server import events
+    from server.core import events
 
     await events.publish(info.context.services.redis, events.round_channel(round_id), {"kind": "round_stats"})

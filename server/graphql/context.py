@@ -13,7 +13,7 @@ from strawberry.litestar.controller import BaseContext
 from server.accounts import service as accounts
 from server.accounts.tables import User
 from server.accounts.viewer import Principal, Viewer
-from server.services import Services
+from server.core.services import Services
 from server.tasks.tables import Context, Round, Task
 
 

@@ -11,7 +11,7 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.relay.types import GlobalIDValueError
 
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 
 
 class PublicError(Exception):

@@ -13,8 +13,10 @@ from strawberry.file_uploads import Upload
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from server import events, permissions
-from server.errors import ServiceError
+from server.core import events
+
+from server import permissions
+from server.core.errors import ServiceError
 from server.evaluation import datasets_service, leaderboard, models_service
 from server.evaluation.tables import Dataset, Model, Score
 from server.graphql.errors import (

@@ -11,7 +11,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts.viewer import Principal, Viewer
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 from server.graphql.errors import error_from_service
 from server.permissions import Denied
 

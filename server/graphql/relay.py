@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from strawberry import relay
 
-from server.errors import FieldProblem, invalid
+from server.core.errors import FieldProblem, invalid
 from server.graphql.errors import PublicError
 
 N = TypeVar("N")

@@ -28,7 +28,7 @@ from server.graphql.guard import ReadScope
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions
 from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
-from server.settings import Settings
+from server.core.settings import Settings
 
 
 @strawberry.type

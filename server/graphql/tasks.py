@@ -12,7 +12,9 @@ from strawberry import relay
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from server import events, permissions
+from server.core import events
+
+from server import permissions
 from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.guard import as_result, authorize, authorize_principal
 from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk

@@ -12,7 +12,9 @@ from strawberry import relay
 from strawberry.scalars import JSON
 from strawberry.types import Info
 
-from server import events, permissions
+from server.core import events
+
+from server import permissions
 from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.guard import as_result, authorize
 from server.graphql.relay import node_pk

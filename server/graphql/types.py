@@ -87,7 +87,7 @@ class TargetModel:
 
     @strawberry.field(description="Readiness in Triton and the build metadata (held-out accuracy) from its config.")
     async def status(self, info: Info) -> TargetModelStatus:
-        from server.target_models import model_info
+        from server.core.target_models import model_info
 
         found = await model_info(info.context.services.triton, self.name, self.version)
         p = found["parameters"]

@@ -10,7 +10,9 @@ import strawberry
 from strawberry import relay
 from strawberry.types import Info
 
-from server import events, permissions
+from server.core import events
+
+from server import permissions
 from server.annotation import badges as badge_rules
 from server.annotation import stats, validating
 from server.annotation.tables import Example
@@ -205,7 +207,7 @@ async def _example_row(pk: int) -> dict | None:
 
 
 async def _visible_example(viewer, pk: int) -> dict:
-    from server.errors import ServiceError, not_found
+    from server.core.errors import ServiceError, not_found
     from server.tasks.service import get_round
 
     row = await Example.select().where(Example.id == pk).first().output(load_json=True)

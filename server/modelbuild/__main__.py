@@ -1,3 +1,3 @@
-from server.modelbuild.cli import main
+from server.cli.modelbuild import main
 
 raise SystemExit(main())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 from server.tasks.tables import Context
 
 # The least-used contexts come first; among the few least-used and least-recently-served we pick

@@ -10,8 +10,8 @@ from typing import Any
 from asyncpg.exceptions import UniqueViolationError
 
 from server.accounts.tables import User
-from server.errors import FieldProblem, ServiceError, conflict, invalid, not_found
-from server.storable import document_problem, text_problem
+from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.storable import document_problem, text_problem
 from server.tasks.config import TaskConfig, parse_task_config
 from server.tasks.tables import Context, Round, Task, TaskOwner
 

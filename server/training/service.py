@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server import events
-from server.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core import events
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.evaluation.evaluate import measure_dataset
 from server.evaluation.tables import Dataset
-from server.services import Services
-from server.storable import text_problem
+from server.core.services import Services
+from server.core.storable import text_problem
 from server.tasks.service import create_round, get_task_by_code, load_config
 from server.tasks.tables import Context, Round, Task
 from server.training.tables import TrainingRun

@@ -101,11 +101,11 @@ def test_graphql_triton_and_outbox_metrics(api, stack, target_models):
 
 
 def test_triton_outcomes_are_labelled(stack, target_models):
-    """server.inference against the stack's Triton, in this process: ok, unavailable, timeout."""
+    """server.core.inference against the stack's Triton, in this process: ok, unavailable, timeout."""
     from prometheus_client import REGISTRY
     from tritonclient.http.aio import InferenceServerClient
 
-    from server.inference import ModelUnavailable, predict
+    from server.core.inference import ModelUnavailable, predict
     from server.tasks.builtin import BUILTIN_TASKS
     from server.tasks.config import parse_task_config
 

@@ -3,7 +3,7 @@ subscription's errors reach the masking rule without a path (Strawberry wraps wh
 
 from graphql import GraphQLError, parse
 
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 from server.graphql.errors import should_mask_error
 
 

@@ -94,7 +94,7 @@ def test_without_the_setting_no_other_origin_is_allowed_and_non_browser_clients_
 
 def test_a_value_that_is_not_an_origin_stops_the_start():
     from server.app import create_app
-    from server.settings import Settings
+    from server.core.settings import Settings
 
     with pytest.raises(ValueError, match="Invalid origin 'annotate.example.org/app'"):
         create_app(Settings(jwt_secret="x" * 32, allowed_origins=("annotate.example.org/app",)))

@@ -184,7 +184,7 @@ def test_clean_tweet() -> None:
 def test_cli_parser() -> None:
     import argparse
 
-    from server.modelbuild.cli import configure_parser
+    from server.cli.modelbuild import configure_parser
 
     parser = argparse.ArgumentParser()
     configure_parser(parser)

@@ -12,7 +12,7 @@ from arq.worker import Retry
 from graphql import GraphQLError, parse
 from prometheus_client import REGISTRY
 
-from server.errors import ServiceError
+from server.core.errors import ServiceError
 from server.observability.graphql import MULTIPLE, UNKNOWN, OperationNames, error_code
 from server.observability.jobs import deserialize_job, instrument, serialize_job
 from server.observability.logs import (

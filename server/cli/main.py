@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
+os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
 
 
 def _configure_logging(verbose: bool = False) -> None:
@@ -19,7 +19,7 @@ def _configure_logging(verbose: bool = False) -> None:
 
 
 def cmd_up(args: argparse.Namespace) -> int:
-    from server.local_stack import run_local_stack
+    from server.cli.local_stack import run_local_stack
 
     return run_local_stack(args)
 
@@ -68,7 +68,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     _require_env("DATABASE_URL")
-    from server import db
+    from server.core import db
 
     async def run() -> None:
         await db.migrate(verbose=args.verbose)
@@ -81,7 +81,7 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 async def _seed() -> list[str]:
-    from server import db
+    from server.core import db
     from server.tasks.builtin import seed_builtin_tasks
 
     await db.start_pool(2)
@@ -95,7 +95,7 @@ def cmd_create_user(args: argparse.Namespace) -> int:
     _require_env("DATABASE_URL")
     import getpass
 
-    from server import db
+    from server.core import db
     from server.accounts.service import create_user
 
     password = os.environ.get("DYNABENCH_PASSWORD") or getpass.getpass(f"Password for {args.username}: ")
@@ -125,13 +125,13 @@ def cmd_export_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_model_upload(args: argparse.Namespace) -> int:
-    from server.upload_cli import run
+    from server.cli.upload import run
 
     return run(args)
 
 
 def cmd_build_models(args: argparse.Namespace) -> int:
-    from server.modelbuild.cli import run
+    from server.cli.modelbuild import run
 
     return run(args)
 
@@ -187,11 +187,11 @@ def build_parser() -> argparse.ArgumentParser:
     model = sub.add_parser("model", help="Researchers' models")
     model_sub = model.add_subparsers(dest="model_command", required=True)
     upload = model_sub.add_parser("upload", help="Upload a Triton model repository (directory or archive) with a progress bar")
-    from server.upload_cli import configure_parser as configure_upload
+    from server.cli.upload import configure_parser as configure_upload
     configure_upload(upload)
     upload.set_defaults(func=cmd_model_upload)
 
-    from server import rounds_cli
+    from server.cli import rounds as rounds_cli
 
     export = sub.add_parser("export", help="Export a round (JSONL like the original releases, or an HF-datasets directory)")
     rounds_cli.configure_export(export)
@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     build = sub.add_parser("build-models", help="Train the built-in target models offline into a Triton model repository")
     try:
-        from server.modelbuild.cli import configure_parser
+        from server.cli.modelbuild import configure_parser
     except ImportError:
         configure_parser = None
     if configure_parser is not None:

@@ -30,10 +30,10 @@ def run_export(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from server.annotation import export_service
-    from server.errors import ServiceError
+    from server.core.errors import ServiceError
 
     async def go() -> int:
-        from server import db
+        from server.core import db
         from server.tasks.service import get_task_by_code
         from server.tasks.tables import Round
 

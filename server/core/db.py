@@ -7,7 +7,7 @@ import contextlib
 import io
 import os
 
-os.environ.setdefault("PICCOLO_CONF", "server.piccolo_conf")
+os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
 
 import asyncpg  # noqa: E402
 from piccolo.engine import engine_finder  # noqa: E402

@@ -16,10 +16,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from tritonclient.http.aio import InferenceServerClient
 
-from server.event_hub import EventHub
-from server.events import CoalescingPublisher
+from server.core.event_hub import EventHub
+from server.core.events import CoalescingPublisher
 from server.observability.jobs import serialize_job
-from server.settings import Settings
+from server.core.settings import Settings
 
 # A Redis restart (a second or two) must not fail the requests that meet it: commands on a broken
 # connection are retried on a new one with backoff (every command we send tolerates a repeat:

@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from server.errors import FieldProblem, invalid
+from server.core.errors import FieldProblem, invalid
 
 
 def text_problem(value: str) -> str | None:

@@ -62,7 +62,7 @@ def _model_names(repository: Path) -> list[str]:
 
 
 def _build_models(repository: Path, profile: str) -> None:
-    from server.modelbuild.cli import run
+    from server.cli.modelbuild import run
 
     # The same code path as `dynabench build-models` (progress bars included); cached by key.
     options = argparse.Namespace(output=repository, tasks=None, profile=profile, base_model=None, data=[], force=False)
@@ -71,7 +71,7 @@ def _build_models(repository: Path, profile: str) -> None:
 
 
 async def _migrate_and_seed(admin_password: str | None) -> None:
-    from server import db
+    from server.core import db
     from server.accounts.service import create_user
     from server.tasks.builtin import seed_builtin_tasks
 
@@ -168,7 +168,7 @@ class LocalStack:
             "TRITON_URL": self.triton.http_url,
             "TRITON_SUBMISSIONS_URL": self.triton_submissions.http_url,
             "JWT_SECRET": self.secrets["jwt_secret"],
-            "PICCOLO_CONF": "server.piccolo_conf",
+            "PICCOLO_CONF": "server.core.piccolo_conf",
             "MODEL_STORE_DIR": str(self.data_dir / "model_store"),
             "TARGET_MODEL_REPOSITORY": str(repository),
             "LOG_FORMAT": self.log_format,

@@ -1,0 +1,1 @@
+"""Shared infrastructure: database, settings, errors, request limits, long-lived clients, events, jobs."""
