@@ -45,7 +45,7 @@ TASKS = "{ tasks(first: 20) { edges { node { code mer vmer currentRound { number
 def cases(world: dict) -> list[tuple[str, str, dict, str | None]]:
     """(what, query, variables, token) — arguments picked to be the expensive ones."""
     from bench.seed_scale import TASK_CODE
-    from server.graphql.relay import encode_cursor
+    from server.graphql.core.relay import encode_cursor
 
     current, oldest = (to_base64("Round", r) for r in (world["rounds"][-1], world["rounds"][0]))
     busiest, rare, validator = world["busiest"], world["rare"], world["validator"]

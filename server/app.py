@@ -19,8 +19,8 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server.core import db
 from server.core.body_limits import body_limit_middleware
-from server.graphql.context import GraphQLContext
-from server.graphql.http_view import harden as harden_http_view
+from server.graphql.core.context import GraphQLContext
+from server.graphql.core.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler

@@ -38,5 +38,5 @@ async def recompute_round_counters(ctx: dict, round_id: int) -> dict | None:
     rows = await recompute_round(round_id)
     if not rows:
         return None
-    await events.publish(ctx["redis"], events.round_channel(round_id), {"kind": "round_stats"})
+    await events.publish(ctx["redis"], events.RoundStatsChanged(round_id=round_id))
     return rows[0]

@@ -292,11 +292,10 @@ def after_commit(services: Services, example: dict) -> None:
     """Live views are told once the write has committed, without the writer waiting for Redis."""
     from server.core import events
 
-    messages = [(events.round_channel(example["round"]), {"kind": "example_created", "id": example["id"]})]
+    created: list[events.Event] = [events.ExampleCreated(round_id=example["round"], example_id=example["id"])]
     if example.get("status") == "open":
-        messages.append((events.queue_channel(example["round"]),
-                         {"kind": "available", "id": example["id"], "author": example["user"]}))
-    services.publisher.publish_soon(messages)
+        created.append(events.ExampleAvailable(round_id=example["round"], example_id=example["id"], author_id=example["user"]))
+    services.publisher.publish_soon(created)
     if example["fooled"] is None:
         task = asyncio.ensure_future(_enqueue_recheck(services, example))
         _BACKGROUND.add(task)

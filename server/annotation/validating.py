@@ -149,10 +149,10 @@ async def aggregate(services: Services, example_id: int) -> str | None:
                                      [v["label"] for v in votes if v["mode"] == "user"])
         for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
             await recount_user(user_id, example["round"])
-    await events.publish(services.redis, events.example_channel(example_id), {"kind": "example_updated", "status": decided})
-    await events.publish(services.redis, events.round_channel(example["round"]), {"kind": "round_stats"})
-    await events.publish(services.redis, events.queue_channel(example["round"]),
-                         {"kind": "vote", "id": example_id, "open": decided == "open", "voter_ids": [v["user"] for v in votes]})
+    await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
+    await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
+    await events.publish(services.redis, events.VoteCounted(round_id=example["round"], example_id=example_id, still_open=decided == "open",
+                                                            voter_ids=tuple(v["user"] for v in votes)))
     return decided
 
 

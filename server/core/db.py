@@ -94,3 +94,8 @@ async def migrate(verbose: bool = False) -> None:
             raise RuntimeError(f"Migrations failed: {result.message}\n{sink.getvalue()[-2000:]}")
     finally:
         await lock.close()
+
+
+def transaction():  # noqa: ANN201 — Piccolo's transaction context manager
+    """`async with db.transaction():` — statements run through server.core.sql inside it join it."""
+    return engine_finder().transaction()

@@ -1,30 +1,189 @@
-"""Events published through Redis after commit, so every API process can push them to its clients."""
+"""Every live event, typed, and every Redis pub/sub channel, in one module.
+
+Services publish events after their transaction commits; every API process relays the channels its
+subscribers listen to (server/core/event_hub.py). An event knows its channel and its wire payload
+(a JSON object with a `kind`), which is what subscription resolvers read back.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from redis.asyncio import Redis
+
+from server.core.jsonutil import to_json
 
 log = logging.getLogger("dynabench.events")
 
 
+# Channels ---------------------------------------------------------------------------------------
+
 def round_channel(round_id: int) -> str:
+    """A round's counters and lifecycle: examples written, votes counted, round opened or closed."""
     return f"dynabench:round:{round_id}"
 
 
-async def publish(redis: Redis, channel: str, payload: dict[str, Any]) -> None:
-    await redis.publish(channel, json.dumps(payload, default=str))
+def example_channel(example_id: int) -> str:
+    """One example's validation outcome."""
+    return f"dynabench:example:{example_id}"
 
 
-async def publish_many(redis: Redis, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Several events in one round trip (a pipeline, not a transaction: each is independent)."""
+def queue_channel(round_id: int) -> str:
+    """Examples becoming available for validation in a round, or leaving the queue."""
+    return f"dynabench:queue:{round_id}"
+
+
+def model_channel(model_id: int) -> str:
+    """A researcher's model: status changes, log lines, evaluation progress."""
+    return f"dynabench:model:{model_id}"
+
+
+def training_channel(run_id: int) -> str:
+    """A retraining run's progress."""
+    return f"dynabench:training:{run_id}"
+
+
+# Events -----------------------------------------------------------------------------------------
+
+class Event:
+    kind: ClassVar[str]
+
+    def channel(self) -> str:
+        raise NotImplementedError
+
+    def fields(self) -> dict[str, Any]:
+        return {}
+
+    def payload(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.fields()}
+
+
+@dataclass(frozen=True)
+class ExampleCreated(Event):
+    kind: ClassVar[str] = "example_created"
+    round_id: int
+    example_id: int
+
+    def channel(self) -> str:
+        return round_channel(self.round_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.example_id}
+
+
+@dataclass(frozen=True)
+class RoundStatsChanged(Event):
+    kind: ClassVar[str] = "round_stats"
+    round_id: int
+
+    def channel(self) -> str:
+        return round_channel(self.round_id)
+
+
+@dataclass(frozen=True)
+class RoundCreated(Event):
+    kind: ClassVar[str] = "round_created"
+    round_id: int
+
+    def channel(self) -> str:
+        return round_channel(self.round_id)
+
+
+@dataclass(frozen=True)
+class RoundClosed(Event):
+    kind: ClassVar[str] = "round_closed"
+    round_id: int
+
+    def channel(self) -> str:
+        return round_channel(self.round_id)
+
+
+@dataclass(frozen=True)
+class ExampleAvailable(Event):
+    """An example entered its round's validation queue."""
+
+    kind: ClassVar[str] = "available"
+    round_id: int
+    example_id: int
+    author_id: int
+
+    def channel(self) -> str:
+        return queue_channel(self.round_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.example_id, "author": self.author_id}
+
+
+@dataclass(frozen=True)
+class VoteCounted(Event):
+    """A vote was aggregated: the example may have left the queue (`open` false), and its voters no longer see it."""
+
+    kind: ClassVar[str] = "vote"
+    round_id: int
+    example_id: int
+    still_open: bool
+    voter_ids: tuple[int, ...]
+
+    def channel(self) -> str:
+        return queue_channel(self.round_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.example_id, "open": self.still_open, "voter_ids": list(self.voter_ids)}
+
+
+@dataclass(frozen=True)
+class ExampleUpdated(Event):
+    kind: ClassVar[str] = "example_updated"
+    example_id: int
+    status: str
+
+    def channel(self) -> str:
+        return example_channel(self.example_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"status": self.status}
+
+
+@dataclass(frozen=True)
+class ModelChanged(Event):
+    kind: ClassVar[str] = "model"
+    model_id: int
+    status: str | None
+
+    def channel(self) -> str:
+        return model_channel(self.model_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"status": self.status}
+
+
+@dataclass(frozen=True)
+class TrainingChanged(Event):
+    kind: ClassVar[str] = "training"
+    run_id: int
+    status: str
+
+    def channel(self) -> str:
+        return training_channel(self.run_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"status": self.status}
+
+
+# Publishing -------------------------------------------------------------------------------------
+
+async def publish(redis: Redis, *events: Event) -> None:
+    """Send now, in one round trip (a pipeline, not a transaction: each event is independent)."""
+    if len(events) == 1:
+        await redis.publish(events[0].channel(), to_json(events[0].payload()))
+        return
     async with redis.pipeline(transaction=False) as pipe:
-        for channel, payload in messages:
-            pipe.publish(channel, json.dumps(payload, default=str))
+        for event in events:
+            pipe.publish(event.channel(), to_json(event.payload()))
         await pipe.execute()
 
 
@@ -37,11 +196,11 @@ class CoalescingPublisher:
 
     def __init__(self, redis: Redis) -> None:
         self._redis = redis
-        self._waiting: list[tuple[str, dict[str, Any]]] = []
-        self._flushing: asyncio.Task | None = None
+        self._waiting: list[Event] = []
+        self._flushing: asyncio.Future[None] | None = None
 
-    def publish_soon(self, messages: list[tuple[str, dict[str, Any]]]) -> None:
-        self._waiting.extend(messages)
+    def publish_soon(self, events: Iterable[Event]) -> None:
+        self._waiting.extend(events)
         if len(self._waiting) > self.MAX_WAITING:
             dropped = len(self._waiting) - self.MAX_WAITING
             del self._waiting[:dropped]
@@ -54,7 +213,7 @@ class CoalescingPublisher:
             while self._waiting:
                 batch, self._waiting = self._waiting, []
                 try:
-                    await publish_many(self._redis, batch)
+                    await publish(self._redis, *batch)
                 except Exception:  # noqa: BLE001 — subscribers re-read state when they reconnect
                     log.warning("could not publish %d live events", len(batch), exc_info=True)
         finally:
@@ -64,17 +223,3 @@ class CoalescingPublisher:
         """Wait until what was handed over so far has been sent (shutdown)."""
         if self._flushing is not None:
             await asyncio.shield(self._flushing)
-
-
-def example_channel(example_id: int) -> str:
-    return f"dynabench:example:{example_id}"
-
-
-def queue_channel(round_id: int) -> str:
-    """Examples becoming available for validation in a round, or leaving the queue."""
-    return f"dynabench:queue:{round_id}"
-
-
-def model_channel(model_id: int) -> str:
-    """A researcher's model: status changes, log lines, evaluation progress."""
-    return f"dynabench:model:{model_id}"

@@ -23,7 +23,7 @@ LIVE_STATUSES = ("deployed", "evaluating", "evaluated")
 
 
 async def publish_model_event(services: Services, model: dict) -> None:
-    await events.publish(services.redis, events.model_channel(model["id"]), {"kind": "model", "status": model.get("status")})
+    await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))
 
 
 async def deploy(services: Services, model_id: int) -> str:

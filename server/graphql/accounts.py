@@ -12,11 +12,11 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts import service as accounts
-from server.graphql.errors import (
+from server.graphql.core.errors import (
     AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, RateLimitedError,
 )
-from server.graphql.guard import as_result, authorize
-from server.graphql.relay import node_pk
+from server.graphql.core.guard import as_result, authorize
+from server.graphql.core.relay import node_pk
 from server.graphql.types import UserNode
 
 

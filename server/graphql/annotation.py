@@ -17,12 +17,12 @@ from server.annotation import actions
 from server.annotation import service as annotation
 from server.annotation.tables import Example
 from server.core.errors import FieldProblem, ServiceError, invalid
-from server.graphql.errors import (
+from server.graphql.core.errors import (
     AuthenticationError, ConflictError, InputError, ModelUnavailableError, NotFoundError, PermissionError,
     RateLimitedError, RoundClosedError, error_from_service,
 )
-from server.graphql.guard import as_result, authorize_principal
-from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
+from server.graphql.core.guard import as_result, authorize_principal
+from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import PK_MAX, ContextNode, RoundNode, _json, parse_pk
 from server.observability.metrics import count_outbox_batch
 from server.tasks.contexts import next_context
@@ -273,4 +273,4 @@ def _outbox_result(result) -> str:
 async def _publish_round(info: Info, round_id: int) -> None:
     from server.core import events
 
-    await events.publish(info.context.services.redis, events.round_channel(round_id), {"kind": "round_stats"})
+    await events.publish(info.context.services.redis, events.RoundStatsChanged(round_id=round_id))

@@ -19,18 +19,13 @@ from server import permissions
 from server.core.errors import ServiceError
 from server.evaluation import datasets_service, leaderboard, models_service
 from server.evaluation.tables import Dataset, Model, Score
-from server.graphql.errors import (
-    AuthenticationError, ConflictError, Error, InputError, NotFoundError, PermissionError, RateLimitedError,
+from server.graphql.core.errors import (
+    AuthenticationError, ConflictError, Error, InputError, NotFoundError, PermissionError, RateLimitedError, ArchiveRejectedError,
 )
-from server.graphql.guard import as_result, authorize
-from server.graphql.relay import check_page_size, decode_cursor, encode_cursor, node_pk
+from server.graphql.core.guard import as_result, authorize
+from server.graphql.core.relay import check_page_size, decode_cursor, encode_cursor, node_pk
 from server.graphql.types import TaskNode, UserNode, _json, parse_pk
 from server.tasks.service import get_task_by_code
-
-
-@strawberry.type(description="The archive was refused; `message` says exactly why.")
-class ArchiveRejectedError(Error):
-    pass
 
 
 @strawberry.enum

@@ -17,14 +17,12 @@ from strawberry.extensions import (
 
 from server.graphql.accounts import AccountMutations, AccountQueries
 from server.graphql.annotation import AnnotationMutations, AnnotationQueries
-from server.graphql.errors import (
+from server.graphql.core.errors import (
     AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
-    RateLimitedError, RoundClosedError, should_mask_error,
+    ArchiveRejectedError, RateLimitedError, RoundClosedError, should_mask_error,
 )
-from server.graphql.evaluation import (
-    ArchiveRejectedError, EvaluationMutations, EvaluationQueries, EvaluationSubscriptions,
-)
-from server.graphql.guard import ReadScope
+from server.graphql.evaluation import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
+from server.graphql.core.guard import ReadScope
 from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions
 from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions

@@ -15,9 +15,9 @@ from strawberry.types import Info
 from server.core import events
 
 from server import permissions
-from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
-from server.graphql.guard import as_result, authorize, authorize_principal
-from server.graphql.relay import build_connection, check_page_size, decode_cursor, node_pk
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
+from server.graphql.core.guard import as_result, authorize, authorize_principal
+from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.types import RoundNode, TaskNode
 from server.annotation import export_service
 from server.tasks import service as tasks
@@ -137,7 +137,7 @@ class TaskMutations:
             await authorize(info, permissions.manage_task, task["id"])
             targets = [{"name": t.name, "version": t.version} for t in input.target_models]
             row = await tasks.create_round(task["code"], targets)
-            await events.publish(info.context.services.redis, events.round_channel(row["id"]), {"kind": "round_created"})
+            await events.publish(info.context.services.redis, events.RoundCreated(round_id=row["id"]))
             return RoundCreated(round=RoundNode.from_row(row))
 
         return await as_result(run)
@@ -158,7 +158,7 @@ class TaskMutations:
             round_row = await tasks.get_round(node_pk(round_id, "Round", "roundId"))
             await authorize(info, permissions.manage_task, round_row["task"])
             row = await tasks.close_round(round_row["id"])
-            await events.publish(info.context.services.redis, events.round_channel(row["id"]), {"kind": "round_closed"})
+            await events.publish(info.context.services.redis, events.RoundClosed(round_id=row["id"]))
             return RoundClosed(round=RoundNode.from_row(row))
 
         return await as_result(run)

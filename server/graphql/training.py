@@ -15,9 +15,9 @@ from strawberry.types import Info
 from server.core import events
 
 from server import permissions
-from server.graphql.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
-from server.graphql.guard import as_result, authorize
-from server.graphql.relay import node_pk
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
+from server.graphql.core.guard import as_result, authorize
+from server.graphql.core.relay import node_pk
 from server.graphql.types import RoundNode, TaskNode, _json, parse_pk
 from server.permissions import is_task_owner
 from server.tasks.service import get_task_by_code
@@ -125,7 +125,7 @@ class TrainingMutations:
         async def run():
             await _owned_task(info, task_code)
             row = await training.open_next_round(task_code, model_version)
-            await events.publish(info.context.services.redis, events.round_channel(row["id"]), {"kind": "round_created"})
+            await events.publish(info.context.services.redis, events.RoundCreated(round_id=row["id"]))
             return NextRoundOpened(round=RoundNode.from_row(row))
 
         return await as_result(run)
@@ -148,7 +148,7 @@ class TrainingSubscriptions:
         pk = node_pk(run_id, "TrainingRun", "runId")
         row = await training.get_run(pk)
         await authorize(info, permissions.manage_task, row["task"])  # the rule of `trainingRuns`
-        async with info.context.services.hub.listen(training.channel(pk)) as changes:
+        async with info.context.services.hub.listen(events.training_channel(pk)) as changes:
             yield TrainingRunNode.from_row(await training.get_run(pk))
             async for _ in changes:
                 yield TrainingRunNode.from_row(await training.get_run(pk))

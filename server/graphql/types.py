@@ -13,7 +13,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
-from server.graphql.relay import build_connection, check_page_size, decode_cursor
+from server.graphql.core.relay import build_connection, check_page_size, decode_cursor
 from server.tasks.tables import Context, Round
 
 

@@ -36,10 +36,6 @@ ORDER BY e.id
 """
 
 
-def channel(run_id: int) -> str:
-    return f"dynabench:training:{run_id}"
-
-
 async def get_run(run_id: int) -> dict:
     row = await TrainingRun.select().where(TrainingRun.id == run_id).first().output(load_json=True)
     if row is None:
@@ -121,7 +117,7 @@ async def _record(services: Services, run_id: int, status: str | None = None, me
         sets.append(f"{column} = {{}}" + ("::jsonb" if column == "metrics" else ""))
         args.append(json.dumps(value) if column == "metrics" else value)
     await TrainingRun.raw(f"UPDATE training_runs SET {', '.join(sets)} WHERE id = {{}}", *args, run_id)
-    await events.publish(services.redis, channel(run_id), {"kind": "training", "status": status})
+    await events.publish(services.redis, events.TrainingChanged(run_id=run_id, status=status))
 
 
 async def run_training(services: Services, run_id: int) -> str:

@@ -8,7 +8,7 @@ import uuid
 from graphql import GraphQLError
 from websockets.sync.client import connect
 
-from server.graphql.errors import PublicError, should_mask_error
+from server.graphql.core.errors import PublicError, should_mask_error
 from tests.conftest import run_sql, seed_builtin_tasks
 
 

@@ -4,7 +4,7 @@ subscription's errors reach the masking rule without a path (Strawberry wraps wh
 from graphql import GraphQLError, parse
 
 from server.core.errors import ServiceError
-from server.graphql.errors import should_mask_error
+from server.graphql.core.errors import should_mask_error
 
 
 def test_a_refusal_raised_by_a_subscription_keeps_its_code():

@@ -33,7 +33,7 @@ from server.annotation import stats, validating
 from server.graphql import annotation as annotation_api
 from server.graphql import types as types_api
 from server.graphql import validation as validation_api
-from server.graphql.relay import encode_cursor
+from server.graphql.core.relay import encode_cursor
 from tests.conftest import TABLES, GraphQLClient, run_sql
 
 BIG = ("examples", "validations")

@@ -7,11 +7,18 @@ Failures of queries that a client can cause (bad cursor, page too large, bad cre
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
 import strawberry
 from graphql import GraphQLError
+from strawberry.extensions import FieldExtension
 from strawberry.relay.types import GlobalIDValueError
+from strawberry.types import Info
 
 from server.core.errors import ServiceError
+
+T = TypeVar("T")
 
 
 class PublicError(Exception):
@@ -88,21 +95,58 @@ class RateLimitedError(Error):
     pass
 
 
+@strawberry.type(description="The archive was refused; `message` says exactly why.")
+class ArchiveRejectedError(Error):
+    pass
+
+
+# The one table from a service error's code to the union member a mutation answers with.
+ERROR_TYPES: dict[str, type[Error]] = {
+    "INVALID_INPUT": InputError,
+    "AUTHENTICATION_REQUIRED": AuthenticationError,
+    "AUTHENTICATION_FAILED": AuthenticationError,
+    "INVALID_CREDENTIALS": AuthenticationError,
+    "FORBIDDEN": PermissionError,
+    "NOT_FOUND": NotFoundError,
+    "CONFLICT": ConflictError,
+    "MODEL_UNAVAILABLE": ModelUnavailableError,
+    "ROUND_CLOSED": RoundClosedError,
+    "RATE_LIMITED": RateLimitedError,
+    "ARCHIVE_REJECTED": ArchiveRejectedError,
+}
+ALL_ERROR_TYPES = tuple(dict.fromkeys([Error, *ERROR_TYPES.values()]))
+
+
 def error_from_service(exc: ServiceError) -> Error:
-    if exc.code == "INVALID_INPUT":
-        return InputError(code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields])
-    if exc.code in ("AUTHENTICATION_REQUIRED", "AUTHENTICATION_FAILED", "INVALID_CREDENTIALS"):
-        return AuthenticationError(code=exc.code, message=exc.message)
-    if exc.code == "FORBIDDEN":
-        return PermissionError(code=exc.code, message=exc.message)
-    if exc.code == "NOT_FOUND":
-        return NotFoundError(code=exc.code, message=exc.message)
-    if exc.code == "CONFLICT":
-        return ConflictError(code=exc.code, message=exc.message)
-    if exc.code == "MODEL_UNAVAILABLE":
-        return ModelUnavailableError(code=exc.code, message=exc.message)
-    if exc.code == "ROUND_CLOSED":
-        return RoundClosedError(code=exc.code, message=exc.message)
-    if exc.code == "RATE_LIMITED":
-        return RateLimitedError(code=exc.code, message=exc.message)
-    raise exc
+    """The union member for an expected error; a code with no member is re-raised (and masked)."""
+    error_type = ERROR_TYPES.get(exc.code)
+    if error_type is None:
+        raise exc
+    if error_type is InputError:
+        return InputError(code=exc.code, message=exc.message,
+                          fields=[FieldError(field=p.field, message=p.message) for p in exc.fields])
+    return error_type(code=exc.code, message=exc.message)
+
+
+async def result_of(action: Callable[[], Awaitable[T]]) -> T | Error:
+    """Run one mutation body; an expected ServiceError becomes its union member (for list results)."""
+    try:
+        return await action()
+    except ServiceError as exc:
+        return error_from_service(exc)
+
+
+class ExpectedErrors(FieldExtension):
+    """Every mutation's wrapper: a ServiceError raised by its resolver answers as the union member
+    for its code (ERROR_TYPES); anything else stays an unexpected error, masked."""
+
+    async def resolve_async(self, next_: Callable[..., Awaitable[Any]], source: Any, info: Info, **kwargs: Any) -> Any:
+        try:
+            return await next_(source, info, **kwargs)
+        except ServiceError as exc:
+            return error_from_service(exc)
+
+
+def mutation(*, description: str | None = None, **options: Any) -> Any:
+    """`@mutation(...)` is `@strawberry.mutation(...)` with expected errors mapped to the result union."""
+    return strawberry.mutation(description=description, extensions=[ExpectedErrors(), *options.pop("extensions", [])], **options)

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from strawberry import relay
 
 from server.core.errors import FieldProblem, invalid
-from server.graphql.errors import PublicError
+from server.graphql.core.errors import PublicError
 
 N = TypeVar("N")
 CURSOR_PREFIX = "cursor:"

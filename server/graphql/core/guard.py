@@ -12,7 +12,7 @@ from strawberry.types import Info
 from server import permissions
 from server.accounts.viewer import Principal, Viewer
 from server.core.errors import ServiceError
-from server.graphql.errors import error_from_service
+from server.graphql.core.errors import result_of
 from server.permissions import Denied
 
 T = TypeVar("T")
@@ -51,7 +51,4 @@ def _enforce(denied: Denied | None) -> None:
 
 async def as_result(action: Callable[[], Awaitable[T]]) -> Any:
     """Run a mutation body; expected ServiceErrors become members of its result union."""
-    try:
-        return await action()
-    except ServiceError as exc:
-        return error_from_service(exc)
+    return await result_of(action)
