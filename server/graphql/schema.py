@@ -15,17 +15,17 @@ from strawberry.extensions import (
     ValidationCache,
 )
 
-from server.graphql.accounts import AccountMutations, AccountQueries
-from server.graphql.annotation import AnnotationMutations, AnnotationQueries
+from server.graphql.accounts.schema import AccountMutations, AccountQueries
+from server.graphql.annotation.examples import AnnotationMutations, AnnotationQueries
 from server.graphql.core.errors import (
     AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
     ArchiveRejectedError, RateLimitedError, RoundClosedError, should_mask_error,
 )
-from server.graphql.evaluation import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
+from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.core.guard import ReadScope
-from server.graphql.tasks import TaskMutations, TaskQueries, TaskSubscriptions
-from server.graphql.training import TrainingMutations, TrainingQueries, TrainingSubscriptions
-from server.graphql.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
+from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
+from server.graphql.training.schema import TrainingMutations, TrainingQueries, TrainingSubscriptions
+from server.graphql.annotation.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
 from server.core.settings import Settings
 
 

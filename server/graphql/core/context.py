@@ -2,57 +2,21 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
-from piccolo.table import Table
 from strawberry.dataloader import DataLoader
 from strawberry.litestar.controller import BaseContext
 
 from server.accounts import service as accounts
-from server.accounts.tables import User
 from server.accounts.viewer import Principal, Viewer
 from server.core.services import Services
-from server.tasks.tables import Context, Round, Task
+from server.graphql.accounts import loaders as account_loaders
+from server.graphql.tasks import loaders as task_loaders
 
 
-def _rows_by_id(table: type[Table]) -> DataLoader[int, dict | None]:
-    columns = _public_columns(table)
-
-    async def load(ids: list[int]) -> list[dict | None]:
-        rows = await table.select(*columns).where(table._meta.primary_key.is_in(list(ids))).output(load_json=True)
-        by_id = {row["id"]: row for row in rows}
-        return [by_id.get(i) for i in ids]
-
-    return DataLoader(load_fn=load)
-
-
-@functools.cache
-def _public_columns(table: type[Table]) -> list:
-    return table.all_columns(exclude=[c for c in table._meta.columns if c._meta.secret])
-
-
-def _current_round_by_task() -> DataLoader[int, dict | None]:
-    async def load(task_ids: list[int]) -> list[dict | None]:
-        rows = await Round.raw(
-            "SELECT r.* FROM rounds r JOIN tasks t ON t.id = r.task AND r.number = t.current_round "
-            "WHERE t.id = ANY({})",
-            list(task_ids),
-        )
-        by_task = {row["task"]: row for row in rows}
-        return [by_task.get(i) for i in task_ids]
-
-    return DataLoader(load_fn=load)
-
-
-_LOADERS: dict[str, Callable[[], DataLoader]] = {
-    "task": lambda: _rows_by_id(Task),
-    "round": lambda: _rows_by_id(Round),
-    "context": lambda: _rows_by_id(Context),
-    "user": lambda: _rows_by_id(User),
-    "current_round": _current_round_by_task,
-}
+# Every domain's loaders by name (`info.context.loaders.<name>`).
+_LOADERS: dict[str, Callable[[], DataLoader]] = {**account_loaders.LOADERS, **task_loaders.LOADERS}
 
 
 class Loaders:

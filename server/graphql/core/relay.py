@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import base64
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -66,3 +68,25 @@ def node_pk(global_id: Any, type_name: str, field_name: str) -> int:
         return pk
     except Exception:  # noqa: BLE001 — any malformed id is the client's input problem
         raise invalid(f"`{field_name}` is not a {type_name} id.", FieldProblem(field_name, f"not a {type_name} id")) from None
+
+
+PK_MAX = 2**31 - 1  # Piccolo's Serial is a PostgreSQL integer
+
+
+def parse_pk(value: object) -> int | None:
+    try:
+        pk = int(str(value))
+    except (TypeError, ValueError):
+        return None
+    return pk if 0 < pk <= PK_MAX else None
+
+
+def int_ids(node_ids: Iterable[str]) -> list[int | None]:
+    return [parse_pk(node_id) for node_id in node_ids]
+
+
+async def load_nodes(loader, node_ids, to_node):
+    ids = int_ids(node_ids)
+    rows = await loader.load_many([i for i in ids if i is not None])
+    by_id = {row["id"]: row for row in rows if row}
+    return [to_node(by_id[i]) if i in by_id else None for i in ids]

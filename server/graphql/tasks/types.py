@@ -1,11 +1,9 @@
-"""Node types of the public schema, built from table rows."""
+"""Node types of tasks: Task, Round, Context, and the target models a round asks."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
 import strawberry
 from strawberry import relay
@@ -13,51 +11,11 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
-from server.graphql.core.relay import build_connection, check_page_size, decode_cursor
+from server.core.jsonutil import from_json
+from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
 from server.tasks.tables import Context, Round
 
-
-def _json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
-
-
-PK_MAX = 2**31 - 1  # Piccolo's Serial is a PostgreSQL integer
 ROUND_CONTEXTS = "SELECT * FROM contexts WHERE round = {} AND id > {} ORDER BY id LIMIT {}"  # a keyset page
-
-
-def parse_pk(value: object) -> int | None:
-    try:
-        pk = int(str(value))
-    except (TypeError, ValueError):
-        return None
-    return pk if 0 < pk <= PK_MAX else None
-
-
-def _int_ids(node_ids: Iterable[str]) -> list[int | None]:
-    return [parse_pk(node_id) for node_id in node_ids]
-
-
-async def _load_nodes(loader, node_ids, to_node):
-    ids = _int_ids(node_ids)
-    rows = await loader.load_many([i for i in ids if i is not None])
-    by_id = {row["id"]: row for row in rows if row}
-    return [to_node(by_id[i]) if i in by_id else None for i in ids]
-
-
-@strawberry.type(name="User")
-class UserNode(relay.Node):
-    id: relay.NodeID[int]
-    username: str
-    is_admin: bool
-    created_at: datetime
-
-    @classmethod
-    def from_row(cls, row: dict) -> "UserNode":
-        return cls(id=row["id"], username=row["username"], is_admin=row["is_admin"], created_at=row["created_at"])
-
-    @classmethod
-    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await _load_nodes(info.context.loaders.user, node_ids, cls.from_row)
 
 
 def _float(value: str | None) -> float | None:
@@ -114,7 +72,7 @@ class ContextNode(relay.Node):
     @classmethod
     def from_row(cls, row: dict) -> "ContextNode":
         return cls(
-            id=row["id"], fields=_json(row["fields"]), tag=row["tag"], total_used=row["total_used"],
+            id=row["id"], fields=from_json(row["fields"]), tag=row["tag"], total_used=row["total_used"],
             total_fooled=row["total_fooled"], last_used_at=row["last_used_at"], round_id=row["round"],
         )
 
@@ -124,7 +82,7 @@ class ContextNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await _load_nodes(info.context.loaders.context, node_ids, cls.from_row)
+        return await load_nodes(info.context.loaders.context, node_ids, cls.from_row)
 
 
 @strawberry.type(name="Round")
@@ -146,7 +104,7 @@ class RoundNode(relay.Node):
             id=row["id"], number=row["number"], start_at=row["start_at"], end_at=row["end_at"],
             total_collected=row["total_collected"], total_fooled=row["total_fooled"],
             total_validated=row["total_validated"], total_validated_fooled=row["total_validated_fooled"],
-            target_models=[TargetModel(name=t["name"], version=t.get("version", "")) for t in _json(row["target_models"])],
+            target_models=[TargetModel(name=t["name"], version=t.get("version", "")) for t in from_json(row["target_models"])],
             task_id=row["task"],
         )
 
@@ -177,7 +135,7 @@ class RoundNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await _load_nodes(info.context.loaders.round, node_ids, cls.from_row)
+        return await load_nodes(info.context.loaders.round, node_ids, cls.from_row)
 
 
 @strawberry.type(name="Task")
@@ -194,7 +152,7 @@ class TaskNode(relay.Node):
     def from_row(cls, row: dict) -> "TaskNode":
         return cls(
             id=row["id"], code=row["code"], name=row["name"], description=row["description"],
-            config=_json(row["config"]), active=row["active"], created_at=row["created_at"],
+            config=from_json(row["config"]), active=row["active"], created_at=row["created_at"],
         )
 
     @strawberry.field
@@ -228,7 +186,7 @@ class TaskNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await _load_nodes(info.context.loaders.task, node_ids, cls.from_row)
+        return await load_nodes(info.context.loaders.task, node_ids, cls.from_row)
 
 
 async def _task_totals(task_id: int) -> dict:

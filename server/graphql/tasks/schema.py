@@ -18,7 +18,7 @@ from server import permissions
 from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.core.guard import as_result, authorize, authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
-from server.graphql.types import RoundNode, TaskNode
+from server.graphql.tasks.types import RoundNode, TaskNode
 from server.annotation import export_service
 from server.tasks import service as tasks
 from server.tasks.tables import Task

@@ -24,7 +24,10 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import as_result, authorize
 from server.graphql.core.relay import check_page_size, decode_cursor, encode_cursor, node_pk
-from server.graphql.types import TaskNode, UserNode, _json, parse_pk
+from server.graphql.tasks.types import TaskNode
+from server.graphql.accounts.types import UserNode
+from server.core.jsonutil import from_json as _json
+from server.graphql.core.relay import parse_pk
 from server.tasks.service import get_task_by_code
 
 

@@ -23,7 +23,9 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import as_result, authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
-from server.graphql.types import PK_MAX, ContextNode, RoundNode, _json, parse_pk
+from server.graphql.core.relay import PK_MAX, parse_pk
+from server.graphql.tasks.types import ContextNode, RoundNode
+from server.core.jsonutil import from_json as _json
 from server.observability.metrics import count_outbox_batch
 from server.tasks.contexts import next_context
 

@@ -16,11 +16,11 @@ from server import permissions
 from server.annotation import badges as badge_rules
 from server.annotation import stats, validating
 from server.annotation.tables import Example
-from server.graphql.annotation import ExampleNode
+from server.graphql.annotation.examples import ExampleNode
 from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.core.guard import as_result, authorize, authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
-from server.graphql.types import UserNode
+from server.graphql.accounts.types import UserNode
 from server.tasks.service import get_task_by_code
 
 QUEUE_SNAPSHOT = 20

@@ -18,7 +18,9 @@ from server import permissions
 from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError
 from server.graphql.core.guard import as_result, authorize
 from server.graphql.core.relay import node_pk
-from server.graphql.types import RoundNode, TaskNode, _json, parse_pk
+from server.graphql.tasks.types import RoundNode, TaskNode
+from server.core.jsonutil import from_json as _json
+from server.graphql.core.relay import parse_pk
 from server.permissions import is_task_owner
 from server.tasks.service import get_task_by_code
 from server.training import service as training

@@ -17,7 +17,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import as_result, authorize
 from server.graphql.core.relay import node_pk
-from server.graphql.types import UserNode
+from server.graphql.accounts.types import UserNode
 
 
 @strawberry.enum

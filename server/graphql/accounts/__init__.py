@@ -1,0 +1,1 @@
+"""GraphQL of accounts and API tokens: types, loaders, mutations (mirrors server/accounts/)."""

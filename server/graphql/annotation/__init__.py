@@ -1,0 +1,1 @@
+"""GraphQL of writing and validating examples, exports: types, loaders, mutations (mirrors server/annotation/)."""

@@ -1,0 +1,1 @@
+"""GraphQL of researchers' models, datasets and the leaderboard: types, loaders, mutations (mirrors server/evaluation/)."""

@@ -1,0 +1,1 @@
+"""GraphQL of tasks, rounds and contexts: types, loaders, mutations (mirrors server/tasks/)."""

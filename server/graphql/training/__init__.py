@@ -1,0 +1,1 @@
+"""GraphQL of retraining target models: types, loaders, mutations (mirrors server/training/)."""
