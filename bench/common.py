@@ -54,12 +54,16 @@ class Measurement:
         return len(self.latencies_ms) / self.wall_s
 
     def row(self) -> str:
-        return (f"| {self.name:<24} | {self.concurrency:>3} | {len(self.latencies_ms):>5} | {self.p50:8.1f} | "
-                f"{self.p99:8.1f} | {statistics.fmean(self.latencies_ms):8.1f} | {self.throughput:8.1f} | {self.errors:>3} |")
+        return (
+            f"| {self.name:<24} | {self.concurrency:>3} | {len(self.latencies_ms):>5} | {self.p50:8.1f} | "
+            f"{self.p99:8.1f} | {statistics.fmean(self.latencies_ms):8.1f} | {self.throughput:8.1f} | {self.errors:>3} |"
+        )
 
 
-HEADER = ("| what                     |   c |     n | p50 (ms) | p99 (ms) | mean(ms) |    req/s | err |\n"
-          "|--------------------------|-----|-------|----------|----------|----------|----------|-----|")
+HEADER = (
+    "| what                     |   c |     n | p50 (ms) | p99 (ms) | mean(ms) |    req/s | err |\n"
+    "|--------------------------|-----|-------|----------|----------|----------|----------|-----|"
+)
 
 
 def start_stack(model_repository: Path | None, profile: str, **kwargs):

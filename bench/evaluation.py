@@ -18,19 +18,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx  # noqa: E402
-import numpy as np  # noqa: E402
-from tritonclient.http.aio import InferenceServerClient, InferInput  # noqa: E402
+import httpx
+import numpy as np
+from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import real_sentences, start_stack  # noqa: E402
+from bench.common import real_sentences, start_stack
 
 
 async def gql(http, query, variables=None, token=None, files=None):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if files:
         operations = json.dumps({"query": query, "variables": variables})
-        response = await http.post("/graphql", data={"operations": operations, "map": json.dumps({"0": [f"variables.{files[0]}"]})},
-                                   files={"0": ("upload", files[1], "application/octet-stream")}, headers=headers)
+        response = await http.post(
+            "/graphql",
+            data={"operations": operations, "map": json.dumps({"0": [f"variables.{files[0]}"]})},
+            files={"0": ("upload", files[1], "application/octet-stream")},
+            headers=headers,
+        )
     else:
         response = await http.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers)
     body = response.json()
@@ -57,20 +61,39 @@ async def raw_batched(url: str, model: str, rows: list[str], batch: int = 32, pa
 
 async def bench(stack, rows: int, model_dir: Path) -> dict:
     http = httpx.AsyncClient(base_url=stack.api_url, timeout=600)
-    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
-                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    admin = (
+        await gql(
+            http,
+            'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+            {"p": stack.secrets["admin_password"]},
+        )
+    )["logIn"]["token"]
     sentences = real_sentences(rows)
-    jsonl = "\n".join(json.dumps({"uid": str(i), "statement": s, "label": label}) for i, (s, label) in enumerate(sentences)).encode()
-    await gql(http, 'mutation($f: Upload!) { createDataset(taskCode: "sentiment", name: "bench", file: $f) { __typename } }',
-              {"f": None}, admin, files=("f", jsonl))
+    jsonl = "\n".join(
+        json.dumps({"uid": str(i), "statement": s, "label": label}) for i, (s, label) in enumerate(sentences)
+    ).encode()
+    await gql(
+        http,
+        'mutation($f: Upload!) { createDataset(taskCode: "sentiment", name: "bench", file: $f) { __typename } }',
+        {"f": None},
+        admin,
+        files=("f", jsonl),
+    )
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         tar.add(model_dir, arcname=model_dir.name)
     uploaded_at = time.perf_counter()
-    data = await gql(http, 'mutation($a: Upload!) { uploadModel(taskCode: "sentiment", name: "bench", archive: $a) { ... on ModelUploaded { model { id } } } }',
-                     {"a": None}, admin, files=("a", buffer.getvalue()))
+    data = await gql(
+        http,
+        'mutation($a: Upload!) { uploadModel(taskCode: "sentiment", name: "bench", archive: $a) { ... on ModelUploaded { model { id } } } }',
+        {"a": None},
+        admin,
+        files=("a", buffer.getvalue()),
+    )
     model_id = data["uploadModel"]["model"]["id"]
-    query = "query($m: ID!) { node(id: $m) { ... on Model { status statusLog { at status message } scores { perf throughput } } } }"
+    query = (
+        "query($m: ID!) { node(id: $m) { ... on Model { status statusLog { at status message } scores { perf throughput } } } }"
+    )
     while True:
         model = (await gql(http, query, {"m": model_id}, admin))["node"]
         if model["scores"] or model["status"] == "failed":
@@ -95,8 +118,14 @@ async def bench(stack, rows: int, model_dir: Path) -> dict:
     raw = await raw_batched(stack.env["TRITON_SUBMISSIONS_URL"], f"submission_{pk}", texts)
     await http.aclose()
     job_rate = all_rows / (finished - started).total_seconds()
-    return {"rows": total_rows, "all_rows": all_rows, "first_score_s": first_score, "job_rate": job_rate,
-            "inference_rate": model["scores"][0]["throughput"], "raw_rate": raw}
+    return {
+        "rows": total_rows,
+        "all_rows": all_rows,
+        "first_score_s": first_score,
+        "job_rate": job_rate,
+        "inference_rate": model["scores"][0]["throughput"],
+        "raw_rate": raw,
+    }
 
 
 def main() -> int:
@@ -112,12 +141,20 @@ def main() -> int:
         result = asyncio.run(bench(stack, args.rows, model_dir))
     finally:
         stack.stop()
-    print(f"\nSentiment model ({args.profile} profile); dataset: {result['rows']} DynaSent rows + perturbed copies = {result['all_rows']} rows\n")
+    print(
+        f"\nSentiment model ({args.profile} profile); dataset: {result['rows']} DynaSent rows + perturbed copies = {result['all_rows']} rows\n"
+    )
     print("| what | rows/s | ratio to raw |\n|---|---|---|")
     print(f"| raw batched Triton (32 per request, 2 in flight) | {result['raw_rate']:.0f} | 1.00 |")
-    print(f"| evaluation job, inference on originals (Score.throughput) | {result['inference_rate']:.0f} | {result['inference_rate'] / result['raw_rate']:.2f} |")
-    print(f"| evaluation job, whole job incl. perturbed copies, metrics, storage | {result['job_rate']:.0f} | {result['job_rate'] / result['raw_rate']:.2f} |")
-    print(f"\nUpload to first score: {result['first_score_s']:.1f} s (archive checks, deploy into Triton, smoke test, evaluation)")
+    print(
+        f"| evaluation job, inference on originals (Score.throughput) | {result['inference_rate']:.0f} | {result['inference_rate'] / result['raw_rate']:.2f} |"
+    )
+    print(
+        f"| evaluation job, whole job incl. perturbed copies, metrics, storage | {result['job_rate']:.0f} | {result['job_rate'] / result['raw_rate']:.2f} |"
+    )
+    print(
+        f"\nUpload to first score: {result['first_score_s']:.1f} s (archive checks, deploy into Triton, smoke test, evaluation)"
+    )
     return 0
 
 

@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import aiohttp  # noqa: E402
-import numpy as np  # noqa: E402
-from tritonclient.http.aio import InferenceServerClient, InferInput  # noqa: E402
+import aiohttp
+import numpy as np
+from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import HEADER, Measurement, real_sentences, start_stack  # noqa: E402
+from bench.common import HEADER, Measurement, real_sentences, start_stack
 
 MODEL = "sentiment_minilm"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
@@ -79,10 +79,15 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     # Requests alternate over the API processes (compose runs two replicas behind the proxy by default).
     urls = itertools.cycle([f"{url}/graphql" for url in stack.api_urls])
     graphql = f"{stack.api_url}/graphql"
-    _, signup = await post(graphql, {"query": 'mutation { signUp(input: {username: "bench", password: "bench password"}) { ... on AuthPayload { token } } }'})
+    _, signup = await post(
+        graphql,
+        {"query": 'mutation { signUp(input: {username: "bench", password: "bench password"}) { ... on AuthPayload { token } } }'},
+    )
     token = signup["data"]["signUp"]["token"]
     headers = {"Authorization": f"Bearer {token}"}
-    _, ids = await post(graphql, {"query": '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'})
+    _, ids = await post(
+        graphql, {"query": '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'}
+    )
     round_id = ids["data"]["task"]["currentRound"]["id"]
     context_id = ids["data"]["task"]["currentRound"]["contexts"]["edges"][0]["node"]["id"]
 
@@ -93,8 +98,15 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
         return result.as_numpy("label") is not None
 
     async def api(item) -> bool:
-        variables = {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": item[0]},
-                           "label": item[1], "clientId": str(uuid.uuid4())}}
+        variables = {
+            "i": {
+                "roundId": round_id,
+                "contextId": context_id,
+                "fields": {"statement": item[0]},
+                "label": item[1],
+                "clientId": str(uuid.uuid4()),
+            }
+        }
         status, body = await post(next(urls), {"query": CREATE, "variables": variables}, headers)
         return status == 200 and body["data"]["createExample"].get("verdict") in ("FOOLED", "NOT_FOOLED")
 
@@ -112,10 +124,12 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
             order = [(raw_run, raw), (api_run, api)] if number % 2 == 0 else [(api_run, api), (raw_run, raw)]
             for run, call in order:
                 run.add(*await run_concurrently(concurrency, block, call))
-        results.append((
-            Measurement("raw Triton (http.aio)", concurrency, raw_run.latencies, raw_run.wall, raw_run.errors),
-            Measurement("createExample (GraphQL)", concurrency, api_run.latencies, api_run.wall, api_run.errors),
-        ))
+        results.append(
+            (
+                Measurement("raw Triton (http.aio)", concurrency, raw_run.latencies, raw_run.wall, raw_run.errors),
+                Measurement("createExample (GraphQL)", concurrency, api_run.latencies, api_run.wall, api_run.errors),
+            )
+        )
     await http.close()
     await triton.close()
     return results

@@ -55,7 +55,9 @@ ROUND = "query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFool
 NEXT = "query($r: ID!) { nextExamplesToValidate(roundId: $r, first: 5) { id input modelOutput } }"
 VOTE = """mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename
   ... on Error { code message } } }"""
-USERS = '{ userLeaderboard(taskCode: "sentiment", first: 20) { rank user { username } verifiedFooled verifiedMer validationsDone } }'
+USERS = (
+    '{ userLeaderboard(taskCode: "sentiment", first: 20) { rank user { username } verifiedFooled verifiedMer validationsDone } }'
+)
 MODELS = '{ leaderboard(taskCode: "sentiment") { rows { rank dynascore model { name } } totalCount } }'
 TO_VALIDATE = "query($r: ID!) { examplesToValidate(roundId: $r, first: 20) { edges { node { id } } pageInfo { endCursor } } }"
 SUB_ROUND = "subscription($r: ID!) { roundStats(roundId: $r) { totalCollected totalFooled totalValidated } }"
@@ -85,18 +87,28 @@ class Client:
     def __init__(self, urls: list[str], recorder: Recorder) -> None:
         # Idle connections are dropped before uvicorn's 5 s keep-alive ends: else a request sent as
         # the server closes the connection is reset (a client bug, not an API error).
-        self.http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=4),
-                                          timeout=aiohttp.ClientTimeout(total=60))
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=4), timeout=aiohttp.ClientTimeout(total=60)
+        )
         self.urls = itertools.cycle([f"{u}/graphql" for u in urls])
         self.recorder = recorder
 
-    async def call(self, op: str, query: str, variables: dict | None = None, token: str | None = None,
-                   ok: tuple[str, ...] = (), refusable: tuple[str, ...] = ()) -> dict | None:
+    async def call(
+        self,
+        op: str,
+        query: str,
+        variables: dict | None = None,
+        token: str | None = None,
+        ok: tuple[str, ...] = (),
+        refusable: tuple[str, ...] = (),
+    ) -> dict | None:
         """The `data` of a successful call, else None (counted as a refusal or an error)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         started = time.perf_counter()
         try:
-            async with self.http.post(next(self.urls), json={"query": query, "variables": variables or {}}, headers=headers) as response:
+            async with self.http.post(
+                next(self.urls), json={"query": query, "variables": variables or {}}, headers=headers
+            ) as response:
                 body = await response.json(content_type=None)
                 status = response.status
         except (TimeoutError, aiohttp.ClientError, json.JSONDecodeError) as exc:
@@ -119,8 +131,9 @@ class Client:
 
 async def subscribe(url: str, token: str, query: str, round_id: str, kind: str, recorder: Recorder, ready: asyncio.Event) -> None:
     try:
-        async with websockets.connect(url, subprotocols=["graphql-transport-ws"], max_queue=None, open_timeout=60,
-                                      ping_interval=None) as ws:
+        async with websockets.connect(
+            url, subprotocols=["graphql-transport-ws"], max_queue=None, open_timeout=60, ping_interval=None
+        ) as ws:
             await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
             assert json.loads(await ws.recv())["type"] == "connection_ack"
             await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}}))
@@ -152,15 +165,25 @@ async def annotator(client: Client, token: str, round_id: str, sentences, deadli
         if data is None:
             continue
         sentence, label = random.choice(sentences)
-        variables = {"i": {"roundId": round_id, "contextId": data["nextContext"]["id"], "fields": {"statement": sentence},
-                           "label": label, "clientId": str(uuid.uuid4()), "timeSpentMs": 2000.0}}
+        variables = {
+            "i": {
+                "roundId": round_id,
+                "contextId": data["nextContext"]["id"],
+                "fields": {"statement": sentence},
+                "label": label,
+                "clientId": str(uuid.uuid4()),
+                "timeSpentMs": 2000.0,
+            }
+        }
         created = await client.call("createExample", CREATE, variables, token, ok=("ExampleSubmitted",))
         if created:
             mine.append(created["createExample"]["example"]["id"])
             client.recorder.verdicts[created["createExample"]["verdict"]] += 1
         roll = random.random()
         if roll < 0.04 and mine:
-            await client.call("retractExample", RETRACT, {"e": mine.pop(random.randrange(len(mine)))}, token, ok=("ExampleChanged",))
+            await client.call(
+                "retractExample", RETRACT, {"e": mine.pop(random.randrange(len(mine)))}, token, ok=("ExampleChanged",)
+            )
         elif roll < 0.06 and mine:
             await client.call("flagExample", FLAG, {"e": random.choice(mine)}, token, ok=("ExampleChanged",))
         elif roll < 0.10:
@@ -183,8 +206,14 @@ async def validator(client: Client, token: str, round_id: str, deadline: float, 
                 break
             label = random.choices(["CORRECT", "INCORRECT", "FLAGGED"], [0.8, 0.15, 0.05])[0]
             # The author may have retracted it meanwhile: a refusal the validator's client expects.
-            await client.call("validateExample", VOTE, {"e": example["id"], "l": label}, token, ok=("ExampleValidated",),
-                              refusable=("This example was retracted by its author.",))
+            await client.call(
+                "validateExample",
+                VOTE,
+                {"e": example["id"], "l": label},
+                token,
+                ok=("ExampleValidated",),
+                refusable=("This example was retracted by its author.",),
+            )
         roll = random.random()
         if roll < 0.06:
             await client.call("userLeaderboard", USERS, None, token)
@@ -220,7 +249,9 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
     client = Client(stack.api_urls, recorder)
     data = await client.call("setup", '{ task(code: "sentiment") { currentRound { id } } }')
     round_id = data["task"]["currentRound"]["id"]
-    signup = "mutation($u: String!) { signUp(input: {username: $u, password: \"load test password\"}) { ... on AuthPayload { token } } }"
+    signup = (
+        'mutation($u: String!) { signUp(input: {username: $u, password: "load test password"}) { ... on AuthPayload { token } } }'
+    )
     gate = asyncio.Semaphore(8)
 
     async def sign_up(i: int) -> str:
@@ -233,8 +264,17 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
     ws_urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
     readies = [asyncio.Event() for _ in range(users)]
     subscriptions = [
-        asyncio.create_task(subscribe(ws_urls[i % len(ws_urls)], token, SUB_QUEUE if role == "validator" else SUB_ROUND, round_id,
-                                      "examplesToValidate" if role == "validator" else "roundStats", recorder, readies[i]))
+        asyncio.create_task(
+            subscribe(
+                ws_urls[i % len(ws_urls)],
+                token,
+                SUB_QUEUE if role == "validator" else SUB_ROUND,
+                round_id,
+                "examplesToValidate" if role == "validator" else "roundStats",
+                recorder,
+                readies[i],
+            )
+        )
         for i, (token, role) in enumerate(zip(tokens, roles))
     ]
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)  # every subscription answered (or failed)
@@ -247,11 +287,14 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
 
     started = time.monotonic()
     cpu_before = cpu_seconds(stack)
-    await asyncio.gather(*(
-        validator(client, token, round_id, deadline, think) if role == "validator"
-        else annotator(client, token, round_id, sentences, deadline, think)
-        for token, role in zip(tokens, roles)
-    ))
+    await asyncio.gather(
+        *(
+            validator(client, token, round_id, deadline, think)
+            if role == "validator"
+            else annotator(client, token, round_id, sentences, deadline, think)
+            for token, role in zip(tokens, roles)
+        )
+    )
     recorder.wall = time.monotonic() - started
     cpu_after = cpu_seconds(stack)
     recorder.cpu = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
@@ -264,7 +307,7 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
     return recorder
 
 
-# Every counter, recounted from rows (the definitions of workers/rounds.py and validating.RECOUNT_USER).
+# Every counter, recounted from rows (the definitions of validation/queries.RECOMPUTE_ROUND and RECOUNT_USER).
 CHECKS = {
     "rounds": """SELECT r.id FROM rounds r LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE NOT retracted) AS c,
         count(*) FILTER (WHERE NOT retracted AND fooled) AS f, count(*) FILTER (WHERE NOT retracted AND status = 'validated') AS v,
@@ -286,37 +329,51 @@ CHECKS = {
 async def consistency(dsn: str, timeout: float = 360) -> dict[str, int]:
     """Wait until the workers have judged and aggregated everything, then count mismatches."""
     from server.annotation.aggregation import Vote, outcome
-    from server.annotation.stats import AGREEMENT_FROM_ROWS
+    from server.annotation.validation.queries import AGREEMENT_FROM_ROWS
 
     connection = await asyncpg.connect(dsn)
     try:
         # Retracted examples are never judged (nor need to be); every other one must be.
-        unsettled = ("SELECT (SELECT count(*) FROM validations WHERE NOT aggregated) AS unaggregated_votes, "
-                     "(SELECT count(*) FROM examples WHERE status = 'pending' AND NOT retracted) AS pending_examples")
+        unsettled = (
+            "SELECT (SELECT count(*) FROM validations WHERE NOT aggregated) AS unaggregated_votes, "
+            "(SELECT count(*) FROM examples WHERE status = 'pending' AND NOT retracted) AS pending_examples"
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and any((await connection.fetchrow(unsettled)).values()):
             await asyncio.sleep(0.5)
         mismatches = {name: len(await connection.fetch(sql)) for name, sql in CHECKS.items()}
         # The rounds' agreement sums (kept by the aggregation job one example at a time) vs a recount.
-        recount = {r["round"]: r for r in await connection.fetch(
-            AGREEMENT_FROM_ROWS.replace("{}", "$1"), [r["id"] for r in await connection.fetch("SELECT id FROM rounds")])}
+        recount = {
+            r["round"]: r
+            for r in await connection.fetch(
+                AGREEMENT_FROM_ROWS.sql, [r["id"] for r in await connection.fetch("SELECT id FROM rounds")]
+            )
+        }
         stored = {r["round"]: r for r in await connection.fetch("SELECT round, units, coincidences FROM round_agreement")}
         mismatches["round agreement"] = sum(
-            1 for round_id in recount.keys() | stored.keys()
-            if round_id not in recount or round_id not in stored or recount[round_id]["units"] != stored[round_id]["units"]
-            or any(abs(a - b) > 1e-6 for a, b in zip(recount[round_id]["coincidences"], stored[round_id]["coincidences"])))
+            1
+            for round_id in recount.keys() | stored.keys()
+            if round_id not in recount
+            or round_id not in stored
+            or recount[round_id]["units"] != stored[round_id]["units"]
+            or any(abs(a - b) > 1e-6 for a, b in zip(recount[round_id]["coincidences"], stored[round_id]["coincidences"]))
+        )
         votes = defaultdict(list)
         for row in await connection.fetch("SELECT example, label, mode FROM validations ORDER BY created_at, id"):
             votes[row["example"]].append(Vote(row["label"], row["mode"]))
-        statuses = {r["id"]: (r["status"], r["fooled"]) for r in await connection.fetch(
-            "SELECT id, status, fooled FROM examples WHERE id = ANY($1::int[])", list(votes))}
+        statuses = {
+            r["id"]: (r["status"], r["fooled"])
+            for r in await connection.fetch("SELECT id, status, fooled FROM examples WHERE id = ANY($1::int[])", list(votes))
+        }
+
         def expected(cast: list, fooled: bool) -> str:
             # The built-in sentiment task: 3 matching votes decide; undecided fooling examples stay open.
             decided = outcome(cast, 3)
             return decided if decided != "open" else ("open" if fooled else "closed")
 
         mismatches["example outcomes"] = sum(
-            1 for example, cast in votes.items() if statuses[example][0] != expected(cast, statuses[example][1]))
+            1 for example, cast in votes.items() if statuses[example][0] != expected(cast, statuses[example][1])
+        )
         mismatches.update({f"still {k}": v for k, v in (await connection.fetchrow(unsettled)).items()})
         return mismatches
     finally:
@@ -326,20 +383,32 @@ async def consistency(dsn: str, timeout: float = 360) -> dict[str, int]:
 def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int) -> int:
     total = sum(len(v) for v in recorder.latencies.values())
     errors = sum(recorder.errors.values())
-    print(f"\n{args.users} users ({round(args.users * args.validators)} validators) for {args.duration:.0f} s, think "
-          f"{args.think} s, 2 API processes, 2 workers, {args.profile} models, {args.history:,} examples of history\n")
+    print(
+        f"\n{args.users} users ({round(args.users * args.validators)} validators) for {args.duration:.0f} s, think "
+        f"{args.think} s, 2 API processes, 2 workers, {args.profile} models, {args.history:,} examples of history\n"
+    )
     print("| operation | n | p50 (ms) | p99 (ms) | mean (ms) | refused | errors |\n|---|---|---|---|---|---|---|")
     for op in sorted(recorder.latencies, key=lambda o: -len(recorder.latencies[o])):
         values = recorder.latencies[op]
         refused = sum(n for key, n in recorder.refusals.items() if key.startswith(f"{op}:"))
-        print(f"| {op} | {len(values)} | {percentile(values, 50):.1f} | {percentile(values, 99):.1f} | "
-              f"{statistics.fmean(values):.1f} | {refused} | {recorder.errors[op]} |")
-    print(f"\nThroughput: {total / recorder.wall:.1f} operations/s ({total} in {recorder.wall:.1f} s); "
-          f"examples stored: {n_examples}; verdicts: {dict(recorder.verdicts)}")
-    print(f"Subscription messages: {dict(recorder.messages)}; subscriptions alive at the end: "
-          f"{recorder.subscriptions_alive}/{args.users}; subscription errors: {recorder.subscription_errors}")
-    cores = ", ".join(f"{name} {seconds / recorder.wall:.2f}" for name, seconds in sorted(recorder.cpu.items(), key=lambda kv: -kv[1]))
-    print(f"CPU used during the run, in cores (the machine has 2): {cores}; total {sum(recorder.cpu.values()) / recorder.wall:.2f}")
+        print(
+            f"| {op} | {len(values)} | {percentile(values, 50):.1f} | {percentile(values, 99):.1f} | "
+            f"{statistics.fmean(values):.1f} | {refused} | {recorder.errors[op]} |"
+        )
+    print(
+        f"\nThroughput: {total / recorder.wall:.1f} operations/s ({total} in {recorder.wall:.1f} s); "
+        f"examples stored: {n_examples}; verdicts: {dict(recorder.verdicts)}"
+    )
+    print(
+        f"Subscription messages: {dict(recorder.messages)}; subscriptions alive at the end: "
+        f"{recorder.subscriptions_alive}/{args.users}; subscription errors: {recorder.subscription_errors}"
+    )
+    cores = ", ".join(
+        f"{name} {seconds / recorder.wall:.2f}" for name, seconds in sorted(recorder.cpu.items(), key=lambda kv: -kv[1])
+    )
+    print(
+        f"CPU used during the run, in cores (the machine has 2): {cores}; total {sum(recorder.cpu.values()) / recorder.wall:.2f}"
+    )
     print(f"Refusals: {dict(recorder.refusals) or 0}")
     print(f"Errors: {errors}" + "".join(f"\n  {s}" for s in recorder.error_samples))
     print(f"Counters vs recount from rows, mismatches: {mismatches}")
@@ -354,8 +423,12 @@ def main() -> int:
     parser.add_argument("--think", default="0.5,3", help="think time range in seconds: min,max")
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--model-repository", type=Path, default=None)
-    parser.add_argument("--history", type=int, default=100_000,
-                        help="examples already in the database (another task, bench/seed_scale.py, analyzed) before the run")
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=100_000,
+        help="examples already in the database (another task, bench/seed_scale.py, analyzed) before the run",
+    )
     args = parser.parse_args()
     think_range = tuple(float(x) for x in args.think.split(","))
     stack = start_stack(args.model_repository, args.profile, api_processes=2, worker_processes=2)
@@ -379,7 +452,8 @@ async def _count(dsn: str) -> int:
     connection = await asyncpg.connect(dsn)
     try:
         return await connection.fetchval(
-            "SELECT count(*) FROM examples e JOIN rounds r ON r.id = e.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")
+            "SELECT count(*) FROM examples e JOIN rounds r ON r.id = e.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
+        )
     finally:
         await connection.close()
 

@@ -20,17 +20,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from server.core.settings import Settings
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext
 from server.observability.logs import configure_logging
 from server.observability.metrics import observe_triton
-from server.core.settings import Settings
 
 HEADERS = [
-    (b"host", b"127.0.0.1:8000"), (b"user-agent", b"Mozilla/5.0 (X11; Linux x86_64)"), (b"accept", b"*/*"),
-    (b"accept-encoding", b"gzip, deflate"), (b"content-type", b"application/json"), (b"content-length", b"212"),
-    (b"authorization", b"Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"), (b"origin", b"http://localhost"),
+    (b"host", b"127.0.0.1:8000"),
+    (b"user-agent", b"Mozilla/5.0 (X11; Linux x86_64)"),
+    (b"accept", b"*/*"),
+    (b"accept-encoding", b"gzip, deflate"),
+    (b"content-type", b"application/json"),
+    (b"content-length", b"212"),
+    (b"authorization", b"Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"),
+    (b"origin", b"http://localhost"),
 ]
 
 
@@ -71,18 +76,30 @@ async def main(n: int, rounds: int) -> None:
         return {"type": "http.request", "body": b""}
 
     def scope(headers):
-        return {"type": "http", "method": "POST", "path": "/graphql", "headers": headers, "path_template": "/graphql",
-                "client": ("127.0.0.1", 50000)}
+        return {
+            "type": "http",
+            "method": "POST",
+            "path": "/graphql",
+            "headers": headers,
+            "path_template": "/graphql",
+            "client": ("127.0.0.1", 50000),
+        }
 
     with_id = [*HEADERS, (b"x-request-id", b"client-chosen-id-123")]
     cases = {
         "graphql { __typename }": (plain_operation, metered_operation),
-        "ASGI request, no X-Request-ID": (lambda: app(scope(HEADERS), receive, send),
-                                          lambda: wrapped(scope(HEADERS), receive, send)),
-        "ASGI request, X-Request-ID": (lambda: app(scope(with_id), receive, send),
-                                       lambda: wrapped(scope(with_id), receive, send)),
-        "ASGI request + access log": (lambda: wrapped(scope(HEADERS), receive, send),
-                                      lambda: logged(scope(HEADERS), receive, send)),
+        "ASGI request, no X-Request-ID": (
+            lambda: app(scope(HEADERS), receive, send),
+            lambda: wrapped(scope(HEADERS), receive, send),
+        ),
+        "ASGI request, X-Request-ID": (
+            lambda: app(scope(with_id), receive, send),
+            lambda: wrapped(scope(with_id), receive, send),
+        ),
+        "ASGI request + access log": (
+            lambda: wrapped(scope(HEADERS), receive, send),
+            lambda: logged(scope(HEADERS), receive, send),
+        ),
     }
 
     async def observe():

@@ -82,7 +82,9 @@ async def measure(url: str, secret: str, world: dict, calls: int) -> list[tuple[
             latencies = []
             for i in range(calls + 20):
                 started = time.perf_counter()
-                async with http.post(f"{url}/graphql", json={"query": query, "variables": variables}, headers=headers) as response:
+                async with http.post(
+                    f"{url}/graphql", json={"query": query, "variables": variables}, headers=headers
+                ) as response:
                     body = await response.json()
                 elapsed = (time.perf_counter() - started) * 1000
                 assert response.status == 200 and not body.get("errors"), (what, body)
@@ -99,14 +101,26 @@ async def find_world(dsn: str, seeded) -> dict:
     try:
         counts = await connection.fetch('SELECT "user", count(*) AS n FROM examples GROUP BY "user" ORDER BY n DESC, "user"')
         busiest = counts[0]["user"]
-        deep_mine = await connection.fetchval('SELECT id FROM examples WHERE "user" = $1 ORDER BY id LIMIT 1 OFFSET 5000', busiest)
+        deep_mine = await connection.fetchval(
+            'SELECT id FROM examples WHERE "user" = $1 ORDER BY id LIMIT 1 OFFSET 5000', busiest
+        )
         deep_open = await connection.fetchval(
-            "SELECT id FROM examples WHERE round = $1 AND status = 'open' ORDER BY id LIMIT 1 OFFSET 5000", seeded.round_ids[0])
-        deep_context = await connection.fetchval("SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 1 OFFSET 4000", seeded.round_ids[-1])
+            "SELECT id FROM examples WHERE round = $1 AND status = 'open' ORDER BY id LIMIT 1 OFFSET 5000", seeded.round_ids[0]
+        )
+        deep_context = await connection.fetchval(
+            "SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 1 OFFSET 4000", seeded.round_ids[-1]
+        )
     finally:
         await connection.close()
-    return {"rounds": seeded.round_ids, "busiest": busiest, "rare": counts[-1]["user"], "deep_mine": deep_mine,
-            "deep_open": deep_open, "deep_context": deep_context, "validator": seeded.user_ids[len(seeded.user_ids) // 2]}
+    return {
+        "rounds": seeded.round_ids,
+        "busiest": busiest,
+        "rare": counts[-1]["user"],
+        "deep_mine": deep_mine,
+        "deep_open": deep_open,
+        "deep_context": deep_context,
+        "validator": seeded.user_ids[len(seeded.user_ids) // 2],
+    }
 
 
 def main() -> int:
@@ -117,8 +131,9 @@ def main() -> int:
     from server.cli.local_stack import LocalStack
 
     repository = Path(tempfile.mkdtemp(prefix="dynabench-empty-models-"))  # no model is needed for reading
-    stack = LocalStack(Path(tempfile.mkdtemp(prefix="dynabench-bench-")), model_repository=repository,
-                       load_models=False, durable=False).start()
+    stack = LocalStack(
+        Path(tempfile.mkdtemp(prefix="dynabench-bench-")), model_repository=repository, load_models=False, durable=False
+    ).start()
     try:
         seeded = asyncio.run(seed(stack.env["DATABASE_URL"], examples=args.examples))
         print(f"Seeded {seeded.examples:,} examples and {seeded.validations:,} votes in {seeded.seconds:.1f} s {seeded.steps}")
@@ -126,13 +141,17 @@ def main() -> int:
         results = asyncio.run(measure(stack.api_url, stack.secrets["jwt_secret"], world, args.calls))
     finally:
         stack.stop()
-    print(f"\nGraphQL list and leaderboard queries on {args.examples:,} examples, one API process, {args.calls} sequential "
-          f"calls each after 20 warm-up calls (target p99 < {TARGET_MS:.0f} ms)\n")
+    print(
+        f"\nGraphQL list and leaderboard queries on {args.examples:,} examples, one API process, {args.calls} sequential "
+        f"calls each after 20 warm-up calls (target p99 < {TARGET_MS:.0f} ms)\n"
+    )
     print("| query | n | p50 (ms) | p99 (ms) | max (ms) | mean (ms) | p99 < 50 ms |\n|---|---|---|---|---|---|---|")
     for what, latencies in results:
         p99 = percentile(latencies, 99)
-        print(f"| {what} | {len(latencies)} | {percentile(latencies, 50):.1f} | {p99:.1f} | {max(latencies):.1f} | "
-              f"{statistics.fmean(latencies):.1f} | {'yes' if p99 < TARGET_MS else 'NO'} |")
+        print(
+            f"| {what} | {len(latencies)} | {percentile(latencies, 50):.1f} | {p99:.1f} | {max(latencies):.1f} | "
+            f"{statistics.fmean(latencies):.1f} | {'yes' if p99 < TARGET_MS else 'NO'} |"
+        )
     return 0
 
 

@@ -27,12 +27,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx  # noqa: E402
-import numpy as np  # noqa: E402
-from tritonclient.http.aio import InferenceServerClient, InferInput  # noqa: E402
+import httpx
+import numpy as np
+from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import ROOT, SHARED_DATA, start_stack  # noqa: E402
-from bench.validation_fanout import gql, sign_up  # noqa: E402
+from bench.common import ROOT, SHARED_DATA, start_stack
+from bench.validation_fanout import gql, sign_up
 
 MODEL = "sentiment_minilm"
 LABELS = ("positive", "negative", "neutral")
@@ -67,14 +67,24 @@ def error_rate(predicted: list[str], gold: list[str]) -> float:
 
 async def replay(http, admin, rows: list[dict], validate: bool, tokens: dict[str, str]) -> tuple[int, int]:
     """Submit rows as examples of sentiment round 1; cast their real validators' votes if `validate`."""
-    ids = (await gql(http, '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'))["task"]
+    ids = (await gql(http, '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'))[
+        "task"
+    ]
     round_id, context_id = ids["currentRound"]["id"], ids["currentRound"]["contexts"]["edges"][0]["node"]["id"]
     author = tokens.setdefault("author", await sign_up(http, f"author_{uuid.uuid4().hex[:6]}"))
     fooled = votes = 0
     for start in range(0, len(rows), 50):
         batch = rows[start : start + 50]
-        inputs = [{"roundId": round_id, "contextId": context_id, "fields": {"statement": r["sentence"]}, "label": r["gold_label"],
-                   "clientId": str(uuid.uuid4())} for r in batch]
+        inputs = [
+            {
+                "roundId": round_id,
+                "contextId": context_id,
+                "fields": {"statement": r["sentence"]},
+                "label": r["gold_label"],
+                "clientId": str(uuid.uuid4()),
+            }
+            for r in batch
+        ]
         results = (await gql(http, SUBMIT, {"i": inputs}, author))["submitExamples"]
         for row, result in zip(batch, results):
             if result.get("verdict") != "FOOLED":
@@ -84,8 +94,15 @@ async def replay(http, admin, rows: list[dict], validate: bool, tokens: dict[str
                 continue
             for label, workers in row["label_distribution"].items():
                 for worker in workers:
-                    token = tokens.get(worker) or tokens.setdefault(worker, await sign_up(http, f"{worker}_{uuid.uuid4().hex[:4]}"))
-                    await gql(http, VOTE, {"e": result["example"]["id"], "l": "CORRECT" if label == row["gold_label"] else "INCORRECT"}, token)
+                    token = tokens.get(worker) or tokens.setdefault(
+                        worker, await sign_up(http, f"{worker}_{uuid.uuid4().hex[:4]}")
+                    )
+                    await gql(
+                        http,
+                        VOTE,
+                        {"e": result["example"]["id"], "l": "CORRECT" if label == row["gold_label"] else "INCORRECT"},
+                        token,
+                    )
                     votes += 1
     return fooled, votes
 
@@ -98,8 +115,13 @@ async def loop(stack, args) -> dict:
     test = rng.sample(dynasent("dynasent-v1.1-round01-yelp-test.jsonl"), args.test)
     http = httpx.AsyncClient(base_url=stack.api_url, timeout=300)
     triton = InferenceServerClient(stack.env["TRITON_URL"])
-    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
-                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    admin = (
+        await gql(
+            http,
+            'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+            {"p": stack.secrets["admin_password"]},
+        )
+    )["logIn"]["token"]
     tokens: dict[str, str] = {}
     started = time.perf_counter()
     fooled, votes = await replay(http, admin, replayed, True, tokens)
@@ -118,14 +140,26 @@ async def loop(stack, args) -> dict:
     table = {}
     for version in ("1", status["modelVersion"]):
         table[version] = {
-            "test_error": error_rate(await predict(triton, version, [r["sentence"] for r in test]), [r["gold_label"] for r in test]),
-            "heldout_fooling": error_rate(await predict(triton, version, [r["sentence"] for r in heldout_replay]),
-                                          [r["gold_label"] for r in heldout_replay]),
+            "test_error": error_rate(
+                await predict(triton, version, [r["sentence"] for r in test]), [r["gold_label"] for r in test]
+            ),
+            "heldout_fooling": error_rate(
+                await predict(triton, version, [r["sentence"] for r in heldout_replay]), [r["gold_label"] for r in heldout_replay]
+            ),
         }
     await http.aclose()
     await triton.close()
-    return {"table": table, "fooled": fooled, "votes": votes, "heldout_fooled": heldout_fooled, "validated": status["nValidated"],
-            "metrics": status["metrics"], "replay_s": replay_s, "train_s": train_s, "v2": status["modelVersion"]}
+    return {
+        "table": table,
+        "fooled": fooled,
+        "votes": votes,
+        "heldout_fooled": heldout_fooled,
+        "validated": status["nValidated"],
+        "metrics": status["metrics"],
+        "replay_s": replay_s,
+        "train_s": train_s,
+        "v2": status["modelVersion"],
+    }
 
 
 def main() -> int:
@@ -150,11 +184,15 @@ def main() -> int:
         result = asyncio.run(loop(stack, args))
     finally:
         stack.stop()
-    print(f"\nReplayed {args.replay} DynaSent R1 dev sentences ({result['fooled']} fooled v1; {result['votes']} real votes cast "
-          f"in {result['replay_s']:.0f} s); v2 trained on seed data + {result['validated']} validated examples "
-          f"({args.profile} profile, {result['train_s']:.0f} s). Held-out: {args.test} DynaSent R1 test sentences; "
-          f"{args.heldout_replay} replayed-but-unvalidated sentences.\n")
-    print("| version | error on DynaSent R1 test | fooling rate on held-out replayed slice | held-out seed accuracy |\n|---|---|---|---|")
+    print(
+        f"\nReplayed {args.replay} DynaSent R1 dev sentences ({result['fooled']} fooled v1; {result['votes']} real votes cast "
+        f"in {result['replay_s']:.0f} s); v2 trained on seed data + {result['validated']} validated examples "
+        f"({args.profile} profile, {result['train_s']:.0f} s). Held-out: {args.test} DynaSent R1 test sentences; "
+        f"{args.heldout_replay} replayed-but-unvalidated sentences.\n"
+    )
+    print(
+        "| version | error on DynaSent R1 test | fooling rate on held-out replayed slice | held-out seed accuracy |\n|---|---|---|---|"
+    )
     for version, row in result["table"].items():
         seed = result["metrics"]["heldout"] if version == result["v2"] else v1_meta["heldout_accuracy"]
         print(f"| v{version} | {row['test_error']:.3f} | {row['heldout_fooling']:.3f} | {seed:.3f} |")

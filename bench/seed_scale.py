@@ -96,8 +96,8 @@ FROM examples e CROSS JOIN generate_series(0, 3) j
 WHERE e.round = ANY($3::int[]) AND e.fooled
   AND ((e.status IN ('validated', 'rejected', 'flagged') AND (j < 3 OR e.id % 2 = 0)) OR (e.status = 'open' AND j < e.id % 3))
 """
-# The counters, from rows (the same definitions as createExample/retract and validating.RECOUNT_USER;
-# the rounds' agreement sums with stats.AGREEMENT_RECOUNT).
+# The counters, from rows (the same definitions as createExample/retract and validation/queries.RECOUNT_USER;
+# the rounds' agreement sums with validation/queries.AGREEMENT_RECOUNT).
 SQL_CONTEXT_COUNTERS = """
 UPDATE contexts c SET total_used = s.used, total_fooled = s.fooled, last_used_at = s.last
 FROM (SELECT context, count(*) AS used, count(*) FILTER (WHERE fooled AND NOT retracted) AS fooled,
@@ -143,8 +143,15 @@ FROM models m CROSS JOIN unnest($2::int[]) d WHERE m.task = $1 AND m.status = 'e
 """
 
 
-async def seed(dsn: str, examples: int = 1_000_000, users: int = 10_000, contexts_per_round: int = 5_000,
-               models: int = 300, sentences: list[str] | None = None, task_code: str = TASK_CODE) -> Seeded:
+async def seed(
+    dsn: str,
+    examples: int = 1_000_000,
+    users: int = 10_000,
+    contexts_per_round: int = 5_000,
+    models: int = 300,
+    sentences: list[str] | None = None,
+    task_code: str = TASK_CODE,
+) -> Seeded:
     """Write the whole data set into the database at `dsn` (whose tables exist and hold no `task_code`)."""
     started = time.perf_counter()
     connection = await asyncpg.connect(dsn)
@@ -159,7 +166,9 @@ async def seed(dsn: str, examples: int = 1_000_000, users: int = 10_000, context
     try:
         await connection.execute("SET synchronous_commit = off")
         await connection.execute("SELECT setseed(0.42)")
-        task_id, round_ids, context_starts, user_ids = await _task_rounds_contexts_users(connection, task_code, users, contexts_per_round)
+        task_id, round_ids, context_starts, user_ids = await _task_rounds_contexts_users(
+            connection, task_code, users, contexts_per_round
+        )
         done("users, task, rounds, contexts")
         # Bulk load without the secondary indexes, then build them from their own definitions (much
         # faster than maintaining them row by row); constraint indexes (primary key, unique) stay.
@@ -172,8 +181,18 @@ async def seed(dsn: str, examples: int = 1_000_000, users: int = 10_000, context
         try:
             thresholds = [sum(ROUND_SHARES[: i + 1]) * examples + 0.5 for i in range(len(ROUND_SHARES) - 1)]
             sentences = sentences or [f"The food at place {i} was {w}." for i, w in enumerate(["great", "awful", "fine"] * 67)]
-            await connection.execute(SQL_EXAMPLES, round_ids, context_starts, contexts_per_round, user_ids[0], users, examples,
-                                     thresholds, sentences, ["negative", "positive", "neutral"])
+            await connection.execute(
+                SQL_EXAMPLES,
+                round_ids,
+                context_starts,
+                contexts_per_round,
+                user_ids[0],
+                users,
+                examples,
+                thresholds,
+                sentences,
+                ["negative", "positive", "neutral"],
+            )
             done("examples")
             await connection.execute(SQL_VALIDATIONS, user_ids[0], users, round_ids)
             done("validations")
@@ -185,17 +204,33 @@ async def seed(dsn: str, examples: int = 1_000_000, users: int = 10_000, context
             done("secondary indexes")
         await _counters(connection, round_ids)
         done("counters")
-        datasets = await connection.fetch(SQL_DATASETS, task_id, ["scale-test-a", "scale-test-b", "scale-test-c", "scale-dev"],
-                                          ["scoring", "scoring", "scoring", "standard"], [1.0, 1.0, 2.0, 1.0])
+        datasets = await connection.fetch(
+            SQL_DATASETS,
+            task_id,
+            ["scale-test-a", "scale-test-b", "scale-test-c", "scale-dev"],
+            ["scoring", "scoring", "scoring", "standard"],
+            [1.0, 1.0, 2.0, 1.0],
+        )
         await connection.execute(SQL_MODELS, task_id, user_ids[0], users, models)
         await connection.execute(SQL_SCORES, task_id, [d["id"] for d in datasets if d["access"] == "scoring"])
         done("models, scores")
         # What autovacuum would have done on a live database: statistics and a visibility map.
-        for table in ("examples", "validations", "user_round_stats", "contexts", "users", "rounds", "models", "scores", "datasets"):
+        for table in (
+            "examples",
+            "validations",
+            "user_round_stats",
+            "contexts",
+            "users",
+            "rounds",
+            "models",
+            "scores",
+            "datasets",
+        ):
             await connection.execute(f"VACUUM (ANALYZE) {table}")
         done("vacuum, analyze")
         n_validations = await connection.fetchval(
-            "SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example WHERE e.round = ANY($1::int[])", round_ids)
+            "SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example WHERE e.round = ANY($1::int[])", round_ids
+        )
     finally:
         await connection.close()
     return Seeded(task_id, task_code, round_ids, user_ids, examples, n_validations, time.perf_counter() - started, steps)
@@ -210,13 +245,20 @@ async def _task_rounds_contexts_users(connection, task_code: str, users: int, co
     async with connection.transaction():
         first_user = await connection.fetchval("SELECT coalesce(max(id), 0) + 1 FROM users")
         await connection.execute(SQL_USERS, users)
-        user_ids = [r["id"] for r in await connection.fetch(
-            "SELECT id FROM users WHERE id >= $1 AND username LIKE 'scale_user_%' ORDER BY id", first_user)]
+        user_ids = [
+            r["id"]
+            for r in await connection.fetch(
+                "SELECT id FROM users WHERE id >= $1 AND username LIKE 'scale_user_%' ORDER BY id", first_user
+            )
+        ]
         assert user_ids == list(range(user_ids[0], user_ids[0] + users)), "user ids must be consecutive"
         task_id = await connection.fetchval(
             "INSERT INTO tasks (code, name, description, config, active, current_round, created_at) "
             "VALUES ($1, 'Sentiment at scale', 'seeded', $2::jsonb, true, $3, now()) RETURNING id",
-            task_code, json.dumps(config.model_dump(mode="json")), len(ROUND_SHARES))
+            task_code,
+            json.dumps(config.model_dump(mode="json")),
+            len(ROUND_SHARES),
+        )
         round_ids, context_starts = [], []
         for number in range(1, len(ROUND_SHARES) + 1):
             start = datetime.fromisoformat(f"2025-{1 + 3 * (number - 1):02d}-01T00:00:00+00:00")
@@ -225,16 +267,17 @@ async def _task_rounds_contexts_users(connection, task_code: str, users: int, co
             round_ids.append(round_id)
             first = await connection.fetchval("SELECT coalesce(max(id), 0) + 1 FROM contexts")
             await connection.execute(SQL_CONTEXTS, round_id, start, contexts_per_round)
-            context_starts.append(await connection.fetchval("SELECT min(id) FROM contexts WHERE round = $1 AND id >= $2", round_id, first))
+            context_starts.append(
+                await connection.fetchval("SELECT min(id) FROM contexts WHERE round = $1 AND id >= $2", round_id, first)
+            )
     return task_id, round_ids, context_starts, user_ids
 
 
 async def _counters(connection, round_ids: list[int]) -> None:
-    from server.annotation.stats import AGREEMENT_RECOUNT
-    from workers.rounds import RECOMPUTE_ROUND_SQL
+    from server.annotation.validation.queries import AGREEMENT_RECOUNT, RECOMPUTE_ROUND
 
-    await connection.execute(AGREEMENT_RECOUNT.replace("{}", "$1"), round_ids)
+    await connection.execute(AGREEMENT_RECOUNT.sql, round_ids)
     await connection.execute(SQL_CONTEXT_COUNTERS, round_ids)
     await connection.execute(SQL_USER_ROUND_STATS, round_ids)
     for round_id in round_ids:
-        await connection.execute(RECOMPUTE_ROUND_SQL.replace("{}", "$1"), round_id)
+        await connection.execute(RECOMPUTE_ROUND.sql, round_id)

@@ -23,11 +23,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx  # noqa: E402
-import websockets  # noqa: E402
+import httpx
+import websockets
 
-from bench.common import percentile, real_sentences, start_stack  # noqa: E402
-from server.tasks.builtin import BUILTIN_TASKS  # noqa: E402
+from bench.common import percentile, real_sentences, start_stack
+from server.tasks.builtin import BUILTIN_TASKS
 
 SUB = "subscription($r: ID!) { roundStats(roundId: $r) { totalValidated } }"
 VOTE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
@@ -42,7 +42,11 @@ async def gql(http, query, variables=None, token=None):
 
 
 async def sign_up(http, name):
-    data = await gql(http, "mutation($u: String!) { signUp(input: {username: $u, password: \"bench password\"}) { ... on AuthPayload { token } } }", {"u": name})
+    data = await gql(
+        http,
+        'mutation($u: String!) { signUp(input: {username: $u, password: "bench password"}) { ... on AuthPayload { token } } }',
+        {"u": name},
+    )
     return data["signUp"]["token"]
 
 
@@ -51,19 +55,44 @@ async def setup(http, admin_token, n_examples):
     config = copy.deepcopy(BUILTIN_TASKS[0]["config"])
     config["validation"] = {"num_matching_validations": 3, "validate_non_fooling": True}
     code = f"fanout_{uuid.uuid4().hex[:6]}"
-    await gql(http, "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
-              {"i": {"code": code, "name": "fan-out", "config": config}}, admin_token)
-    round_id = (await gql(http, "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
-                          {"i": {"taskCode": code, "targetModels": [{"name": "sentiment_minilm"}]}}, admin_token))["createRound"]["round"]["id"]
-    await gql(http, "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
-              {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}}, admin_token)
+    await gql(
+        http,
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+        {"i": {"code": code, "name": "fan-out", "config": config}},
+        admin_token,
+    )
+    round_id = (
+        await gql(
+            http,
+            "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+            {"i": {"taskCode": code, "targetModels": [{"name": "sentiment_minilm"}]}},
+            admin_token,
+        )
+    )["createRound"]["round"]["id"]
+    await gql(
+        http,
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}},
+        admin_token,
+    )
     context_id = (await gql(http, "query($r: ID!) { nextContext(roundId: $r) { id } }", {"r": round_id}))["nextContext"]["id"]
     author = await sign_up(http, f"author_{uuid.uuid4().hex[:6]}")
     ids = []
     for sentence, label in real_sentences(n_examples):
-        data = await gql(http, "mutation($i: CreateExampleInput!) { createExample(input: $i) { ... on ExampleSubmitted { example { id } } } }",
-                         {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": sentence}, "label": label,
-                                "clientId": str(uuid.uuid4())}}, author)
+        data = await gql(
+            http,
+            "mutation($i: CreateExampleInput!) { createExample(input: $i) { ... on ExampleSubmitted { example { id } } } }",
+            {
+                "i": {
+                    "roundId": round_id,
+                    "contextId": context_id,
+                    "fields": {"statement": sentence},
+                    "label": label,
+                    "clientId": str(uuid.uuid4()),
+                }
+            },
+            author,
+        )
         ids.append(data["createExample"]["example"]["id"])
     return round_id, ids
 
@@ -84,15 +113,23 @@ async def subscriber(url, round_id, ready: asyncio.Event, arrivals: list, expect
 
 async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]:
     http = httpx.AsyncClient(base_url=stack.api_urls[0], timeout=60)
-    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
-                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    admin = (
+        await gql(
+            http,
+            'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+            {"p": stack.secrets["admin_password"]},
+        )
+    )["logIn"]["token"]
     round_id, example_ids = await setup(http, admin, votes)
     voters = [await sign_up(http, f"voter_{uuid.uuid4().hex[:8]}") for _ in range(1)]
     ready = asyncio.Event()
     arrivals: list[list[float]] = [[] for _ in range(subscribers)]
     connected: list[int] = []
     urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
-    tasks = [asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected)) for i in range(subscribers)]
+    tasks = [
+        asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected))
+        for i in range(subscribers)
+    ]
     deadline = time.perf_counter() + 120
     while len(connected) + sum(t.done() for t in tasks) < subscribers and time.perf_counter() < deadline:
         await asyncio.sleep(0.1)
@@ -124,8 +161,13 @@ async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]
 
 async def aggregation_throughput(stack, n_examples: int) -> tuple[int, float]:
     http = httpx.AsyncClient(base_url=stack.api_urls[0], timeout=60, limits=httpx.Limits(max_connections=32))
-    admin = (await gql(http, 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
-                       {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
+    admin = (
+        await gql(
+            http,
+            'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+            {"p": stack.secrets["admin_password"]},
+        )
+    )["logIn"]["token"]
     round_id, example_ids = await setup(http, admin, n_examples)
     voters = [await sign_up(http, f"agg_{uuid.uuid4().hex[:8]}") for _ in range(3)]
     started = time.perf_counter()
@@ -158,8 +200,12 @@ def main() -> int:
     print("\nVote commit → roundStats message at each subscriber (2 API processes, 1 worker, Redis fan-out)\n")
     print("| subscribers | votes | messages | p50 (ms) | p99 (ms) | max (ms) | missing |\n|---|---|---|---|---|---|---|")
     for n, latencies, missing in rows:
-        print(f"| {n} | {args.votes} | {len(latencies)} | {percentile(latencies, 50):.1f} | {percentile(latencies, 99):.1f} | {max(latencies):.1f} | {missing} |")
-    print(f"\nAggregation: {votes} votes settled in {seconds:.2f} s = {votes / seconds:.0f} votes/s (through validateExample + worker)")
+        print(
+            f"| {n} | {args.votes} | {len(latencies)} | {percentile(latencies, 50):.1f} | {percentile(latencies, 99):.1f} | {max(latencies):.1f} | {missing} |"
+        )
+    print(
+        f"\nAggregation: {votes} votes settled in {seconds:.2f} s = {votes / seconds:.0f} votes/s (through validateExample + worker)"
+    )
     return 0
 
 

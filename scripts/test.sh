@@ -14,4 +14,25 @@ if [ -z "${DYNABENCH_SHARED_DATA:-}" ] && [ ! -d ../shared/data ]; then
   fi
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # browser tests use /usr/bin/chromium
+
+# Habits first (configured in pyproject.toml and pwa/): lint, format, types, the PWA's types and unit tests.
+# Every check runs and reports; if any failed, the script fails before the (long) pytest run.
+failed=()
+check() {
+  local name=$1; shift
+  echo "==> $name"
+  if ! "$@"; then failed+=("$name"); fi
+}
+check "ruff check" .venv/bin/ruff check --output-format concise .
+check "ruff format --check" .venv/bin/ruff format --check --output-format concise .
+check "mypy (strict on the domain cores)" .venv/bin/mypy
+check "tsc --noEmit (pwa)" bash -c 'cd pwa && npx --no-install tsc --noEmit -p tsconfig.json && npx --no-install tsc --noEmit -p tsconfig.node.json'
+check "vitest (pwa)" bash -c 'cd pwa && npx --no-install vitest run'
+if (( ${#failed[@]} )); then
+  echo "test.sh: failed: ${failed[*]}" >&2
+  exit 1
+fi
+
+# Last, so that pytest's closing line is the last line of the output.
+echo "==> pytest"
 exec .venv/bin/python -m pytest "$@"

@@ -19,13 +19,13 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server.core import db
 from server.core.body_limits import body_limit_middleware
+from server.core.services import Services
+from server.core.settings import Settings, get_settings
 from server.graphql.core.context import GraphQLContext
 from server.graphql.core.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler
-from server.core.services import Services
-from server.core.settings import Settings, get_settings
 
 log = logging.getLogger("dynabench.app")
 
@@ -41,7 +41,7 @@ async def health(state: State) -> Response:
 @get("/exports/{token:str}", include_in_schema=False)
 async def download_export(token: str, state: State) -> Response | Stream | File:
     """Streams an export whose link `exportRound` issued (the link is the credential, for 15 minutes)."""
-    from server.annotation import export_service
+    from server.annotation.exports import service as export_service
     from server.core.errors import ServiceError
     from server.tasks.service import get_round
 
@@ -53,11 +53,18 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
         return Response({"error": exc.message}, status_code=404 if exc.code == "NOT_FOUND" else 403)
     key = export_service.anonymisation_key(secret)
     if fmt == "jsonl":
-        return Stream(export_service.jsonl_chunks(round_id, key), media_type="application/x-ndjson",
-                      headers={"Content-Disposition": f'attachment; filename="round-{round_row["number"]}.jsonl"'})
+        return Stream(
+            export_service.jsonl_chunks(round_id, key),
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="round-{round_row["number"]}.jsonl"'},
+        )
     archive, name = await export_service.hf_archive(round_id, key)
-    return File(path=archive, filename=f"{name}.tar.gz", media_type="application/gzip",
-                background=BackgroundTask(shutil.rmtree, archive.parent, ignore_errors=True))
+    return File(
+        path=archive,
+        filename=f"{name}.tar.gz",
+        media_type="application/gzip",
+        background=BackgroundTask(shutil.rmtree, archive.parent, ignore_errors=True),
+    )
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -96,8 +103,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
         keep_alive=True,
         keep_alive_interval=15,
     )
-    graphql = harden_http_view(graphql, settings.query_tokens_max, settings.request_body_max_bytes,
-                               lambda request: GraphQLContext(services=request.app.state.services))
+    graphql = harden_http_view(
+        graphql,
+        settings.query_tokens_max,
+        settings.request_body_max_bytes,
+        lambda request: GraphQLContext(services=request.app.state.services),
+    )
     route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():

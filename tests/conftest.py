@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +28,15 @@ def stack(tmp_path_factory):
     base = tmp_path_factory.mktemp("stack")
     (base / "model_repository").mkdir()
     # JSON logs with an access log line per request: tests/api/test_observability.py reads them.
-    local = LocalStack(base, model_repository=base / "model_repository", load_models=False, seed=False, durable=False,
-                       log_format="json", access_log=True)
+    local = LocalStack(
+        base,
+        model_repository=base / "model_repository",
+        load_models=False,
+        seed=False,
+        durable=False,
+        log_format="json",
+        access_log=True,
+    )
     try:
         local.start()
         yield local
@@ -126,7 +131,7 @@ def dumps(value: Any) -> str:
     return json.dumps(value)
 
 
-# Fast-profile target models trained from the real datasets in ../shared/data (DESIGN.md: tests may
+# Fast-profile target models trained from the real datasets in ../shared/data (design notes: tests may
 # read them). Built once and cached between sessions; the build reuses a cache key, so a changed
 # recipe or dataset rebuilds.
 MODEL_CACHE = Path(os.environ.get("DYNABENCH_TEST_MODEL_CACHE", ROOT / ".dynabench-test-cache" / "models"))

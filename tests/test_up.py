@@ -20,8 +20,13 @@ class _Up:
     """`dynabench up` as a child whose output is collected by a thread while the test goes on."""
 
     def __init__(self, args, env):
-        self.proc = subprocess.Popen([sys.executable, "-m", "server.cli", "up", *args], env=env,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "up", *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -66,7 +71,11 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
     repository = tmp_path / "models"
     shutil.copytree(MODEL_CACHE, repository)
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TRITON_URL", "TRITON_SUBMISSIONS_URL", "JWT_SECRET")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "REDIS_URL", "TRITON_URL", "TRITON_SUBMISSIONS_URL", "JWT_SECRET")
+    }
     proc = _Up(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--model-repository", str(repository)], env)
     try:
         proc.wait_until_running()
@@ -76,13 +85,21 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
         body = httpx.post(f"http://127.0.0.1:{port}/graphql", json=query, timeout=30).json()
         assert [e["node"]["code"] for e in body["data"]["tasks"]["edges"]] == ["sentiment", "nli", "hate_speech", "qa"]
         secrets = json.loads((tmp_path / "data" / "secrets.json").read_text())
-        login = {"query": 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { __typename } }',
-                 "variables": {"p": secrets["admin_password"]}}
-        assert httpx.post(f"http://127.0.0.1:{port}/graphql", json=login, timeout=30).json()["data"]["logIn"]["__typename"] == "AuthPayload"
+        login = {
+            "query": 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { __typename } }',
+            "variables": {"p": secrets["admin_password"]},
+        }
+        assert (
+            httpx.post(f"http://127.0.0.1:{port}/graphql", json=login, timeout=30).json()["data"]["logIn"]["__typename"]
+            == "AuthPayload"
+        )
         # A port that is taken is reported plainly.
         second = subprocess.run(
             [sys.executable, "-m", "server.cli", "up", "--data-dir", str(tmp_path / "other"), "--port", str(port)],
-            env=env, capture_output=True, text=True, timeout=120,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert second.returncode == 2 and f"port {port} on 127.0.0.1 is already in use" in second.stderr
     finally:

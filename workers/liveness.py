@@ -76,7 +76,7 @@ async def recover_orphaned_jobs(ctx: dict, in_progress_timeout_s: float) -> list
     """Release the jobs of workers whose heartbeat expired; returns their ids."""
     redis = ctx["redis"]
     owners = {k.decode(): v.decode() for k, v in (await redis.hgetall(OWNERS)).items()}
-    marked = [key.decode()[len(in_progress_key_prefix):] async for key in redis.scan_iter(match=in_progress_key_prefix + "*")]
+    marked = [key.decode()[len(in_progress_key_prefix) :] async for key in redis.scan_iter(match=in_progress_key_prefix + "*")]
     released = []
     for job_id in marked:
         owner = owners.get(job_id)

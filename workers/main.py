@@ -9,15 +9,15 @@ from arq import cron
 from arq.constants import default_queue_name
 
 from server.core import db
+from server.core.services import Services
+from server.core.services import redis_settings as arq_redis_settings
+from server.core.settings import Settings
 from server.observability.jobs import (
     deserialize_job,
     instrument,
     serialize_job,
     start_worker_metrics,
 )
-from server.core.services import Services
-from server.core.services import redis_settings as arq_redis_settings
-from server.core.settings import Settings
 from workers.evaluation import deploy_model, evaluate_model
 from workers.liveness import (
     job_ended,
@@ -41,7 +41,8 @@ async def startup(ctx: dict) -> None:
     ctx["services"] = await Services.start(settings)
     if settings.worker_metrics_port:
         ctx["metrics_server"] = start_worker_metrics(
-            settings.worker_metrics_host, settings.worker_metrics_port, settings.redis_url, default_queue_name)
+            settings.worker_metrics_host, settings.worker_metrics_port, settings.redis_url, default_queue_name
+        )
     await start_heartbeat(ctx)
     log.info("worker ready")
 
@@ -65,20 +66,43 @@ async def release_jobs_of_dead_workers(ctx: dict) -> list[str]:
 
 class WorkerSettings:
     # instrument(): duration and outcome metrics per function, the job's name and id in log lines.
-    functions = tuple(instrument(f) for f in (
-        recompute_round_counters, recheck_pending_examples, aggregate_example, sweep_unaggregated_votes,
-        deploy_model, evaluate_model, train_target_model,
-    ))
+    functions = tuple(
+        instrument(f)
+        for f in (
+            recompute_round_counters,
+            recheck_pending_examples,
+            aggregate_example,
+            sweep_unaggregated_votes,
+            deploy_model,
+            evaluate_model,
+            train_target_model,
+        )
+    )
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
     cron_jobs = (
-        cron(instrument(recheck_pending_examples), name="cron:recheck_pending_examples",
-             second={0, 10, 20, 30, 40, 50}, unique=True, run_at_startup=True),
-        cron(instrument(sweep_unaggregated_votes), name="cron:sweep_unaggregated_votes",
-             second={5, 25, 45}, unique=True, run_at_startup=True),
+        cron(
+            instrument(recheck_pending_examples),
+            name="cron:recheck_pending_examples",
+            second={0, 10, 20, 30, 40, 50},
+            unique=True,
+            run_at_startup=True,
+        ),
+        cron(
+            instrument(sweep_unaggregated_votes),
+            name="cron:sweep_unaggregated_votes",
+            second={5, 25, 45},
+            unique=True,
+            run_at_startup=True,
+        ),
         # Jobs of a worker that died (SIGKILL, lost machine) run again within ~30 s (workers/liveness.py).
-        cron(instrument(release_jobs_of_dead_workers), name="cron:release_jobs_of_dead_workers",
-             second={2, 12, 22, 32, 42, 52}, unique=True, run_at_startup=True),
+        cron(
+            instrument(release_jobs_of_dead_workers),
+            name="cron:release_jobs_of_dead_workers",
+            second={2, 12, 22, 32, 42, 52},
+            unique=True,
+            run_at_startup=True,
+        ),
     )
     on_job_start = job_started
     on_job_end = job_ended
@@ -88,7 +112,7 @@ class WorkerSettings:
     job_serializer = serialize_job
     job_deserializer = deserialize_job
     redis_settings = arq_redis_settings(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
-    # Low poll delay: ~12 ms job latency instead of ~300 ms (DESIGN.md §2).
+    # Low poll delay: ~12 ms job latency instead of ~300 ms (docs/design.md §2).
     poll_delay = 0.02
     keep_result = 60
     max_tries = 20

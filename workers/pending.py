@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from server.annotation.pending import recheck_pending, wake_pending_of_ready_models
+from server.annotation.examples import pending
 
 
 async def recheck_pending_examples(ctx: dict) -> dict[str, int]:
-    totals = {"claimed": 0, "settled": 0, "woken": await wake_pending_of_ready_models(ctx["services"])}
+    totals = {"claimed": 0, "settled": 0, "woken": await pending.wake_pending_of_ready_models(ctx["services"])}
     # Drain in batches so a backlog after an outage clears in one run.
     for _ in range(100):
-        result = await recheck_pending(ctx["services"])
+        result = await pending.recheck_pending(ctx["services"])
         totals = {**totals, **{k: totals[k] + result[k] for k in result}}
         if result["claimed"] == 0:
             break

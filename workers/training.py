@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from server.training.service import run_training
+from server.training import job
 
 
 async def train_target_model(ctx: dict, run_id: int) -> str:
-    return await run_training(ctx["services"], run_id)
+    return await job.run_training(ctx["services"], run_id)

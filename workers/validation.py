@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from server.annotation.validating import aggregate, sweep_unaggregated
+from server.annotation.validation import aggregating
 
 
 async def aggregate_example(ctx: dict, example_id: int) -> str | None:
-    return await aggregate(ctx["services"], example_id)
+    return await aggregating.aggregate(ctx["services"], example_id)
 
 
 async def sweep_unaggregated_votes(ctx: dict) -> int:
-    return await sweep_unaggregated(ctx["services"])
+    return await aggregating.sweep_unaggregated(ctx["services"])

@@ -12,7 +12,9 @@ import jwt
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-API_TOKEN_SCOPES = ("read", "annotate", "models", "admin")
+from server.accounts.records import TokenScope
+
+API_TOKEN_SCOPES = tuple(TokenScope)  # read, annotate, models, admin
 API_TOKEN_MARKER = "dbk"
 _hasher = PasswordHasher()
 

@@ -2,7 +2,7 @@ import os
 
 from piccolo.conf.apps import AppConfig
 
-from server.accounts.tables import User, ApiToken
+from server.accounts.tables import ApiToken, User
 
 APP_CONFIG = AppConfig(
     app_name="accounts",

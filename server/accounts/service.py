@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import cast
 
 from asyncpg.exceptions import UniqueViolationError
 
-from server.core import db
-from server.accounts import credentials
-from server.accounts.tables import ApiToken, User
+from server.accounts import credentials, queries
+from server.accounts.records import ApiTokenRow, UserRow
 from server.accounts.viewer import Principal, Viewer
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.storable import check_text, text_problem
@@ -24,7 +24,7 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256
 @dataclass(frozen=True)
 class Session:
     token: str
-    user: dict
+    user: UserRow
 
 
 def _check_credentials_shape(username: str, password: str, email: str | None) -> None:
@@ -41,41 +41,29 @@ def _check_credentials_shape(username: str, password: str, email: str | None) ->
         raise invalid("Some fields are not valid.", *problems)
 
 
-def _same_username(username: str):
-    """Case-insensitive equality: LIKE's wildcards (`%`, `_`) and its escape character taken literally."""
-    return User.username.ilike(username.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"))
-
-
 async def sign_up(username: str, password: str, email: str | None, secret: str, ttl: int) -> Session:
     username, email = username.strip(), (email.strip().lower() if email else None)
     _check_credentials_shape(username, password, email)
-    taken = await User.exists().where(_same_username(username))
+    taken = await queries.username_taken(username)
     if taken:
         raise conflict("That username is taken.", "username")
     try:
-        rows = await User.insert(
-            User(username=username, email=email, password_hash=credentials.hash_password(password))
-        ).returning(*User.all_columns(exclude=[User.password_hash]))
+        user = await queries.insert_user(username, email, credentials.hash_password(password))
     except UniqueViolationError as exc:
         field_name = "email" if "email" in str(exc) else "username"
         raise conflict(f"That {field_name} is taken.", field_name) from None
-    user = rows[0]
     return Session(credentials.issue_session_token(user["id"], secret, ttl), user)
 
 
-async def create_user(username: str, password: str, is_admin: bool = False) -> dict:
+async def create_user(username: str, password: str, is_admin: bool = False) -> UserRow | None:
     """For the CLI and seeding: create or update a user with this password."""
     password_hash = credentials.hash_password(password)
-    existing = await User.select(User.id).where(User.username == username).first()
-    if existing:
-        await User.update({User.password_hash: password_hash, User.is_admin: is_admin}).where(
-            User.id == existing["id"]
-        )
+    existing = await queries.user_id_by_username(username)
+    if existing is not None:
+        await queries.set_password(existing, password_hash, is_admin=is_admin)
     else:
-        await User.insert(User(username=username, password_hash=password_hash, is_admin=is_admin))
-    return await User.select(*User.all_columns(exclude=[User.password_hash])).where(
-        User.username == username
-    ).first()
+        await queries.add_user(username, password_hash, is_admin)
+    return await queries.user_by_username(username)
 
 
 # Atomic: the window starts with the first failure and is not extended by later ones.
@@ -97,8 +85,10 @@ async def log_in(username: str, password: str, secret: str, ttl: int, redis=None
         failures = int(await redis.get(key) or 0)
         if failures >= limit.max_failures:
             wait = max(1, await redis.ttl(key))
-            raise ServiceError("RATE_LIMITED", f"Too many failed log-ins for this account; try again in {(wait + 59) // 60} minute(s).")
-    row = await User.select().where(_same_username(username.strip())).first() if username else None
+            raise ServiceError(
+                "RATE_LIMITED", f"Too many failed log-ins for this account; try again in {(wait + 59) // 60} minute(s)."
+            )
+    row = await queries.user_by_username_any_case(username.strip()) if username else None
     # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
     password_hash = row["password_hash"] if row else _DUMMY_HASH
     if not credentials.verify_password(password_hash, password) or row is None:
@@ -108,15 +98,15 @@ async def log_in(username: str, password: str, secret: str, ttl: int, redis=None
     if redis is not None:
         await redis.delete(key)
     if credentials.password_needs_rehash(row["password_hash"]):
-        await User.update({User.password_hash: credentials.hash_password(password)}).where(User.id == row["id"])
-    row.pop("password_hash")
-    return Session(credentials.issue_session_token(row["id"], secret, ttl), row)
+        await queries.set_password(row["id"], credentials.hash_password(password))
+    user = cast(UserRow, {key: value for key, value in row.items() if key != "password_hash"})
+    return Session(credentials.issue_session_token(row["id"], secret, ttl), user)
 
 
 _DUMMY_HASH = credentials.hash_password("not-a-real-password")
 
 
-async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tuple[str, dict]:
+async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tuple[str, ApiTokenRow]:
     name = name.strip()
     problems = []
     if not 1 <= len(name) <= 100:
@@ -125,34 +115,29 @@ async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tupl
         problems.append(FieldProblem("name", problem))
     unknown = sorted(set(scopes) - set(credentials.API_TOKEN_SCOPES))
     if unknown or not scopes:
-        problems.append(
-            FieldProblem("scopes", f"choose one or more of {', '.join(credentials.API_TOKEN_SCOPES)}")
-        )
+        problems.append(FieldProblem("scopes", f"choose one or more of {', '.join(credentials.API_TOKEN_SCOPES)}"))
     if problems:
         raise invalid("Some fields are not valid.", *problems)
     new = credentials.new_api_token()
-    rows = await ApiToken.insert(
-        ApiToken(user=viewer.user_id, name=name, prefix=new.prefix, token_hash=new.token_hash, scopes=sorted(set(scopes)))
-    ).returning(*ApiToken.all_columns(exclude=[ApiToken.token_hash]))
-    return new.token, rows[0]
+    row = await queries.insert_api_token(viewer.user_id, name, new.prefix, new.token_hash, sorted(set(scopes)))
+    return new.token, row
 
 
-async def own_api_tokens(user_id: int) -> list[dict]:
-    return await ApiToken.select(*ApiToken.all_columns(exclude=[ApiToken.token_hash])).where(
-        ApiToken.user == user_id, ApiToken.revoked_at.is_null()
-    )
+async def own_api_tokens(user_id: int) -> list[ApiTokenRow]:
+    return await queries.live_api_tokens(user_id)
 
 
-async def revoke_api_token(user_id: int, token_id: int) -> dict:
+async def live_api_tokens(token_ids: list[int]) -> list[ApiTokenRow]:
+    """Live tokens among these ids, whoever owns them (the caller applies `can_view_api_token`)."""
+    return await queries.live_api_tokens_by_id(token_ids) if token_ids else []
+
+
+async def revoke_api_token(user_id: int, token_id: int) -> ApiTokenRow:
     """Revoke one of the user's own live tokens; another user's token is reported as not found."""
-    rows = await ApiToken.raw(
-        'UPDATE api_tokens SET revoked_at = now() WHERE id = {} AND "user" = {} AND revoked_at IS NULL '
-        "RETURNING id, name, prefix, scopes, created_at, last_used_at, revoked_at",
-        token_id, user_id,
-    )
-    if not rows:
+    row = await queries.revoke_api_token(user_id, token_id)
+    if row is None:
         raise not_found("That API token (among your live tokens)")
-    return rows[0]
+    return row
 
 
 async def resolve_principal(authorization: str | None, secret: str) -> Principal | None:
@@ -171,10 +156,10 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
         raise ServiceError("AUTHENTICATION_FAILED", "Use 'Authorization: Bearer <session or API token>'.")
     prefix = credentials.api_token_prefix(token)
     if prefix is not None:
-        row = await ApiToken.select().where(ApiToken.prefix == prefix, ApiToken.revoked_at.is_null()).first()
+        row = await queries.live_api_token_by_prefix(prefix)
         if row is None or not credentials.api_token_matches(token, row["token_hash"]):
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
-        await ApiToken.update({ApiToken.last_used_at: datetime.now(UTC)}).where(ApiToken.id == row["id"])
+        await queries.mark_api_token_used(row["id"], datetime.now(UTC))
         viewer = await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
         if viewer is None:
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
@@ -205,15 +190,9 @@ def _session_invalid() -> ServiceError:
 
 
 async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:
-    # One round trip: the user and the tasks they own (read on every authenticated request).
-    rows = await db.fetch(
-        'SELECT u.id, u.username, u.is_admin, array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned '
-        "FROM users u WHERE u.id = $1",
-        user_id,
-    )
-    if not rows:
+    user = await queries.viewer_facts(user_id)
+    if user is None:
         return None
-    user = rows[0]
     kwargs = {"scopes": scopes} if scopes is not None else {}
     return Viewer(
         user_id=user["id"],

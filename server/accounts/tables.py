@@ -1,6 +1,10 @@
-from piccolo.columns import Boolean, ForeignKey, Timestamptz, Varchar, Array
+"""The accounts domain's tables: users and their API tokens."""
+
+from piccolo.columns import Array, Boolean, ForeignKey, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.table import Table
+
+from server.accounts.records import TokenScope
 
 
 class User(Table, tablename="users"):
@@ -18,7 +22,7 @@ class ApiToken(Table, tablename="api_tokens"):
     name = Varchar(length=100)
     prefix = Varchar(length=16, unique=True, index=True)
     token_hash = Varchar(length=64, secret=True)
-    scopes = Array(base_column=Varchar(length=32))
+    scopes = Array(base_column=Varchar(length=32), choices=TokenScope)
     created_at = Timestamptz(default=TimestamptzNow())
     last_used_at = Timestamptz(null=True, default=None)
     revoked_at = Timestamptz(null=True, default=None)

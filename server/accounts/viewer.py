@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.accounts.credentials import API_TOKEN_SCOPES
+from server.accounts.records import TokenScope
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -17,7 +18,7 @@ class Principal:
     via_token: bool = False
 
     def has_scope(self, scope: str) -> bool:
-        return scope in self.scopes or "admin" in self.scopes
+        return scope in self.scopes or TokenScope.ADMIN in self.scopes
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,4 @@
-"""Validation outcomes from votes (DESIGN.md §4). Pure functions, no I/O.
+"""Validation outcomes from votes (docs/design.md §4). Pure functions, no I/O.
 
 Votes are replayed in the order they were cast and the first rule that fires decides, so the
 outcome of an example never depends on when (or how often) the aggregation job runs:

@@ -30,9 +30,7 @@ def longest_streak(days: set[date]) -> int:
 
 
 def badges(task_name: str, creations: int, validations: int, active_days: set[date]) -> list[Badge]:
-    earned = [
-        Badge(f"{n} examples", f"Wrote {n} examples for {task_name}") for n in CREATION_THRESHOLDS if creations >= n
-    ]
+    earned = [Badge(f"{n} examples", f"Wrote {n} examples for {task_name}") for n in CREATION_THRESHOLDS if creations >= n]
     earned += [
         Badge(f"{n} validations", f"Validated {n} examples for {task_name}") for n in VALIDATION_THRESHOLDS if validations >= n
     ]

@@ -1,4 +1,4 @@
-"""Deciding whether a model was fooled (DESIGN.md §4). Pure functions, no I/O."""
+"""Deciding whether a model was fooled (docs/design.md §4). Pure functions, no I/O."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import re
 import string
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from server.tasks.config import TaskConfig
 
@@ -37,14 +38,14 @@ def squad_f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def model_is_wrong(config: TaskConfig, intended: str, model_output: dict) -> bool:
+def model_is_wrong(config: TaskConfig, intended: str, model_output: dict[str, Any]) -> bool:
     """One model's verdict: label mismatch, or answer F1 below the task's threshold."""
     if config.fooling.metric == "exact_match":
         return model_output.get("label") != intended
     return squad_f1(str(model_output.get("answer", "")), intended) < config.fooling.threshold
 
 
-def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict]) -> bool:
+def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict[str, Any]]) -> bool:
     """With several target models judging one example, it fooled them when the majority is wrong."""
     if not model_outputs:
         raise ValueError("no model output to judge")

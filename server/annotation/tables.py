@@ -1,9 +1,12 @@
+"""The annotation domain's tables: examples, votes on them, per-user counters, validation claims."""
+
 from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table
 
 from server.accounts.tables import User
+from server.annotation.records import ExampleStatus, ValidationLabel, ValidationMode
 from server.tasks.tables import Context, Round
 
 
@@ -18,8 +21,8 @@ class Example(Table, tablename="examples"):
     model_name = Varchar(length=200, default="")
     model_version = Varchar(length=32, default="")
     fooled = Boolean(null=True, default=None)  # null while the model has not answered
-    # pending (model not answered) | open (awaiting validation) | validated | rejected | flagged
-    status = Varchar(length=16, default="pending", index=True)
+    # pending (model not answered) | open (awaiting validation) | closed | validated | rejected | flagged
+    status = Varchar(length=16, default=ExampleStatus.PENDING, index=True, choices=ExampleStatus)
     retracted = Boolean(default=False)
     flagged = Boolean(default=False)
     flag_reason = Text(default="")
@@ -35,8 +38,8 @@ class Example(Table, tablename="examples"):
 class Validation(Table, tablename="validations"):
     example = ForeignKey(Example, index=True)
     user = ForeignKey(User, index=True)
-    label = Varchar(length=16)  # correct | incorrect | flagged
-    mode = Varchar(length=8, default="user")  # user | owner
+    label = Varchar(length=16, choices=ValidationLabel)
+    mode = Varchar(length=8, default=ValidationMode.USER, choices=ValidationMode)
     note = Text(default="")
     # Set by the aggregation job once this vote is reflected in the example's outcome; a sweeper
     # re-aggregates examples with unaggregated votes, so a lost job or a killed worker loses nothing.

@@ -51,7 +51,7 @@ def check_submission(
         if problem:
             problems.append(FieldProblem("answer", problem))
         elif answer_start is not None:
-            if not (0 <= answer_start and passage[answer_start : answer_start + len(intended)] == intended):
+            if not (answer_start >= 0 and passage[answer_start : answer_start + len(intended)] == intended):
                 problems.append(FieldProblem("answerStart", "the answer is not at this position of the passage"))
         elif intended not in passage:
             problems.append(FieldProblem("answer", "must be a span of the passage"))

@@ -71,8 +71,8 @@ def _build_models(repository: Path, profile: str) -> None:
 
 
 async def _migrate_and_seed(admin_password: str | None) -> None:
-    from server.core import db
     from server.accounts.service import create_user
+    from server.core import db
     from server.tasks.builtin import seed_builtin_tasks
 
     await db.migrate()
@@ -153,15 +153,27 @@ class LocalStack:
         repository = self._model_repository(progress)
         with progress("Starting Triton (target models) and Triton (submissions sandbox)"):
             runtime = prepare_triton_runtime(self.data_dir / "triton_runtime")
-            self.triton = self.group.add("triton", LocalTriton(
-                runtime, repository, http_port=self.triton_port, log_path=self.logs / "triton.log",
-                load_models=_model_names(repository) if self.load_models else None,
-            ))
+            self.triton = self.group.add(
+                "triton",
+                LocalTriton(
+                    runtime,
+                    repository,
+                    http_port=self.triton_port,
+                    log_path=self.logs / "triton.log",
+                    load_models=_model_names(repository) if self.load_models else None,
+                ),
+            )
             submissions_repository = self.data_dir / "submissions_repository"
             submissions_repository.mkdir(exist_ok=True)
-            self.triton_submissions = self.group.add("triton-submissions", LocalTriton(
-                runtime, submissions_repository, log_path=self.logs / "triton-submissions.log", name="Triton (submissions)",
-            ))
+            self.triton_submissions = self.group.add(
+                "triton-submissions",
+                LocalTriton(
+                    runtime,
+                    submissions_repository,
+                    log_path=self.logs / "triton-submissions.log",
+                    name="Triton (submissions)",
+                ),
+            )
         self.env = {
             "DATABASE_URL": self.postgres.dsn,
             "REDIS_URL": self.redis.url,
@@ -182,13 +194,21 @@ class LocalStack:
             for i in range(self.worker_processes):
                 # Each worker its own metrics port (not in self.env: extra workers started with it serve none).
                 port = free_port()
-                self.group.spawn(f"worker-{i}", [sys.executable, "-m", "server.cli", "worker"],
-                                 env={**self.env, "WORKER_METRICS_PORT": str(port)}, log_path=self.logs / f"worker-{i}.log")
+                self.group.spawn(
+                    f"worker-{i}",
+                    [sys.executable, "-m", "server.cli", "worker"],
+                    env={**self.env, "WORKER_METRICS_PORT": str(port)},
+                    log_path=self.logs / f"worker-{i}.log",
+                )
                 self.worker_metrics_urls.append(f"http://127.0.0.1:{port}/metrics")
         with progress(f"Starting the API on 127.0.0.1:{api_ports[0]}"):
             for i, port in enumerate(api_ports):
-                self.group.spawn(f"api-{i}", [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
-                                              "--port", str(port)], env=self.env, log_path=self.logs / f"api-{i}.log")
+                self.group.spawn(
+                    f"api-{i}",
+                    [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                    env=self.env,
+                    log_path=self.logs / f"api-{i}.log",
+                )
             self.api_urls = [f"http://127.0.0.1:{port}" for port in api_ports]
             for url in self.api_urls:
                 _wait_http_ok(f"{url}/health", 90, self.group)
@@ -220,8 +240,13 @@ def run_local_stack(args: argparse.Namespace) -> int:
     # SIGTERM during start-up must unwind like Ctrl-C so that `finally` stops every child.
     signal.signal(signal.SIGTERM, _interrupt)
     stack = LocalStack(
-        data_dir=args.data_dir, api_port=args.port, postgres_port=args.postgres_port, redis_port=args.redis_port,
-        triton_port=args.triton_port, model_repository=args.model_repository, models_profile=args.models_profile,
+        data_dir=args.data_dir,
+        api_port=args.port,
+        postgres_port=args.postgres_port,
+        redis_port=args.redis_port,
+        triton_port=args.triton_port,
+        model_repository=args.model_repository,
+        models_profile=args.models_profile,
     )
     running = False
     try:

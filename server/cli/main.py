@@ -95,8 +95,8 @@ def cmd_create_user(args: argparse.Namespace) -> int:
     _require_env("DATABASE_URL")
     import getpass
 
-    from server.core import db
     from server.accounts.service import create_user
+    from server.core import db
 
     password = os.environ.get("DYNABENCH_PASSWORD") or getpass.getpass(f"Password for {args.username}: ")
 
@@ -139,9 +139,7 @@ def cmd_build_models(args: argparse.Namespace) -> int:
 def _require_env(*names: str) -> None:
     missing = [name for name in names if not os.environ.get(name)]
     if missing:
-        raise SystemExit(
-            f"dynabench: set {', '.join(missing)} in the environment (or use `dynabench up` for a local stack)."
-        )
+        raise SystemExit(f"dynabench: set {', '.join(missing)} in the environment (or use `dynabench up` for a local stack).")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -155,10 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--postgres-port", type=int, default=None)
     up.add_argument("--redis-port", type=int, default=None)
     up.add_argument("--triton-port", type=int, default=None, help="HTTP port of the target-model Triton")
-    up.add_argument("--models-profile", choices=["full", "fast"], default="full",
-                    help="full: the better target models (minutes to build on first start); fast: seconds, for trying things out")
-    up.add_argument("--model-repository", type=Path, default=None,
-                    help="serve this prebuilt Triton model repository instead of building the built-in models")
+    up.add_argument(
+        "--models-profile",
+        choices=["full", "fast"],
+        default="full",
+        help="full: the better target models (minutes to build on first start); fast: seconds, for trying things out",
+    )
+    up.add_argument(
+        "--model-repository",
+        type=Path,
+        default=None,
+        help="serve this prebuilt Triton model repository instead of building the built-in models",
+    )
     up.add_argument("--no-worker", action="store_true", help=argparse.SUPPRESS)
     up.set_defaults(func=cmd_up)
 
@@ -188,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
     model_sub = model.add_subparsers(dest="model_command", required=True)
     upload = model_sub.add_parser("upload", help="Upload a Triton model repository (directory or archive) with a progress bar")
     from server.cli.upload import configure_parser as configure_upload
+
     configure_upload(upload)
     upload.set_defaults(func=cmd_model_upload)
 
@@ -199,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     contexts = sub.add_parser("contexts", help="Task owners: contexts of a round")
     contexts_sub = contexts.add_subparsers(dest="contexts_command", required=True)
-    add_contexts = contexts_sub.add_parser("add", help="Add contexts from a JSONL or CSV file through the API, with a progress bar")
+    add_contexts = contexts_sub.add_parser(
+        "add", help="Add contexts from a JSONL or CSV file through the API, with a progress bar"
+    )
     rounds_cli.configure_contexts(add_contexts)
     add_contexts.set_defaults(func=rounds_cli.run_contexts_add)
 

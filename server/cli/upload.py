@@ -35,7 +35,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", required=True, help="task code, e.g. sentiment")
     parser.add_argument("--name", required=True, help="the model's display name")
     parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
-    parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="API token with the 'models' scope (or $DYNABENCH_TOKEN)")
+    parser.add_argument(
+        "--token", default=os.environ.get("DYNABENCH_TOKEN"), help="API token with the 'models' scope (or $DYNABENCH_TOKEN)"
+    )
     parser.add_argument("--description", default=None)
     parser.add_argument("--license", default=None)
     parser.add_argument("--source-url", default=None)
@@ -58,8 +60,13 @@ def run(args: argparse.Namespace) -> int:
             archive = Path(scratch) / f"{args.path.name}.tar.gz"
             with tarfile.open(archive, "w:gz") as tar:
                 tar.add(args.path, arcname=args.path.name)
-        card = {k: v for k, v in {"description": args.description, "license": args.license, "sourceUrl": args.source_url}.items() if v}
-        operations = {"query": UPLOAD, "variables": {"t": args.task, "n": args.name, "a": None, "c": card or None, "anon": args.anonymous}}
+        card = {
+            k: v for k, v in {"description": args.description, "license": args.license, "sourceUrl": args.source_url}.items() if v
+        }
+        operations = {
+            "query": UPLOAD,
+            "variables": {"t": args.task, "n": args.name, "a": None, "c": card or None, "anon": args.anonymous},
+        }
         with tqdm(total=archive.stat().st_size, unit="B", unit_scale=True, desc=f"uploading {archive.name}") as bar:
             reader = _ProgressReader(archive, bar)
             try:
@@ -86,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
     if result["__typename"] != "ModelUploaded":
         print(f"refused ({result['code']}): {result['message']}")
         return 1
-    print(f"uploaded: model {result['model']['id']} is {result['model']['status']}; it deploys and is evaluated next "
-          "(watch it with the modelUpdated subscription or `model {{ status statusLog }}`).")
+    print(
+        f"uploaded: model {result['model']['id']} is {result['model']['status']}; it deploys and is evaluated next "
+        "(watch it with the modelUpdated subscription or `model {{ status statusLog }}`)."
+    )
     return 0

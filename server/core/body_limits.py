@@ -45,6 +45,11 @@ def body_limit_middleware(json_limit: int, upload_limit: int):
 
 async def _reject(send: Send, limit: int) -> None:
     body = f'{{"status_code":413,"detail":"The request body is larger than {limit:,} bytes."}}'.encode()
-    await send({"type": "http.response.start", "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

@@ -9,8 +9,8 @@ import os
 
 os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
 
-import asyncpg  # noqa: E402
-from piccolo.engine import engine_finder  # noqa: E402
+import asyncpg
+from piccolo.engine import engine_finder
 
 MIGRATION_LOCK_KEY = 0x0D1A_BE4C  # pg_advisory_lock key: one migrator at a time across processes
 
@@ -33,7 +33,7 @@ async def wait_for_database(url: str | None = None, timeout: float = 30.0) -> No
             connection = await asyncpg.connect(url, timeout=5)
             await connection.close()
             return
-        except (OSError, asyncpg.PostgresError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, asyncpg.PostgresError) as exc:
             last_error = exc
             await asyncio.sleep(0.5)
     raise DatabaseUnavailable(f"PostgreSQL is not reachable at {_redact(url)}: {last_error}")
@@ -96,6 +96,6 @@ async def migrate(verbose: bool = False) -> None:
         await lock.close()
 
 
-def transaction():  # noqa: ANN201 — Piccolo's transaction context manager
+def transaction():
     """`async with db.transaction():` — statements run through server.core.sql inside it join it."""
     return engine_finder().transaction()

@@ -39,7 +39,7 @@ class EventHub:
         self._reads: OrderedDict[Any, asyncio.Future] = OrderedDict()
         self._lock = asyncio.Lock()
 
-    def listen(self, *channels: str) -> "HubListener":
+    def listen(self, *channels: str) -> HubListener:
         return HubListener(self, channels)
 
     async def shared(self, key: Any, read: Callable[[], Awaitable[Any]]) -> Any:
@@ -66,7 +66,7 @@ class EventHub:
                 self._ensure_reader()
         try:
             await asyncio.wait_for(asyncio.shield(confirmed), SUBSCRIBE_TIMEOUT_S)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self._forget(channel, queue)
             raise ConnectionError("Redis did not confirm the subscription") from None
 
@@ -175,7 +175,7 @@ class HubListener:
         self._queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_MAX)
         self._added: list[str] = []
 
-    async def __aenter__(self) -> "HubListener":
+    async def __aenter__(self) -> HubListener:
         try:
             for channel in self._channels:
                 await self._hub._add(channel, self._queue)
@@ -190,7 +190,7 @@ class HubListener:
             self._hub._forget(channel, self._queue)
         self._added.clear()
 
-    def __aiter__(self) -> "HubListener":
+    def __aiter__(self) -> HubListener:
         return self
 
     async def __anext__(self) -> dict[str, Any]:

@@ -22,6 +22,7 @@ log = logging.getLogger("dynabench.events")
 
 # Channels ---------------------------------------------------------------------------------------
 
+
 def round_channel(round_id: int) -> str:
     """A round's counters and lifecycle: examples written, votes counted, round opened or closed."""
     return f"dynabench:round:{round_id}"
@@ -48,6 +49,7 @@ def training_channel(run_id: int) -> str:
 
 
 # Events -----------------------------------------------------------------------------------------
+
 
 class Event:
     kind: ClassVar[str]
@@ -176,6 +178,7 @@ class TrainingChanged(Event):
 
 # Publishing -------------------------------------------------------------------------------------
 
+
 async def publish(redis: Redis, *events: Event) -> None:
     """Send now, in one round trip (a pipeline, not a transaction: each event is independent)."""
     if len(events) == 1:
@@ -214,7 +217,7 @@ class CoalescingPublisher:
                 batch, self._waiting = self._waiting, []
                 try:
                     await publish(self._redis, *batch)
-                except Exception:  # noqa: BLE001 — subscribers re-read state when they reconnect
+                except Exception:
                     log.warning("could not publish %d live events", len(batch), exc_info=True)
         finally:
             self._flushing = None

@@ -56,7 +56,11 @@ def build_batch_inputs(config: TaskConfig, rows: list[dict[str, str]]) -> list[I
 
 
 async def predict_batch(
-    client: InferenceServerClient, config: TaskConfig, model_name: str, rows: list[dict[str, str]], timeout_s: float,
+    client: InferenceServerClient,
+    config: TaskConfig,
+    model_name: str,
+    rows: list[dict[str, str]],
+    timeout_s: float,
     model_version: str = "",
 ) -> list[dict[str, Any]]:
     """A batch through one model (evaluation, smoke tests); failures become ModelUnavailable."""
@@ -64,8 +68,9 @@ async def predict_batch(
     started, outcome = time.perf_counter(), "error"
     try:
         result = await asyncio.wait_for(
-            client.infer(model_name, build_batch_inputs(config, rows), model_version=model_version, outputs=outputs,
-                         headers=PLAIN_RESPONSE),
+            client.infer(
+                model_name, build_batch_inputs(config, rows), model_version=model_version, outputs=outputs, headers=PLAIN_RESPONSE
+            ),
             timeout=timeout_s,
         )
         parsed = [parse_output(config, result, i) for i in range(len(rows))]
@@ -122,8 +127,9 @@ async def predict(
     started, outcome = time.perf_counter(), "error"
     try:
         result = await asyncio.wait_for(
-            client.infer(model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs,
-                         headers=PLAIN_RESPONSE),
+            client.infer(
+                model_name, build_inputs(config, fields), model_version=model_version, outputs=outputs, headers=PLAIN_RESPONSE
+            ),
             timeout=timeout_s,
         )
         response = result.get_response()

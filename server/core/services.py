@@ -18,8 +18,8 @@ from tritonclient.http.aio import InferenceServerClient
 
 from server.core.event_hub import EventHub
 from server.core.events import CoalescingPublisher
-from server.observability.jobs import serialize_job
 from server.core.settings import Settings
+from server.observability.jobs import serialize_job
 
 # A Redis restart (a second or two) must not fail the requests that meet it: commands on a broken
 # connection are retried on a new one with backoff (every command we send tolerates a repeat:
@@ -54,8 +54,13 @@ class Services:
 
     @classmethod
     async def start(cls, settings: Settings) -> Services:
-        redis = Redis.from_url(settings.redis_url, socket_connect_timeout=5, health_check_interval=30,
-                               retry=redis_retry(), retry_on_error=list(REDIS_RETRY_ON))
+        redis = Redis.from_url(
+            settings.redis_url,
+            socket_connect_timeout=5,
+            health_check_interval=30,
+            retry=redis_retry(),
+            retry_on_error=list(REDIS_RETRY_ON),
+        )
         # serialize_job: jobs enqueued during a request carry its request id to the worker's logs.
         arq = await create_pool(redis_settings(settings.redis_url), retry=2, job_serializer=serialize_job)
         return cls(
@@ -69,7 +74,14 @@ class Services:
         )
 
     async def close(self) -> None:
-        for closer in (self.publisher.drain, self.hub.close, self.redis.aclose, self.arq.aclose, self.triton.close, self.triton_submissions.close):
+        for closer in (
+            self.publisher.drain,
+            self.hub.close,
+            self.redis.aclose,
+            self.arq.aclose,
+            self.triton.close,
+            self.triton_submissions.close,
+        ):
             try:
                 await closer()
             except Exception:  # noqa: BLE001 — shutting down; nothing left to report to

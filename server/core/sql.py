@@ -37,7 +37,7 @@ def compile_named(text: str) -> tuple[str, tuple[str, ...]]:
 class Query:
     """One statement. `await q.rows(a=1)` → list of dicts; `.row`, `.value`, `.execute` likewise."""
 
-    __slots__ = ("text", "sql", "names", "json")
+    __slots__ = ("json", "names", "sql", "text")
 
     def __init__(self, text: str, *, json: Iterable[str] = ()) -> None:
         self.text = text

@@ -52,12 +52,17 @@ def document_problem(value: Any, path: str, depth: int = 0) -> FieldProblem | No
 def check_upload(upload: Any, field_name: str) -> None:
     """An Upload argument sent as a plain JSON value (not a file part of a multipart request) is refused."""
     if not callable(getattr(upload, "read", None)):
-        raise invalid(f"`{field_name}` must be a file.", FieldProblem(field_name, "send it as a file part of a multipart request"))
+        raise invalid(
+            f"`{field_name}` must be a file.", FieldProblem(field_name, "send it as a file part of a multipart request")
+        )
 
 
 def check_text(values: Mapping[str, str | None]) -> None:
     """Raise an InputError naming every field (by its GraphQL name) whose text cannot be stored."""
-    problems = [FieldProblem(name, problem) for name, value in values.items()
-                if isinstance(value, str) and (problem := text_problem(value))]
+    problems = [
+        FieldProblem(name, problem)
+        for name, value in values.items()
+        if isinstance(value, str) and (problem := text_problem(value))
+    ]
     if problems:
         raise invalid("Some text cannot be stored.", *problems)

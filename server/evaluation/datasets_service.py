@@ -7,15 +7,20 @@ from typing import Any, BinaryIO
 
 from asyncpg.exceptions import UniqueViolationError
 
+from server.core import db, jobs
 from server.core.errors import FieldProblem, conflict, invalid
-from server.evaluation.perturbations import perturb_fields
-from server.evaluation.tables import Dataset, DatasetExample, Model
+from server.core.services import Services
 from server.core.storable import check_upload, document_problem, text_problem
+from server.evaluation import queries
+from server.evaluation.perturbations import perturb_fields
+from server.evaluation.records import LIVE_STATUSES, DatasetAccess, DatasetRow, Perturbation
+from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
+from server.tasks.records import TaskRow
 from server.tasks.service import load_config
-from server.tasks.tables import Round
+from workers import evaluation as evaluation_jobs
 
-ACCESS = ("scoring", "standard", "hidden")
+ACCESS = tuple(DatasetAccess)
 MAX_ROWS = 100_000
 MAX_LINE = 100_000
 MAX_UID = 200  # dataset_examples.uid is a varchar(200); perturbed copies add a suffix of 3 characters
@@ -53,8 +58,14 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
                 problems.append(FieldProblem(f"line {number}", f"duplicate uid {uid!r}"))
             seen.add(uid)
             gold = row["label"] if config.kind == "classification" else (row.get("answers") or [row.get("answer")])
-            rows.append({"uid": uid, "fields": {k: row[k] for k in config.model_inputs}, "gold": gold,
-                         "tags": [str(t) for t in row.get("tags", [])] if isinstance(row.get("tags"), list) else []})
+            rows.append(
+                {
+                    "uid": uid,
+                    "fields": {k: row[k] for k in config.model_inputs},
+                    "gold": gold,
+                    "tags": [str(t) for t in row.get("tags", [])] if isinstance(row.get("tags"), list) else [],
+                }
+            )
         if len(problems) >= 20:
             break
     if problems:
@@ -82,11 +93,11 @@ def _check_row(row: Any, config: TaskConfig) -> str | None:
     return None
 
 
-def perturbable_fields(config: TaskConfig, kind: str) -> list[str]:
+def perturbable_fields(config: TaskConfig, kind: Perturbation) -> list[str]:
     """Robustness: the annotator-written fields. Fairness: every model input together, so that a name
     or gender swap is consistent across premise and hypothesis and cannot change the gold label.
     Extractive QA gets no fairness copies: swapping names in the passage would move answer spans."""
-    if kind == "robustness":
+    if kind == Perturbation.ROBUSTNESS:
         return [f.name for f in config.input_fields if f.name in config.model_inputs]
     return [] if config.kind == "extractive_qa" else list(config.model_inputs)
 
@@ -94,16 +105,28 @@ def perturbable_fields(config: TaskConfig, kind: str) -> list[str]:
 def perturbed_copies(config: TaskConfig, rows: list[dict]) -> list[dict]:
     copies = []
     for row in rows:
-        for kind, mark in (("robustness", "r"), ("fairness", "f")):
+        for kind, mark in ((Perturbation.ROBUSTNESS, "r"), (Perturbation.FAIRNESS, "f")):
             fields = perturbable_fields(config, kind)
-            variants = perturb_fields(row["fields"], fields, kind, SEED, PERTURBED_COPIES) if fields else []
-            for i, fields in enumerate(variants):
-                copies.append({"uid": f"{row['uid']}#{mark}{i}", "fields": {**row["fields"], **fields}, "gold": row["gold"],
-                               "tags": row["tags"], "perturbation": kind, "original_uid": row["uid"]})
+            variants = perturb_fields(row["fields"], fields, kind.value, SEED, PERTURBED_COPIES) if fields else []
+            for i, variant in enumerate(variants):
+                copies.append(
+                    {
+                        "uid": f"{row['uid']}#{mark}{i}",
+                        "fields": {**row["fields"], **variant},
+                        "gold": row["gold"],
+                        "tags": row["tags"],
+                        "perturbation": kind.value,
+                        "original_uid": row["uid"],
+                    }
+                )
     return copies
 
 
-async def create_dataset(task: dict, round_number: int | None, name: str, access: str, weight: float, stream: BinaryIO) -> tuple[dict, int]:
+async def create_dataset(
+    services: Services, task: TaskRow, round_number: int | None, name: str, access: str, weight: float, stream: BinaryIO
+) -> tuple[DatasetRow, int]:
+    """Store the dataset and its perturbed copies in one transaction; a new scoring dataset re-evaluates the
+    task's live models."""
     config = load_config(task)
     name = name.strip()
     if not 1 <= len(name) <= 200 or text_problem(name):
@@ -115,28 +138,24 @@ async def create_dataset(task: dict, round_number: int | None, name: str, access
     check_upload(stream, "file")
     round_id = None
     if round_number is not None:
-        round_row = await Round.select(Round.id).where(Round.task == task["id"], Round.number == round_number).first()
+        round_row = await task_queries.round_by_number(task["id"], round_number)
         if round_row is None:
             raise invalid("No such round.", FieldProblem("roundNumber", f"task has no round {round_number}"))
         round_id = round_row["id"]
     rows = parse_jsonl(stream, config)
     copies = perturbed_copies(config, rows)
     try:
-        async with Dataset._meta.db.transaction():
-            created = await Dataset.insert(Dataset(task=task["id"], round=round_id, name=name, access=access, weight=weight)).returning(*Dataset.all_columns())
-            dataset = created[0]
-            objects = [
-                DatasetExample(dataset=dataset["id"], uid=r["uid"], fields=r["fields"], gold=json.dumps(r["gold"]), tags=r["tags"],
-                               perturbation=r.get("perturbation", "original"), original_uid=r.get("original_uid"))
-                for r in [*rows, *copies]
-            ]
-            for start in range(0, len(objects), 1000):
-                await DatasetExample.insert(*objects[start : start + 1000])
+        async with db.transaction():
+            dataset = await queries.insert_dataset(task["id"], round_id, name, access, weight)
+            await queries.insert_dataset_examples(dataset["id"], [*rows, *copies])
     except UniqueViolationError:
         raise conflict(f"The task already has a dataset named {name!r}.", "name") from None
+    if access == DatasetAccess.SCORING:
+        for model_id in await queries.model_ids_in(task["id"], LIVE_STATUSES):
+            await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model_id)
     return dataset, len(rows)
 
 
-async def models_to_evaluate(task_id: int) -> list[int]:
-    rows = await Model.select(Model.id).where(Model.task == task_id, Model.status.is_in(["deployed", "evaluating", "evaluated"]))
-    return [r["id"] for r in rows]
+async def datasets_of_task(task_id: int) -> list[DatasetRow]:
+    """Every dataset of the task in creation order; the caller keeps those the viewer may see."""
+    return await queries.datasets_of_task(task_id)

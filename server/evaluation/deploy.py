@@ -5,42 +5,47 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from typing import NamedTuple
 
 from tritonclient.utils import InferenceServerException
 
-from server.core import events
-from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
-from server.evaluation.models_service import archive_path, get_model, record_status
-from server.evaluation.tables import DatasetExample
 from server.core.inference import ModelUnavailable, predict_batch
 from server.core.services import Services
+from server.evaluation import queries
+from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
+from server.evaluation.records import LIVE_STATUSES, ModelStatus
+from server.evaluation.status import archive_path, get_model, publish_model_event, record_status
+from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
-from server.tasks.tables import Task
 
 SMOKE_EXAMPLES = 4
-LIVE_STATUSES = ("deployed", "evaluating", "evaluated")
 
 
-async def publish_model_event(services: Services, model: dict) -> None:
-    await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))
+class Deployment(NamedTuple):
+    """The job's result, and whether the model was just deployed (its evaluation job comes next)."""
+
+    status: str
+    evaluate_next: bool = False
 
 
-async def deploy(services: Services, model_id: int) -> str:
+async def deploy(services: Services, model_id: int) -> Deployment:
     """Idempotent: a model already live in Triton is left alone; otherwise it is (re)loaded."""
     model = await get_model(model_id)
     client = services.triton_submissions
-    if model["status"] in LIVE_STATUSES and await _ready(client, model["triton_name"]):
-        return model["status"]
-    if model["status"] == "failed":
-        return "failed"
-    model = await record_status(model_id, "deploying", "Loading the model into the sandboxed submissions Triton.")
+    if model["status"] in LIVE_STATUSES and await model_ready(client, model["triton_name"]):
+        return Deployment(model["status"])
+    if model["status"] == ModelStatus.FAILED:
+        return Deployment(ModelStatus.FAILED)
+    model = await record_status(model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.")
     await publish_model_event(services, model)
-    task = await Task.select().where(Task.id == model["task"]).first()
+    task = await task_queries.task_by_id(model["task"])
+    assert task is not None  # models.task is a foreign key
     config = load_config(task)
     try:
         repository = await asyncio.to_thread(
-            read_model_repository, archive_path(services.settings, model_id),
+            read_model_repository,
+            archive_path(services.settings, model_id),
             ArchiveLimits(max_files=services.settings.upload_max_files, max_total_bytes=services.settings.upload_max_bytes),
         )
     except (ArchiveRejected, OSError) as exc:
@@ -53,9 +58,9 @@ async def deploy(services: Services, model_id: int) -> str:
         )
     except InferenceServerException as exc:
         return await _fail(services, model_id, f"Triton refused to load the model: {exc.message()}")
-    except (asyncio.TimeoutError, OSError) as exc:
+    except (TimeoutError, OSError) as exc:
         return await _fail(services, model_id, f"Triton did not load the model: {type(exc).__name__} {exc}")
-    await publish_model_event(services, await record_status(model_id, "deploying", "Loaded; running a smoke test."))
+    await publish_model_event(services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test."))
     rows = await smoke_rows(task["id"], config)
     try:
         outputs = await predict_batch(client, config, model["triton_name"], rows, timeout_s=120)
@@ -65,13 +70,12 @@ async def deploy(services: Services, model_id: int) -> str:
     if problem:
         await _unload(client, model["triton_name"])
         return await _fail(services, model_id, f"Smoke test failed: {problem}")
-    model = await record_status(model_id, "deployed", f"Smoke test passed on {len(rows)} examples.")
+    model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.")
     await publish_model_event(services, model)
-    await services.arq.enqueue_job("evaluate_model", model_id)
-    return "deployed"
+    return Deployment(ModelStatus.DEPLOYED, evaluate_next=True)
 
 
-async def _ready(client, name: str) -> bool:
+async def model_ready(client, name: str) -> bool:
     try:
         return bool(await client.is_model_ready(name))
     except Exception:  # noqa: BLE001 — unreachable Triton: not ready
@@ -85,20 +89,15 @@ async def _unload(client, name: str) -> None:
         pass
 
 
-async def _fail(services: Services, model_id: int, message: str) -> str:
-    model = await record_status(model_id, "failed", message)
+async def _fail(services: Services, model_id: int, message: str) -> Deployment:
+    model = await record_status(model_id, ModelStatus.FAILED, message)
     await publish_model_event(services, model)
-    return "failed"
+    return Deployment(ModelStatus.FAILED)
 
 
 async def smoke_rows(task_id: int, config: TaskConfig) -> list[dict[str, str]]:
     """A few of the task's own dataset examples, or a generic row when it has none yet."""
-    rows = await DatasetExample.raw(
-        "SELECT de.fields FROM dataset_examples de JOIN datasets d ON d.id = de.dataset "
-        "WHERE d.task = {} AND de.perturbation = 'original' ORDER BY de.id LIMIT {}",
-        task_id, SMOKE_EXAMPLES,
-    )
-    found = [json.loads(r["fields"]) if isinstance(r["fields"], str) else r["fields"] for r in rows]
+    found = await queries.smoke_fields(task_id, SMOKE_EXAMPLES)
     if found:
         return [{name: str(f.get(name, "")) for name in config.model_inputs} for f in found]
     generic = {"context": "The bridge opened in 1932 and carries four lanes of traffic.", "question": "When did the bridge open?"}
@@ -117,6 +116,6 @@ def check_outputs(config: TaskConfig, rows: list[dict], outputs: list[dict]) -> 
                 return f"example {i}: probs must have one value per label and sum to 1 (sum {total:.4f})"
         else:
             context = rows[i].get(config.answer_context_field or "context", "")
-            if output["answer"] and context[output["start"]:output["end"]] != output["answer"]:
+            if output["answer"] and context[output["start"] : output["end"]] != output["answer"]:
                 return f"example {i}: context[start:end] is not the answer"
     return None

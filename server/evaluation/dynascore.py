@@ -1,4 +1,4 @@
-"""Dynascore (Dynaboard, NeurIPS 2021; DESIGN.md §4). Pure functions, no I/O.
+"""Dynascore (Dynaboard, NeurIPS 2021; docs/design.md §4). Pure functions, no I/O.
 
 Given each model's metrics (each already a dataset-weighted average, see
 ``dataset_weighted_metrics``), ``compute_dynascores`` does exactly this:
@@ -27,7 +27,7 @@ the same for every model, so it cannot tell them apart). Consequences:
 * a model missing robustness gets 0 for that term, while the others keep theirs.
 
 perf itself must be a finite number for every model (``ValueError`` otherwise): models cannot be
-ordered without it, and DESIGN.md §4 only scores models that have every scoring dataset.
+ordered without it, and docs/design.md §4 only scores models that have every scoring dataset.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def _number(value: Any) -> float:
         return math.nan
 
 
-def _id_key(model_id: Any) -> tuple:
+def _id_key(model_id: Any) -> tuple[int, float, str]:
     """A total order on model ids of mixed types: numbers first (by value), then by str."""
     if isinstance(model_id, (int, float)) and not isinstance(model_id, bool):
         return (0, model_id, "")
@@ -136,8 +136,7 @@ def compute_dynascores(
     ordered = sorted(models, key=lambda mid: (values[mid][PERF], _id_key(mid)))
     threshold = DELTA_CUTOFF_PROPORTION * max(abs(values[mid][PERF]) for mid in ordered)
     pairs = [
-        (low, high) for low, high in zip(ordered, ordered[1:])
-        if abs(converted[high][PERF] - converted[low][PERF]) > threshold
+        (low, high) for low, high in zip(ordered, ordered[1:]) if abs(converted[high][PERF] - converted[low][PERF]) > threshold
     ]
 
     amrs: dict[str, float] = {}

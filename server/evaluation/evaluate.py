@@ -4,21 +4,22 @@ performance per task metric and per tag, throughput, memory, robustness and fair
 from __future__ import annotations
 
 import asyncio
-import json
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import psutil
 
-from server.evaluation import metrics
-from server.evaluation.deploy import LIVE_STATUSES, _ready, publish_model_event
-from server.evaluation.models_service import get_model, record_status
-from server.evaluation.tables import Dataset, DatasetExample, Score
 from server.core.inference import ModelUnavailable, predict_batch
 from server.core.services import Services
+from server.evaluation import metrics, queries
+from server.evaluation.deploy import model_ready
+from server.evaluation.records import LIVE_STATUSES, DatasetRow, ModelRow, ModelStatus, Perturbation
+from server.evaluation.status import get_model, publish_model_event, record_status
+from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
-from server.tasks.tables import Task
 
 BATCH = 32
 PARALLEL_BATCHES = 2
@@ -29,7 +30,11 @@ def peak_memory_gb(triton_name: str) -> float | None:
     peak = 0
     for process in psutil.process_iter(["cmdline"]):
         cmdline = process.info.get("cmdline") or []
-        if cmdline and cmdline[0].endswith("triton_python_backend_stub") and any(a.startswith(f"{triton_name}_") for a in cmdline):
+        if (
+            cmdline
+            and cmdline[0].endswith("triton_python_backend_stub")
+            and any(a.startswith(f"{triton_name}_") for a in cmdline)
+        ):
             try:
                 status = Path(f"/proc/{process.pid}/status").read_text()
             except OSError:
@@ -44,17 +49,20 @@ def prediction(config: TaskConfig, output: dict) -> str:
     return output["label"] if config.kind == "classification" else output["answer"]
 
 
-async def infer_all(services: Services, config: TaskConfig, name: str, rows: list[dict], client=None,
-                    version: str = "") -> tuple[list[str], float]:
+async def infer_all(
+    services: Services, config: TaskConfig, name: str, rows: Sequence[Mapping[str, Any]], client=None, version: str = ""
+) -> tuple[list[str], float]:
     """Predictions in row order, and the wall seconds spent in inference alone (default: the submissions Triton)."""
     client = client or services.triton_submissions
     batches = [rows[i : i + BATCH] for i in range(0, len(rows), BATCH)]
     results: list[list[str]] = [[] for _ in batches]
     semaphore = asyncio.Semaphore(PARALLEL_BATCHES)
 
-    async def run(index: int, batch: list[dict]) -> None:
+    async def run(index: int, batch: Sequence[Mapping[str, Any]]) -> None:
         async with semaphore:
-            outputs = await predict_batch(client, config, name, [r["fields"] for r in batch], timeout_s=300, model_version=version)
+            outputs = await predict_batch(
+                client, config, name, [r["fields"] for r in batch], timeout_s=300, model_version=version
+            )
             results[index] = [prediction(config, o) for o in outputs]
 
     started = time.perf_counter()
@@ -62,70 +70,80 @@ async def infer_all(services: Services, config: TaskConfig, name: str, rows: lis
     return [p for batch in results for p in batch], time.perf_counter() - started
 
 
-async def evaluate(services: Services, model_id: int) -> str:
+class Evaluation(NamedTuple):
+    """The job's result, and whether the model must be deployed again first (its deploy job comes next)."""
+
+    status: str
+    deploy_again: bool = False
+
+
+async def evaluate(services: Services, model_id: int) -> Evaluation:
     model = await get_model(model_id)
     if model["status"] not in LIVE_STATUSES:
-        return model["status"]
-    if not await _ready(services.triton_submissions, model["triton_name"]):
-        # Triton restarted since the deploy: deploy again, which enqueues this job once more.
-        await record_status(model_id, "uploaded", "The model is no longer loaded in Triton; deploying again.")
-        await services.arq.enqueue_job("deploy_model", model_id)
-        return "uploaded"
-    task = await Task.select().where(Task.id == model["task"]).first()
+        return Evaluation(model["status"])
+    if not await model_ready(services.triton_submissions, model["triton_name"]):
+        # Triton restarted since the deploy: deploy again, which queues this job once more.
+        await record_status(model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.")
+        return Evaluation(ModelStatus.UPLOADED, deploy_again=True)
+    task = await task_queries.task_by_id(model["task"])
+    assert task is not None  # models.task is a foreign key
     config = load_config(task)
-    datasets = await Dataset.select().where(Dataset.task == task["id"], Dataset.access == "scoring").order_by(Dataset.id)
-    await publish_model_event(services, await record_status(model_id, "evaluating", f"Evaluating on {len(datasets)} scoring dataset(s)."))
+    datasets = await queries.scoring_datasets(task["id"])
+    await publish_model_event(
+        services, await record_status(model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).")
+    )
     try:
         for dataset in datasets:
             summary = await _evaluate_dataset(services, config, model, dataset)
-            await publish_model_event(services, await record_status(model_id, "evaluating", summary))
+            await publish_model_event(services, await record_status(model_id, ModelStatus.EVALUATING, summary))
     except ModelUnavailable as exc:
-        await publish_model_event(services, await record_status(model_id, "deployed", f"Evaluation interrupted: {exc}; it will be retried."))
+        await publish_model_event(
+            services, await record_status(model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.")
+        )
         raise
-    final = await record_status(model_id, "evaluated", f"Scores stored for {len(datasets)} dataset(s).")
+    final = await record_status(model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).")
     await publish_model_event(services, final)
-    return "evaluated"
+    return Evaluation(ModelStatus.EVALUATED)
 
 
-async def measure_dataset(services: Services, config: TaskConfig, model_name: str, dataset: dict, client=None,
-                          version: str = "") -> dict | None:
+async def measure_dataset(
+    services: Services, config: TaskConfig, model_name: str, dataset: Mapping[str, Any], client=None, version: str = ""
+) -> dict | None:
     """The evaluation metrics of one model (version) on one dataset; None when it has no original rows."""
-    rows = await DatasetExample.select().where(DatasetExample.dataset == dataset["id"]).order_by(DatasetExample.id).output(load_json=True)
-    originals = [r for r in rows if r["perturbation"] == "original"]
-    perturbed = [r for r in rows if r["perturbation"] != "original"]
+    rows = await queries.dataset_examples(dataset["id"])
+    originals = [r for r in rows if r["perturbation"] == Perturbation.ORIGINAL]
+    perturbed = [r for r in rows if r["perturbation"] != Perturbation.ORIGINAL]
     if not originals:
         return None
     predictions, seconds = await infer_all(services, config, model_name, originals, client, version)
-    perturbed_predictions, _ = await infer_all(services, config, model_name, perturbed, client, version) if perturbed else ([], 0.0)
+    perturbed_predictions, _ = (
+        await infer_all(services, config, model_name, perturbed, client, version) if perturbed else ([], 0.0)
+    )
     golds = [r["gold"] for r in originals]
     own = {r["uid"]: p for r, p in zip(originals, predictions)}
-    copies = {"robustness": [], "fairness": []}
+    copies: dict[str, list] = {Perturbation.ROBUSTNESS: [], Perturbation.FAIRNESS: []}
     for r, p in zip(perturbed, perturbed_predictions):
         copies[r["perturbation"]].append((r["original_uid"], p))
     return {
         "n": len(originals),
         "perf": metrics.performance(config.performance_metric, golds, predictions, config.labels),
-        "perf_by_tag": metrics.per_tag(config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels),
+        "perf_by_tag": metrics.per_tag(
+            config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels
+        ),
         "throughput": len(originals) / seconds if seconds > 0 else None,
-        "robustness": metrics.consistency(own, copies["robustness"], qa=config.kind == "extractive_qa"),
-        "fairness": metrics.consistency(own, copies["fairness"], qa=config.kind == "extractive_qa"),
+        "robustness": metrics.consistency(own, copies[Perturbation.ROBUSTNESS], qa=config.kind == "extractive_qa"),
+        "fairness": metrics.consistency(own, copies[Perturbation.FAIRNESS], qa=config.kind == "extractive_qa"),
     }
 
 
-async def _evaluate_dataset(services: Services, config: TaskConfig, model: dict, dataset: dict) -> str:
+async def _evaluate_dataset(services: Services, config: TaskConfig, model: ModelRow, dataset: DatasetRow) -> str:
     measured = await measure_dataset(services, config, model["triton_name"], dataset)
     if measured is None:
         return f"{dataset['name']}: no examples"
     perf = measured["perf"]
-    values = {**measured, "perf_by_tag": json.dumps(measured["perf_by_tag"]), "memory_gb": peak_memory_gb(model["triton_name"])}
-    # One row per model × dataset: re-running the job overwrites it (idempotent).
-    await Score.raw(
-        "INSERT INTO scores (model, dataset, perf, perf_by_tag, throughput, memory_gb, robustness, fairness, created_at) "
-        "VALUES ({}, {}, {}, {}::jsonb, {}, {}, {}, {}, now()) ON CONFLICT (model, dataset) DO UPDATE SET "
-        "perf = EXCLUDED.perf, perf_by_tag = EXCLUDED.perf_by_tag, throughput = EXCLUDED.throughput, "
-        "memory_gb = EXCLUDED.memory_gb, robustness = EXCLUDED.robustness, fairness = EXCLUDED.fairness, created_at = now()",
-        model["id"], dataset["id"], values["perf"], values["perf_by_tag"], values["throughput"], values["memory_gb"],
-        values["robustness"], values["fairness"],
+    values = {**measured, "memory_gb": peak_memory_gb(model["triton_name"])}
+    await queries.upsert_score(model["id"], dataset["id"], values)
+    return (
+        f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {measured['n']} examples, "
+        f"{values['throughput'] or 0:.1f} examples/s"
     )
-    return (f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {measured['n']} examples, "
-            f"{values['throughput'] or 0:.1f} examples/s")

@@ -7,21 +7,31 @@ from typing import Any
 
 from asyncpg.exceptions import UniqueViolationError
 
+from server import permissions
 from server.accounts.viewer import Viewer
 from server.core.errors import FieldProblem, conflict, invalid, not_found
-from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
-from server.evaluation.tables import Dataset, LeaderboardConfig, Model, Score
+from server.core.jsonutil import from_json
 from server.core.storable import text_problem
+from server.evaluation import queries
+from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
+from server.evaluation.records import DatasetRow, LeaderboardConfigRow, ModelRow, ScoreRow
 from server.tasks.config import METRICS
+from server.tasks.records import TaskRow
 from server.tasks.service import load_config
 
-SCORE_METRICS = {"perf": "perf", "throughput": "throughput", "memory": "memory_gb", "robustness": "robustness", "fairness": "fairness"}
+SCORE_METRICS = {
+    "perf": "perf",
+    "throughput": "throughput",
+    "memory": "memory_gb",
+    "robustness": "robustness",
+    "fairness": "fairness",
+}
 
 
 @dataclass
 class LeaderboardEntry:
     rank: int
-    model: dict
+    model: ModelRow
     dynascore: float
     metrics: dict[str, float | None]
     per_dataset: list[dict[str, Any]]
@@ -33,7 +43,7 @@ class Leaderboard:
     entries: list[LeaderboardEntry]
     metric_weights: dict[str, float]
     dataset_weights: dict[int, float]
-    datasets: list[dict] = field(default_factory=list)
+    datasets: list[DatasetRow] = field(default_factory=list)
 
 
 def check_weights(metric_weights: dict[str, float]) -> None:
@@ -46,20 +56,27 @@ def check_weights(metric_weights: dict[str, float]) -> None:
         raise invalid("At least one metric needs a positive weight.", FieldProblem("metricWeights", "all weights are 0"))
 
 
-async def build(task: dict, viewer: Viewer | None, metric_weights: dict[str, float] | None, dataset_weights: dict[int, float] | None) -> Leaderboard:
+async def build(
+    task: TaskRow, viewer: Viewer | None, metric_weights: dict[str, float] | None, dataset_weights: dict[int, float] | None
+) -> Leaderboard:
     config = load_config(task)
     weights = {**config.dynascore.weights, **(metric_weights or {})}
     check_weights(weights)
-    datasets = await Dataset.select().where(Dataset.task == task["id"], Dataset.access == "scoring").order_by(Dataset.id)
+    datasets = await queries.scoring_datasets(task["id"])
     d_weights = {d["id"]: float(d["weight"]) for d in datasets}
     for dataset_id, weight in (dataset_weights or {}).items():
         if dataset_id not in d_weights or not 0 <= weight <= 1000:
-            raise invalid("Bad dataset weight.", FieldProblem("datasetWeights", f"dataset {dataset_id}: not a scoring dataset of this task, or weight outside 0–1000"))
+            raise invalid(
+                "Bad dataset weight.",
+                FieldProblem(
+                    "datasetWeights", f"dataset {dataset_id}: not a scoring dataset of this task, or weight outside 0–1000"
+                ),
+            )
         d_weights[dataset_id] = weight
     counted = {d for d, w in d_weights.items() if w > 0}
     models = await _visible_models(task["id"], viewer)
-    scores = await Score.select().where(Score.model.is_in([m["id"] for m in models] or [-1]))
-    by_model: dict[int, list[dict]] = {}
+    scores = await queries.scores_of_models([m["id"] for m in models])
+    by_model: dict[int, list[ScoreRow]] = {}
     for score in scores:
         by_model.setdefault(score["model"], []).append(score)
     metrics_by_model: dict[int, dict[str, float]] = {}
@@ -73,38 +90,46 @@ async def build(task: dict, viewer: Viewer | None, metric_weights: dict[str, flo
     model_by_id = {m["id"]: m for m in models}
     entries = []
     for position, (model_id, result) in enumerate(rank(results), start=1):
-        per_dataset = [{"dataset_id": s["dataset"], **{m: s[column] for m, column in SCORE_METRICS.items()}} for s in by_model[model_id]]
-        entries.append(LeaderboardEntry(position, model_by_id[model_id], result.dynascore, metrics_by_model[model_id], per_dataset, result))
+        per_dataset = [
+            {"dataset_id": s["dataset"], **{m: s[column] for m, column in SCORE_METRICS.items()}} for s in by_model[model_id]
+        ]
+        entries.append(
+            LeaderboardEntry(position, model_by_id[model_id], result.dynascore, metrics_by_model[model_id], per_dataset, result)
+        )
     return Leaderboard(entries, weights, d_weights, datasets)
 
 
-async def _visible_models(task_id: int, viewer: Viewer | None) -> list[dict]:
-    query = Model.select().where(Model.task == task_id, Model.status == "evaluated")
-    rows = await query.output(load_json=True)
-    if viewer is not None and viewer.is_admin:
-        return rows
-    return [m for m in rows if m["published"] or (viewer is not None and m["owner"] == viewer.user_id)]
+async def _visible_models(task_id: int, viewer: Viewer | None) -> list[ModelRow]:
+    return [m for m in await queries.evaluated_models(task_id) if permissions.can_view_model(viewer, m)]
 
 
-async def save_config(task: dict, owner_id: int, name: str, metric_weights: dict[str, float], dataset_weights: dict[int, float]) -> dict:
+async def save_config(
+    task: TaskRow, owner_id: int, name: str, metric_weights: dict[str, float], dataset_weights: dict[int, float]
+) -> LeaderboardConfigRow:
     name = name.strip()
     if not 1 <= len(name) <= 100 or text_problem(name):
         raise invalid("Bad name.", FieldProblem("name", "1–100 characters of text"))
     check_weights(metric_weights)
     try:
-        rows = await LeaderboardConfig.insert(LeaderboardConfig(
-            task=task["id"], owner=owner_id, name=name, metric_weights=metric_weights,
-            dataset_weights={str(k): v for k, v in dataset_weights.items()},
-        )).returning(*LeaderboardConfig.all_columns())
+        return await queries.insert_leaderboard_config(
+            task["id"], owner_id, name, metric_weights, {str(k): v for k, v in dataset_weights.items()}
+        )
     except UniqueViolationError:
         raise conflict(f"A leaderboard configuration named {name!r} exists for this task.", "name") from None
-    return rows[0]
 
 
-async def get_config(task_id: int, name: str) -> dict:
+async def get_config(task_id: int, name: str) -> LeaderboardConfigRow:
     if text_problem(name):
         raise not_found("That leaderboard configuration")
-    row = await LeaderboardConfig.select().where(LeaderboardConfig.task == task_id, LeaderboardConfig.name == name).first().output(load_json=True)
+    row = await queries.leaderboard_config(task_id, name)
     if row is None:
         raise not_found(f"Leaderboard configuration {name!r}")
     return row
+
+
+async def saved_weights(task_id: int, config_name: str | None) -> tuple[dict[str, float], dict[int, float]]:
+    """The metric and dataset weights saved under `config_name` ({} and {} without a name)."""
+    if not config_name:
+        return {}, {}
+    saved = await get_config(task_id, config_name)
+    return from_json(saved["metric_weights"]), {int(k): v for k, v in from_json(saved["dataset_weights"]).items()}

@@ -1,4 +1,4 @@
-"""Scoring a model's predictions on a dataset (DESIGN.md §4). Pure functions, no I/O.
+"""Scoring a model's predictions on a dataset (docs/design.md §4). Pure functions, no I/O.
 
 Scales
 ------
@@ -96,8 +96,7 @@ def squad_f1_corpus(golds: Sequence[Sequence[str] | str], preds: Sequence[str | 
     return 100.0 * total / len(golds)
 
 
-def performance(metric_name: str, golds: Sequence[Any], preds: Sequence[Any],
-                labels: Sequence[str] | None = None) -> float:
+def performance(metric_name: str, golds: Sequence[Any], preds: Sequence[Any], labels: Sequence[str] | None = None) -> float:
     """The task's performance metric (TaskConfig.performance_metric) on a 0–100 scale.
 
     ``labels`` matters for ``macro_f1`` only. When it is None the distinct golds (in first-seen
@@ -114,8 +113,9 @@ def performance(metric_name: str, golds: Sequence[Any], preds: Sequence[Any],
     raise ValueError(f"unknown performance metric {metric_name!r}; known: {', '.join(PERFORMANCE_METRICS)}")
 
 
-def per_tag(metric_name: str, rows: Iterable[tuple[Sequence[str], Any, Any]],
-            labels: Sequence[str] | None = None) -> dict[str, float]:
+def per_tag(
+    metric_name: str, rows: Iterable[tuple[Sequence[str], Any, Any]], labels: Sequence[str] | None = None
+) -> dict[str, float]:
     """Performance on the subset of examples carrying each tag, as ``{tag: score}`` sorted by tag.
 
     ``rows`` are ``(tags, gold, pred)``. An example with several tags counts in each of them (a
@@ -145,9 +145,10 @@ def _comparable(pred: Any, qa: bool) -> Any:
     return pred
 
 
-def consistency(original_preds: Mapping[Hashable, Any], perturbed: Iterable[tuple[Hashable, Any]],
-                *, qa: bool = False) -> float | None:
-    """Robustness / fairness (DESIGN.md §4) as a share in [0, 1], or None when nothing to measure.
+def consistency(
+    original_preds: Mapping[Hashable, Any], perturbed: Iterable[tuple[Hashable, Any]], *, qa: bool = False
+) -> float | None:
+    """Robustness / fairness (docs/design.md §4) as a share in [0, 1], or None when nothing to measure.
 
     For each original example that has at least one perturbed copy, the share of its copies on
     which the model's prediction equals the model's own prediction on the original (consistency,

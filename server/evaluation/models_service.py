@@ -1,37 +1,32 @@
-"""Researchers' models: upload checks, the status log, publishing, per-user limits."""
+"""Researchers' models: upload checks, publishing, per-user limits; an accepted upload is queued for deployment."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from server.core.errors import FieldProblem, ServiceError, invalid, not_found
-from server.evaluation.archive import ArchiveLimits, ArchiveRejected, check_contract, read_model_repository
-from server.evaluation.tables import Model
+from server.core import jobs
+from server.core.errors import FieldProblem, ServiceError, invalid
+from server.core.services import Services
 from server.core.settings import Settings
 from server.core.storable import check_upload, text_problem
+from server.evaluation import queries
+from server.evaluation.archive import ArchiveLimits, ArchiveRejected, check_contract, read_model_repository
+from server.evaluation.records import ModelRow, ModelStatus
+from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_task_by_code, load_config
+from workers import evaluation as evaluation_jobs
+
+__all__ = ["CARD_FIELDS", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
 
 CARD_FIELDS = ("description", "parameters", "languages", "license", "source_url", "paper")
 NAME = re.compile(r"^[\w .:()+-]{1,100}$")
-
-
-def archive_path(settings: Settings, model_id: int) -> Path:
-    return Path(settings.model_store_dir) / f"model-{model_id}.archive"
-
-
-def triton_name(model_id: int) -> str:
-    return f"submission_{model_id}"
-
-
-def _log_entry(status: str, message: str) -> dict[str, str]:
-    return {"at": datetime.now(timezone.utc).isoformat(), "status": status, "message": message}
+MY_MODELS_MAX = 200
 
 
 def _check_card(card: dict[str, Any]) -> dict[str, Any]:
@@ -47,9 +42,17 @@ def _check_card(card: dict[str, Any]) -> dict[str, Any]:
 
 
 async def upload_model(
-    settings: Settings, owner_id: int, task_code: str, name: str, card: dict[str, Any], anonymous: bool, upload: BinaryIO,
-) -> dict:
-    """Check the archive completely before anything is stored; a refused upload leaves no row and no file."""
+    services: Services,
+    owner_id: int,
+    task_code: str,
+    name: str,
+    card: dict[str, Any],
+    anonymous: bool,
+    upload: BinaryIO,
+) -> ModelRow:
+    """Check the archive completely before anything is stored; a refused upload leaves no row and no file.
+    An accepted one is queued for deployment."""
+    settings = services.settings
     task = await get_task_by_code(task_code)
     config = load_config(task)
     name = name.strip()
@@ -59,22 +62,27 @@ async def upload_model(
     check_upload(upload, "archive")
     await _check_daily_limit(settings, owner_id, task["id"])
     store = Path(settings.model_store_dir)
-    store.mkdir(parents=True, exist_ok=True)
-    staging = store / f".upload-{owner_id}-{datetime.now(timezone.utc).timestamp():.6f}"
+    store.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 — one local mkdir per upload, usually a no-op
+    staging = store / f".upload-{owner_id}-{datetime.now(UTC).timestamp():.6f}"
     try:
         await asyncio.to_thread(_copy_capped, upload, staging, settings.upload_max_bytes)
         await asyncio.to_thread(_check_archive, staging, settings, config)
-        rows = await Model.insert(Model(
-            task=task["id"], owner=owner_id, name=name, card=clean_card, anonymous=anonymous, status="uploaded",
-            status_log=[_log_entry("uploaded", "The archive passed every check.")],
-        )).returning(*Model.all_columns())
-        model = rows[0]
+        model = await queries.insert_model(
+            task["id"],
+            owner_id,
+            name,
+            clean_card,
+            anonymous,
+            ModelStatus.UPLOADED,
+            [log_entry(ModelStatus.UPLOADED, "The archive passed every check.")],
+        )
         staging.rename(archive_path(settings, model["id"]))
-        await Model.update({Model.triton_name: triton_name(model["id"]), Model.triton_version: "1"}).where(Model.id == model["id"])
-        model.update(triton_name=triton_name(model["id"]), triton_version="1")
-        return model
+        await queries.set_triton_name(model["id"], triton_name(model["id"]), "1")
+        model["triton_name"], model["triton_version"] = triton_name(model["id"]), "1"
     finally:
         staging.unlink(missing_ok=True)
+    await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])
+    return model
 
 
 def _copy_capped(upload: BinaryIO, destination: Path, limit: int) -> None:
@@ -97,38 +105,20 @@ def _check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
 
 
 async def _check_daily_limit(settings: Settings, owner_id: int, task_id: int) -> None:
-    # Failed deployments do not count against the limit.
-    rows = await Model.raw(
-        "SELECT count(*) AS n FROM models WHERE owner = {} AND task = {} AND status <> 'failed' "
-        "AND created_at > now() - interval '1 day'",
-        owner_id, task_id,
-    )
-    if rows[0]["n"] >= settings.uploads_per_day:
+    if await queries.uploads_today(owner_id, task_id) >= settings.uploads_per_day:
         raise ServiceError("RATE_LIMITED", f"At most {settings.uploads_per_day} uploads per task per day; try again tomorrow.")
 
 
-async def record_status(model_id: int, status: str, message: str) -> dict:
-    """Append to the status log and set the status in one statement (safe under concurrent jobs)."""
-    rows = await Model.raw(
-        "UPDATE models SET status = {}, status_log = status_log || {}::jsonb WHERE id = {} RETURNING *",
-        status, json.dumps([_log_entry(status, message[:4000])]), model_id,
-    )
-    return rows[0] if rows else {}
-
-
-async def get_model(model_id: int) -> dict:
-    row = await Model.select().where(Model.id == model_id).first().output(load_json=True)
-    if row is None:
-        raise not_found("That model")
-    return row
-
-
-async def set_published(model_id: int, owner_id: int, is_admin: bool, published: bool) -> dict:
-    model = await get_model(model_id)
-    if model["owner"] != owner_id and not is_admin:
-        raise ServiceError("FORBIDDEN", "Only the model's owner can publish it.")
-    await Model.update({Model.published: published}).where(Model.id == model_id)
+async def set_published(model_id: int, published: bool) -> ModelRow:
+    """Whoever may publish it was decided by the caller (permissions.publish_model)."""
+    await queries.set_published(model_id, published)
     return await get_model(model_id)
+
+
+async def models_of_owner(owner_id: int, task_code: str | None = None) -> list[ModelRow]:
+    """The owner's uploaded models, newest first (at most MY_MODELS_MAX)."""
+    task_id = (await get_task_by_code(task_code))["id"] if task_code else None
+    return await queries.models_of_owner(owner_id, task_id, MY_MODELS_MAX)
 
 
 def remove_archive(settings: Settings, model_id: int) -> None:

@@ -1,4 +1,4 @@
-"""Deterministic text perturbations for robustness and fairness scores (DESIGN.md §4). Pure, no I/O.
+"""Deterministic text perturbations for robustness and fairness scores (docs/design.md §4). Pure, no I/O.
 
 Robustness perturbations (meaning-preserving noise; one kind per variant):
   * typos: on ~10% of the words (at least one), an adjacent-QWERTY-key substitution, a swap of two
@@ -21,7 +21,7 @@ Determinism: every choice comes from ``random.Random(f"{seed}:{kind}:{text}")`` 
 fields the texts are joined with U+001F); ``random.Random`` seeds a str through SHA-512, so the
 output does not depend on PYTHONHASHSEED, the process, or the machine. No set is ever iterated.
 
-Why not AugLy or nlpaug (DESIGN.md prefers them when they run offline) — checked on this machine:
+Why not AugLy or nlpaug (the design notes prefer them when they run offline) — checked on this machine:
   * ``augly[text]`` 1.0.0 (2022) installs from PyPI and its text functions do run offline, but only
     after adding dependencies it does not declare (numpy, requests); it pins ``nlpaug==1.1.3`` and
     needs ``python-magic`` (libmagic), in a 24 MB wheel that is mostly image/video assets.
@@ -64,51 +64,225 @@ _ATTEMPTS_PER_VARIANT = 10
 # out so that swaps do not hit ordinary words; every name is in exactly one list.
 FIRST_NAMES: dict[tuple[str, str], tuple[str, ...]] = {
     ("white", "female"): (
-        "Emily", "Anne", "Jill", "Allison", "Laurie", "Sarah", "Meredith", "Carrie", "Kristen",
-        "Amanda", "Courtney", "Heather", "Melanie", "Katie", "Betsy", "Nancy", "Stephanie",
-        "Ellen", "Lauren", "Colleen", "Megan", "Rachel", "Molly", "Claire", "Abigail",
+        "Emily",
+        "Anne",
+        "Jill",
+        "Allison",
+        "Laurie",
+        "Sarah",
+        "Meredith",
+        "Carrie",
+        "Kristen",
+        "Amanda",
+        "Courtney",
+        "Heather",
+        "Melanie",
+        "Katie",
+        "Betsy",
+        "Nancy",
+        "Stephanie",
+        "Ellen",
+        "Lauren",
+        "Colleen",
+        "Megan",
+        "Rachel",
+        "Molly",
+        "Claire",
+        "Abigail",
     ),
     ("white", "male"): (
-        "Greg", "Brendan", "Geoffrey", "Brett", "Matthew", "Neil", "Todd", "Brad", "Adam", "Harry",
-        "Josh", "Alan", "Ian", "Justin", "Ryan", "Andrew", "Fred", "Jack", "Paul", "Jonathan",
-        "Peter", "Connor", "Scott", "Kevin", "Dylan",
+        "Greg",
+        "Brendan",
+        "Geoffrey",
+        "Brett",
+        "Matthew",
+        "Neil",
+        "Todd",
+        "Brad",
+        "Adam",
+        "Harry",
+        "Josh",
+        "Alan",
+        "Ian",
+        "Justin",
+        "Ryan",
+        "Andrew",
+        "Fred",
+        "Jack",
+        "Paul",
+        "Jonathan",
+        "Peter",
+        "Connor",
+        "Scott",
+        "Kevin",
+        "Dylan",
     ),
     ("black", "female"): (
-        "Lakisha", "Latoya", "Tamika", "Imani", "Shanice", "Aisha", "Keisha", "Tanisha", "Latisha",
-        "Nichelle", "Shereen", "Temeka", "Shaniqua", "Latonya", "Malika", "Yolanda", "Ayana",
-        "Tyra", "Nia", "Kiara", "Ebonee", "Tameka", "Lashonda", "Precious", "Aaliyah",
+        "Lakisha",
+        "Latoya",
+        "Tamika",
+        "Imani",
+        "Shanice",
+        "Aisha",
+        "Keisha",
+        "Tanisha",
+        "Latisha",
+        "Nichelle",
+        "Shereen",
+        "Temeka",
+        "Shaniqua",
+        "Latonya",
+        "Malika",
+        "Yolanda",
+        "Ayana",
+        "Tyra",
+        "Nia",
+        "Kiara",
+        "Ebonee",
+        "Tameka",
+        "Lashonda",
+        "Precious",
+        "Aaliyah",
     ),
     ("black", "male"): (
-        "Darnell", "Hakim", "Jermaine", "Kareem", "Jamal", "Leroy", "Rasheed", "Tremayne", "Tyrone",
-        "DeShawn", "Darius", "Lamar", "Malik", "Terrell", "Jamar", "Marquis", "Tyree", "Alonzo",
-        "Cedric", "Dwayne", "Reginald", "Demetrius", "Andre", "Rashad", "Kendrick",
+        "Darnell",
+        "Hakim",
+        "Jermaine",
+        "Kareem",
+        "Jamal",
+        "Leroy",
+        "Rasheed",
+        "Tremayne",
+        "Tyrone",
+        "DeShawn",
+        "Darius",
+        "Lamar",
+        "Malik",
+        "Terrell",
+        "Jamar",
+        "Marquis",
+        "Tyree",
+        "Alonzo",
+        "Cedric",
+        "Dwayne",
+        "Reginald",
+        "Demetrius",
+        "Andre",
+        "Rashad",
+        "Kendrick",
     ),
     ("hispanic", "female"): (
-        "Maria", "Guadalupe", "Rosa", "Carmen", "Ana", "Lucia", "Sofia", "Isabella", "Valentina",
-        "Ximena", "Camila", "Daniela", "Gabriela", "Alejandra", "Mariana", "Fernanda", "Paola",
-        "Adriana", "Yesenia", "Marisol", "Esperanza", "Beatriz", "Leticia", "Graciela", "Veronica",
+        "Maria",
+        "Guadalupe",
+        "Rosa",
+        "Carmen",
+        "Ana",
+        "Lucia",
+        "Sofia",
+        "Isabella",
+        "Valentina",
+        "Ximena",
+        "Camila",
+        "Daniela",
+        "Gabriela",
+        "Alejandra",
+        "Mariana",
+        "Fernanda",
+        "Paola",
+        "Adriana",
+        "Yesenia",
+        "Marisol",
+        "Esperanza",
+        "Beatriz",
+        "Leticia",
+        "Graciela",
+        "Veronica",
     ),
     ("hispanic", "male"): (
-        "Jose", "Juan", "Carlos", "Luis", "Miguel", "Jorge", "Alejandro", "Diego", "Santiago",
-        "Javier", "Ricardo", "Fernando", "Eduardo", "Pedro", "Manuel", "Francisco", "Rafael",
-        "Sergio", "Mateo", "Raul", "Hector", "Ramon", "Pablo", "Andres", "Gustavo",
+        "Jose",
+        "Juan",
+        "Carlos",
+        "Luis",
+        "Miguel",
+        "Jorge",
+        "Alejandro",
+        "Diego",
+        "Santiago",
+        "Javier",
+        "Ricardo",
+        "Fernando",
+        "Eduardo",
+        "Pedro",
+        "Manuel",
+        "Francisco",
+        "Rafael",
+        "Sergio",
+        "Mateo",
+        "Raul",
+        "Hector",
+        "Ramon",
+        "Pablo",
+        "Andres",
+        "Gustavo",
     ),
     ("asian", "female"): (
-        "Mei", "Priya", "Ananya", "Aiko", "Yuki", "Sakura", "Linh", "Thuy", "Lakshmi", "Deepika",
-        "Kavya", "Jing", "Meiling", "Haruka", "Yoko", "Keiko", "Divya", "Sunita", "Anjali", "Xiaoling",
-        "Minji", "Soojin", "Hiroko", "Nguyet", "Shreya",
+        "Mei",
+        "Priya",
+        "Ananya",
+        "Aiko",
+        "Yuki",
+        "Sakura",
+        "Linh",
+        "Thuy",
+        "Lakshmi",
+        "Deepika",
+        "Kavya",
+        "Jing",
+        "Meiling",
+        "Haruka",
+        "Yoko",
+        "Keiko",
+        "Divya",
+        "Sunita",
+        "Anjali",
+        "Xiaoling",
+        "Minji",
+        "Soojin",
+        "Hiroko",
+        "Nguyet",
+        "Shreya",
     ),
     ("asian", "male"): (
-        "Wei", "Hiroshi", "Takeshi", "Kenji", "Raj", "Rahul", "Arjun", "Vikram", "Amit", "Hao",
-        "Jian", "Minh", "Tuan", "Sanjay", "Ravi", "Haruto", "Daisuke", "Hyun", "Jin", "Kazuo",
-        "Rohan", "Ajay", "Deepak", "Jae", "Zhiwei",
+        "Wei",
+        "Hiroshi",
+        "Takeshi",
+        "Kenji",
+        "Raj",
+        "Rahul",
+        "Arjun",
+        "Vikram",
+        "Amit",
+        "Hao",
+        "Jian",
+        "Minh",
+        "Tuan",
+        "Sanjay",
+        "Ravi",
+        "Haruto",
+        "Daisuke",
+        "Hyun",
+        "Jin",
+        "Kazuo",
+        "Rohan",
+        "Ajay",
+        "Deepak",
+        "Jae",
+        "Zhiwei",
     ),
 }
 _GENDERS = ("female", "male")
 _OTHER_GENDER = {"female": "male", "male": "female"}
-_NAME_GROUP: dict[str, tuple[str, str]] = {
-    name.lower(): group for group, names in FIRST_NAMES.items() for name in names
-}
+_NAME_GROUP: dict[str, tuple[str, str]] = {name.lower(): group for group, names in FIRST_NAMES.items() for name in names}
 # Names are matched as whole words with a capital first letter ("Emily", "EMILY", "Emily's").
 _NAME_RE = re.compile(
     r"\b(" + "|".join(sorted((re.escape(n) for n in _NAME_GROUP), key=len, reverse=True)) + r")\b",
@@ -117,25 +291,70 @@ _NAME_RE = re.compile(
 
 # Gendered words, male -> female. Swapped both ways; his/her/him/hers are handled by _swap_gendered.
 GENDERED_PAIRS: tuple[tuple[str, str], ...] = (
-    ("he", "she"), ("himself", "herself"),
-    ("man", "woman"), ("men", "women"), ("boy", "girl"), ("boys", "girls"),
-    ("gentleman", "lady"), ("gentlemen", "ladies"),
-    ("father", "mother"), ("fathers", "mothers"), ("dad", "mom"), ("dads", "moms"),
-    ("daddy", "mommy"), ("papa", "mama"), ("son", "daughter"), ("sons", "daughters"),
-    ("brother", "sister"), ("brothers", "sisters"), ("husband", "wife"), ("husbands", "wives"),
-    ("boyfriend", "girlfriend"), ("boyfriends", "girlfriends"), ("groom", "bride"),
-    ("grooms", "brides"), ("fiance", "fiancee"), ("uncle", "aunt"), ("uncles", "aunts"),
-    ("nephew", "niece"), ("nephews", "nieces"), ("grandfather", "grandmother"),
-    ("grandfathers", "grandmothers"), ("grandpa", "grandma"), ("grandson", "granddaughter"),
-    ("grandsons", "granddaughters"), ("stepfather", "stepmother"), ("stepson", "stepdaughter"),
-    ("godfather", "godmother"), ("king", "queen"), ("kings", "queens"), ("prince", "princess"),
-    ("princes", "princesses"), ("lord", "lady"), ("sir", "madam"), ("mr", "mrs"),
-    ("male", "female"), ("males", "females"), ("masculine", "feminine"), ("boyhood", "girlhood"),
-    ("actor", "actress"), ("actors", "actresses"), ("waiter", "waitress"), ("waiters", "waitresses"),
-    ("hero", "heroine"), ("heroes", "heroines"), ("monk", "nun"),
-    ("monks", "nuns"), ("businessman", "businesswoman"), ("businessmen", "businesswomen"),
-    ("chairman", "chairwoman"), ("spokesman", "spokeswoman"), ("policeman", "policewoman"),
-    ("policemen", "policewomen"), ("sportsman", "sportswoman"), ("salesman", "saleswoman"),
+    ("he", "she"),
+    ("himself", "herself"),
+    ("man", "woman"),
+    ("men", "women"),
+    ("boy", "girl"),
+    ("boys", "girls"),
+    ("gentleman", "lady"),
+    ("gentlemen", "ladies"),
+    ("father", "mother"),
+    ("fathers", "mothers"),
+    ("dad", "mom"),
+    ("dads", "moms"),
+    ("daddy", "mommy"),
+    ("papa", "mama"),
+    ("son", "daughter"),
+    ("sons", "daughters"),
+    ("brother", "sister"),
+    ("brothers", "sisters"),
+    ("husband", "wife"),
+    ("husbands", "wives"),
+    ("boyfriend", "girlfriend"),
+    ("boyfriends", "girlfriends"),
+    ("groom", "bride"),
+    ("grooms", "brides"),
+    ("fiance", "fiancee"),
+    ("uncle", "aunt"),
+    ("uncles", "aunts"),
+    ("nephew", "niece"),
+    ("nephews", "nieces"),
+    ("grandfather", "grandmother"),
+    ("grandfathers", "grandmothers"),
+    ("grandpa", "grandma"),
+    ("grandson", "granddaughter"),
+    ("grandsons", "granddaughters"),
+    ("stepfather", "stepmother"),
+    ("stepson", "stepdaughter"),
+    ("godfather", "godmother"),
+    ("king", "queen"),
+    ("kings", "queens"),
+    ("prince", "princess"),
+    ("princes", "princesses"),
+    ("lord", "lady"),
+    ("sir", "madam"),
+    ("mr", "mrs"),
+    ("male", "female"),
+    ("males", "females"),
+    ("masculine", "feminine"),
+    ("boyhood", "girlhood"),
+    ("actor", "actress"),
+    ("actors", "actresses"),
+    ("waiter", "waitress"),
+    ("waiters", "waitresses"),
+    ("hero", "heroine"),
+    ("heroes", "heroines"),
+    ("monk", "nun"),
+    ("monks", "nuns"),
+    ("businessman", "businesswoman"),
+    ("businessmen", "businesswomen"),
+    ("chairman", "chairwoman"),
+    ("spokesman", "spokeswoman"),
+    ("policeman", "policewoman"),
+    ("policemen", "policewomen"),
+    ("sportsman", "sportswoman"),
+    ("salesman", "saleswoman"),
 )
 
 
@@ -157,33 +376,69 @@ _GENDERED_RE = re.compile(
 # After "her", these words mean it is an object ("saw her and", "gave her the") -> "him";
 # another word means a possessive ("her book") -> "his". After "his", they (or no word at all)
 # mean a standalone possessive ("it is his and …") -> "hers".
-_NOT_A_NOUN = frozenset("""
+_NOT_A_NOUN = frozenset(
+    """
 a about after again all also an and any as at away back be because before but by down either
 enough everything for from here how if in into is it like me nothing now of off on once or out
 over since so something than that the their them then there these this those to today tomorrow
 too until up us very was were what when where whether which while who why with yesterday
-""".split())
+""".split()
+)
 
 # Expanded -> contracted. "X is/are/will" contract only before another word (never "what it's."),
 # and the "have"/"would" forms are only ever expanded (contracting "I have a car" or expanding
 # "I'd gone" would make the text ungrammatical).
 CONTRACTIONS: tuple[tuple[str, str], ...] = (
-    ("are not", "aren't"), ("cannot", "can't"), ("could not", "couldn't"), ("did not", "didn't"),
-    ("does not", "doesn't"), ("do not", "don't"), ("had not", "hadn't"), ("has not", "hasn't"),
-    ("have not", "haven't"), ("is not", "isn't"), ("must not", "mustn't"), ("should not", "shouldn't"),
-    ("was not", "wasn't"), ("were not", "weren't"), ("will not", "won't"), ("would not", "wouldn't"),
-    ("I am", "I'm"), ("you are", "you're"), ("we are", "we're"), ("they are", "they're"),
-    ("he is", "he's"), ("she is", "she's"), ("it is", "it's"), ("that is", "that's"),
-    ("there is", "there's"), ("what is", "what's"), ("who is", "who's"), ("where is", "where's"),
-    ("let us", "let's"), ("I will", "I'll"), ("you will", "you'll"), ("he will", "he'll"),
-    ("she will", "she'll"), ("we will", "we'll"), ("they will", "they'll"), ("it will", "it'll"),
+    ("are not", "aren't"),
+    ("cannot", "can't"),
+    ("could not", "couldn't"),
+    ("did not", "didn't"),
+    ("does not", "doesn't"),
+    ("do not", "don't"),
+    ("had not", "hadn't"),
+    ("has not", "hasn't"),
+    ("have not", "haven't"),
+    ("is not", "isn't"),
+    ("must not", "mustn't"),
+    ("should not", "shouldn't"),
+    ("was not", "wasn't"),
+    ("were not", "weren't"),
+    ("will not", "won't"),
+    ("would not", "wouldn't"),
+    ("I am", "I'm"),
+    ("you are", "you're"),
+    ("we are", "we're"),
+    ("they are", "they're"),
+    ("he is", "he's"),
+    ("she is", "she's"),
+    ("it is", "it's"),
+    ("that is", "that's"),
+    ("there is", "there's"),
+    ("what is", "what's"),
+    ("who is", "who's"),
+    ("where is", "where's"),
+    ("let us", "let's"),
+    ("I will", "I'll"),
+    ("you will", "you'll"),
+    ("he will", "he'll"),
+    ("she will", "she'll"),
+    ("we will", "we'll"),
+    ("they will", "they'll"),
+    ("it will", "it'll"),
 )
 _EXPAND_ONLY: tuple[tuple[str, str], ...] = (
-    ("I have", "I've"), ("you have", "you've"), ("we have", "we've"), ("they have", "they've"),
-    ("I would", "I'd"), ("you would", "you'd"), ("we would", "we'd"), ("they would", "they'd"),
+    ("I have", "I've"),
+    ("you have", "you've"),
+    ("we have", "we've"),
+    ("they have", "they've"),
+    ("I would", "I'd"),
+    ("you would", "you'd"),
+    ("we would", "we'd"),
+    ("they would", "they'd"),
 )
 _CONTRACT = {expanded.lower(): contracted for expanded, contracted in CONTRACTIONS}
 _EXPAND = {contracted.lower(): expanded for expanded, contracted in (*CONTRACTIONS, *_EXPAND_ONLY)}
+
 
 def _phrase_pattern(expanded: str) -> str:
     pattern = re.escape(expanded).replace(r"\ ", r"\s+")
@@ -231,6 +486,7 @@ _INSERTED_MARKS = (",", ".", "!", "?", ";", " -", "...")
 # Helpers
 # --------------------------------------------------------------------------------------------------
 
+
 def _match_case(source: str, replacement: str) -> str:
     """``replacement`` in the case pattern of ``source``: UPPER, Capitalized or as given."""
     if len(source) > 1 and source.isupper():
@@ -250,6 +506,7 @@ def _next_word(text: str, end: int) -> str | None:
 # Robustness operations: (text, rng) -> text
 # --------------------------------------------------------------------------------------------------
 
+
 def _typo_word(word: str, rng: random.Random) -> str:
     operations = ["substitute", "swap"] + (["delete"] if len(word) >= 3 else [])
     operation = rng.choice(operations)
@@ -258,17 +515,17 @@ def _typo_word(word: str, rng: random.Random) -> str:
         if candidates:
             i = rng.choice(candidates)
             new = rng.choice(_ADJACENT_KEYS[word[i].lower()])
-            return word[:i] + (new.upper() if word[i].isupper() else new) + word[i + 1:]
+            return word[:i] + (new.upper() if word[i].isupper() else new) + word[i + 1 :]
         operation = "swap"
     if operation == "swap":
         candidates = [i for i in range(len(word) - 1) if word[i] != word[i + 1]]
         if candidates:
             i = rng.choice(candidates)
-            return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+            return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
         if len(word) < 3:
             return word
     i = rng.randrange(len(word))
-    return word[:i] + word[i + 1:]
+    return word[:i] + word[i + 1 :]
 
 
 def _typos(text: str, rng: random.Random) -> str:
@@ -282,7 +539,7 @@ def _typos(text: str, rng: random.Random) -> str:
     pieces, last = [], 0
     for index in chosen:
         match = words[index]
-        pieces += [text[last:match.start()], _typo_word(match.group(), rng)]
+        pieces += [text[last : match.start()], _typo_word(match.group(), rng)]
         last = match.end()
     return "".join(pieces) + text[last:]
 
@@ -291,9 +548,11 @@ def _case(text: str, rng: random.Random) -> str:
     words = list(_WORD_START_RE.finditer(text))
     options: list[Callable[[], str]] = [text.lower, text.upper, lambda: _title(text)]
     if words:
+
         def upper_one_word() -> str:
             match = rng.choice(words)
-            return text[:match.start()] + match.group().upper() + text[match.end():]
+            return text[: match.start()] + match.group().upper() + text[match.end() :]
+
         options.append(upper_one_word)
     results = [option() for option in options]
     changed = [r for r in results if r != text]
@@ -313,12 +572,12 @@ def _punctuation(text: str, rng: random.Random) -> str:
     words = list(_WORD_RE.finditer(text))
     if choice == "space" and gaps:
         gap = rng.choice(gaps)
-        return text[:gap.start()] + " " * rng.choice((2, 3)) + text[gap.start() + 1:]
+        return text[: gap.start()] + " " * rng.choice((2, 3)) + text[gap.start() + 1 :]
     if choice == "mark" and words:
         word = rng.choice(words)
-        return text[:word.end()] + rng.choice(_INSERTED_MARKS) + text[word.end():]
+        return text[: word.end()] + rng.choice(_INSERTED_MARKS) + text[word.end() :]
     stripped = text.rstrip()
-    trailing = text[len(stripped):]
+    trailing = text[len(stripped) :]
     if stripped[-1] in ".!?":
         return stripped + stripped[-1] * rng.choice((1, 2)) + trailing
     return stripped + rng.choice((".", "!", "...")) + trailing
@@ -378,6 +637,7 @@ def _robustness_applies(name: str, text: str) -> bool:
 # Fairness operations: (texts, rng) -> texts, one plan shared by all fields of an example
 # --------------------------------------------------------------------------------------------------
 
+
 def _names_in(texts: Sequence[str]) -> list[str]:
     """Distinct listed first names (lower-cased) in order of first appearance."""
     found: dict[str, None] = {}
@@ -412,6 +672,7 @@ def _apply_names(text: str, mapping: Mapping[str, str]) -> str:
         if not word[0].isupper() or word.lower() not in mapping:
             return word
         return _match_case(word, mapping[word.lower()])
+
     return _NAME_RE.sub(replace, text)
 
 
@@ -428,6 +689,7 @@ def _swap_gendered(text: str) -> str:
         else:
             new = _GENDER_SWAP[lower]
         return _match_case(word, new)
+
     return _GENDERED_RE.sub(replace, text)
 
 
@@ -445,6 +707,7 @@ def _swap_gender(texts: Sequence[str], rng: random.Random) -> list[str]:
 # Public API
 # --------------------------------------------------------------------------------------------------
 
+
 def _variants(texts: list[str], kind: str, seed: int, n: int) -> list[list[str]]:
     if kind not in KINDS:
         raise ValueError(f"unknown perturbation kind {kind!r}; known: {', '.join(KINDS)}")
@@ -455,7 +718,8 @@ def _variants(texts: list[str], kind: str, seed: int, n: int) -> list[list[str]]
     if kind == "robustness":
         for name, op in _ROBUSTNESS_OPS:
             if any(_robustness_applies(name, t) for t in texts):
-                operations.append(lambda ts, r, op=op: [op(t, r) for t in ts])
+                # mypy cannot infer a lambda with a default argument (the default binds this loop's op).
+                operations.append(lambda ts, r, op=op: [op(t, r) for t in ts])  # type: ignore[misc]
     else:
         if _names_in(texts):
             operations.append(_swap_names)
@@ -485,8 +749,9 @@ def perturb(text: str, kind: Kind, seed: int, n: int = 3) -> list[str]:
     return [variant[0] for variant in _variants([text], kind, seed, n)]
 
 
-def perturb_fields(fields: Mapping[str, str], perturbable: Sequence[str], kind: Kind, seed: int,
-                   n: int = 3) -> list[dict[str, str]]:
+def perturb_fields(
+    fields: Mapping[str, str], perturbable: Sequence[str], kind: Kind, seed: int, n: int = 3
+) -> list[dict[str, str]]:
     """Up to ``n`` distinct perturbed copies of an example's fields (full dicts).
 
     Only the fields named in ``perturbable`` (and holding text) change; the others are copied

@@ -1,9 +1,12 @@
-from piccolo.columns import JSONB, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
+"""The evaluation domain's tables: researchers' models, datasets and their examples, scores, saved leaderboard weightings."""
+
+from piccolo.columns import JSONB, Boolean, Float, ForeignKey, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table
 
 from server.accounts.tables import User
+from server.evaluation.records import DatasetAccess, ModelStatus, Perturbation
 from server.tasks.tables import Round, Task
 
 
@@ -13,7 +16,7 @@ class Model(Table, tablename="models"):
     name = Varchar(length=200)
     card = JSONB(default="{}")  # description, parameters, languages, license, source_url, paper
     # uploaded | deploying | deployed | evaluating | evaluated | failed
-    status = Varchar(length=16, default="uploaded")
+    status = Varchar(length=16, default="uploaded", choices=ModelStatus)
     status_log = JSONB(default="[]")
     triton_name = Varchar(length=200, default="")
     triton_version = Varchar(length=32, default="")
@@ -26,7 +29,7 @@ class Dataset(Table, tablename="datasets"):
     task = ForeignKey(Task, index=True)
     round = ForeignKey(Round, null=True, default=None)
     name = Varchar(length=200)
-    access = Varchar(length=16, default="scoring")  # scoring | standard | hidden
+    access = Varchar(length=16, default="scoring", choices=DatasetAccess)  # scoring | standard | hidden
     weight = Float(default=1.0)
     created_at = Timestamptz(default=TimestamptzNow())
     datasets_unique_task_name = Unique(["task", "name"])
@@ -39,7 +42,7 @@ class DatasetExample(Table, tablename="dataset_examples"):
     gold = JSONB(null=True, default=None)  # the label, or the list of acceptable answers (QA)
     tags = JSONB(default="[]")
     # original | robustness | fairness; perturbed copies point at their original's uid
-    perturbation = Varchar(length=16, default="original")
+    perturbation = Varchar(length=16, default="original", choices=Perturbation)
     original_uid = Varchar(length=200, null=True, default=None)
     dataset_examples_unique_dataset_uid = Unique(["dataset", "uid"])
 

@@ -15,18 +15,32 @@ from strawberry.extensions import (
     ValidationCache,
 )
 
+from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
-from server.graphql.annotation.examples import AnnotationMutations, AnnotationQueries
-from server.graphql.core.errors import (
-    AuthenticationError, ConflictError, Error, InputError, ModelUnavailableError, NotFoundError, PermissionError,
-    ArchiveRejectedError, RateLimitedError, RoundClosedError, should_mask_error,
+from server.graphql.annotation.schema import (
+    AnnotationMutations,
+    AnnotationQueries,
+    ValidationMutations,
+    ValidationQueries,
+    ValidationSubscriptions,
 )
-from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
+from server.graphql.core.errors import (
+    ArchiveRejectedError,
+    AuthenticationError,
+    ConflictError,
+    Error,
+    InputError,
+    ModelUnavailableError,
+    NotFoundError,
+    PermissionError,
+    RateLimitedError,
+    RoundClosedError,
+    should_mask_error,
+)
 from server.graphql.core.guard import ReadScope
+from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training.schema import TrainingMutations, TrainingQueries, TrainingSubscriptions
-from server.graphql.annotation.validation import ValidationMutations, ValidationQueries, ValidationSubscriptions
-from server.core.settings import Settings
 
 
 @strawberry.type
@@ -35,8 +49,7 @@ class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, E
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations,
-               TrainingMutations):
+class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations, TrainingMutations):
     pass
 
 
@@ -56,8 +69,18 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
-        types=[Error, InputError, AuthenticationError, PermissionError, NotFoundError, ConflictError, ModelUnavailableError, RoundClosedError,
-               ArchiveRejectedError, RateLimitedError],
+        types=[
+            Error,
+            InputError,
+            AuthenticationError,
+            PermissionError,
+            NotFoundError,
+            ConflictError,
+            ModelUnavailableError,
+            RoundClosedError,
+            ArchiveRejectedError,
+            RateLimitedError,
+        ],
         extensions=[
             QueryDepthLimiter(max_depth=settings.query_depth_max),
             MaxTokensLimiter(max_token_count=settings.query_tokens_max),

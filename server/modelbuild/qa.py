@@ -18,6 +18,10 @@ from types import ModuleType
 
 import numpy as np
 
+# SQuAD v1.1 normalization and token F1: the platform's own definition (docs/design.md §4 "Fooled").
+from server.annotation.fooling import squad_f1
+from server.annotation.fooling import squad_normalize as normalize_answer
+
 
 def load_ranker_module(model_py: Path) -> ModuleType:
     """Import the QA Triton model file by path (a fresh module object each call)."""
@@ -29,10 +33,6 @@ def load_ranker_module(model_py: Path) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
-
-
-# SQuAD v1.1 normalization and token F1: the platform's own definition (DESIGN.md §4 "Fooled").
-from server.annotation.fooling import squad_f1, squad_normalize as normalize_answer  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,9 @@ def _targets(module: ModuleType, rows: list[dict]):
     return data
 
 
-def fit_ranker(module: ModuleType, train: list[dict], cfg: QAFitConfig,
-               progress: Callable[[int, int, float], None] | None = None) -> tuple[np.ndarray, int]:
+def fit_ranker(
+    module: ModuleType, train: list[dict], cfg: QAFitConfig, progress: Callable[[int, int, float], None] | None = None
+) -> tuple[np.ndarray, int]:
     """Softmax-over-candidates (listwise) linear model fitted with Adam. Returns (weights, n_used)."""
     rows = train[: cfg.max_questions] if cfg.max_questions else train
     data = _targets(module, rows)
@@ -96,7 +97,7 @@ def fit_ranker(module: ModuleType, train: list[dict], cfg: QAFitConfig,
             grad += x.T @ p / len(stacked)
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
-        w -= cfg.lr * (m / (1 - b1 ** it)) / (np.sqrt(v / (1 - b2 ** it)) + eps)
+        w -= cfg.lr * (m / (1 - b1**it)) / (np.sqrt(v / (1 - b2**it)) + eps)
         if progress:
             progress(it, cfg.iterations, loss / len(stacked))
     return w.astype(np.float32), len(data)

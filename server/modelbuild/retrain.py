@@ -13,8 +13,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from server.modelbuild.build import (
-    BuildError, BuildEvent, TEMPLATE_ROOT, _build_classifier, _build_qa, _limit_eval, _make_readable, _score_text,
-    _versions, MAX_EVAL, resolve_base_model,
+    MAX_EVAL,
+    BuildError,
+    BuildEvent,
+    _build_classifier,
+    _build_qa,
+    _limit_eval,
+    _make_readable,
+    _score_text,
+    _versions,
+    model_py_template,
+    resolve_base_model,
 )
 from server.modelbuild.seed import seed_data
 from server.modelbuild.tasks import TASKS, TaskSpec
@@ -49,8 +58,13 @@ def training_rows(spec: TaskSpec, examples: list[dict]) -> list[dict]:
 
 
 def build_next_version(
-    spec: TaskSpec, repository: Path, extra_train: list[dict], profile: str, base_model: str | None,
-    progress: Callable[[BuildEvent], None] | None = None, version: int | None = None,
+    spec: TaskSpec,
+    repository: Path,
+    extra_train: list[dict],
+    profile: str,
+    base_model: str | None,
+    progress: Callable[[BuildEvent], None] | None = None,
+    version: int | None = None,
 ) -> tuple[int, dict]:
     """Train and write version `version` (default: one above the newest) of spec's model; returns it and its metadata."""
     from server.modelbuild.train import PROFILES
@@ -68,12 +82,20 @@ def build_next_version(
     shutil.rmtree(staging, ignore_errors=True)
     try:
         staging.mkdir(parents=True)
-        shutil.copyfile(TEMPLATE_ROOT / spec.model_name / "1" / "model.py", staging / "model.py")
-        emit(BuildEvent(spec.name, spec.model_name, "data",
-                        message=f"{len(seed.train)} seed + {len(extra_train)} validated train / {len(seed.heldout)} held out"))
+        shutil.copyfile(model_py_template(spec), staging / "model.py")
+        emit(
+            BuildEvent(
+                spec.name,
+                spec.model_name,
+                "data",
+                message=f"{len(seed.train)} seed + {len(extra_train)} validated train / {len(seed.heldout)} held out",
+            )
+        )
         if spec.kind == "classification":
             base_ref, local_base, _ = resolve_base_model(base_model)
-            meta = _build_classifier(spec, task_data, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit)
+            meta = _build_classifier(
+                spec, task_data, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit
+            )
             meta["base_model"] = base_ref
         else:
             from server.modelbuild.qa import QA_PROFILES
@@ -81,11 +103,17 @@ def build_next_version(
             meta = _build_qa(spec, task_data, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit)
             meta["base_model"] = "none (not a neural model)"
         meta = {
-            "task": spec.name, "model_name": spec.model_name, "version": version, "profile": profile, **meta,
+            "task": spec.name,
+            "model_name": spec.model_name,
+            "version": version,
+            "profile": profile,
+            **meta,
             "training_data": f"{seed.source} + {len(extra_train)} validated examples",
-            "n_validated_examples": len(extra_train), "n_heldout": len(seed.heldout),
+            "n_validated_examples": len(extra_train),
+            "n_heldout": len(seed.heldout),
             "build_seconds": round(time.monotonic() - started, 1),
-            "built_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), "versions": _versions(),
+            "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "versions": _versions(),
         }
         emit(BuildEvent(spec.name, spec.model_name, "save"))
         (staging / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class TaskSpec:
     name: str
-    model_name: str          # directory name under triton_models/ and in the built repository
+    model_name: str  # directory name under triton_models/ and in the built repository
     inputs: tuple[str, ...]  # model input fields = Triton BYTES input tensor names
     labels: tuple[str, ...]  # output label order (empty for extractive QA)
-    kind: str                # "classification" | "extractive_qa"
+    kind: str  # "classification" | "extractive_qa"
 
     @property
     def num_labels(self) -> int:
@@ -23,14 +23,10 @@ class TaskSpec:
 
 
 TASKS: dict[str, TaskSpec] = {
-    "sentiment": TaskSpec(
-        "sentiment", "sentiment_minilm", ("statement",), ("negative", "positive", "neutral"), "classification"),
-    "nli": TaskSpec(
-        "nli", "nli_minilm", ("context", "hypothesis"), ("entailment", "neutral", "contradiction"), "classification"),
-    "hate_speech": TaskSpec(
-        "hate_speech", "hate_speech_minilm", ("statement",), ("not_hateful", "hateful"), "classification"),
-    "qa": TaskSpec(
-        "qa", "qa_overlap_baseline", ("context", "question"), (), "extractive_qa"),
+    "sentiment": TaskSpec("sentiment", "sentiment_minilm", ("statement",), ("negative", "positive", "neutral"), "classification"),
+    "nli": TaskSpec("nli", "nli_minilm", ("context", "hypothesis"), ("entailment", "neutral", "contradiction"), "classification"),
+    "hate_speech": TaskSpec("hate_speech", "hate_speech_minilm", ("statement",), ("not_hateful", "hateful"), "classification"),
+    "qa": TaskSpec("qa", "qa_overlap_baseline", ("context", "question"), (), "extractive_qa"),
 }
 
 

@@ -33,11 +33,11 @@ class TrainConfig:
     steps: int
     batch_size: int
     max_length: int
-    lr: float                           # encoder learning rate
-    head_lr: float = 1e-3               # classifier head learning rate
-    num_layers: int | None = None       # keep only the first N encoder layers (None: all)
-    max_per_class: int | None = None    # cap training examples per label (balances skewed data)
-    time_budget: float | None = None    # stop training after this many seconds (safety cap)
+    lr: float  # encoder learning rate
+    head_lr: float = 1e-3  # classifier head learning rate
+    num_layers: int | None = None  # keep only the first N encoder layers (None: all)
+    max_per_class: int | None = None  # cap training examples per label (balances skewed data)
+    time_budget: float | None = None  # stop training after this many seconds (safety cap)
     warmup: float = 0.06
     weight_decay: float = 0.01
     dropout: float = 0.1
@@ -50,14 +50,12 @@ class TrainConfig:
 # caps training when the machine is busy, and metadata records the steps actually run).
 PROFILES: dict[str, dict[str, TrainConfig]] = {
     "fast": {
-        "sentiment": TrainConfig(steps=100, batch_size=16, max_length=48, lr=1.5e-4, num_layers=2,
-                                 max_per_class=1500),
+        "sentiment": TrainConfig(steps=100, batch_size=16, max_length=48, lr=1.5e-4, num_layers=2, max_per_class=1500),
         "nli": TrainConfig(steps=110, batch_size=16, max_length=64, lr=1.5e-4, num_layers=2),
         "hate_speech": TrainConfig(steps=80, batch_size=16, max_length=48, lr=1.5e-4, num_layers=2),
     },
     "full": {
-        "sentiment": TrainConfig(steps=300, batch_size=32, max_length=64, lr=8e-5, max_per_class=3500,
-                                 time_budget=150),
+        "sentiment": TrainConfig(steps=300, batch_size=32, max_length=64, lr=8e-5, max_per_class=3500, time_budget=150),
         "nli": TrainConfig(steps=260, batch_size=32, max_length=80, lr=8e-5, time_budget=140),
         "hate_speech": TrainConfig(steps=140, batch_size=32, max_length=64, lr=8e-5, time_budget=80),
     },
@@ -152,8 +150,7 @@ def train_classifier(
     tokenizer = AutoTokenizer.from_pretrained(base_model, local_files_only=local_files_only)
     kwargs = {"num_hidden_layers": cfg.num_layers} if cfg.num_layers else {}
     try:  # BERT-like encoders: skip the unused pooler
-        encoder = AutoModel.from_pretrained(base_model, add_pooling_layer=False, local_files_only=local_files_only,
-                                            **kwargs)
+        encoder = AutoModel.from_pretrained(base_model, add_pooling_layer=False, local_files_only=local_files_only, **kwargs)
     except TypeError:
         encoder = AutoModel.from_pretrained(base_model, local_files_only=local_files_only, **kwargs)
     model = MeanPoolClassifier.create(encoder, spec.num_labels, cfg.dropout)
@@ -163,11 +160,13 @@ def train_classifier(
 
     body = [p for p in encoder.parameters() if p.requires_grad]
     head = list(model.classifier.parameters())
-    optimizer = torch.optim.AdamW([
-        {"params": [p for p in body if p.ndim >= 2], "lr": cfg.lr, "weight_decay": cfg.weight_decay},
-        {"params": [p for p in body if p.ndim < 2], "lr": cfg.lr, "weight_decay": 0.0},
-        {"params": head, "lr": cfg.head_lr, "weight_decay": 0.0},
-    ])
+    optimizer = torch.optim.AdamW(
+        [
+            {"params": [p for p in body if p.ndim >= 2], "lr": cfg.lr, "weight_decay": cfg.weight_decay},
+            {"params": [p for p in body if p.ndim < 2], "lr": cfg.lr, "weight_decay": 0.0},
+            {"params": head, "lr": cfg.head_lr, "weight_decay": 0.0},
+        ]
+    )
     params = body + head
     warmup = max(1, int(cfg.steps * cfg.warmup))
 
@@ -195,10 +194,9 @@ def train_classifier(
             fresh = list(range(len(rows)))
             rng.shuffle(fresh)
             order.extend(fresh)
-        idx, order = order[:cfg.batch_size], order[cfg.batch_size:]
+        idx, order = order[: cfg.batch_size], order[cfg.batch_size :]
         batch = [rows[i] for i in idx]
-        enc = tokenizer(*_columns(spec, batch), padding=True, truncation=True, max_length=cfg.max_length,
-                        return_tensors="pt")
+        enc = tokenizer(*_columns(spec, batch), padding=True, truncation=True, max_length=cfg.max_length, return_tensors="pt")
         labels = torch.tensor([label2id[r["label"]] for r in batch])
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
             logits = model(**enc)
@@ -219,20 +217,32 @@ def train_classifier(
     out_dir.mkdir(parents=True, exist_ok=True)
     encoder.save_pretrained(out_dir, safe_serialization=True)
     tokenizer.save_pretrained(out_dir)
-    save_file({"weight": model.classifier.weight.detach().float().contiguous(),
-               "bias": model.classifier.bias.detach().float().contiguous()},
-              str(out_dir / "classifier.safetensors"))
-    (out_dir / "head.json").write_text(json.dumps({
-        "architecture": "mean_pooling_linear", "pooling": "mean over attention mask of last_hidden_state",
-        "labels": list(spec.labels), "inputs": list(spec.inputs), "hidden_size": encoder.config.hidden_size,
-        "train_max_length": cfg.max_length,
-    }, indent=2) + "\n", encoding="utf-8")
-    return model, tokenizer, TrainResult(steps=step, train_seconds=train_seconds, final_loss=loss_ema,
-                                         n_train_used=len(rows))
+    save_file(
+        {
+            "weight": model.classifier.weight.detach().float().contiguous(),
+            "bias": model.classifier.bias.detach().float().contiguous(),
+        },
+        str(out_dir / "classifier.safetensors"),
+    )
+    (out_dir / "head.json").write_text(
+        json.dumps(
+            {
+                "architecture": "mean_pooling_linear",
+                "pooling": "mean over attention mask of last_hidden_state",
+                "labels": list(spec.labels),
+                "inputs": list(spec.inputs),
+                "hidden_size": encoder.config.hidden_size,
+                "train_max_length": cfg.max_length,
+            },
+            indent=2,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    return model, tokenizer, TrainResult(steps=step, train_seconds=train_seconds, final_loss=loss_ema, n_train_used=len(rows))
 
 
-def predict_labels(spec: TaskSpec, model, tokenizer, rows: list[dict], max_length: int = 256,
-                   batch_size: int = 64) -> list[str]:
+def predict_labels(spec: TaskSpec, model, tokenizer, rows: list[dict], max_length: int = 256, batch_size: int = 64) -> list[str]:
     """Label predictions with the same tokenization as the Triton model.py."""
     import torch
 
@@ -241,9 +251,10 @@ def predict_labels(spec: TaskSpec, model, tokenizer, rows: list[dict], max_lengt
     out: dict[int, str] = {}
     with torch.inference_mode():
         for s in range(0, len(order), batch_size):
-            idx = order[s:s + batch_size]
-            enc = tokenizer(*_columns(spec, [rows[i] for i in idx]), padding=True, truncation=True,
-                            max_length=max_length, return_tensors="pt")
+            idx = order[s : s + batch_size]
+            enc = tokenizer(
+                *_columns(spec, [rows[i] for i in idx]), padding=True, truncation=True, max_length=max_length, return_tensors="pt"
+            )
             logits = model(**enc)
             for i, k in zip(idx, logits.argmax(dim=-1).tolist()):
                 out[i] = spec.labels[k]

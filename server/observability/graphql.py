@@ -29,9 +29,16 @@ from server.observability.metrics import (
 )
 
 # Operation names our own clients send that are not a root field's name (pwa/src).
-CLIENT_OPERATIONS = frozenset({
-    "TaskDetail", "OwnerTasks", "ModelNode", "ExampleNode", "MyModels", "IntrospectionQuery",
-})
+CLIENT_OPERATIONS = frozenset(
+    {
+        "TaskDetail",
+        "OwnerTasks",
+        "ModelNode",
+        "ExampleNode",
+        "MyModels",
+        "IntrospectionQuery",
+    }
+)
 INTROSPECTION_FIELDS = frozenset({"__typename", "__schema", "__type"})
 UNKNOWN = "unknown"
 MULTIPLE = "multiple"
@@ -70,7 +77,9 @@ class OperationNames:
 
 def _operation(document: Any, name: str | None) -> OperationDefinitionNode | None:
     for definition in document.definitions:
-        if isinstance(definition, OperationDefinitionNode) and (name is None or (definition.name and definition.name.value == name)):
+        if isinstance(definition, OperationDefinitionNode) and (
+            name is None or (definition.name and definition.name.value == name)
+        ):
             return definition
     return None
 

@@ -28,8 +28,13 @@ async def log_unhandled(exception: BaseException, scope: dict) -> None:
     """Litestar `after_exception` hook: an exception that becomes a 5xx is logged (with the request id)."""
     status = getattr(exception, "status_code", 500)
     if isinstance(status, int) and status >= 500:
-        errors_log.error("unhandled %s on %s %s", type(exception).__name__, scope.get("method", "WS"),
-                         scope.get("path_template") or UNMATCHED, exc_info=exception)
+        errors_log.error(
+            "unhandled %s on %s %s",
+            type(exception).__name__,
+            scope.get("method", "WS"),
+            scope.get("path_template") or UNMATCHED,
+            exc_info=exception,
+        )
 
 
 class RequestContext:
@@ -83,9 +88,17 @@ class RequestContext:
             if self.log_requests:
                 client = scope.get("client")
                 access_log.info(
-                    "%s %s %d", method, route, status,
-                    extra={"method": method, "route": route, "status": status, "client": client[0] if client else None,
-                           "duration_ms": round((time.perf_counter() - started) * 1000, 2)},
+                    "%s %s %d",
+                    method,
+                    route,
+                    status,
+                    extra={
+                        "method": method,
+                        "route": route,
+                        "status": status,
+                        "client": client[0] if client else None,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
                 )
             request_id_var.reset(token)
 
@@ -99,8 +112,9 @@ def metrics_handler(token: str):
         if expected is not None:
             given = request.headers.get("authorization", "").encode()
             if not hmac.compare_digest(given, expected):
-                return Response("metrics need the METRICS_TOKEN bearer token\n", status_code=401,
-                                headers={"WWW-Authenticate": "Bearer"})
+                return Response(
+                    "metrics need the METRICS_TOKEN bearer token\n", status_code=401, headers={"WWW-Authenticate": "Bearer"}
+                )
         body, content_type = render()
         return Response(body, media_type=content_type)
 

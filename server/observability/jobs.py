@@ -86,8 +86,9 @@ class QueueDepth:
         from prometheus_client.core import GaugeMetricFamily
         from redis import Redis
 
-        family = GaugeMetricFamily("dynabench_job_queue_depth", "Jobs in the arq queue: ready to run now, or deferred.",
-                                   labels=["state"])
+        family = GaugeMetricFamily(
+            "dynabench_job_queue_depth", "Jobs in the arq queue: ready to run now, or deferred.", labels=["state"]
+        )
         try:
             if self._client is None:
                 self._client = Redis.from_url(self.redis_url, socket_timeout=2, socket_connect_timeout=2)

@@ -47,8 +47,10 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Credentials inside URLs: postgresql://user:secret@host, redis://:secret@host.
     (re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://[^:/\s@]*:)[^@\s/]+@"), rf"\1{REDACTED}@"),
     # key=value, key: value, "key": "value" for secret-looking keys.
-    (re.compile(r"(?i)(['\"]?[A-Za-z_]*(?:password|passwd|secret|token|api_?key)['\"]?\s*[:=]\s*['\"]?)[^\s'\",;&}]+"),
-     rf"\1{REDACTED}"),
+    (
+        re.compile(r"(?i)(['\"]?[A-Za-z_]*(?:password|passwd|secret|token|api_?key)['\"]?\s*[:=]\s*['\"]?)[^\s'\",;&}]+"),
+        rf"\1{REDACTED}",
+    ),
 )
 
 
@@ -65,7 +67,12 @@ def redact(text: str) -> str:
 
 
 # color_message: uvicorn's ANSI-coloured copy of the message.
-_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName", "color_message"}
+_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "taskName",
+    "color_message",
+}
 _CONTEXT_ATTRS = ("request_id", "job", "job_id")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
 
 __all__ = ["Denied", "is_task_owner", "read_own_account", "read_public", "signed_in"]
@@ -15,7 +16,7 @@ class Denied:
     message: str
 
 
-def signed_in(viewer: Principal | None, scope: str) -> Denied | None:
+def signed_in(viewer: Principal | None, scope: TokenScope) -> Denied | None:
     if viewer is None:
         return Denied("AUTHENTICATION_REQUIRED", "Sign in (or send an API token) to do this.")
     if not viewer.has_scope(scope):
@@ -28,10 +29,10 @@ def is_task_owner(viewer: Viewer | None, task_id: int) -> bool:
 
 
 def read_public(viewer: Principal | None) -> Denied | None:
-    if viewer is not None and not viewer.has_scope("read"):
+    if viewer is not None and not viewer.has_scope(TokenScope.READ):
         return Denied("FORBIDDEN", "This API token lacks the 'read' scope.")
     return None
 
 
 def read_own_account(viewer: Principal | None) -> Denied | None:
-    return signed_in(viewer, "read")
+    return signed_in(viewer, TokenScope.READ)

@@ -1,11 +1,14 @@
-"""Examples: writing them and validating them."""
+"""Examples: writing them, changing one's own, validating them, and who may see them."""
 
 from __future__ import annotations
 
-from server.accounts.viewer import Principal
-from server.permissions.base import Denied, signed_in
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["annotate", "validate"]
+from server.accounts.viewer import Principal, Viewer
+from server.permissions.base import Denied, is_task_owner, signed_in
+
+__all__ = ["annotate", "can_view_example", "change_example", "follow_example", "validate", "vote_on_example"]
 
 
 def annotate(viewer: Principal | None) -> Denied | None:
@@ -13,8 +16,36 @@ def annotate(viewer: Principal | None) -> Denied | None:
 
 
 def validate(viewer: Principal | None, owner_mode: bool = False) -> Denied | None:
-    # Self-validation and whether the viewer owns the example's task are checked by the service.
+    # Scopes only; the example itself is checked by `vote_on_example` once it has been read.
     denied = signed_in(viewer, "annotate")
     if denied is None and owner_mode and not viewer.has_scope("admin"):
         return Denied("FORBIDDEN", "Owner mode is an owner operation: this API token lacks the 'admin' scope.")
     return denied
+
+
+def vote_on_example(viewer: Viewer, example: Mapping[str, Any], task_id: int, owner_mode: bool) -> Denied | None:
+    """Owner mode needs the example's task; nobody validates their own example."""
+    if owner_mode and not is_task_owner(viewer, task_id):
+        return Denied("FORBIDDEN", "Only the task's owners can validate in owner mode.")
+    if example["user"] == viewer.user_id:
+        return Denied("FORBIDDEN", "You cannot validate your own example.")
+    return None
+
+
+def change_example(viewer: Principal, example: Mapping[str, Any]) -> Denied | None:
+    """Retract, flag, explain: the author only."""
+    if example["user"] != viewer.user_id:
+        return Denied("FORBIDDEN", "You can change only your own examples.")
+    return None
+
+
+def can_view_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: int) -> bool:
+    """Its author, and the owners of its task (and admins)."""
+    return viewer is not None and (example["user"] == viewer.user_id or is_task_owner(viewer, task_id))
+
+
+def follow_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: int) -> Denied | None:
+    """The live updates of one example (`exampleUpdated`): whoever may see it."""
+    if not can_view_example(viewer, example, task_id):
+        return Denied("FORBIDDEN", "You can follow only your own examples.")
+    return None

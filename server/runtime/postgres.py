@@ -123,10 +123,14 @@ class LocalPostgres(ChildService):
         self.socket_dir = self._pick_socket_dir(run_as)
         argv = [
             str(pg_bin_dir() / "postgres"),
-            "-D", str(self.pgdata),
-            "-h", HOST,
-            "-p", str(self.port),
-            "-k", str(self.socket_dir),
+            "-D",
+            str(self.pgdata),
+            "-h",
+            HOST,
+            "-p",
+            str(self.port),
+            "-k",
+            str(self.socket_dir),
         ]
         settings = dict(self.settings)
         if not self.durable:
@@ -149,8 +153,23 @@ class LocalPostgres(ChildService):
     def psql(self, sql: str, database: str | None = None, timeout: float = 30.0) -> str:
         """Run SQL through the bundled psql (unaligned, tuples only); returns stdout."""
         argv = [
-            str(pg_bin_dir() / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-            "-h", HOST, "-p", str(self.port), "-U", SUPERUSER, "-d", database or "postgres", "-c", sql,
+            str(pg_bin_dir() / "psql"),
+            "-X",
+            "-q",
+            "-A",
+            "-t",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-h",
+            HOST,
+            "-p",
+            str(self.port),
+            "-U",
+            SUPERUSER,
+            "-d",
+            database or "postgres",
+            "-c",
+            sql,
         ]
         env = {**_clean_env(None), "PGCONNECT_TIMEOUT": "10"}
         result = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, check=False)
@@ -160,9 +179,16 @@ class LocalPostgres(ChildService):
 
     def _initdb(self, run_as: RunAs | None) -> None:
         argv = [
-            str(pg_bin_dir() / "initdb"), "-D", str(self.pgdata), "-U", SUPERUSER,
-            "--auth=trust", "--encoding=UTF8", "--locale=C",
-            "--locale-provider=builtin", "--builtin-locale=C.UTF-8",
+            str(pg_bin_dir() / "initdb"),
+            "-D",
+            str(self.pgdata),
+            "-U",
+            SUPERUSER,
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--locale-provider=builtin",
+            "--builtin-locale=C.UTF-8",
         ]
         if not self.durable:
             argv.append("--no-sync")
@@ -173,8 +199,15 @@ class LocalPostgres(ChildService):
         with open(self.log_path, "ab") as log:
             try:
                 code = subprocess.run(
-                    argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                    env=_clean_env(run_as), cwd=self.data_dir, timeout=120, check=False, **kwargs,  # type: ignore[arg-type]
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=_clean_env(run_as),
+                    cwd=self.data_dir,
+                    timeout=120,
+                    check=False,
+                    **kwargs,  # type: ignore[arg-type]
                 ).returncode
             except subprocess.TimeoutExpired:
                 code = None
@@ -214,4 +247,3 @@ class LocalPostgres(ChildService):
                 self.psql(f'CREATE DATABASE "{ident}"')
         except (RuntimeError, subprocess.TimeoutExpired) as exc:
             raise self._fail(f"could not create database {self.database!r}: {exc}") from exc
-

@@ -79,14 +79,22 @@ class LocalRedis(ChildService):
         self.data_dir.mkdir(parents=True, exist_ok=True)
         argv = [
             str(redis_server_binary()),
-            "--bind", HOST,
-            "--port", str(self.port),
-            "--dir", str(self.data_dir),
-            "--daemonize", "no",
-            "--logfile", "",  # stdout, which goes to redis.log
-            "--save", "",  # no RDB snapshots; durability comes from the AOF
-            "--appendonly", "yes" if self.appendonly else "no",
-            "--appendfsync", "everysec",
+            "--bind",
+            HOST,
+            "--port",
+            str(self.port),
+            "--dir",
+            str(self.data_dir),
+            "--daemonize",
+            "no",
+            "--logfile",
+            "",  # stdout, which goes to redis.log
+            "--save",
+            "",  # no RDB snapshots; durability comes from the AOF
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            "everysec",
             *self.extra_args,
         ]
         self._launch(argv, cwd=self.data_dir, death_signal=signal.SIGTERM)

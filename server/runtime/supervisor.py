@@ -132,7 +132,7 @@ class ServiceGroup:
                     entry.service.stop()
             except Exception:  # keep going: the remaining children must still be stopped
                 log.exception("failed to stop %s", entry.name)
-            except BaseException as exc:  # a second Ctrl-C: stop the rest first, re-raise after
+            except BaseException as exc:  # noqa: BLE001 — a second Ctrl-C: stop the rest first, re-raise after
                 interrupted = interrupted or exc
                 continue
             entry.stopped = True

@@ -111,7 +111,7 @@ def triton_environment() -> dict[str, str]:
 
 def _http_ok(url: str, timeout: float = 1.0) -> bool:
     try:
-        with urllib.request.urlopen(url, timeout=timeout) as resp:  # noqa: S310 - loopback only
+        with urllib.request.urlopen(url, timeout=timeout) as resp:
             return resp.status == 200
     except (urllib.error.URLError, OSError):
         return False
@@ -137,7 +137,10 @@ class LocalTriton(ChildService):
         exit_timeout_secs: int = 3,
         extra_args: list[str] | None = None,
         port_options: tuple[str | None, str | None, str | None] = (
-            "--triton-http-port", "--triton-grpc-port", "--triton-metrics-port"),
+            "--triton-http-port",
+            "--triton-grpc-port",
+            "--triton-metrics-port",
+        ),
         start_timeout: float = 60.0,
         model_load_timeout: float = 120.0,
     ) -> None:
@@ -197,9 +200,12 @@ class LocalTriton(ChildService):
             f"--backend-directory={self.runtime_dir / 'backends'}",
             f"--cache-directory={self.runtime_dir / 'caches'}",
             "--model-control-mode=explicit",
-            f"--http-address={HOST}", f"--http-port={self.http_port}",
-            f"--grpc-address={HOST}", f"--grpc-port={self.grpc_port}",
-            f"--metrics-address={HOST}", f"--metrics-port={self.metrics_port}",
+            f"--http-address={HOST}",
+            f"--http-port={self.http_port}",
+            f"--grpc-address={HOST}",
+            f"--grpc-port={self.grpc_port}",
+            f"--metrics-address={HOST}",
+            f"--metrics-port={self.metrics_port}",
             "--allow-gpu-metrics=false",
             f"--exit-timeout-secs={self.exit_timeout_secs}",
             f"--backend-config=python,shm-region-prefix-name={shm_prefix}",
@@ -221,8 +227,10 @@ class LocalTriton(ChildService):
     def wait_model_ready(self, name: str, timeout: float | None = None, stop_on_failure: bool = False) -> None:
         """Block until model ``name`` is ready; ServiceStartError with the log tail otherwise."""
         self._wait_until(
-            lambda: self.model_ready(name), timeout or self.model_load_timeout,
-            f"model {name!r} to become ready", stop_on_failure=stop_on_failure,
+            lambda: self.model_ready(name),
+            timeout or self.model_load_timeout,
+            f"model {name!r} to become ready",
+            stop_on_failure=stop_on_failure,
         )
 
     def stop(self, timeout: float = 30.0) -> None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from server.tasks import service
-from server.tasks.tables import Context, Round, Task
+from server.tasks import queries, service
 
 SEED_DIR = Path(__file__).parent / "seed"
 
@@ -36,7 +35,9 @@ BUILTIN_TASKS = [
         "code": "nli",
         "name": "Natural language inference",
         "description": "Given a premise, write a hypothesis that is entailed by it, neutral, or contradicts it — and fool the model.",
-        "config": _classification("Premise", ["hypothesis"], ["context", "hypothesis"], ["entailment", "neutral", "contradiction"], "accuracy"),
+        "config": _classification(
+            "Premise", ["hypothesis"], ["context", "hypothesis"], ["entailment", "neutral", "contradiction"], "accuracy"
+        ),
         "target": "nli_minilm",
     },
     {
@@ -74,13 +75,13 @@ async def seed_builtin_tasks() -> list[str]:
     """Create any missing built-in task with round 1 and its context pool. Idempotent."""
     created = []
     for spec in BUILTIN_TASKS:
-        task = await Task.select().where(Task.code == spec["code"]).first()
+        task = await queries.task_by_code(spec["code"])
         if task is None:
             task = await service.create_task(None, spec["code"], spec["name"], spec["description"], spec["config"])
             created.append(spec["code"])
-        round_row = await Round.select().where(Round.task == task["id"], Round.number == 1).first()
+        round_row = await queries.round_by_number(task["id"], 1)
         if round_row is None:
             round_row = await service.create_round(spec["code"], [{"name": spec["target"], "version": ""}])
-        if not await Context.exists().where(Context.round == round_row["id"]):
+        if not await queries.round_has_contexts(round_row["id"]):
             await service.add_contexts(round_row, seed_contexts(spec["code"]))
     return created

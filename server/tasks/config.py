@@ -36,7 +36,7 @@ class FieldSpec(_Strict):
 
 class FoolingConfig(_Strict):
     metric: Literal["exact_match", "string_f1"]
-    # string_f1: fooled when F1(model answer, annotator answer) < threshold (DESIGN.md §4).
+    # string_f1: fooled when F1(model answer, annotator answer) < threshold (docs/design.md §4).
     threshold: float = Field(default=0.4, gt=0.0, le=1.0)
 
 
@@ -81,7 +81,7 @@ class TaskConfig(_Strict):
     target_selection: Literal["random", "all"] = "random"
 
     @model_validator(mode="after")
-    def _consistent(self) -> "TaskConfig":
+    def _consistent(self) -> TaskConfig:
         names = [f.name for f in self.context_fields] + [f.name for f in self.input_fields]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import re
-from datetime import datetime, timezone
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from asyncpg.exceptions import UniqueViolationError
+from redis.asyncio import Redis
 
-from server.accounts.tables import User
-from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core import db, events
+from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.jsonutil import from_json
 from server.core.storable import document_problem, text_problem
+from server.tasks import queries
 from server.tasks.config import TaskConfig, parse_task_config
-from server.tasks.tables import Context, Round, Task, TaskOwner
+from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow
 
 TASK_CODE = re.compile(r"^[a-z][a-z0-9_]{1,47}$")
 MODEL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
@@ -21,23 +24,20 @@ VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.mode
 MAX_CONTEXTS_PER_CALL = 10_000
 
 
-def load_config(task_row: dict) -> TaskConfig:
-    raw = task_row["config"]
-    return TaskConfig.model_validate(json.loads(raw) if isinstance(raw, str) else raw)
+def load_config(task_row: Mapping[str, Any]) -> TaskConfig:
+    return TaskConfig.model_validate(from_json(task_row["config"]))
 
 
-async def get_task_by_code(code: str) -> dict:
+async def get_task_by_code(code: str) -> TaskRow:
     if len(code) > 48 or text_problem(code):  # no task can have such a code (tasks.code is a varchar(48))
         raise not_found("That task")
-    row = await Task.select().where(Task.code == code).first()
+    row = await queries.task_by_code(code)
     if row is None:
         raise not_found(f"Task '{code}'")
     return row
 
 
-async def create_task(
-    owner_id: int | None, code: str, name: str, description: str, config_document: Any
-) -> dict:
+async def create_task(owner_id: int | None, code: str, name: str, description: str, config_document: Any) -> TaskRow:
     problems: list[FieldProblem] = []
     code, name = code.strip(), name.strip()
     if not TASK_CODE.match(code):
@@ -54,49 +54,46 @@ async def create_task(
         raise invalid("The task is not valid.", *problems)
     assert config is not None
     try:
-        async with Task._meta.db.transaction():
-            rows = await Task.insert(
-                Task(code=code, name=name, description=description, config=config.model_dump(mode="json"))
-            ).returning(*Task.all_columns())
-            task = rows[0]
+        async with db.transaction():
+            task = await queries.insert_task(code, name, description, config.model_dump(mode="json"))
             if owner_id is not None:
-                await TaskOwner.insert(TaskOwner(task=task["id"], user=owner_id))
+                await queries.insert_owner(task["id"], owner_id)
     except UniqueViolationError:
         raise conflict(f"A task with code '{code}' already exists.", "code") from None
     return task
 
 
-async def create_round(task_code: str, target_models: list[dict]) -> dict:
+async def create_round(task_code: str, target_models: list[dict], *, redis: Redis | None = None) -> RoundRow:
+    """The task's next round (the open one is closed). Announced (RoundCreated) after commit when given a
+    Redis; the seed, run at migrate time, has none and nobody listens then."""
     task = await get_task_by_code(task_code)
     targets = _check_targets(target_models)
-    async with Round._meta.db.transaction():
-        # Lock the task row so two owners opening a round at once get consecutive numbers.
-        locked = await Task.raw("SELECT current_round FROM tasks WHERE id = {} FOR UPDATE", task["id"])
-        number = int(locked[0]["current_round"]) + 1
-        now = datetime.now(timezone.utc)
-        await Round.update({Round.end_at: now}).where(Round.task == task["id"], Round.end_at.is_null())
-        rows = await Round.insert(Round(task=task["id"], number=number, target_models=targets)).returning(
-            *Round.all_columns()
-        )
-        await Task.update({Task.current_round: number}).where(Task.id == task["id"])
-    return rows[0]
+    async with db.transaction():
+        number = await queries.lock_current_round(task["id"]) + 1
+        await queries.end_open_rounds(task["id"], datetime.now(UTC))
+        row = await queries.insert_round(task["id"], number, targets)
+        await queries.set_current_round(task["id"], number)
+    if redis is not None:
+        await events.publish(redis, events.RoundCreated(round_id=row["id"]))
+    return row
 
 
-async def close_round(round_id: int) -> dict:
-    """Stop collection in a round (idempotent: closing a closed round keeps its first end time)."""
+async def close_round(round_id: int, *, redis: Redis | None = None) -> RoundRow:
+    """Stop collection in a round (idempotent: closing a closed round keeps its first end time);
+    announced (RoundClosed) when given a Redis."""
     await get_round(round_id)
-    rows = await Round.raw(
-        "UPDATE rounds SET end_at = COALESCE(end_at, now()) WHERE id = {} RETURNING *", round_id
-    )
-    return rows[0]
+    row = await queries.close_round(round_id)
+    if redis is not None:
+        await events.publish(redis, events.RoundClosed(round_id=row["id"]))
+    return row
 
 
-def _check_targets(target_models: list[dict]) -> list[dict]:
+def _check_targets(target_models: list[dict]) -> list[TargetModelRef]:
     if not target_models:
         raise invalid("A round needs at least one target model.", FieldProblem("targetModels", "is empty"))
     if len(target_models) > 10:
         raise invalid("At most 10 target models.", FieldProblem("targetModels", "has more than 10 entries"))
-    checked = []
+    checked: list[TargetModelRef] = []
     for i, target in enumerate(target_models):
         name, version = str(target.get("name", "")).strip(), str(target.get("version") or "").strip()
         if not MODEL_NAME.match(name):
@@ -107,16 +104,16 @@ def _check_targets(target_models: list[dict]) -> list[dict]:
     return checked
 
 
-async def get_round(round_id: int) -> dict:
-    row = await Round.select().where(Round.id == round_id).first()
+async def get_round(round_id: int) -> RoundRow:
+    row = await queries.round_by_id(round_id)
     if row is None:
         raise not_found("That round")
     return row
 
 
-async def add_contexts(round_row: dict, contexts: list[dict]) -> int:
+async def add_contexts(round_row: RoundRow, contexts: list[dict]) -> int:
     """Validate every context against the task's context fields, then insert them all or none."""
-    task = await Task.select().where(Task.id == round_row["task"]).first()
+    task = await queries.task_by_id(round_row["task"])
     config = load_config(task)
     specs = {f.name: f for f in config.context_fields}
     if not contexts:
@@ -127,7 +124,7 @@ async def add_contexts(round_row: dict, contexts: list[dict]) -> int:
             FieldProblem("contexts", "too many"),
         )
     problems: list[FieldProblem] = []
-    rows = []
+    rows: list[NewContext] = []
     for i, context in enumerate(contexts):
         fields, tag = context.get("fields"), context.get("tag")
         if not isinstance(fields, dict):
@@ -151,28 +148,11 @@ async def add_contexts(round_row: dict, contexts: list[dict]) -> int:
                 problems.append(FieldProblem(f"contexts.{i}.fields.{name}", problem))
         if tag is not None and (not isinstance(tag, str) or len(tag) > 100 or text_problem(tag)):
             problems.append(FieldProblem(f"contexts.{i}.tag", "must be text of at most 100 characters"))
-        rows.append(Context(round=round_row["id"], fields=fields, tag=tag))
+        rows.append({"fields": fields, "tag": tag})
         if len(problems) >= 50:
             break
     if problems:
         raise invalid("Some contexts are not valid; none were added.", *problems)
-    async with Context._meta.db.transaction():
-        for start in range(0, len(rows), 1000):
-            await Context.insert(*rows[start : start + 1000])
+    async with db.transaction():
+        await queries.insert_contexts(round_row["id"], rows)
     return len(rows)
-
-
-async def task_owners(task_id: int) -> list[dict]:
-    owner_ids = TaskOwner.select(TaskOwner.user).where(TaskOwner.task == task_id)
-    return await User.select(User.id, User.username).where(User.id.is_in([r["user"] for r in await owner_ids] or [-1]))
-
-
-async def add_owner(task_id: int, user_id: int) -> None:
-    exists = await TaskOwner.exists().where(TaskOwner.task == task_id, TaskOwner.user == user_id)
-    if not exists:
-        await TaskOwner.insert(TaskOwner(task=task_id, user=user_id))
-
-
-def ensure(condition: bool, code: str, message: str) -> None:
-    if not condition:
-        raise ServiceError(code, message)

@@ -1,4 +1,6 @@
-from piccolo.columns import JSONB, Boolean, ForeignKey, Integer, Serial, Text, Timestamptz, Varchar
+"""The tasks domain's tables: tasks, their owners, rounds and the contexts annotators write against."""
+
+from piccolo.columns import JSONB, Boolean, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table

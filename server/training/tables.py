@@ -1,9 +1,12 @@
+"""The training domain's table: one row per retraining of a task's target model."""
+
 from piccolo.columns import JSONB, Float, ForeignKey, Integer, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.table import Table
 
 from server.accounts.tables import User
 from server.tasks.tables import Task
+from server.training.records import TrainingProfile, TrainingStatus
 
 
 class TrainingRun(Table, tablename="training_runs"):
@@ -13,9 +16,9 @@ class TrainingRun(Table, tablename="training_runs"):
     requested_by = ForeignKey(User)
     from_rounds = JSONB(default="[]")  # round numbers whose validated examples are added to the seed data
     base_model = Varchar(length=500, default="")  # "" = the built-in all-MiniLM-L6-v2
-    profile = Varchar(length=8, default="full")
+    profile = Varchar(length=8, default=TrainingProfile.FULL, choices=TrainingProfile)
     # queued | training | evaluating | published | failed
-    status = Varchar(length=16, default="queued")
+    status = Varchar(length=16, default=TrainingStatus.QUEUED, choices=TrainingStatus)
     progress = Float(default=0.0)
     status_log = JSONB(default="[]")
     model_name = Varchar(length=200, default="")

@@ -21,10 +21,18 @@ def current_round(api, code: str) -> str:
 
 
 def submit(api, token, round_id, context_id, fields, label=None, answer=None, client_id=None, sandbox=False, **extra):
-    variables = {"i": {
-        "roundId": round_id, "contextId": context_id, "fields": fields, "label": label, "answer": answer,
-        "clientId": None if sandbox and client_id is None else str(client_id or uuid.uuid4()), "sandbox": sandbox, **extra,
-    }}
+    variables = {
+        "i": {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": fields,
+            "label": label,
+            "answer": answer,
+            "clientId": None if sandbox and client_id is None else str(client_id or uuid.uuid4()),
+            "sandbox": sandbox,
+            **extra,
+        }
+    }
     return api(CREATE, variables, token=token)["createExample"]
 
 
@@ -43,7 +51,9 @@ def triton_predict(url: str, model: str, inputs: dict[str, str]) -> tuple[str, n
 
 def fooling_example(api, token, round_id, context_id, text, labels=("negative", "positive", "neutral")):
     """Write an example that certainly fools the model: ask in sandbox mode, then claim another label."""
-    predicted = submit(api, token, round_id, context_id, {"statement": text}, label=labels[0], sandbox=True)["predictions"][0]["label"]
+    predicted = submit(api, token, round_id, context_id, {"statement": text}, label=labels[0], sandbox=True)["predictions"][0][
+        "label"
+    ]
     label = next(label for label in labels if label != predicted)
     result = submit(api, token, round_id, context_id, {"statement": text}, label=label)
     assert result["verdict"] == "FOOLED", result

@@ -39,9 +39,14 @@ def upload_model(api, token, task_code, name, archive: bytes, filename="model.ta
 
 
 def create_dataset(api, token, task_code, name, jsonl: bytes, access="SCORING") -> dict:
-    return multipart(api, CREATE_DATASET, {"t": task_code, "n": name, "a": access}, "f", jsonl, "data.jsonl", token)["createDataset"]
+    return multipart(api, CREATE_DATASET, {"t": task_code, "n": name, "a": access}, "f", jsonl, "data.jsonl", token)[
+        "createDataset"
+    ]
 
 
 def model_status(api, token, model_id) -> dict:
-    return api("query($m: ID!) { node(id: $m) { ... on Model { status statusLog { status message } scores { dataset { name } perf robustness fairness throughput memoryGb } } } }",
-               {"m": model_id}, token=token)["node"]
+    return api(
+        "query($m: ID!) { node(id: $m) { ... on Model { status statusLog { status message } scores { dataset { name } perf robustness fairness throughput memoryGb } } } }",
+        {"m": model_id},
+        token=token,
+    )["node"]

@@ -50,7 +50,11 @@ def test_log_in(api):
     wrong = api(LOG_IN, {"i": {"username": "carol", "password": "nope nope"}})["logIn"]
     unknown = api(LOG_IN, {"i": {"username": "nobody", "password": "nope nope"}})["logIn"]
     # The same answer for a wrong password and an unknown user: usernames are not disclosed.
-    assert wrong == unknown == {"__typename": "AuthenticationError", "code": "INVALID_CREDENTIALS", "message": "Wrong username or password."}
+    assert (
+        wrong
+        == unknown
+        == {"__typename": "AuthenticationError", "code": "INVALID_CREDENTIALS", "message": "Wrong username or password."}
+    )
 
 
 def test_anonymous_me_is_null_and_bad_tokens_are_refused(api):
@@ -123,7 +127,7 @@ def test_failed_log_ins_are_rate_limited_per_account(stack, api):
     api.sign_up("target-user")
     api.sign_up("bystander")
     redis.Redis.from_url(stack.env["REDIS_URL"]).delete("dynabench:login-failures:target-user")
-    attempt = lambda name, password: api(LOG_IN, {"i": {"username": name, "password": password}})["logIn"]  # noqa: E731
+    attempt = lambda name, password: api(LOG_IN, {"i": {"username": name, "password": password}})["logIn"]
     for _ in range(10):
         assert attempt("Target-User", "wrong password!")["code"] == "INVALID_CREDENTIALS"
     limited = attempt("target-user", "correct horse battery")  # even the right password waits now

@@ -20,8 +20,12 @@ def _setup(api):
 def test_same_client_uuid_returns_the_first_result_and_stores_nothing_new(api, target_models):
     token, round_id, context_id = _setup(api)
     client_id = uuid.uuid4()
-    first = submit(api, token, round_id, context_id, {"statement": "Great food, awful service."}, label="negative", client_id=client_id)
-    again = submit(api, token, round_id, context_id, {"statement": "Something else entirely."}, label="positive", client_id=client_id)
+    first = submit(
+        api, token, round_id, context_id, {"statement": "Great food, awful service."}, label="negative", client_id=client_id
+    )
+    again = submit(
+        api, token, round_id, context_id, {"statement": "Something else entirely."}, label="positive", client_id=client_id
+    )
     assert first["duplicate"] is False and again["duplicate"] is True
     assert again["example"]["id"] == first["example"]["id"] and again["verdict"] == first["verdict"]
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 1
@@ -35,7 +39,14 @@ def test_concurrent_duplicates_store_exactly_one(api, target_models):
     token, round_id, context_id = _setup(api)
     client_id = uuid.uuid4()
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(lambda _: submit(api, token, round_id, context_id, {"statement": "Not bad at all."}, label="positive", client_id=client_id), range(8)))
+        results = list(
+            pool.map(
+                lambda _: submit(
+                    api, token, round_id, context_id, {"statement": "Not bad at all."}, label="positive", client_id=client_id
+                ),
+                range(8),
+            )
+        )
     assert {r["example"]["id"] for r in results} == {results[0]["example"]["id"]}
     assert sum(not r["duplicate"] for r in results) == 1
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 1
@@ -65,7 +76,11 @@ def test_input_errors_name_fields_and_write_nothing(api, target_models):
         result = submit(api, token, round_id, context_id, fields, label=label)
         assert result["__typename"] == "InputError", result
         assert bad_field in [f["field"] for f in result["fields"]]
-    no_uuid = api(CREATE, {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": "ok"}, "label": "positive"}}, token=token)
+    no_uuid = api(
+        CREATE,
+        {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": "ok"}, "label": "positive"}},
+        token=token,
+    )
     assert no_uuid["createExample"]["fields"] == [{"field": "clientId", "message": "is required unless sandbox"}]
     anonymous = submit(api, None, round_id, context_id, {"statement": "ok"}, label="positive")
     assert anonymous["__typename"] == "AuthenticationError"
@@ -79,16 +94,21 @@ def test_qa_uses_the_squad_f1_rule(stack, api, target_models):
     seed_builtin_tasks()
     token = api.sign_up("annotator")
     round_id = current_round(api, "qa")
-    context = run_sql("SELECT c.id, c.fields->>'context' AS passage FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'qa' AND c.fields->>'context' LIKE 'Marie Curie%'")[0]
+    context = run_sql(
+        "SELECT c.id, c.fields->>'context' AS passage FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'qa' AND c.fields->>'context' LIKE 'Marie Curie%'"
+    )[0]
     from strawberry.relay import to_base64
 
     context_id = to_base64("Context", context["id"])
-    for question, answer in [("Where was Marie Curie born?", "Warsaw"), ("In which year did she move to Paris?", "1891"),
-                             ("Who shared the 1903 prize with her?", "Pierre Curie and Henri Becquerel")]:
+    for question, answer in [
+        ("Where was Marie Curie born?", "Warsaw"),
+        ("In which year did she move to Paris?", "1891"),
+        ("Who shared the 1903 prize with her?", "Pierre Curie and Henri Becquerel"),
+    ]:
         result = submit(api, token, round_id, context_id, {"question": question}, answer=answer)
         assert result["__typename"] == "ExampleSubmitted", result
         prediction = result["predictions"][0]
-        assert context["passage"][prediction["answerStart"]:prediction["answerEnd"]] == prediction["answer"]
+        assert context["passage"][prediction["answerStart"] : prediction["answerEnd"]] == prediction["answer"]
         assert result["example"]["fooled"] == (squad_f1(prediction["answer"], answer) < 0.4)
         assert result["example"]["input"]["answer_start"] == context["passage"].index(answer)
     not_a_span = submit(api, token, round_id, context_id, {"question": "Where?"}, answer="Berlin")
@@ -100,9 +120,27 @@ def test_qa_uses_the_squad_f1_rule(stack, api, target_models):
 def test_submit_examples_returns_one_result_per_item(api, target_models):
     token, round_id, context_id = _setup(api)
     items = [
-        {"roundId": round_id, "contextId": context_id, "fields": {"statement": "Wonderful."}, "label": "positive", "clientId": str(uuid.uuid4())},
-        {"roundId": round_id, "contextId": context_id, "fields": {"statement": ""}, "label": "positive", "clientId": str(uuid.uuid4())},
-        {"roundId": round_id, "contextId": context_id, "fields": {"statement": "Dreadful."}, "label": "negative", "clientId": str(uuid.uuid4())},
+        {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": {"statement": "Wonderful."},
+            "label": "positive",
+            "clientId": str(uuid.uuid4()),
+        },
+        {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": {"statement": ""},
+            "label": "positive",
+            "clientId": str(uuid.uuid4()),
+        },
+        {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": {"statement": "Dreadful."},
+            "label": "negative",
+            "clientId": str(uuid.uuid4()),
+        },
     ]
     query = "mutation($x: [CreateExampleInput!]!) { submitExamples(inputs: $x) { __typename ... on ExampleSubmitted { duplicate example { clientId } } } }"
     results = api(query, {"x": items}, token=token)["submitExamples"]
@@ -116,14 +154,18 @@ def test_retract_flag_explain_own_examples_only(api, target_models):
     token, round_id, context_id = _setup(api)
     example = submit(api, token, round_id, context_id, {"statement": "Meh."}, label="neutral")["example"]
     stranger = api.sign_up("stranger")
-    for mutation, extra in [("retractExample", ""), ("flagExample", ', reason: "typo"'), ("explainExample", ', explanation: "sarcasm"')]:
-        query = f'mutation($e: ID!) {{ {mutation}(exampleId: $e{extra}) {{ __typename ... on ExampleChanged {{ example {{ retracted flagged flagReason explanation }} }} }} }}'
+    for mutation, extra in [
+        ("retractExample", ""),
+        ("flagExample", ', reason: "typo"'),
+        ("explainExample", ', explanation: "sarcasm"'),
+    ]:
+        query = f"mutation($e: ID!) {{ {mutation}(exampleId: $e{extra}) {{ __typename ... on ExampleChanged {{ example {{ retracted flagged flagReason explanation }} }} }} }}"
         assert api(query, {"e": example["id"]}, token=stranger)[mutation]["__typename"] == "PermissionError"
         assert api(query, {"e": example["id"]}, token=token)[mutation]["__typename"] == "ExampleChanged"
     final = run_sql("SELECT retracted, flagged, flag_reason, explanation FROM examples")[0]
     assert final == {"retracted": True, "flagged": True, "flag_reason": "typo", "explanation": "sarcasm"}
     assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
-    retract = 'mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }'
+    retract = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }"
     api(retract, {"e": example["id"]}, token=token)  # twice: counters unchanged
     assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
     mine = api("{ myExamples { edges { node { id retracted verdict } } } }", token=token)["myExamples"]["edges"]
@@ -133,12 +175,17 @@ def test_retract_flag_explain_own_examples_only(api, target_models):
 def test_next_context_spreads_annotators_over_the_pool(api):
     seed_builtin_tasks()
     round_id = current_round(api, "sentiment")
-    pool_size = run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0]["n"]
+    pool_size = run_sql(
+        "SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
+    )[0]["n"]
     with ThreadPoolExecutor(8) as pool:
         picks = list(pool.map(lambda _: api(NEXT_CONTEXT, {"r": round_id})["nextContext"]["id"], range(8)))
     assert len(set(picks)) == 8 <= pool_size
     for strategy in ("UNIFORM", "LEAST_FOOLED"):
-        context = api("query($r: ID!, $s: ContextStrategy!) { nextContext(roundId: $r, strategy: $s) { id } }", {"r": round_id, "s": strategy})
+        context = api(
+            "query($r: ID!, $s: ContextStrategy!) { nextContext(roundId: $r, strategy: $s) { id } }",
+            {"r": round_id, "s": strategy},
+        )
         assert context["nextContext"]["id"]
 
 
@@ -147,7 +194,10 @@ def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, ta
     triton = stack.triton
     triton.stop()
     try:
-        results = [submit(api, token, round_id, context_id, {"statement": f"Example number {i} was fine."}, label="positive") for i in range(3)]
+        results = [
+            submit(api, token, round_id, context_id, {"statement": f"Example number {i} was fine."}, label="positive")
+            for i in range(3)
+        ]
     finally:
         triton.start()
         _load_models(stack, target_models)
@@ -161,7 +211,10 @@ def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, ta
         time.sleep(0.5)
     assert all(r["status"] in ("open", "closed") and r["fooled"] is not None and r["model_version"] == "1" for r in rows), rows
     fooled = sum(r["fooled"] for r in rows)
-    assert run_sql("SELECT total_collected, total_fooled FROM rounds WHERE total_collected > 0")[0] == {"total_collected": 3, "total_fooled": fooled}
+    assert run_sql("SELECT total_collected, total_fooled FROM rounds WHERE total_collected > 0")[0] == {
+        "total_collected": 3,
+        "total_fooled": fooled,
+    }
 
 
 def _load_models(stack, target_models):
@@ -175,7 +228,9 @@ def _load_models(stack, target_models):
 
 def test_target_model_status_shows_heldout_accuracy(api, target_models):
     seed_builtin_tasks()
-    data = api('{ tasks { edges { node { code currentRound { targetModels { name status { ready profile nTrain heldoutAccuracy heldoutF1 } } } } } } }')
+    data = api(
+        "{ tasks { edges { node { code currentRound { targetModels { name status { ready profile nTrain heldoutAccuracy heldoutF1 } } } } } } }"
+    )
     status = {e["node"]["code"]: e["node"]["currentRound"]["targetModels"][0]["status"] for e in data["tasks"]["edges"]}
     assert status["sentiment"]["ready"] and status["sentiment"]["profile"] == "fast"
     assert 0.5 < status["sentiment"]["heldoutAccuracy"] <= 1.0 and status["sentiment"]["nTrain"] > 100

@@ -48,31 +48,48 @@ def test_sentiment_replay_of_dynasent(stack, api, target_models):
         context = api(NEXT_CONTEXT, {"r": round_id}, token=token)["nextContext"]
         stored = submit(api, token, round_id, context["id"], {"statement": row["sentence"]}, label=row["gold_label"])
         assert stored["__typename"] == "ExampleSubmitted", stored
-        verdicts.append(_check_against_triton(stack, target_models["sentiment"], stored, {"statement": row["sentence"]}, row["gold_label"]))
+        verdicts.append(
+            _check_against_triton(stack, target_models["sentiment"], stored, {"statement": row["sentence"]}, row["gold_label"])
+        )
     # DynaSent R1 fooled a much stronger model, so both outcomes occur in a sample this size.
     assert any(verdicts) and not all(verdicts)
-    counters = run_sql("SELECT total_collected, total_fooled FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0]
+    counters = run_sql(
+        "SELECT total_collected, total_fooled FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
+    )[0]
     assert counters == {"total_collected": N, "total_fooled": sum(verdicts)}
     stats = run_sql("SELECT submitted, fooled FROM user_round_stats")[0]
     assert stats == {"submitted": N, "fooled": sum(verdicts)}
-    assert run_sql("SELECT sum(c.total_used) AS n, sum(c.total_fooled) AS f FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0] == {"n": N, "f": sum(verdicts)}
+    assert run_sql(
+        "SELECT sum(c.total_used) AS n, sum(c.total_fooled) AS f FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
+    )[0] == {"n": N, "f": sum(verdicts)}
 
 
 def test_nli_replay_of_snli(stack, api, target_models, admin_token):
     seed_builtin_tasks()
     rows = _snli_rows()
     round_id = current_round(api, "nli")
-    added = api("mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
-                {"i": {"roundId": round_id, "contexts": [{"fields": {"context": r["premise"]}, "tag": "snli"} for r in rows]}},
-                token=admin_token)
+    added = api(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": round_id, "contexts": [{"fields": {"context": r["premise"]}, "tag": "snli"} for r in rows]}},
+        token=admin_token,
+    )
     assert added["addContexts"]["__typename"] == "ContextsAdded"
-    contexts = {c["context"]: c["id"] for c in run_sql("SELECT id, fields->>'context' AS context FROM contexts WHERE tag = 'snli'")}
+    contexts = {
+        c["context"]: c["id"] for c in run_sql("SELECT id, fields->>'context' AS context FROM contexts WHERE tag = 'snli'")
+    }
     token = api.sign_up("annotator")
     from strawberry.relay import to_base64
 
     verdicts = []
     for row in rows:
-        stored = submit(api, token, round_id, to_base64("Context", contexts[row["premise"]]), {"hypothesis": row["hypothesis"]}, label=row["label"])
+        stored = submit(
+            api,
+            token,
+            round_id,
+            to_base64("Context", contexts[row["premise"]]),
+            {"hypothesis": row["hypothesis"]},
+            label=row["label"],
+        )
         assert stored["__typename"] == "ExampleSubmitted", stored
         inputs = {"context": row["premise"], "hypothesis": row["hypothesis"]}
         verdicts.append(_check_against_triton(stack, target_models["nli"], stored, inputs, row["label"]))

@@ -44,7 +44,9 @@ def test_out_of_range_ids_are_not_found(api):
 
 
 def test_body_limit(api):
-    response = api.http.post("/graphql", content=b"{" + b" " * (3 * 1024 * 1024) + b"}", headers={"content-type": "application/json"})
+    response = api.http.post(
+        "/graphql", content=b"{" + b" " * (3 * 1024 * 1024) + b"}", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 413
 
 
@@ -69,21 +71,35 @@ def test_round_stats_subscription_yields_state_then_live_recounts(stack, api):
     with connect(_ws_url(stack), subprotocols=["graphql-transport-ws"]) as ws:
         ws.send(json.dumps({"type": "connection_init", "payload": {}}))
         assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
-        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
-            "query": "subscription($id: ID!) { roundStats(roundId: $id) { number totalCollected totalFooled mer } }",
-            "variables": {"id": data["id"]},
-        }}))
+        ws.send(
+            json.dumps(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($id: ID!) { roundStats(roundId: $id) { number totalCollected totalFooled mer } }",
+                        "variables": {"id": data["id"]},
+                    },
+                }
+            )
+        )
         assert _next_payload(ws)["data"]["roundStats"] == {"number": 1, "totalCollected": 0, "totalFooled": 0, "mer": None}
 
         # Three examples appear (two fooled); the worker's idempotent recount publishes the change.
-        user_id = run_sql("INSERT INTO users (username, password_hash, is_admin, created_at) VALUES ('w', 'x', false, now()) RETURNING id")[0]["id"]
+        user_id = run_sql(
+            "INSERT INTO users (username, password_hash, is_admin, created_at) VALUES ('w', 'x', false, now()) RETURNING id"
+        )[0]["id"]
         round_pk = run_sql("SELECT r.id FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0]["id"]
         context_pk = run_sql("SELECT id FROM contexts WHERE round = $1 LIMIT 1", round_pk)[0]["id"]
         for fooled in (True, True, False):
             run_sql(
-                "INSERT INTO examples (client_id, round, context, \"user\", input, fooled, status, retracted, flagged, explanation, model_name, model_version, created_at) "
+                'INSERT INTO examples (client_id, round, context, "user", input, fooled, status, retracted, flagged, explanation, model_name, model_version, created_at) '
                 "VALUES ($1, $2, $3, $4, '{}', $5, 'open', false, false, '', 'm', '1', now())",
-                uuid.uuid4(), round_pk, context_pk, user_id, fooled,
+                uuid.uuid4(),
+                round_pk,
+                context_pk,
+                user_id,
+                fooled,
             )
         _enqueue_recount(round_pk)
         assert _next_payload(ws)["data"]["roundStats"] == {"number": 1, "totalCollected": 3, "totalFooled": 2, "mer": 2 / 3}
@@ -96,9 +112,12 @@ def _enqueue_recount(round_pk: int) -> None:
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.core.jobs import job_name
+    from workers import rounds as rounds_jobs
+
     async def go():
         pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
-        await pool.enqueue_job("recompute_round_counters", round_pk)
+        await pool.enqueue_job(job_name(rounds_jobs.recompute_round_counters), round_pk)
         await pool.aclose()
 
     asyncio.run(go())
@@ -112,7 +131,9 @@ def test_subscription_with_a_bad_id_gets_an_error_not_a_crash(stack, api):
         assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
         query = "subscription($id: ID!) { roundStats(roundId: $id) { number } }"
         for number, (bad_id, expected) in enumerate([("nope", "GlobalID"), (task_id, "not a Round id")]):
-            ws.send(json.dumps({"id": str(number), "type": "subscribe", "payload": {"query": query, "variables": {"id": bad_id}}}))
+            ws.send(
+                json.dumps({"id": str(number), "type": "subscribe", "payload": {"query": query, "variables": {"id": bad_id}}})
+            )
             message = json.loads(ws.recv(timeout=30))
             errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
             assert expected in errors[0]["message"]

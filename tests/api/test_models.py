@@ -24,13 +24,26 @@ def _jsonl(rows) -> bytes:
 def _dynasent_test_rows(n=None):
     path = SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl"
     rows = [json.loads(line) for line in path.open()]
-    rows = [{"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]} for r in rows if r.get("gold_label") in SENTIMENT_LABELS]
+    rows = [
+        {"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
+        for r in rows
+        if r.get("gold_label") in SENTIMENT_LABELS
+    ]
     return rows[:n] if n else rows
 
 
 def _anli_rows():
     rows = [json.loads(line) for line in (SHARED_DATA / "anli" / "R1" / "dev.jsonl").open()]
-    return [{"uid": r["uid"], "context": r["context"], "hypothesis": r["hypothesis"], "label": NLI_LABELS[r["label"]], "tags": [r.get("genre") or "none"]} for r in rows]
+    return [
+        {
+            "uid": r["uid"],
+            "context": r["context"],
+            "hypothesis": r["hypothesis"],
+            "label": NLI_LABELS[r["label"]],
+            "tags": [r.get("genre") or "none"],
+        }
+        for r in rows
+    ]
 
 
 def _independent_accuracy(stack, model_name, rows, inputs):
@@ -62,8 +75,14 @@ def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, 
     researcher = api.sign_up("researcher")
     uploaded = {}
     for task, name in (("sentiment", target_models["sentiment"]), ("nli", target_models["nli"])):
-        result = upload_model(api, researcher, task, f"my {task} model", tar_gz_of(MODEL_CACHE / name),
-                              card={"description": "MiniLM fine-tuned", "license": "MIT"})
+        result = upload_model(
+            api,
+            researcher,
+            task,
+            f"my {task} model",
+            tar_gz_of(MODEL_CACHE / name),
+            card={"description": "MiniLM fine-tuned", "license": "MIT"},
+        )
         assert result["__typename"] == "ModelUploaded" and result["model"]["status"] == "uploaded", result
         uploaded[task] = result["model"]["id"]
     for task, model_id in uploaded.items():
@@ -72,7 +91,10 @@ def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, 
         assert status["status"] == "evaluated", status["statusLog"]
         assert [e["status"] for e in status["statusLog"]][:3] == ["uploaded", "deploying", "deploying"]
     # The stored accuracy equals an independent computation on the same rows.
-    for task, rows, inputs in (("sentiment", _dynasent_test_rows(), ["statement"]), ("nli", _anli_rows(), ["context", "hypothesis"])):
+    for task, rows, inputs in (
+        ("sentiment", _dynasent_test_rows(), ["statement"]),
+        ("nli", _anli_rows(), ["context", "hypothesis"]),
+    ):
         model_pk = int(run_sql("SELECT id FROM models WHERE name = $1", f"my {task} model")[0]["id"])
         score = model_status(api, researcher, uploaded[task])["scores"][0]
         expected = _independent_accuracy(stack, f"submission_{model_pk}", rows, inputs)
@@ -101,8 +123,12 @@ def test_hostile_and_wrong_archives_are_refused_with_reasons(api, admin_token, t
         "zip slip": zip_with({"m/config.pbtxt": good_config, "m/1/model.py": "x", "../../evil.py": "x"}),
         "not an archive": b"hello, this is plain text",
         "bad config": zip_with({"m/config.pbtxt": "name: 'm' backend: {{{", "m/1/model.py": "x"}),
-        "wrong tensors": zip_with({"sentiment_minilm/config.pbtxt": good_config.replace('name: "statement"', 'name: "text"'),
-                                   "sentiment_minilm/1/model.py": "x"}),
+        "wrong tensors": zip_with(
+            {
+                "sentiment_minilm/config.pbtxt": good_config.replace('name: "statement"', 'name: "text"'),
+                "sentiment_minilm/1/model.py": "x",
+            }
+        ),
         "no config": zip_with({"m/1/model.py": "x"}),
     }
     for label, archive in cases.items():
@@ -111,7 +137,10 @@ def test_hostile_and_wrong_archives_are_refused_with_reasons(api, admin_token, t
         assert result["message"], label
     assert "statement" in upload_model(api, researcher, "sentiment", "x", cases["wrong tensors"], "m.zip")["message"]
     assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 0
-    assert upload_model(api, api.sign_up("reader"), "sentiment", "x", cases["no config"], "m.zip")["__typename"] == "ArchiveRejectedError"
+    assert (
+        upload_model(api, api.sign_up("reader"), "sentiment", "x", cases["no config"], "m.zip")["__typename"]
+        == "ArchiveRejectedError"
+    )
 
 
 def test_dataset_rules(api, admin_token):
@@ -138,8 +167,13 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
     for model_id in ids:
         wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=900, interval=2)
         api("mutation($m: ID!) { publishModel(modelId: $m) { __typename } }", {"m": model_id}, token=researcher)
-    weights = [{"metric": "PERF", "weight": 1}, {"metric": "THROUGHPUT", "weight": 3}, {"metric": "MEMORY", "weight": 0},
-               {"metric": "ROBUSTNESS", "weight": 2}, {"metric": "FAIRNESS", "weight": 0}]
+    weights = [
+        {"metric": "PERF", "weight": 1},
+        {"metric": "THROUGHPUT", "weight": 3},
+        {"metric": "MEMORY", "weight": 0},
+        {"metric": "ROBUSTNESS", "weight": 2},
+        {"metric": "FAIRNESS", "weight": 0},
+    ]
     query = """query($w: [MetricWeightInput!]) { leaderboard(taskCode: "sentiment", metricWeights: $w) {
         totalCount rows { rank dynascore model { id name } metrics { perf throughput memory robustness fairness } } } }"""
     board = api(query, {"w": weights})["leaderboard"]
@@ -151,8 +185,11 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
         assert abs(row["dynascore"] - expected[row["model"]["id"]].dynascore) < 1e-9
     assert [r["rank"] for r in board["rows"]] == [1, 2]
     assert board["rows"][0]["dynascore"] >= board["rows"][1]["dynascore"]
-    saved = api('mutation($w: [MetricWeightInput!]!) { saveLeaderboardConfig(taskCode: "sentiment", name: "speed first", metricWeights: $w) { __typename } }',
-                {"w": weights}, token=researcher)
+    saved = api(
+        'mutation($w: [MetricWeightInput!]!) { saveLeaderboardConfig(taskCode: "sentiment", name: "speed first", metricWeights: $w) { __typename } }',
+        {"w": weights},
+        token=researcher,
+    )
     assert saved["saveLeaderboardConfig"]["__typename"] == "LeaderboardConfigSaved"
     shared = api('{ leaderboard(taskCode: "sentiment", configName: "speed first") { rows { dynascore } } }')["leaderboard"]
     assert [r["dynascore"] for r in shared["rows"]] == [r["dynascore"] for r in board["rows"]]
@@ -164,10 +201,27 @@ def test_cli_upload_of_a_directory(stack, api, target_models):
 
     seed_builtin_tasks()
     session = api.sign_up("researcher")
-    token = api('mutation { createApiToken(input: {name: "cli", scopes: [MODELS]}) { ... on ApiTokenCreated { token } } }', token=session)["createApiToken"]["token"]
+    token = api(
+        'mutation { createApiToken(input: {name: "cli", scopes: [MODELS]}) { ... on ApiTokenCreated { token } } }', token=session
+    )["createApiToken"]["token"]
+
     def upload(task):
-        command = [sys.executable, "-m", "server.cli", "model", "upload", str(MODEL_CACHE / target_models["hate_speech"]),
-                   "--task", task, "--name", "from the cli", "--api-url", stack.api_url, "--token", token]
+        command = [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "model",
+            "upload",
+            str(MODEL_CACHE / target_models["hate_speech"]),
+            "--task",
+            task,
+            "--name",
+            "from the cli",
+            "--api-url",
+            stack.api_url,
+            "--token",
+            token,
+        ]
         return subprocess.run(command, capture_output=True, text=True, timeout=600)
 
     done = upload("hate_speech")
@@ -187,23 +241,36 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
     template = MODEL_CACHE / target_models["sentiment"]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("broken/config.pbtxt", (template / "config.pbtxt").read_text().replace('name: "sentiment_minilm"', 'name: "broken"'))
+        archive.writestr(
+            "broken/config.pbtxt", (template / "config.pbtxt").read_text().replace('name: "sentiment_minilm"', 'name: "broken"')
+        )
         archive.writestr("broken/1/model.py", "raise RuntimeError('weights missing on purpose')\n")
     result = upload_model(api, researcher, "sentiment", "broken", buffer.getvalue(), filename="broken.zip")
     assert result["__typename"] == "ModelUploaded", result
     with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
         ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {researcher}"}}))
         assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
-        ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
-            "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status statusLog { status message } } }",
-            "variables": {"m": result["model"]["id"]}}}))
+        ws.send(
+            json.dumps(
+                {
+                    "id": "m",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status statusLog { status message } } }",
+                        "variables": {"m": result["model"]["id"]},
+                    },
+                }
+            )
+        )
         seen = []
         while not seen or seen[-1]["status"] != "failed":
             try:
                 message = json.loads(ws.recv(timeout=300))
             except TimeoutError:
-                raise AssertionError(f"no 'failed' status within 300 s; seen {seen}; stored "
-                                     f"{run_sql('SELECT status, status_log FROM models')}; worker log: {_worker_log_tail(stack)}") from None
+                raise AssertionError(
+                    f"no 'failed' status within 300 s; seen {seen}; stored "
+                    f"{run_sql('SELECT status, status_log FROM models')}; worker log: {_worker_log_tail(stack)}"
+                ) from None
             assert message["type"] == "next" and not message["payload"].get("errors"), message
             seen.append(message["payload"]["data"]["modelUpdated"])
     assert "weights missing on purpose" in seen[-1]["statusLog"][-1]["message"]
@@ -212,8 +279,18 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
     with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
         ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {api.sign_up('snoop')}"}}))
         ws.recv(timeout=30)
-        ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
-            "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status } }", "variables": {"m": result["model"]["id"]}}}))
+        ws.send(
+            json.dumps(
+                {
+                    "id": "m",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($m: ID!) { modelUpdated(modelId: $m) { status } }",
+                        "variables": {"m": result["model"]["id"]},
+                    },
+                }
+            )
+        )
         message = json.loads(ws.recv(timeout=30))
         errors = message["payload"] if message["type"] == "error" else message["payload"]["errors"]
         assert "only your own models" in errors[0]["message"]
@@ -230,8 +307,13 @@ def test_daily_upload_limit_ignores_failed_uploads(api, target_models):
     user_id = run_sql("SELECT id FROM users WHERE username = 'researcher'")[0]["id"]
     task_id = run_sql("SELECT id FROM tasks WHERE code = 'hate_speech'")[0]["id"]
     for i in range(5):  # five uploads earlier today (the default limit is 5 per task per day)
-        run_sql("INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
-                "VALUES ($1, $2, $3, '{}', 'deployed', '[]', '', '', false, false, now())", task_id, user_id, f"earlier {i}")
+        run_sql(
+            "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
+            "VALUES ($1, $2, $3, '{}', 'deployed', '[]', '', '', false, false, now())",
+            task_id,
+            user_id,
+            f"earlier {i}",
+        )
     archive = tar_gz_of(MODEL_CACHE / target_models["hate_speech"])
     limited = upload_model(api, researcher, "hate_speech", "one too many", archive)
     assert limited["__typename"] == "RateLimitedError" and "5 uploads per task per day" in limited["message"]
@@ -254,8 +336,14 @@ def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack
     wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=600, interval=1)
     assert len(model_status(api, researcher, model_id)["scores"]) == 1
     create_dataset(api, admin_token, "sentiment", "second", _jsonl(rows[60:]))
-    wait_until(lambda: len(model_status(api, researcher, model_id)["scores"]) == 2
-               and model_status(api, researcher, model_id)["status"] == "evaluated", timeout=600, interval=1)
+    wait_until(
+        lambda: (
+            len(model_status(api, researcher, model_id)["scores"]) == 2
+            and model_status(api, researcher, model_id)["status"] == "evaluated"
+        ),
+        timeout=600,
+        interval=1,
+    )
     before = {s["dataset"]["name"]: s["perf"] for s in model_status(api, researcher, model_id)["scores"]}
     pk = run_sql("SELECT id FROM models")[0]["id"]
 
@@ -266,8 +354,14 @@ def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack
 
     evaluated_entries = len([e for e in model_status(api, researcher, model_id)["statusLog"] if e["status"] == "evaluated"])
     asyncio.run(rerun())
-    wait_until(lambda: len([e for e in model_status(api, researcher, model_id)["statusLog"] if e["status"] == "evaluated"]) > evaluated_entries,
-               timeout=600, interval=1)
+    wait_until(
+        lambda: (
+            len([e for e in model_status(api, researcher, model_id)["statusLog"] if e["status"] == "evaluated"])
+            > evaluated_entries
+        ),
+        timeout=600,
+        interval=1,
+    )
     after = {s["dataset"]["name"]: s["perf"] for s in model_status(api, researcher, model_id)["scores"]}
     assert after == before
     assert run_sql("SELECT count(*) AS n FROM scores")[0]["n"] == 2

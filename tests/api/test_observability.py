@@ -30,7 +30,8 @@ def scrape(url: str, headers: dict | None = None) -> dict[tuple, float]:
     assert response.headers["content-type"].startswith("text/plain")
     return {
         (sample.name, frozenset(sample.labels.items())): sample.value
-        for family in text_string_to_metric_families(response.text) for sample in family.samples
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
     }
 
 
@@ -51,8 +52,14 @@ def _writer(api):
 
 
 def _item(round_id, context_id, text, label, client_id=None, sandbox=False):
-    return {"roundId": round_id, "contextId": context_id, "fields": {"statement": text}, "label": label,
-            "clientId": str(client_id or uuid.uuid4()), "sandbox": sandbox}
+    return {
+        "roundId": round_id,
+        "contextId": context_id,
+        "fields": {"statement": text},
+        "label": label,
+        "clientId": str(client_id or uuid.uuid4()),
+        "sandbox": sandbox,
+    }
 
 
 def test_graphql_triton_and_outbox_metrics(api, stack, target_models):
@@ -114,8 +121,10 @@ def test_triton_outcomes_are_labelled(stack, target_models):
     model = target_models["sentiment"]
 
     def count(name, outcome):
-        return REGISTRY.get_sample_value("dynabench_triton_request_duration_seconds_count",
-                                         {"model": name, "outcome": outcome}) or 0.0
+        return (
+            REGISTRY.get_sample_value("dynabench_triton_request_duration_seconds_count", {"model": name, "outcome": outcome})
+            or 0.0
+        )
 
     async def calls():
         client = InferenceServerClient(stack.env["TRITON_URL"])
@@ -150,15 +159,20 @@ def test_hostile_operation_names_add_no_series(api, stack):
     after = scrape(url)
     assert label_values(after, graphql, "operation") <= label_values(before, graphql, "operation") | {"unknown"}
     assert not any("Hostile" in v or "NoSuch" in v for v in label_values(after, graphql, "operation"))
-    assert value(after, graphql, operation_type="query", operation="tasks") - value(before, graphql, operation_type="query", operation="tasks") == 5
+    assert (
+        value(after, graphql, operation_type="query", operation="tasks")
+        - value(before, graphql, operation_type="query", operation="tasks")
+        == 5
+    )
 
 
 def test_request_ids_are_echoed_or_replaced_and_logged_as_json(api, stack):
     password = "an observable secret password"
     token = api.sign_up("obs-logger", password)
     mine = f"obs-{uuid.uuid4().hex}"
-    response = api.http.post("/graphql", json={"query": "{ me { username } }"},
-                             headers={"X-Request-ID": mine, "Authorization": f"Bearer {token}"})
+    response = api.http.post(
+        "/graphql", json={"query": "{ me { username } }"}, headers={"X-Request-ID": mine, "Authorization": f"Bearer {token}"}
+    )
     assert response.status_code == 200 and response.headers["x-request-id"] == mine
     for garbage in ("has spaces in it", "x" * 65, "semi;colon", ""):
         replaced = api.http.post("/graphql", json={"query": TASKS}, headers={"X-Request-ID": garbage}).headers["x-request-id"]
@@ -191,18 +205,24 @@ def test_worker_jobs_have_metrics_and_the_request_id_of_their_origin(api, stack,
     jobs = "dynabench_jobs_total"
     before = scrape(worker_url)
     request_id = f"obs-job-{uuid.uuid4().hex}"
-    response = api.http.post("/graphql", json={"query": VALIDATE, "variables": {"e": example_id}},
-                             headers={"X-Request-ID": request_id, "Authorization": f"Bearer {validator}"})
+    response = api.http.post(
+        "/graphql",
+        json={"query": VALIDATE, "variables": {"e": example_id}},
+        headers={"X-Request-ID": request_id, "Authorization": f"Bearer {validator}"},
+    )
     assert response.json()["data"]["validateExample"]["__typename"] == "ExampleValidated", response.text
 
     def aggregated():
         after = scrape(worker_url)
-        done = value(after, jobs, function="aggregate_example", outcome="ok") - value(before, jobs, function="aggregate_example", outcome="ok")
+        done = value(after, jobs, function="aggregate_example", outcome="ok") - value(
+            before, jobs, function="aggregate_example", outcome="ok"
+        )
         return after if done >= 1 else None
 
     after = wait_until(aggregated, timeout=60)
     assert value(after, "dynabench_job_duration_seconds_count", function="aggregate_example") > value(
-        before, "dynabench_job_duration_seconds_count", function="aggregate_example")
+        before, "dynabench_job_duration_seconds_count", function="aggregate_example"
+    )
     assert ("dynabench_job_queue_depth", frozenset({("state", "ready")})) in after
     assert value(after, jobs, function="recheck_pending_examples", outcome="ok") >= 1  # the cron sweeper ran
 
@@ -231,8 +251,10 @@ def test_queue_depth_matches_the_queue_in_redis(stack):
         # Cron jobs come and go (enqueued up to 40 ms early): retry until Redis holds still around a scrape.
         first = in_redis()
         samples = scrape(url)
-        gauge = (value(samples, "dynabench_job_queue_depth", state="ready"),
-                 value(samples, "dynabench_job_queue_depth", state="deferred"))
+        gauge = (
+            value(samples, "dynabench_job_queue_depth", state="ready"),
+            value(samples, "dynabench_job_queue_depth", state="deferred"),
+        )
         return gauge if first == in_redis() == gauge else None
 
     wait_until(consistent, timeout=30, interval=0.05)
@@ -261,8 +283,18 @@ def test_subscriptions_are_timed_when_they_end(api, stack):
     with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
         ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
         assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
-        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
-            "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }", "variables": {"r": round_id}}}))
+        ws.send(
+            json.dumps(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }",
+                        "variables": {"r": round_id},
+                    },
+                }
+            )
+        )
         assert json.loads(ws.recv(timeout=30))["payload"]["data"] == {"roundStats": {"number": 1}}
         assert value(scrape(url), name, operation="roundStats") == before  # still open: not observed yet
         ws.send(json.dumps({"id": "1", "type": "complete"}))
@@ -280,8 +312,12 @@ def test_metrics_token_and_several_processes_behind_one_port(api, stack):
     answers the scrape reports the requests of both (prometheus_client's multiprocess mode)."""
     port, secret = free_port(), f"metrics-{uuid.uuid4().hex}"
     name = f"api-obs-{uuid.uuid4().hex[:6]}"
-    proc = stack.group.spawn(name, [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                    "--workers", "2"], env={**stack.env, "METRICS_TOKEN": secret}, log_path=stack.logs / f"{name}.log")
+    proc = stack.group.spawn(
+        name,
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+        env={**stack.env, "METRICS_TOKEN": secret},
+        log_path=stack.logs / f"{name}.log",
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: _status(base + "/health") == 200, timeout=120)

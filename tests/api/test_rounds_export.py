@@ -27,7 +27,9 @@ def _round_with_examples(api, admin_token):
     round_id = current_round(api, "sentiment")
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
     fooled = [fooling_example(api, author, round_id, context_id, f"Honestly the soup was something else {i}.") for i in range(3)]
-    predicted = submit(api, author, round_id, context_id, {"statement": "Great food."}, label="positive", sandbox=True)["predictions"][0]["label"]
+    predicted = submit(api, author, round_id, context_id, {"statement": "Great food."}, label="positive", sandbox=True)[
+        "predictions"
+    ][0]["label"]
     not_fooled = submit(api, author, round_id, context_id, {"statement": "Great food."}, label=predicted)["example"]
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": fooled[2]["id"]}, token=author)
     voters = [api.sign_up(f"voter{i}") for i in range(3)]
@@ -110,7 +112,7 @@ def test_export_refusals(stack, api, admin_token, target_models):
     bogus = httpx.get(stack.api_url + "/exports/not-a-token", timeout=30)
     assert bogus.status_code == 403 and bogus.json() == {"error": "This export link is not valid."}
     # A link signed with another secret, or expired, is refused too.
-    from server.annotation.export_service import issue_link_token
+    from server.annotation.exports.service import issue_link_token
 
     forged, _ = issue_link_token(1, "jsonl", 1, "another secret that is long enough......")
     assert httpx.get(stack.api_url + f"/exports/{forged}", timeout=30).status_code == 403
@@ -162,16 +164,25 @@ def test_cli_export_matches_the_api_and_writes_hf(stack, api, admin_token, targe
 
 def test_cli_contexts_add_from_jsonl_and_csv(stack, api, admin_token, tmp_path):
     seed_builtin_tasks()
-    before = run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'")[0]["n"]
+    before = run_sql(
+        "SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'"
+    )[0]["n"]
     jsonl = tmp_path / "premises.jsonl"
-    jsonl.write_text("\n".join(json.dumps({"context": f"A dog runs on the beach number {i}.", "tag": "beach"}) for i in range(1203)) + "\n")
+    jsonl.write_text(
+        "\n".join(json.dumps({"context": f"A dog runs on the beach number {i}.", "tag": "beach"}) for i in range(1203)) + "\n"
+    )
     out = _cli(stack, "contexts", "add", "--task", "nli", "--api-url", stack.api_url, str(jsonl), token=admin_token)
     assert out.returncode == 0, out.stderr
     assert "Added 1203 contexts" in out.stdout and "1203/1203" in out.stderr  # the progress bar reached the end
     csv_file = tmp_path / "premises.csv"
     csv_file.write_text("context,tag\nA cat sleeps.,home\nTwo people talk.,\n")
-    assert _cli(stack, "contexts", "add", "--task", "nli", "--api-url", stack.api_url, str(csv_file), token=admin_token).returncode == 0
-    count = run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'")[0]["n"]
+    assert (
+        _cli(stack, "contexts", "add", "--task", "nli", "--api-url", stack.api_url, str(csv_file), token=admin_token).returncode
+        == 0
+    )
+    count = run_sql(
+        "SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'"
+    )[0]["n"]
     assert count == before + 1205
     assert run_sql("SELECT tag FROM contexts WHERE fields->>'context' = 'Two people talk.'")[0]["tag"] is None
 
@@ -186,7 +197,12 @@ def test_cli_contexts_add_from_jsonl_and_csv(stack, api, admin_token, tmp_path):
     stranger = api.sign_up("stranger")
     out = _cli(stack, "contexts", "add", "--task", "nli", "--api-url", stack.api_url, str(csv_file), token=stranger)
     assert out.returncode == 1 and "owners" in out.stderr
-    assert run_sql("SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'")[0]["n"] == count
+    assert (
+        run_sql(
+            "SELECT count(*) AS n FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task WHERE t.code = 'nli'"
+        )[0]["n"]
+        == count
+    )
 
 
 def test_several_target_models_all_by_majority_or_one_at_random(api, admin_token, target_models):
@@ -201,27 +217,47 @@ def test_several_target_models_all_by_majority_or_one_at_random(api, admin_token
         config = copy.deepcopy(BUILTIN_TASKS[0]["config"])
         config["target_selection"] = selection
         code = f"multi_{selection}"
-        assert api("mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
-                   {"i": {"code": code, "name": code, "config": config}}, token=admin_token)["createTask"]["__typename"] == "TaskCreated"
+        assert (
+            api(
+                "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+                {"i": {"code": code, "name": code, "config": config}},
+                token=admin_token,
+            )["createTask"]["__typename"]
+            == "TaskCreated"
+        )
         # The hate-speech model answers with labels sentiment does not have: it is always wrong here.
         targets = [{"name": sentiment}, {"name": sentiment, "version": "1"}, {"name": hate}]
-        round_id = api("mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
-                       {"i": {"taskCode": code, "targetModels": targets}}, token=admin_token)["createRound"]["round"]["id"]
-        api("mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
-            {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}}, token=admin_token)
+        round_id = api(
+            "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+            {"i": {"taskCode": code, "targetModels": targets}},
+            token=admin_token,
+        )["createRound"]["round"]["id"]
+        api(
+            "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+            {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review."}}]}},
+            token=admin_token,
+        )
         context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
         if selection == "all":
-            predicted = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label="positive", sandbox=True)
+            predicted = submit(
+                api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label="positive", sandbox=True
+            )
             labels = [p["label"] for p in predicted["predictions"]]
             assert [p["modelName"] for p in predicted["predictions"]] == [sentiment, sentiment, hate]
             right = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label=labels[0])
             assert right["verdict"] == "NOT_FOOLED"  # one wrong model of three is not a majority
-            assert right["example"]["modelName"] == f"{sentiment}+{sentiment}+{hate}" and right["example"]["modelVersion"] == "1+1+1"
+            assert (
+                right["example"]["modelName"] == f"{sentiment}+{sentiment}+{hate}" and right["example"]["modelVersion"] == "1+1+1"
+            )
             assert len(right["example"]["modelOutput"]["by_model"]) == 3
             wrong_label = next(label for label in ("negative", "positive", "neutral") if label != labels[0])
             wrong = submit(api, author, round_id, context_id, {"statement": "A wonderful, warm evening."}, label=wrong_label)
             assert wrong["verdict"] == "FOOLED"  # all three are wrong
         else:
-            names = {submit(api, author, round_id, context_id, {"statement": f"Dinner number {i} was fine."}, label="positive")["example"]["modelName"]
-                     for i in range(30)}
+            names = {
+                submit(api, author, round_id, context_id, {"statement": f"Dinner number {i} was fine."}, label="positive")[
+                    "example"
+                ]["modelName"]
+                for i in range(30)
+            }
             assert names <= {sentiment, hate} and len(names) == 2  # one target per example, chosen at random

@@ -19,8 +19,12 @@ SUBMIT = """mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) {
 def _api_with(stack, tmp_path, **env):
     port = free_port()
     log = (tmp_path / "api.log").open("w")
-    process = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                               env={**os.environ, **stack.env, **env}, stdout=log, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env={**os.environ, **stack.env, **env},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     origin = f"http://127.0.0.1:{port}"
     for _ in range(600):  # a guard against hanging, not a timing assertion
         assert process.poll() is None, (tmp_path / "api.log").read_text()
@@ -43,8 +47,16 @@ def test_submissions_beyond_the_per_minute_limit_are_refused_and_not_stored(stac
         context_id = limited(NEXT_CONTEXT, {"r": round_id}, token=writer)["nextContext"]["id"]
         if time.time() % 60 > 45:  # the window is a calendar minute: start the burst inside one
             time.sleep(61 - time.time() % 60)
-        items = [{"roundId": round_id, "contextId": context_id, "fields": {"statement": f"Meal number {i}."},
-                  "label": "positive", "clientId": str(uuid.uuid4())} for i in range(5)]
+        items = [
+            {
+                "roundId": round_id,
+                "contextId": context_id,
+                "fields": {"statement": f"Meal number {i}."},
+                "label": "positive",
+                "clientId": str(uuid.uuid4()),
+            }
+            for i in range(5)
+        ]
         results = limited(SUBMIT, {"i": items}, token=writer)["submitExamples"]
         assert [r["__typename"] for r in results] == ["ExampleSubmitted"] * 3 + ["RateLimitedError"] * 2
         assert "At most 3 examples per minute" in results[3]["message"] and "outbox" in results[3]["message"]
@@ -52,10 +64,15 @@ def test_submissions_beyond_the_per_minute_limit_are_refused_and_not_stored(stac
         again = limited(SUBMIT, {"i": items[:1]}, token=writer)["submitExamples"]
         assert again == [{"__typename": "ExampleSubmitted", "duplicate": True}]
         assert limited(SUBMIT, {"i": items[3:4]}, token=other)["submitExamples"][0]["__typename"] == "ExampleSubmitted"
-        counts = run_sql('SELECT u.username, count(*) AS n FROM examples e JOIN users u ON u.id = e."user" GROUP BY u.username ORDER BY 1')
+        counts = run_sql(
+            'SELECT u.username, count(*) AS n FROM examples e JOIN users u ON u.id = e."user" GROUP BY u.username ORDER BY 1'
+        )
         assert counts == [{"username": "fast-writer", "n": 3}, {"username": "other-writer", "n": 1}]
         # The session API (no limit configured) is unaffected.
-        assert api(SUBMIT, {"i": [{**items[4], "clientId": str(uuid.uuid4())}]}, token=writer)["submitExamples"][0]["__typename"] == "ExampleSubmitted"
+        assert (
+            api(SUBMIT, {"i": [{**items[4], "clientId": str(uuid.uuid4())}]}, token=writer)["submitExamples"][0]["__typename"]
+            == "ExampleSubmitted"
+        )
     finally:
         limited.http.close()
         process.terminate()

@@ -30,7 +30,9 @@ def create_task(api, token, code="movies", config=None):
 def test_the_four_builtin_tasks_with_round_one_and_contexts(api):
     seed_builtin_tasks()
     seed_builtin_tasks()  # idempotent
-    data = api("{ tasks { edges { node { code name config currentRound { number contexts(first: 5) { edges { node { fields } } } } } } } }")
+    data = api(
+        "{ tasks { edges { node { code name config currentRound { number contexts(first: 5) { edges { node { fields } } } } } } } }"
+    )
     nodes = [edge["node"] for edge in data["tasks"]["edges"]]
     assert [n["code"] for n in nodes] == ["sentiment", "nli", "hate_speech", "qa"]
     for node in nodes:
@@ -47,7 +49,7 @@ def test_create_task_makes_the_creator_its_owner(api):
     assert result["__typename"] == "TaskCreated"
     assert result["task"]["viewerIsOwner"] is True and result["task"]["currentRound"] is None
     other = api.sign_up("someone")
-    assert api("{ task(code: \"movies\") { viewerIsOwner } }", token=other) == {"task": {"viewerIsOwner": False}}
+    assert api('{ task(code: "movies") { viewerIsOwner } }', token=other) == {"task": {"viewerIsOwner": False}}
 
 
 def test_create_task_with_a_bad_config_names_the_fields(api):
@@ -70,7 +72,11 @@ def test_create_task_errors(api):
     assert create_task(api, None)["__typename"] == "AuthenticationError"
     token = api.sign_up("owner")
     assert create_task(api, token)["__typename"] == "TaskCreated"
-    assert create_task(api, token) == {"__typename": "ConflictError", "code": "CONFLICT", "message": "A task with code 'movies' already exists."}
+    assert create_task(api, token) == {
+        "__typename": "ConflictError",
+        "code": "CONFLICT",
+        "message": "A task with code 'movies' already exists.",
+    }
     not_object = api(CREATE_TASK, {"i": {"code": "x2", "name": "n", "config": [1, 2]}}, token=token)["createTask"]
     assert not_object["fields"] == [{"field": "config.config", "message": "must be a JSON object"}]
 
@@ -89,7 +95,11 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
     assert second["targetModels"] == [{"name": "sentiment_minilm", "version": ""}]
     assert run_sql("SELECT count(*) AS n FROM rounds WHERE end_at IS NULL")[0]["n"] == 1
     unknown = api(CREATE_ROUND, {"i": {"taskCode": "nope", "targetModels": [{"name": "m"}]}}, token=owner)
-    assert unknown["createRound"] == {"__typename": "NotFoundError", "code": "NOT_FOUND", "message": "Task 'nope' does not exist."}
+    assert unknown["createRound"] == {
+        "__typename": "NotFoundError",
+        "code": "NOT_FOUND",
+        "message": "Task 'nope' does not exist.",
+    }
     bad = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "../etc", "version": "x"}]}}, token=owner)
     assert bad["createRound"]["fields"] == [{"field": "targetModels.0.name", "message": "is not a valid Triton model name"}]
     admin = api.sign_up("boss")
@@ -100,19 +110,27 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
 def test_add_contexts_validates_against_the_task_config_all_or_nothing(api):
     owner = api.sign_up("owner")
     create_task(api, owner)
-    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "m"}]}}, token=owner)["createRound"]["round"]["id"]
+    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "m"}]}}, token=owner)["createRound"][
+        "round"
+    ]["id"]
     good = {"fields": {"context": "Write about a film."}, "tag": "films"}
     bad = [{"fields": {"context": ""}}, {"fields": {"premise": "x"}}, {"fields": {"context": "x" * 5001}}]
     result = api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good, *bad]}}, token=owner)["addContexts"]
     assert result["__typename"] == "InputError"
     assert [f["field"] for f in result["fields"]] == [
-        "contexts.1.fields.context", "contexts.2.fields", "contexts.2.fields", "contexts.3.fields.context"
+        "contexts.1.fields.context",
+        "contexts.2.fields",
+        "contexts.2.fields",
+        "contexts.3.fields.context",
     ]
     assert run_sql("SELECT count(*) AS n FROM contexts")[0]["n"] == 0
     ok = api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good] * 3}}, token=owner)["addContexts"]
     assert ok == {"__typename": "ContextsAdded", "count": 3, "round": {"number": 1}}
     stranger = api.sign_up("stranger")
-    assert api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good]}}, token=stranger)["addContexts"]["__typename"] == "PermissionError"
+    assert (
+        api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good]}}, token=stranger)["addContexts"]["__typename"]
+        == "PermissionError"
+    )
     task_id = api('{ task(code: "movies") { id } }')["task"]["id"]
     wrong_type = api(ADD_CONTEXTS, {"i": {"roundId": task_id, "contexts": [good]}}, token=owner)["addContexts"]
     assert wrong_type["fields"] == [{"field": "roundId", "message": "not a Round id"}]
@@ -124,7 +142,10 @@ def test_cursor_pagination_is_capped_and_complete(api):
         create_task(api, owner, code=f"task_{i}")
     seen, after = [], None
     while True:
-        page = api("query($after: String) { tasks(first: 3, after: $after) { edges { cursor node { code } } pageInfo { hasNextPage endCursor } } }", {"after": after})["tasks"]
+        page = api(
+            "query($after: String) { tasks(first: 3, after: $after) { edges { cursor node { code } } pageInfo { hasNextPage endCursor } } }",
+            {"after": after},
+        )["tasks"]
         seen += [e["node"]["code"] for e in page["edges"]]
         if not page["pageInfo"]["hasNextPage"]:
             break

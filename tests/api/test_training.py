@@ -39,7 +39,9 @@ def _validated_round(api):
     author = api.sign_up("author")
     round_id = current_round(api, "sentiment")
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
-    examples = [fooling_example(api, author, round_id, context_id, f"The waiter smiled the whole evening, story {i}.") for i in range(4)]
+    examples = [
+        fooling_example(api, author, round_id, context_id, f"The waiter smiled the whole evening, story {i}.") for i in range(4)
+    ]
     for i in range(3):
         voter = api.sign_up(f"voter{i}")
         for example in examples:
@@ -54,9 +56,14 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     try:
         author, round_id, examples = _validated_round(api)
         sample = [json.loads(line) for line in (SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl").open()]
-        sample = [{"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
-                  for r in sample if r.get("gold_label") in ("positive", "negative", "neutral")][:40]
-        created = create_dataset(api, admin_token, "sentiment", "dynasent-sample", "\n".join(json.dumps(r) for r in sample).encode())
+        sample = [
+            {"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
+            for r in sample
+            if r.get("gold_label") in ("positive", "negative", "neutral")
+        ][:40]
+        created = create_dataset(
+            api, admin_token, "sentiment", "dynasent-sample", "\n".join(json.dumps(r) for r in sample).encode()
+        )
         assert created["__typename"] == "DatasetCreated", created
         started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
         assert started["__typename"] == "TrainingStarted" and started["run"]["modelName"] == model, started
@@ -67,7 +74,11 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
         with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
             ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {admin_token}"}}))
             assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
-            ws.send(json.dumps({"id": "t", "type": "subscribe", "payload": {"query": FOLLOW, "variables": {"r": started["run"]["id"]}}}))
+            ws.send(
+                json.dumps(
+                    {"id": "t", "type": "subscribe", "payload": {"query": FOLLOW, "variables": {"r": started["run"]["id"]}}}
+                )
+            )
             while not seen or seen[-1]["status"] not in ("published", "failed"):
                 message = json.loads(ws.recv(timeout=600))
                 assert message["type"] == "next" and not message["payload"].get("errors"), message
@@ -80,7 +91,11 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
         assert len({s["progress"] for s in seen}) >= 3  # progress moved live, not only at the end
         # Scored on the scoring dataset with the evaluation job's metrics, equal to independent calls of version 2.
         [score] = final["metrics"]["scores"]
-        independent = 100.0 * sum(_infer(stack.env["TRITON_URL"], model, "2", r["statement"])[0] == r["label"] for r in sample) / len(sample)
+        independent = (
+            100.0
+            * sum(_infer(stack.env["TRITON_URL"], model, "2", r["statement"])[0] == r["label"] for r in sample)
+            / len(sample)
+        )
         assert score["dataset"] == "dynasent-sample" and score["n"] == 40 and abs(score["perf"] - independent) < 1e-9
         assert 0.0 <= score["robustness"] <= 1.0
         assert score["fairness"] is None or 0.0 <= score["fairness"] <= 1.0
@@ -96,9 +111,11 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
         opened = api(OPEN_NEXT, {"t": "sentiment", "v": "2"}, token=admin_token)["openNextRound"]
         assert opened["round"]["number"] == 2 and opened["round"]["targetModels"] == [{"name": model, "version": "2"}]
         assert current_round(api, "sentiment") == opened["round"]["id"]
-        counts = run_sql("SELECT r.number, r.end_at IS NOT NULL AS closed, count(c.id) AS contexts FROM rounds r "
-                         "JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.round = r.id WHERE t.code = 'sentiment' "
-                         "GROUP BY r.number, r.end_at ORDER BY r.number")
+        counts = run_sql(
+            "SELECT r.number, r.end_at IS NOT NULL AS closed, count(c.id) AS contexts FROM rounds r "
+            "JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.round = r.id WHERE t.code = 'sentiment' "
+            "GROUP BY r.number, r.end_at ORDER BY r.number"
+        )
         assert [(c["number"], c["closed"]) for c in counts] == [(1, True), (2, False)]
         assert counts[0]["contexts"] == counts[1]["contexts"] > 0
         context_id = api(NEXT_CONTEXT, {"r": opened["round"]["id"]}, token=author)["nextContext"]["id"]
@@ -123,8 +140,10 @@ def test_training_refusals(api, admin_token, target_models):
     assert api(TRAIN, {"t": "nope", "r": [], "p": "FAST"}, token=admin_token)["trainTargetModel"]["__typename"] == "NotFoundError"
     assert run_sql("SELECT count(*) AS n FROM training_runs")[0]["n"] == 0
     # A run whose job was lost hours ago no longer blocks the task; a recent active one still does.
-    insert = ("INSERT INTO training_runs (task, requested_by, status, created_at) SELECT t.id, u.id, 'queued', now() - $1::interval "
-              "FROM tasks t, users u WHERE t.code = 'sentiment' AND u.username = 'root-admin'")
+    insert = (
+        "INSERT INTO training_runs (task, requested_by, status, created_at) SELECT t.id, u.id, 'queued', now() - $1::interval "
+        "FROM tasks t, users u WHERE t.code = 'sentiment' AND u.username = 'root-admin'"
+    )
     run_sql(insert, timedelta(hours=4))
     run_sql(insert, timedelta(minutes=1))
     busy = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
@@ -141,7 +160,18 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
     seed_builtin_tasks()
     model_dir = stack.model_repository / target_models["sentiment"]
     env = {**os.environ, **stack.env, "DYNABENCH_TOKEN": admin_token}
-    command = [sys.executable, "-m", "server.cli", "train", "--task", "sentiment", "--profile", "fast", "--api-url", stack.api_url]
+    command = [
+        sys.executable,
+        "-m",
+        "server.cli",
+        "train",
+        "--task",
+        "sentiment",
+        "--profile",
+        "fast",
+        "--api-url",
+        stack.api_url,
+    ]
     refused = subprocess.run([*command, "--rounds", "5"], env=env, capture_output=True, text=True, timeout=120)
     assert refused.returncode == 1 and "the task has no round 5" in refused.stderr
     try:

@@ -22,8 +22,12 @@ def second_api(stack):
     """Another `dynabench serve` on the same services, as a second replica would run."""
     port = free_port()
     name = f"api-extra-{uuid.uuid4().hex[:6]}"
-    proc = stack.group.spawn(name, [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                             env=stack.env, log_path=stack.logs / f"{name}.log")
+    proc = stack.group.spawn(
+        name,
+        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=stack.env,
+        log_path=stack.logs / f"{name}.log",
+    )
     url = f"http://127.0.0.1:{port}"
     wait_until(lambda: _healthy(url), timeout=90)
     yield url
@@ -86,8 +90,12 @@ def test_votes_on_either_process_reach_subscribers_on_both(stack, api, target_mo
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait()
     vote_a = api.raw(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=first).json()["data"]["validateExample"]
-    second_client = httpx.post(second_api + "/graphql", json={"query": VALIDATE, "variables": {"e": example_id, "l": "CORRECT"}},
-                               headers={"Authorization": f"Bearer {second}"}, timeout=30)
+    second_client = httpx.post(
+        second_api + "/graphql",
+        json={"query": VALIDATE, "variables": {"e": example_id, "l": "CORRECT"}},
+        headers={"Authorization": f"Bearer {second}"},
+        timeout=30,
+    )
     vote_b = second_client.json()["data"]["validateExample"]
     assert vote_a["__typename"] == vote_b["__typename"] == "ExampleValidated"
     name = f"worker-{uuid.uuid4().hex[:6]}"
@@ -97,21 +105,34 @@ def test_votes_on_either_process_reach_subscribers_on_both(stack, api, target_mo
     removed = queue_b.until(lambda d: d["examplesToValidate"]["removedIds"])
     assert removed["examplesToValidate"]["removedIds"] == [example_id]
     # Two matching votes of three needed: still open. The owner decides, through process B.
-    owner_vote = httpx.post(second_api + "/graphql", json={"query": VALIDATE, "variables": {"e": example_id, "l": "CORRECT", "m": "OWNER"}},
-                            headers={"Authorization": f"Bearer {admin_token}"}, timeout=30).json()["data"]["validateExample"]
+    owner_vote = httpx.post(
+        second_api + "/graphql",
+        json={"query": VALIDATE, "variables": {"e": example_id, "l": "CORRECT", "m": "OWNER"}},
+        headers={"Authorization": f"Bearer {admin_token}"},
+        timeout=30,
+    ).json()["data"]["validateExample"]
     assert owner_vote["validation"] == {"label": "CORRECT", "mode": "OWNER"}
     assert watch_b.until(lambda d: d["exampleUpdated"]["status"] != "open")["exampleUpdated"] == {"status": "validated"}
     for stats in (stats_a, stats_b):
-        assert stats.until(lambda d: d["roundStats"]["totalValidated"] == 1)["roundStats"] == {"totalValidated": 1, "totalCollected": 2}
+        assert stats.until(lambda d: d["roundStats"]["totalValidated"] == 1)["roundStats"] == {
+            "totalValidated": 1,
+            "totalCollected": 2,
+        }
 
     # Counters equal a recomputation from rows.
     wait_until(lambda: run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0)
     assert _status(example_id) == "validated"
     assert run_sql("SELECT total_collected, total_validated FROM rounds WHERE total_collected > 0") == [
-        {"total_collected": 2, "total_validated": 1}]
-    done = run_sql('SELECT u.username, s.validations_done FROM user_round_stats s JOIN users u ON u.id = s."user" '
-                   "WHERE s.validations_done > 0 ORDER BY u.username")
-    assert done == [{"username": "root-admin", "validations_done": 1}, {"username": "validator-a", "validations_done": 1},
-                    {"username": "validator-b", "validations_done": 1}]
+        {"total_collected": 2, "total_validated": 1}
+    ]
+    done = run_sql(
+        'SELECT u.username, s.validations_done FROM user_round_stats s JOIN users u ON u.id = s."user" '
+        "WHERE s.validations_done > 0 ORDER BY u.username"
+    )
+    assert done == [
+        {"username": "root-admin", "validations_done": 1},
+        {"username": "validator-a", "validations_done": 1},
+        {"username": "validator-b", "validations_done": 1},
+    ]
     for subscriber in (stats_a, stats_b, queue_b, watch_b):
         subscriber.ws.close()

@@ -20,7 +20,10 @@ def _world(api, n_examples=3):
     author = api.sign_up("author")
     round_id = current_round(api, "sentiment")
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
-    examples = [fooling_example(api, author, round_id, context_id, f"Review number {i}: it was something else.") for i in range(n_examples)]
+    examples = [
+        fooling_example(api, author, round_id, context_id, f"Review number {i}: it was something else.")
+        for i in range(n_examples)
+    ]
     return author, round_id, context_id, examples
 
 
@@ -35,15 +38,24 @@ def test_queue_rules(api, target_models):
     author, round_id, context_id, examples = _world(api, 3)
     validator = api.sign_up("validator")
     # Not fooling → not in the queue; pending/retracted/own/already-voted are excluded too.
-    not_fooled_label = submit(api, author, round_id, context_id, {"statement": "Plain."}, label="negative", sandbox=True)["predictions"][0]["label"]
+    not_fooled_label = submit(api, author, round_id, context_id, {"statement": "Plain."}, label="negative", sandbox=True)[
+        "predictions"
+    ][0]["label"]
     submit(api, author, round_id, context_id, {"statement": "Plain."}, label=not_fooled_label)
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": examples[2]["id"]}, token=author)
     assert api(NEXT, {"r": round_id, "n": 10}, token=author)["nextExamplesToValidate"] == []  # own examples
     queue = api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]
     assert sorted(e["id"] for e in queue) == sorted(e["id"] for e in examples[:2])
-    assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
-    assert [e["id"] for e in api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]] == [examples[1]["id"]]
-    connection = api("query($r: ID!) { examplesToValidate(roundId: $r) { edges { node { id } } } }", {"r": round_id}, token=validator)
+    assert (
+        api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=validator)["validateExample"]["__typename"]
+        == "ExampleValidated"
+    )
+    assert [e["id"] for e in api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]] == [
+        examples[1]["id"]
+    ]
+    connection = api(
+        "query($r: ID!) { examplesToValidate(roundId: $r) { edges { node { id } } } }", {"r": round_id}, token=validator
+    )
     assert [e["node"]["id"] for e in connection["examplesToValidate"]["edges"]] == [examples[1]["id"]]
 
 
@@ -59,9 +71,16 @@ def test_vote_refusals(api, target_models):
     author, round_id, _, examples = _world(api, 1)
     example_id = examples[0]["id"]
     validator = api.sign_up("validator")
-    assert api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=author)["validateExample"]["message"] == "You cannot validate your own example."
-    assert api(VALIDATE, {"e": example_id, "l": "CORRECT", "m": "OWNER"}, token=validator)["validateExample"]["code"] == "FORBIDDEN"
-    assert api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
+    assert (
+        api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=author)["validateExample"]["message"]
+        == "You cannot validate your own example."
+    )
+    assert (
+        api(VALIDATE, {"e": example_id, "l": "CORRECT", "m": "OWNER"}, token=validator)["validateExample"]["code"] == "FORBIDDEN"
+    )
+    assert (
+        api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
+    )
     second = api(VALIDATE, {"e": example_id, "l": "INCORRECT"}, token=validator)["validateExample"]
     assert second == {"__typename": "ConflictError", "code": "CONFLICT", "message": "You have already validated this example."}
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": example_id}, token=author)
@@ -78,22 +97,34 @@ def test_three_matching_votes_validate_and_counters_follow(api, target_models):
         api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=token)
         api(VALIDATE, {"e": examples[1]["id"], "l": "INCORRECT"}, token=token)
     wait_until(lambda: _status(examples[0]["id"]) == "validated" and _status(examples[1]["id"]) == "rejected")
-    round_numbers = api("query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFooled totalValidated totalValidatedFooled mer vmer agreement } } }", {"r": round_id})["node"]
+    round_numbers = api(
+        "query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFooled totalValidated totalValidatedFooled mer vmer agreement } } }",
+        {"r": round_id},
+    )["node"]
     assert round_numbers["totalValidatedFooled"] == 1 and round_numbers["totalValidated"] == 1
     assert round_numbers["vmer"] == 0.5 and round_numbers["mer"] == 1.0
     assert round_numbers["agreement"] == 1.0  # every validator agreed on every example
     me = api('{ myStats(taskCode: "sentiment") { submitted fooled verifiedFooled verifiedMer } }', token=author)["myStats"]
     assert me == {"submitted": 2, "fooled": 2, "verifiedFooled": 1, "verifiedMer": 0.5}
-    board = api('{ userLeaderboard(taskCode: "sentiment") { rank user { username } verifiedFooled validationsDone } }')["userLeaderboard"]
+    board = api('{ userLeaderboard(taskCode: "sentiment") { rank user { username } verifiedFooled validationsDone } }')[
+        "userLeaderboard"
+    ]
     assert board[0] == {"rank": 1, "user": {"username": "author"}, "verifiedFooled": 1, "validationsDone": 0}
     assert {row["user"]["username"]: row["validationsDone"] for row in board[1:]} == {"voter0": 2, "voter1": 2, "voter2": 2}
-    assert run_sql("SELECT validations_done FROM user_round_stats us JOIN users u ON u.id = us.\"user\" WHERE u.username = 'voter0'")[0]["validations_done"] == 2
+    assert (
+        run_sql(
+            "SELECT validations_done FROM user_round_stats us JOIN users u ON u.id = us.\"user\" WHERE u.username = 'voter0'"
+        )[0]["validations_done"]
+        == 2
+    )
 
 
 def test_owner_mode_decides_at_once(api, target_models, admin_token):
     author, round_id, _, examples = _world(api, 1)
     api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=api.sign_up("voter"))
-    assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT", "m": "OWNER"}, token=admin_token)["validateExample"]["validation"] == {"label": "CORRECT", "mode": "OWNER"}
+    assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT", "m": "OWNER"}, token=admin_token)["validateExample"][
+        "validation"
+    ] == {"label": "CORRECT", "mode": "OWNER"}
     wait_until(lambda: _status(examples[0]["id"]) == "validated")
 
 
@@ -104,25 +135,35 @@ def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, targe
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.core.jobs import job_name
+    from workers import validation as validation_jobs
+
     author, round_id, _, examples = _world(api, 1)
     for i, label in enumerate(["CORRECT", "INCORRECT", "CORRECT", "INCORRECT", "FLAGGED"]):
         api(VALIDATE, {"e": examples[0]["id"], "l": label}, token=api.sign_up(f"voter{i}"))
     wait_until(lambda: _status(examples[0]["id"]) == "flagged")  # 2N-1 votes, tie -> owners review
     pk = run_sql("SELECT id FROM examples")[0]["id"]
-    before = run_sql("SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0")
+    before = run_sql(
+        "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0"
+    )
 
     async def hammer():
         pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
-        for _ in range(10):
-            await pool.enqueue_job("aggregate_example", pk)
+        enqueued = [await pool.enqueue_job(job_name(validation_jobs.aggregate_example), pk) for _ in range(10)]
+        # The positive signal that nothing changed: every run has finished (arq keeps each job's result).
+        decided = [await job.result(timeout=60) for job in enqueued]
         await pool.aclose()
+        return decided
 
-    asyncio.run(hammer())
+    assert asyncio.run(hammer()) == ["flagged"] * 10
     wait_until(lambda: run_sql("SELECT count(*) AS n FROM validations")[0]["n"] == 5)
-    import time
-    time.sleep(2)
     assert _status(examples[0]["id"]) == "flagged"
-    assert run_sql("SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0") == before
+    assert (
+        run_sql(
+            "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0"
+        )
+        == before
+    )
 
 
 def _ws(stack, token):
@@ -146,12 +187,32 @@ def test_live_queue_and_example_updates(stack, api, target_models):
     author, round_id, context_id, examples = _world(api, 1)
     validators = [api.sign_up(f"voter{i}") for i in range(3)]
     queue_ws = _ws(stack, validators[0])
-    queue_ws.send(json.dumps({"id": "q", "type": "subscribe", "payload": {
-        "query": "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds } }", "variables": {"r": round_id}}}))
+    queue_ws.send(
+        json.dumps(
+            {
+                "id": "q",
+                "type": "subscribe",
+                "payload": {
+                    "query": "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds } }",
+                    "variables": {"r": round_id},
+                },
+            }
+        )
+    )
     assert _next(queue_ws)["examplesToValidate"] == {"added": [{"id": examples[0]["id"]}], "removedIds": []}
     author_ws = _ws(stack, author)
-    author_ws.send(json.dumps({"id": "e", "type": "subscribe", "payload": {
-        "query": "subscription($e: ID!) { exampleUpdated(exampleId: $e) { status } }", "variables": {"e": examples[0]["id"]}}}))
+    author_ws.send(
+        json.dumps(
+            {
+                "id": "e",
+                "type": "subscribe",
+                "payload": {
+                    "query": "subscription($e: ID!) { exampleUpdated(exampleId: $e) { status } }",
+                    "variables": {"e": examples[0]["id"]},
+                },
+            }
+        )
+    )
     assert _next(author_ws)["exampleUpdated"] == {"status": "open"}
     # Another user's example fools the model: it appears in the validator's queue.
     newcomer = fooling_example(api, author, round_id, context_id, "A brand new tricky review.")
@@ -186,7 +247,9 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
     import redis
 
     author, round_id, _, examples = _world(api, 1)
-    worker = next(stack.group.get(name) for name in stack.group.names if name.startswith("worker") and stack.group.get(name).poll() is None)
+    worker = next(
+        stack.group.get(name) for name in stack.group.names if name.startswith("worker") and stack.group.get(name).poll() is None
+    )
     os.kill(worker.pid, signal.SIGKILL)
     worker.wait()
     for i in range(3):
@@ -197,7 +260,10 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
     stack.group.spawn(name, [sys.executable, "-m", "server.cli", "worker"], env=stack.env, log_path=stack.logs / f"{name}.log")
     wait_until(lambda: _status(examples[0]["id"]) == "rejected", timeout=90)
     assert run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0
-    assert run_sql("SELECT total_fooled, total_validated FROM rounds WHERE total_collected > 0")[0] == {"total_fooled": 1, "total_validated": 0}
+    assert run_sql("SELECT total_fooled, total_validated FROM rounds WHERE total_collected > 0")[0] == {
+        "total_fooled": 1,
+        "total_validated": 0,
+    }
 
 
 def test_retraction_moves_the_leaderboard_at_once(api, target_models):
@@ -216,8 +282,10 @@ def test_retraction_moves_the_leaderboard_at_once(api, target_models):
     assert api(stats, token=author)["myStats"] == {"submitted": 0, "fooled": 0, "verifiedFooled": 0, "verifiedMer": None}
     # Left out of the leaderboard once every example is retracted; the voters stay.
     assert sorted(row["user"]["username"] for row in api(board)["userLeaderboard"]) == ["voter0", "voter1", "voter2"]
-    counters = run_sql('SELECT submitted, fooled, fooled_rejected, retracted FROM user_round_stats s JOIN users u ON u.id = s."user" '
-                       "WHERE u.username = 'author'")
+    counters = run_sql(
+        'SELECT submitted, fooled, fooled_rejected, retracted FROM user_round_stats s JOIN users u ON u.id = s."user" '
+        "WHERE u.username = 'author'"
+    )
     assert counters == [{"submitted": 2, "fooled": 0, "fooled_rejected": 0, "retracted": 2}]  # what a recount from rows says
 
 
@@ -228,7 +296,9 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
     from arq import create_pool
     from arq.connections import RedisSettings
 
-    from server.annotation import stats
+    from server.annotation.validation import queries, stats
+    from server.core.jobs import job_name
+    from workers import validation as validation_jobs
 
     _, round_id, _, examples = _world(api, 3)
     voters = [api.sign_up(f"voter{i}") for i in range(4)]
@@ -239,9 +309,11 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
     settled = "SELECT count(*) AS n FROM validations WHERE NOT aggregated"
     wait_until(lambda: run_sql(settled)[0]["n"] == 0)
     query = "query($r: ID!) { node(id: $r) { ... on Round { agreement } } }"
-    expected = stats.reference_alpha([[labels.count(x) for x in ("CORRECT", "INCORRECT", "FLAGGED")] for labels in ballots.values()])
+    expected = stats.reference_alpha(
+        [[labels.count(x) for x in ("CORRECT", "INCORRECT", "FLAGGED")] for labels in ballots.values()]
+    )
     assert api(query, {"r": round_id})["node"]["agreement"] == pytest.approx(expected, abs=1e-12)
-    recount = run_sql(stats.AGREEMENT_FROM_ROWS.replace("{}", "$1"), [r["id"] for r in run_sql("SELECT id FROM rounds")])
+    recount = run_sql(queries.AGREEMENT_FROM_ROWS.sql, [r["id"] for r in run_sql("SELECT id FROM rounds")])
     stored = run_sql("SELECT round, units, coincidences FROM round_agreement")
     assert [(r["round"], r["units"]) for r in stored] == [(r["round"], r["units"]) for r in recount] and stored[0]["units"] == 2
     assert stored[0]["coincidences"] == pytest.approx(recount[0]["coincidences"], abs=1e-12)
@@ -250,12 +322,10 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
 
     async def again():  # aggregation runs again (a retried job): nothing moves
         pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))
-        for pk in pks:
-            await pool.enqueue_job("aggregate_example", pk)
+        enqueued = [await pool.enqueue_job(job_name(validation_jobs.aggregate_example), pk) for pk in pks]
+        for job in enqueued:  # the positive signal: each run has finished (arq keeps each job's result)
+            await job.result(timeout=60)
         await pool.aclose()
 
     asyncio.run(again())
-    import time
-
-    time.sleep(2)
     assert run_sql("SELECT round, units, coincidences FROM round_agreement") == stored

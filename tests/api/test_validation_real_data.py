@@ -23,14 +23,22 @@ def _rows():
 def test_dynasent_votes_replayed(api, target_models, admin_token):
     config = copy.deepcopy(BUILTIN_TASKS[0]["config"])
     config["validation"] = {"num_matching_validations": 3, "validate_non_fooling": True}
-    created = api("mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
-                  {"i": {"code": "dynasent_replay", "name": "DynaSent replay", "config": config}}, token=admin_token)
+    created = api(
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+        {"i": {"code": "dynasent_replay", "name": "DynaSent replay", "config": config}},
+        token=admin_token,
+    )
     assert created["createTask"]["__typename"] == "TaskCreated"
-    round_id = api("mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
-                   {"i": {"taskCode": "dynasent_replay", "targetModels": [{"name": target_models["sentiment"]}]}},
-                   token=admin_token)["createRound"]["round"]["id"]
-    api("mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
-        {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a Yelp-style review sentence."}}]}}, token=admin_token)
+    round_id = api(
+        "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+        {"i": {"taskCode": "dynasent_replay", "targetModels": [{"name": target_models["sentiment"]}]}},
+        token=admin_token,
+    )["createRound"]["round"]["id"]
+    api(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a Yelp-style review sentence."}}]}},
+        token=admin_token,
+    )
     context_id = api("query($r: ID!) { nextContext(roundId: $r) { id } }", {"r": round_id})["nextContext"]["id"]
 
     writer = api.sign_up("writer")
@@ -49,8 +57,11 @@ def test_dynasent_votes_replayed(api, target_models, admin_token):
         label_of = {v: label for label, ids in row["label_distribution"].items() for v in ids}
         for validator in sorted(label_of):
             vote = "correct" if label_of[validator] == row["gold_label"] else "incorrect"
-            result = api("mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename } }",
-                         {"e": example_id, "l": vote.upper()}, token=tokens[validator])
+            result = api(
+                "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename } }",
+                {"e": example_id, "l": vote.upper()},
+                token=tokens[validator],
+            )
             assert result["validateExample"]["__typename"] == "ExampleValidated"
             votes.append(Vote(vote))
         expected[example_id] = outcome(votes, 3)

@@ -35,8 +35,12 @@ def extra_api(stack, env: dict[str, str], cli_options: tuple[str, ...] = ()):
     port = free_port()
     name = f"api-authz-{uuid.uuid4().hex[:6]}"
     log_path = stack.logs / f"{name}.log"
-    proc = stack.group.spawn(name, [sys.executable, "-m", "server.cli", *cli_options, "serve", "--host", "127.0.0.1",
-                                    "--port", str(port)], env={**stack.env, **env}, log_path=log_path)
+    proc = stack.group.spawn(
+        name,
+        [sys.executable, "-m", "server.cli", *cli_options, "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env={**stack.env, **env},
+        log_path=log_path,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_until(lambda: _healthy(url) or proc.poll() is not None, timeout=90)

@@ -28,12 +28,29 @@ from tests.conftest import run_sql
 
 OUTCOMES = ("ok", "401", "403", "hide")
 CODES = {"AUTHENTICATION_REQUIRED": "401", "FORBIDDEN": "403"}
-REFUSALS = {"AuthenticationError": ("401", "AUTHENTICATION_REQUIRED"), "PermissionError": ("403", "FORBIDDEN"),
-            "NotFoundError": ("hide", "NOT_FOUND")}
+REFUSALS = {
+    "AuthenticationError": ("401", "AUTHENTICATION_REQUIRED"),
+    "PermissionError": ("403", "FORBIDDEN"),
+    "NotFoundError": ("hide", "NOT_FOUND"),
+}
 # Every table a refused call might write to. Not user_round_stats nor validation_claims: the worker's
 # aggregation of an earlier allowed vote upserts the first, and handing out examples (a query) writes the second.
-COUNTED = ("users", "api_tokens", "tasks", "task_owners", "rounds", "contexts", "examples", "validations", "models",
-           "datasets", "dataset_examples", "scores", "leaderboard_configs", "training_runs")
+COUNTED = (
+    "users",
+    "api_tokens",
+    "tasks",
+    "task_owners",
+    "rounds",
+    "contexts",
+    "examples",
+    "validations",
+    "models",
+    "datasets",
+    "dataset_examples",
+    "scores",
+    "leaderboard_configs",
+    "training_runs",
+)
 
 
 @dataclass
@@ -99,8 +116,12 @@ def _request(world: World, op: Op, principal: str, variables: dict) -> tuple[str
     if op.upload:
         variable, filename, content = op.upload
         operations = json.dumps({"query": op.document, "variables": {**variables, variable: None}})
-        response = world.api.http.post("/graphql", headers=headers, files={"0": (filename, content, "application/octet-stream")},
-                                       data={"operations": operations, "map": json.dumps({"0": [f"variables.{variable}"]})})
+        response = world.api.http.post(
+            "/graphql",
+            headers=headers,
+            files={"0": (filename, content, "application/octet-stream")},
+            data={"operations": operations, "map": json.dumps({"0": [f"variables.{variable}"]})},
+        )
     else:
         response = world.api.http.post("/graphql", headers=headers, json={"query": op.document, "variables": variables})
     assert response.status_code == 200, f"{op.name} as {principal}: HTTP {response.status_code} {response.text[:500]}"
@@ -145,7 +166,6 @@ def _subscribe(world: World, op: Op, principal: str, variables: dict) -> tuple[s
             return _error_outcome(message["payload"]["errors"])
         ws.send(json.dumps({"id": "1", "type": "complete"}))
         return "ok", message["payload"]["data"][op.root]
-
 
 
 def same(actual: Any, expected: Any) -> None:

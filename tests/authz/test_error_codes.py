@@ -8,7 +8,9 @@ from server.graphql.core.errors import should_mask_error
 
 
 def test_a_refusal_raised_by_a_subscription_keeps_its_code():
-    error = GraphQLError("Only the task's owners can do this.", original_error=ServiceError("FORBIDDEN", "Only the task's owners can do this."))
+    error = GraphQLError(
+        "Only the task's owners can do this.", original_error=ServiceError("FORBIDDEN", "Only the task's owners can do this.")
+    )
     assert error.path is None and not should_mask_error(error)
     assert error.extensions == {"code": "FORBIDDEN"}
 
@@ -20,6 +22,9 @@ def test_an_unexpected_exception_raised_by_a_subscription_is_masked():
 
 def test_variable_errors_still_describe_the_request():
     node = parse("query($n: Int!) { me { username } }").definitions[0].variable_definitions[0]
-    error = GraphQLError("Variable '$n' got invalid value 'x'; Int cannot represent non-integer value", node,
-                         original_error=ValueError("not an int"))
+    error = GraphQLError(
+        "Variable '$n' got invalid value 'x'; Int cannot represent non-integer value",
+        node,
+        original_error=ValueError("not an int"),
+    )
     assert not should_mask_error(error)

@@ -23,13 +23,17 @@ TEMPLATE = ROOT / "triton_models" / "qa_overlap_baseline" / "config.pbtxt"
 def _broken_archive() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("mx_upload/config.pbtxt", Path(TEMPLATE).read_text().replace('name: "qa_overlap_baseline"', 'name: "mx_upload"'))
+        archive.writestr(
+            "mx_upload/config.pbtxt", Path(TEMPLATE).read_text().replace('name: "qa_overlap_baseline"', 'name: "mx_upload"')
+        )
         archive.writestr("mx_upload/1/model.py", "raise RuntimeError('this model never loads, on purpose')\n")
     return buffer.getvalue()
 
 
-DATASET = "\n".join(json.dumps({"uid": f"r{i}", "statement": text, "label": label}) for i, (text, label) in
-                    enumerate([("Have a lovely day.", "not_hateful"), ("The weather is fine today.", "not_hateful")])).encode()
+DATASET = "\n".join(
+    json.dumps({"uid": f"r{i}", "statement": text, "label": label})
+    for i, (text, label) in enumerate([("Have a lovely day.", "not_hateful"), ("The weather is fine today.", "not_hateful")])
+).encode()
 
 
 def _published(world, variables):
@@ -65,85 +69,160 @@ def _check_upload(world, principal, value, _):
 
 def _check_training(world, principal, value, _):
     same(value["run"]["status"], "queued")
-    same(run_sql("SELECT requested_by FROM training_runs WHERE id = $1", pk_of(value["run"]["id"]))[0]["requested_by"],
-         world.user_pk[principal])
+    same(
+        run_sql("SELECT requested_by FROM training_runs WHERE id = $1", pk_of(value["run"]["id"]))[0]["requested_by"],
+        world.user_pk[principal],
+    )
 
 
 #       anonymous  annotator  another_annotator  task_owner  admin  token_read  token_annotate  token_models  token_admin
 OPS = [
-    Op("leaderboard", "Query.leaderboard", "query($t: String!) { leaderboard(taskCode: $t) { totalCount rows { rank } metricWeights { metric } } }",
-       "ok ok ok ok ok ok 403 403 ok",
-       prepare=lambda w, p: {"t": MAIN_TASK},
-       check=lambda w, p, v, _: same((v["totalCount"], len({m["metric"] for m in v["metricWeights"]})), (len(v["rows"]), 5))),
-    Op("datasets", "Query.datasets", "query($t: String!) { datasets(taskCode: $t) { name } }",
-       # Everyone may list them; hidden datasets only reach the task's owners and admins.
-       "ok ok ok ok ok ok 403 403 ok",
-       prepare=lambda w, p: {"t": MAIN_TASK},
-       check=lambda w, p, v, _: same([d["name"] for d in v], _visible_datasets(w, p))),
-    Op("myModels", "Query.myModels", "{ myModels { id } }",
-       "401 ok ok ok ok ok 403 403 ok",
-       check=lambda w, p, v, _: same([m["id"] for m in v], [gid("Model", r["id"]) for r in run_sql(
-           "SELECT id FROM models WHERE owner = $1 ORDER BY id DESC", w.user_pk[p])])),
-    Op("trainingRuns", "Query.trainingRuns", "query($t: String!) { trainingRuns(taskCode: $t) { id } }",
-       "401 403 403 ok ok 403 403 403 ok",
-       prepare=lambda w, p: {"t": SCRATCH_TASK},
-       check=lambda w, p, v, _: same([r["id"] for r in v], [gid("TrainingRun", r["id"]) for r in run_sql(
-           "SELECT id FROM training_runs WHERE task = $1 ORDER BY id DESC LIMIT 20", w.ids["scratch"])])),
-    Op("node:Model", "Query.node", "query($id: ID!) { node(id: $id) { ... on Model { id published } } }",
-       # An unpublished model: its owner and admins only.
-       "hide ok hide hide ok ok 403 403 ok",
-       prepare=lambda w, p: {"id": gid("Model", w.ids["model"])},
-       check=lambda w, p, v, a: same(v, {"id": a["id"], "published": False})),
-    Op("node:TrainingRun", "Query.node", "query($id: ID!) { node(id: $id) { ... on TrainingRun { id status } } }",
-       "hide hide hide ok ok ok 403 403 ok",
-       prepare=lambda w, p: {"id": gid("TrainingRun", w.ids["run"])},
-       check=lambda w, p, v, a: same(v, {"id": a["id"], "status": "published"})),
-    Op("uploadModel", "Mutation.uploadModel",
-       "mutation($t: String!, $n: String!, $a: Upload!) { uploadModel(taskCode: $t, name: $n, archive: $a) { __typename "
-       f"... on ModelUploaded {{ model {{ id status }} }} {ERR} }} }}",
-       "401 ok ok ok ok 403 403 ok ok", ok_type="ModelUploaded", upload=("a", "model.zip", _broken_archive()),
-       prepare=lambda w, p: {"t": MAIN_TASK, "n": w.unique("upload ")}, check=_check_upload),
-    Op("publishModel", "Mutation.publishModel",
-       f"mutation($m: ID!) {{ publishModel(modelId: $m) {{ __typename ... on ModelChanged {{ model {{ id published }} }} {ERR} }} }}",
-       # The model's owner (the annotator) and admins; the task's owner does not own researchers' models.
-       "401 ok 403 403 ok 403 403 ok ok", ok_type="ModelChanged",
-       prepare=lambda w, p: {"m": gid("Model", w.new_model("annotator"))}, watch=_published,
-       check=lambda w, p, v, a: same((v["model"], _published(w, a)), ({"id": a["m"], "published": True}, [{"published": True}]))),
-    Op("createDataset", "Mutation.createDataset",
-       "mutation($t: String!, $n: String!, $f: Upload!) { createDataset(taskCode: $t, name: $n, file: $f, access: STANDARD) { "
-       f"__typename ... on DatasetCreated {{ exampleCount dataset {{ name }} }} {ERR} }} }}",
-       "401 403 403 ok ok 403 403 403 ok", ok_type="DatasetCreated", upload=("f", "data.jsonl", DATASET),
-       prepare=lambda w, p: {"t": SCRATCH_TASK, "n": w.unique("dataset ")},
-       check=lambda w, p, v, a: same(v, {"__typename": "DatasetCreated", "exampleCount": 2, "dataset": {"name": a["n"]}})),
-    Op("saveLeaderboardConfig", "Mutation.saveLeaderboardConfig",
-       "mutation($t: String!, $n: String!) { saveLeaderboardConfig(taskCode: $t, name: $n, metricWeights: [{metric: PERF, weight: 2}]) { "
-       f"__typename ... on LeaderboardConfigSaved {{ name }} {ERR} }} }}",
-       # Any signed-in viewer may share a weighting of the public leaderboard, a READ token included.
-       "401 ok ok ok ok ok 403 403 ok", ok_type="LeaderboardConfigSaved",
-       prepare=lambda w, p: {"t": MAIN_TASK, "n": w.unique("weights ")},
-       check=lambda w, p, v, a: same((v["name"], run_sql("SELECT owner FROM leaderboard_configs WHERE name = $1", a["n"])),
-                                     (a["n"], [{"owner": w.user_pk[p]}]))),
-    Op("trainTargetModel", "Mutation.trainTargetModel",
-       "mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1], baseModel: \"/nonexistent/base-model\", "
-       f"profile: FAST) {{ __typename ... on TrainingStarted {{ run {{ id status }} }} {ERR} }} }}",
-       "401 403 403 ok ok 403 403 403 ok", ok_type="TrainingStarted",
-       prepare=lambda w, p: {"t": SCRATCH_TASK}, check=_check_training, after=_wait_for_failed_run),
-    Op("openNextRound", "Mutation.openNextRound",
-       "mutation($t: String!) { openNextRound(taskCode: $t, modelVersion: \"1\") { __typename "
-       f"... on NextRoundOpened {{ round {{ number targetModels {{ name version }} }} }} {ERR} }} }}",
-       "401 403 403 ok ok 403 403 403 ok", ok_type="NextRoundOpened",
-       prepare=lambda w, p: {"t": SCRATCH_TASK}, watch=_scratch_current,
-       check=lambda w, p, v, a: same(v["round"], {"number": _scratch_current(w, a)[0]["current_round"],
-                                                  "targetModels": [{"name": SCRATCH_TARGET, "version": "1"}]})),
-    Op("modelUpdated", "Subscription.modelUpdated", "subscription($m: ID!) { modelUpdated(modelId: $m) { id status } }",
-       "401 ok 403 403 ok ok 403 403 ok",
-       prepare=lambda w, p: {"m": gid("Model", w.ids["model"])},
-       check=lambda w, p, v, a: same(v, {"id": a["m"], "status": "evaluated"})),
-    Op("trainingRunUpdated", "Subscription.trainingRunUpdated",
-       "subscription($r: ID!) { trainingRunUpdated(runId: $r) { id status } }",
-       "401 403 403 ok ok 403 403 403 ok",
-       prepare=lambda w, p: {"r": gid("TrainingRun", w.ids["run"])},
-       check=lambda w, p, v, a: same(v, {"id": a["r"], "status": "published"})),
+    Op(
+        "leaderboard",
+        "Query.leaderboard",
+        "query($t: String!) { leaderboard(taskCode: $t) { totalCount rows { rank } metricWeights { metric } } }",
+        "ok ok ok ok ok ok 403 403 ok",
+        prepare=lambda w, p: {"t": MAIN_TASK},
+        check=lambda w, p, v, _: same((v["totalCount"], len({m["metric"] for m in v["metricWeights"]})), (len(v["rows"]), 5)),
+    ),
+    Op(
+        "datasets",
+        "Query.datasets",
+        "query($t: String!) { datasets(taskCode: $t) { name } }",
+        # Everyone may list them; hidden datasets only reach the task's owners and admins.
+        "ok ok ok ok ok ok 403 403 ok",
+        prepare=lambda w, p: {"t": MAIN_TASK},
+        check=lambda w, p, v, _: same([d["name"] for d in v], _visible_datasets(w, p)),
+    ),
+    Op(
+        "myModels",
+        "Query.myModels",
+        "{ myModels { id } }",
+        "401 ok ok ok ok ok 403 403 ok",
+        check=lambda w, p, v, _: same(
+            [m["id"] for m in v],
+            [gid("Model", r["id"]) for r in run_sql("SELECT id FROM models WHERE owner = $1 ORDER BY id DESC", w.user_pk[p])],
+        ),
+    ),
+    Op(
+        "trainingRuns",
+        "Query.trainingRuns",
+        "query($t: String!) { trainingRuns(taskCode: $t) { id } }",
+        "401 403 403 ok ok 403 403 403 ok",
+        prepare=lambda w, p: {"t": SCRATCH_TASK},
+        check=lambda w, p, v, _: same(
+            [r["id"] for r in v],
+            [
+                gid("TrainingRun", r["id"])
+                for r in run_sql("SELECT id FROM training_runs WHERE task = $1 ORDER BY id DESC LIMIT 20", w.ids["scratch"])
+            ],
+        ),
+    ),
+    Op(
+        "node:Model",
+        "Query.node",
+        "query($id: ID!) { node(id: $id) { ... on Model { id published } } }",
+        # An unpublished model: its owner and admins only.
+        "hide ok hide hide ok ok 403 403 ok",
+        prepare=lambda w, p: {"id": gid("Model", w.ids["model"])},
+        check=lambda w, p, v, a: same(v, {"id": a["id"], "published": False}),
+    ),
+    Op(
+        "node:TrainingRun",
+        "Query.node",
+        "query($id: ID!) { node(id: $id) { ... on TrainingRun { id status } } }",
+        "hide hide hide ok ok ok 403 403 ok",
+        prepare=lambda w, p: {"id": gid("TrainingRun", w.ids["run"])},
+        check=lambda w, p, v, a: same(v, {"id": a["id"], "status": "published"}),
+    ),
+    Op(
+        "uploadModel",
+        "Mutation.uploadModel",
+        "mutation($t: String!, $n: String!, $a: Upload!) { uploadModel(taskCode: $t, name: $n, archive: $a) { __typename "
+        f"... on ModelUploaded {{ model {{ id status }} }} {ERR} }} }}",
+        "401 ok ok ok ok 403 403 ok ok",
+        ok_type="ModelUploaded",
+        upload=("a", "model.zip", _broken_archive()),
+        prepare=lambda w, p: {"t": MAIN_TASK, "n": w.unique("upload ")},
+        check=_check_upload,
+    ),
+    Op(
+        "publishModel",
+        "Mutation.publishModel",
+        f"mutation($m: ID!) {{ publishModel(modelId: $m) {{ __typename ... on ModelChanged {{ model {{ id published }} }} {ERR} }} }}",
+        # The model's owner (the annotator) and admins; the task's owner does not own researchers' models.
+        "401 ok 403 403 ok 403 403 ok ok",
+        ok_type="ModelChanged",
+        prepare=lambda w, p: {"m": gid("Model", w.new_model("annotator"))},
+        watch=_published,
+        check=lambda w, p, v, a: same((v["model"], _published(w, a)), ({"id": a["m"], "published": True}, [{"published": True}])),
+    ),
+    Op(
+        "createDataset",
+        "Mutation.createDataset",
+        "mutation($t: String!, $n: String!, $f: Upload!) { createDataset(taskCode: $t, name: $n, file: $f, access: STANDARD) { "
+        f"__typename ... on DatasetCreated {{ exampleCount dataset {{ name }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="DatasetCreated",
+        upload=("f", "data.jsonl", DATASET),
+        prepare=lambda w, p: {"t": SCRATCH_TASK, "n": w.unique("dataset ")},
+        check=lambda w, p, v, a: same(v, {"__typename": "DatasetCreated", "exampleCount": 2, "dataset": {"name": a["n"]}}),
+    ),
+    Op(
+        "saveLeaderboardConfig",
+        "Mutation.saveLeaderboardConfig",
+        "mutation($t: String!, $n: String!) { saveLeaderboardConfig(taskCode: $t, name: $n, metricWeights: [{metric: PERF, weight: 2}]) { "
+        f"__typename ... on LeaderboardConfigSaved {{ name }} {ERR} }} }}",
+        # Any signed-in viewer may share a weighting of the public leaderboard, a READ token included.
+        "401 ok ok ok ok ok 403 403 ok",
+        ok_type="LeaderboardConfigSaved",
+        prepare=lambda w, p: {"t": MAIN_TASK, "n": w.unique("weights ")},
+        check=lambda w, p, v, a: same(
+            (v["name"], run_sql("SELECT owner FROM leaderboard_configs WHERE name = $1", a["n"])),
+            (a["n"], [{"owner": w.user_pk[p]}]),
+        ),
+    ),
+    Op(
+        "trainTargetModel",
+        "Mutation.trainTargetModel",
+        'mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1], baseModel: "/nonexistent/base-model", '
+        f"profile: FAST) {{ __typename ... on TrainingStarted {{ run {{ id status }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="TrainingStarted",
+        prepare=lambda w, p: {"t": SCRATCH_TASK},
+        check=_check_training,
+        after=_wait_for_failed_run,
+    ),
+    Op(
+        "openNextRound",
+        "Mutation.openNextRound",
+        'mutation($t: String!) { openNextRound(taskCode: $t, modelVersion: "1") { __typename '
+        f"... on NextRoundOpened {{ round {{ number targetModels {{ name version }} }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="NextRoundOpened",
+        prepare=lambda w, p: {"t": SCRATCH_TASK},
+        watch=_scratch_current,
+        check=lambda w, p, v, a: same(
+            v["round"],
+            {"number": _scratch_current(w, a)[0]["current_round"], "targetModels": [{"name": SCRATCH_TARGET, "version": "1"}]},
+        ),
+    ),
+    Op(
+        "modelUpdated",
+        "Subscription.modelUpdated",
+        "subscription($m: ID!) { modelUpdated(modelId: $m) { id status } }",
+        "401 ok 403 403 ok ok 403 403 ok",
+        prepare=lambda w, p: {"m": gid("Model", w.ids["model"])},
+        check=lambda w, p, v, a: same(v, {"id": a["m"], "status": "evaluated"}),
+    ),
+    Op(
+        "trainingRunUpdated",
+        "Subscription.trainingRunUpdated",
+        "subscription($r: ID!) { trainingRunUpdated(runId: $r) { id status } }",
+        "401 403 403 ok ok 403 403 403 ok",
+        prepare=lambda w, p: {"r": gid("TrainingRun", w.ids["run"])},
+        check=lambda w, p, v, a: same(v, {"id": a["r"], "status": "published"}),
+    ),
 ]
 
 
@@ -152,12 +231,13 @@ def test_matrix(world, op, principal):
     run_cell(world, op, principal)
 
 
-
 @pytest.fixture(scope="module", autouse=True)
 def settle_deploys(world):
     """Let the worker finish failing this module's uploads before the next module truncates the tables."""
     yield
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and run_sql(
-            "SELECT count(*) AS n FROM models WHERE name LIKE 'upload %' AND status <> 'failed'")[0]["n"]:
+    while (
+        time.monotonic() < deadline
+        and run_sql("SELECT count(*) AS n FROM models WHERE name LIKE 'upload %' AND status <> 'failed'")[0]["n"]
+    ):
         time.sleep(0.5)

@@ -26,9 +26,15 @@ def configured_api(stack):
 
 
 def _preflight(url, origin):
-    return httpx.options(url + "/graphql", headers={
-        "Origin": origin, "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "authorization, content-type"}, timeout=10)
+    return httpx.options(
+        url + "/graphql",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type",
+        },
+        timeout=10,
+    )
 
 
 def _post(url, origin):
@@ -38,12 +44,23 @@ def _post(url, origin):
 def _subscribe(url, origin):
     """The first push of roundStats over a socket opened from a page on `origin`."""
     round_id = httpx.post(url + "/graphql", json={"query": ROUND}, timeout=10).json()["data"]["task"]["currentRound"]["id"]
-    with connect(url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"], origin=origin,
-                 open_timeout=10) as ws:
+    with connect(
+        url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"], origin=origin, open_timeout=10
+    ) as ws:
         ws.send(json.dumps({"type": "connection_init", "payload": {}}))
         assert json.loads(ws.recv(timeout=10))["type"] == "connection_ack"
-        ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
-            "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }", "variables": {"r": round_id}}}))
+        ws.send(
+            json.dumps(
+                {
+                    "id": "1",
+                    "type": "subscribe",
+                    "payload": {
+                        "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }",
+                        "variables": {"r": round_id},
+                    },
+                }
+            )
+        )
         return json.loads(ws.recv(timeout=10))["payload"]["data"]
 
 

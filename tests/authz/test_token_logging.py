@@ -4,11 +4,12 @@ API and to an API process with the most logging the product offers (--verbose, A
 file of the stack (APIs, worker) is searched for them."""
 
 import json
-import time
 import uuid
 
+import httpx
 from websockets.sync.client import connect
 
+from tests.api.examples_helpers import wait_until
 from tests.authz.conftest import extra_api
 from tests.conftest import GraphQLClient, run_sql, seed_builtin_tasks
 
@@ -41,13 +42,39 @@ def _use_every_way(base_url: str, secrets: list[str]) -> None:
         with connect(ws_url, subprotocols=["graphql-transport-ws"]) as ws:
             ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {bearer}"}}))
             assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
-            ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
-                "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }", "variables": {"r": round_id}}}))
+            ws.send(
+                json.dumps(
+                    {
+                        "id": "1",
+                        "type": "subscribe",
+                        "payload": {
+                            "query": "subscription($r: ID!) { roundStats(roundId: $r) { number } }",
+                            "variables": {"r": round_id},
+                        },
+                    }
+                )
+            )
             assert json.loads(ws.recv(timeout=30))["payload"]["data"] == {"roundStats": {"number": 1}}
 
     assert client(REVOKE, {"t": created["apiToken"]["id"]}, token=session)["revokeApiToken"]["__typename"] == "ApiTokenRevoked"
     assert client.errors("{ me { username } }", token=token)[0]["extensions"]["code"] == "AUTHENTICATION_FAILED"
     client.http.close()
+
+
+def _wait_for_later_log_lines(stack) -> None:
+    """The session's API and worker write their logs as they go: wait until each has written a line of an event
+    that happened after everything above, so every earlier line is in its file before the files are searched."""
+    api_log, worker_log = stack.logs / "api-0.log", stack.logs / "worker-0.log"
+    worker_lines_before = len(worker_log.read_text(errors="replace").splitlines())
+    marker = f"logcheck-done-{uuid.uuid4().hex}"
+    assert httpx.get(stack.api_url + "/health", headers={"X-Request-ID": marker}, timeout=30).headers["x-request-id"] == marker
+    wait_until(lambda: marker in api_log.read_text(errors="replace"), timeout=30)  # its access-log line
+
+    def worker_finished_a_later_job() -> bool:  # arq logs "<seconds>s ← <job> ● <result>" when a job completes
+        later = worker_log.read_text(errors="replace").splitlines()[worker_lines_before:]
+        return any(" ← " in line for line in later)
+
+    wait_until(worker_finished_a_later_job, timeout=60)  # the cron jobs run every few seconds
 
 
 def test_tokens_and_passwords_are_never_logged(stack, api):
@@ -57,7 +84,7 @@ def test_tokens_and_passwords_are_never_logged(stack, api):
     with extra_api(stack, {"ACCESS_LOG": "1"}, cli_options=("--verbose",)) as (url, chatty_log):
         _use_every_way(url, secrets)
     assert run_sql("SELECT count(*) AS n FROM api_tokens WHERE revoked_at IS NOT NULL")[0]["n"] == 2
-    time.sleep(1)  # the session's API and worker write as they go; give their last lines a moment
+    _wait_for_later_log_lines(stack)
 
     chatty = chatty_log.read_text(errors="replace")
     assert chatty.count("/graphql") >= 10, chatty[-2000:]  # it did log the requests

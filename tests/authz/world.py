@@ -27,8 +27,17 @@ from strawberry.relay import to_base64
 
 from tests.conftest import TABLES, GraphQLClient, run_sql, seed_builtin_tasks
 
-PRINCIPALS = ("anonymous", "annotator", "another_annotator", "task_owner", "admin",
-              "token_read", "token_annotate", "token_models", "token_admin")
+PRINCIPALS = (
+    "anonymous",
+    "annotator",
+    "another_annotator",
+    "task_owner",
+    "admin",
+    "token_read",
+    "token_annotate",
+    "token_models",
+    "token_admin",
+)
 SESSIONS = {"annotator": "mx-annotator", "another_annotator": "mx-another", "task_owner": "mx-owner", "admin": "mx-admin"}
 TOKEN_SCOPES = {"token_read": "READ", "token_annotate": "ANNOTATE", "token_models": "MODELS", "token_admin": "ADMIN"}
 PASSWORD = "matrix password 1"
@@ -90,29 +99,43 @@ class World:
             "flagged, flag_reason, explanation, pending_reason, model_name, model_version, created_at) "
             "VALUES ($1, $2, $3, $4, $5, '{}', $6, $7, false, false, '', '', '', 'qa_overlap_baseline', '1', now()) "
             "RETURNING id",
-            uuid.uuid4(), self.ids["round"], self.ids["context"], self.user_pk[author],
-            json.dumps({"question": "Where does the river flow?", "answer": "Peru", "answer_start": 35}), fooled, status,
+            uuid.uuid4(),
+            self.ids["round"],
+            self.ids["context"],
+            self.user_pk[author],
+            json.dumps({"question": "Where does the river flow?", "answer": "Peru", "answer_start": 35}),
+            fooled,
+            status,
         )[0]["id"]
 
     def new_model(self, owner: str, status: str = "evaluated", published: bool = False) -> int:
         return run_sql(
             "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, "
             "anonymous, created_at) VALUES ($1, $2, $3, '{}', $4, '[]', '', '', $5, false, now()) RETURNING id",
-            self.ids["task"], self.user_pk[owner], self.unique("model "), status, published,
+            self.ids["task"],
+            self.user_pk[owner],
+            self.unique("model "),
+            status,
+            published,
         )[0]["id"]
 
     def new_api_token(self, owner: str) -> int:
         return run_sql(
-            "INSERT INTO api_tokens (\"user\", name, prefix, token_hash, scopes, created_at) "
+            'INSERT INTO api_tokens ("user", name, prefix, token_hash, scopes, created_at) '
             "VALUES ($1, $2, $3, $4, ARRAY['read'], now()) RETURNING id",
-            self.user_pk[owner], self.unique("victim "), secrets.token_hex(6), secrets.token_hex(32),
+            self.user_pk[owner],
+            self.unique("victim "),
+            secrets.token_hex(6),
+            secrets.token_hex(32),
         )[0]["id"]
 
     def new_scratch_round(self) -> int:
         return run_sql(
             "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
             "total_validated_fooled) VALUES ($1, $2, $3, now(), 0, 0, 0, 0) RETURNING id",
-            self.ids["scratch"], 1000 + next(self.serial), json.dumps([{"name": SCRATCH_TARGET, "version": ""}]),
+            self.ids["scratch"],
+            1000 + next(self.serial),
+            json.dumps([{"name": SCRATCH_TARGET, "version": ""}]),
         )[0]["id"]
 
 
@@ -148,7 +171,9 @@ def build_world(stack) -> World:
         "INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, progress, status_log, "
         "model_name, model_version, n_validated, metrics, created_at) "
         "VALUES ($1, $2, '[1]', '', 'fast', 'published', 1.0, '[]', $3, '1', 0, '{}', now()) RETURNING id",
-        world.ids["scratch"], world.user_pk["task_owner"], SCRATCH_TARGET,
+        world.ids["scratch"],
+        world.user_pk["task_owner"],
+        SCRATCH_TARGET,
     )[0]["id"]
     world.ids["hidden_dataset"] = run_sql(
         "INSERT INTO datasets (task, name, access, weight, created_at) VALUES ($1, 'owners only', 'hidden', 1, now()) RETURNING id",

@@ -21,8 +21,13 @@ ROOT = Path(__file__).resolve().parents[2]
 PWA_DIST = ROOT / "pwa" / "dist"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 # pytest-playwright must never try to download browsers: we use the system chromium.
@@ -75,8 +80,12 @@ def launch(pw, chromium_path) -> Iterator[Callable]:
     def _launch(profile: Path, **options):
         options.setdefault("viewport", {"width": 1280, "height": 800})
         context = pw.chromium.launch_persistent_context(
-            str(profile), executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True,
-            service_workers="allow", **options,
+            str(profile),
+            executable_path=chromium_path,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            service_workers="allow",
+            **options,
         )
         context.set_default_timeout(30_000)
         opened.append(context)

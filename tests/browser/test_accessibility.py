@@ -79,7 +79,9 @@ def test_annotating_works_with_the_keyboard_alone(api, app_url, launch, profile)
 
 
 @pytest.mark.parametrize("viewport", [{"width": 390, "height": 844}, {"width": 1280, "height": 800}], ids=["phone", "desktop"])
-def test_validator_researcher_and_owner_pages_have_no_axe_violations(api, app_url, launch, profile, axe_available, viewport, target_models):
+def test_validator_researcher_and_owner_pages_have_no_axe_violations(
+    api, app_url, launch, profile, axe_available, viewport, target_models
+):
     from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example
     from tests.browser.test_leaderboard import _scored_models
 

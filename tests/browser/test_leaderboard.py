@@ -23,19 +23,31 @@ def _scored_models(api) -> None:
     [owner] = sql("SELECT id FROM users WHERE username = 'researcher'")
     [task] = sql("SELECT id FROM tasks WHERE code = 'sentiment'")
     for name in ("slice-a", "slice-b"):
-        sql("INSERT INTO datasets (task, round, name, access, weight, created_at) VALUES ($1, NULL, $2, 'scoring', 1, now())", task["id"], name)
+        sql(
+            "INSERT INTO datasets (task, round, name, access, weight, created_at) VALUES ($1, NULL, $2, 'scoring', 1, now())",
+            task["id"],
+            name,
+        )
     datasets = [row["id"] for row in sql("SELECT id FROM datasets WHERE task = $1 AND access = 'scoring'", task["id"])]
     for name, metrics in MODELS.items():
         [model] = sql(
             "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
             "VALUES ($1, $2, $3, '{}', 'evaluated', '[]', '', '', true, false, now()) RETURNING id",
-            task["id"], owner["id"], name,
+            task["id"],
+            owner["id"],
+            name,
         )
         for dataset in datasets:
             sql(
                 "INSERT INTO scores (model, dataset, perf, perf_by_tag, throughput, memory_gb, robustness, fairness, created_at) "
                 "VALUES ($1, $2, $3, '{}', $4, $5, $6, $7, now())",
-                model["id"], dataset, metrics["perf"], metrics["throughput"], metrics["memory_gb"], metrics["robustness"], metrics["fairness"],
+                model["id"],
+                dataset,
+                metrics["perf"],
+                metrics["throughput"],
+                metrics["memory_gb"],
+                metrics["robustness"],
+                metrics["fairness"],
             )
 
 
@@ -45,7 +57,12 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     page = context.new_page()
     sign_up(page, app_url, "board-viewer")
     queries: list[dict] = []
-    page.on("request", lambda r: queries.append(json.loads(r.post_data)) if r.method == "POST" and "query Leaderboard" in (r.post_data or "") else None)
+    page.on(
+        "request",
+        lambda r: (
+            queries.append(json.loads(r.post_data)) if r.method == "POST" and "query Leaderboard" in (r.post_data or "") else None
+        ),
+    )
 
     page.goto(f"{app_url}/#/leaderboard/sentiment")
     rows = page.locator('[data-testid="leaderboard-table"] tbody tr')

@@ -59,8 +59,12 @@ def test_live_verdict_from_the_sentiment_model(api, app_url, launch, profile, ta
     verdict.get_by_role("button", name="Retract").click()
     expect(verdict).to_contain_text("Retracted.")
     [row] = sql("SELECT retracted, flagged, flag_reason, explanation FROM examples")
-    assert row == {"retracted": True, "flagged": True, "flag_reason": "Ambiguous sarcasm.",
-                   "explanation": "Sarcasm hides the negative sentiment."}
+    assert row == {
+        "retracted": True,
+        "flagged": True,
+        "flag_reason": "Ambiguous sarcasm.",
+        "explanation": "Sarcasm hides the negative sentiment.",
+    }
 
     page.get_by_role("link", name="My examples").click()
     expect(page.locator(".example-row")).to_have_count(1)

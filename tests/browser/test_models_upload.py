@@ -19,7 +19,9 @@ def test_upload_refusal_then_live_status(api, app_url, launch, profile, target_m
 
     # Not an archive: the server's reason is shown, nothing is stored.
     page.get_by_label("Name").fill("not a model")
-    page.get_by_label("Model repository archive").set_input_files({"name": "notes.zip", "mimeType": "application/zip", "buffer": b"hello"})
+    page.get_by_label("Model repository archive").set_input_files(
+        {"name": "notes.zip", "mimeType": "application/zip", "buffer": b"hello"}
+    )
     page.get_by_role("button", name="Upload").click()
     expect(page.get_by_test_id("upload-status")).not_to_have_text("Uploading…")
     expect(page.get_by_test_id("upload-status")).not_to_be_empty()

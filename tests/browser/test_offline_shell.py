@@ -82,7 +82,10 @@ def test_shell_reloads_from_the_service_worker_with_the_server_killed(stack, pwa
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env={**os.environ, **stack.env}, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, **stack.env},
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         try:
             _wait_for_health(origin, process, log_path)

@@ -55,8 +55,7 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     [opened] = sql("SELECT r.target_models::text AS targets FROM rounds r JOIN tasks k ON r.task = k.id WHERE k.code = $1", CODE)
     assert target_models["sentiment"] in opened["targets"]
     page.get_by_label("Contexts, one JSON object per line").fill(
-        '{"fields": {"context": "Write about a film you saw."}, "tag": "films"}\n'
-        '{"context": "Write about a meal."}'
+        '{"fields": {"context": "Write about a film you saw."}, "tag": "films"}\n{"context": "Write about a meal."}'
     )
     page.get_by_role("button", name="Add contexts").click()
     expect(page.get_by_test_id("contexts-status")).to_have_text("2 contexts added to round 1.")
@@ -65,8 +64,19 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     author = api.sign_up("round-author")
     round_id = api(ROUND, {"code": CODE})["task"]["currentRound"]["id"]
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
-    created = api(CREATE, {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": TEXT},
-                                 "label": "positive", "clientId": str(uuid.uuid4())}}, token=author)["createExample"]
+    created = api(
+        CREATE,
+        {
+            "i": {
+                "roundId": round_id,
+                "contextId": context_id,
+                "fields": {"statement": TEXT},
+                "label": "positive",
+                "clientId": str(uuid.uuid4()),
+            }
+        },
+        token=author,
+    )["createExample"]
     assert created["__typename"] == "ExampleSubmitted", created
 
     # Export as JSONL: the page offers a same-origin download link; following it downloads the round.
@@ -122,8 +132,19 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     [stored] = sql("SELECT r.end_at FROM rounds r JOIN tasks k ON r.task = k.id WHERE k.code = $1", CODE)
     assert stored["end_at"] is not None
     assert api(ROUND, {"code": CODE})["task"]["currentRound"]["endAt"] is not None
-    refused = api(CREATE, {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": "Too late."},
-                                 "label": "negative", "clientId": str(uuid.uuid4())}}, token=author)["createExample"]
+    refused = api(
+        CREATE,
+        {
+            "i": {
+                "roundId": round_id,
+                "contextId": context_id,
+                "fields": {"statement": "Too late."},
+                "label": "negative",
+                "clientId": str(uuid.uuid4()),
+            }
+        },
+        token=author,
+    )["createExample"]
     assert refused["__typename"] == "RoundClosedError", refused
 
     # After a reload the state comes from the server: still closed, and it can still be exported.

@@ -43,7 +43,7 @@ class ChaosProxy:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def start(self) -> "ChaosProxy":
+    def start(self) -> ChaosProxy:
         self._thread.start()
         assert self._ready.wait(10), "the chaos proxy did not start"
         return self
@@ -66,8 +66,11 @@ class ChaosProxy:
     async def _handle(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
         self.stats.connections += 1
         roll = self._random.random()
-        fate = "cut_request" if roll < self.cut_request_rate else (
-            "cut_reply" if roll < self.cut_request_rate + self.cut_reply_rate else "pass")
+        fate = (
+            "cut_request"
+            if roll < self.cut_request_rate
+            else ("cut_reply" if roll < self.cut_request_rate + self.cut_reply_rate else "pass")
+        )
         try:
             upstream_reader, upstream_writer = await asyncio.open_connection("127.0.0.1", self.upstream_port)
         except OSError:
@@ -123,8 +126,11 @@ class ApiProcess:
     def start(self) -> None:
         name = f"api-faults-{uuid.uuid4().hex[:6]}"
         self.process = self.stack.group.spawn(
-            name, [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            env=self.stack.env, log_path=self.stack.logs / f"{name}.log")
+            name,
+            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
+            env=self.stack.env,
+            log_path=self.stack.logs / f"{name}.log",
+        )
         wait_for(lambda: healthy(self.url), timeout=120, what=f"API on {self.url}")
 
     def restart(self, sig: int) -> None:

@@ -15,31 +15,42 @@ def assert_counters_equal_rows() -> None:
     """Round, context and per-user counters, and validation outcomes, recounted from the rows
     (the fault tests retract nothing, so every example counts)."""
     assert run_sql("SELECT count(*) AS n FROM examples WHERE retracted")[0]["n"] == 0
-    assert run_sql("""
+    assert (
+        run_sql("""
         SELECT r.id FROM rounds r LEFT JOIN examples e ON e.round = r.id
         GROUP BY r.id
         HAVING r.total_collected <> count(e.id) OR r.total_fooled <> count(e.id) FILTER (WHERE e.fooled)
             OR r.total_validated <> count(e.id) FILTER (WHERE e.status = 'validated')
-            OR r.total_validated_fooled <> count(e.id) FILTER (WHERE e.status = 'validated' AND e.fooled)""") == []
-    assert run_sql("""
+            OR r.total_validated_fooled <> count(e.id) FILTER (WHERE e.status = 'validated' AND e.fooled)""")
+        == []
+    )
+    assert (
+        run_sql("""
         SELECT c.id FROM contexts c LEFT JOIN examples e ON e.context = c.id
-        GROUP BY c.id HAVING c.total_used <> count(e.id) OR c.total_fooled <> count(e.id) FILTER (WHERE e.fooled)""") == []
-    assert run_sql("""
+        GROUP BY c.id HAVING c.total_used <> count(e.id) OR c.total_fooled <> count(e.id) FILTER (WHERE e.fooled)""")
+        == []
+    )
+    assert (
+        run_sql("""
         SELECT s."user", s.round FROM user_round_stats s
         LEFT JOIN examples e ON e."user" = s."user" AND e.round = s.round
         GROUP BY s."user", s.round, s.submitted, s.fooled
-        HAVING s.submitted <> count(e.id) OR s.fooled <> count(e.id) FILTER (WHERE e.fooled)""") == []
-    assert run_sql("""
+        HAVING s.submitted <> count(e.id) OR s.fooled <> count(e.id) FILTER (WHERE e.fooled)""")
+        == []
+    )
+    assert (
+        run_sql("""
         SELECT s."user", s.round FROM user_round_stats s
         LEFT JOIN validations v ON v."user" = s."user"
         LEFT JOIN examples e ON e.id = v.example AND e.round = s.round
-        GROUP BY s."user", s.round, s.validations_done HAVING s.validations_done <> count(e.id)""") == []
+        GROUP BY s."user", s.round, s.validations_done HAVING s.validations_done <> count(e.id)""")
+        == []
+    )
     assert run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0
 
 
 def live_workers(stack) -> list:
-    return [stack.group.get(n) for n in stack.group.names
-            if n.startswith("worker") and stack.group.get(n).poll() is None]
+    return [stack.group.get(n) for n in stack.group.names if n.startswith("worker") and stack.group.get(n).poll() is None]
 
 
 def kill_workers(stack, sig: int = signal.SIGKILL) -> None:

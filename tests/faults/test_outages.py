@@ -38,11 +38,18 @@ class Annotator(threading.Thread):
         with httpx.Client(base_url=self.url, timeout=60) as http:
             i = 0
             while not self.stop.is_set():
-                variables = {"i": {"roundId": self.round_id, "contextId": self.context_id, "label": "positive",
-                                   "fields": {"statement": f"{self.name} wrote sentence {i}, a rather pleasant one."},
-                                   "clientId": f"{self.name[:8]:0>8}-0000-4000-8000-{i:012d}"}}
-                response = http.post("/graphql", json={"query": CREATE, "variables": variables},
-                                     headers={"Authorization": f"Bearer {self.token}"})
+                variables = {
+                    "i": {
+                        "roundId": self.round_id,
+                        "contextId": self.context_id,
+                        "label": "positive",
+                        "fields": {"statement": f"{self.name} wrote sentence {i}, a rather pleasant one."},
+                        "clientId": f"{self.name[:8]:0>8}-0000-4000-8000-{i:012d}",
+                    }
+                }
+                response = http.post(
+                    "/graphql", json={"query": CREATE, "variables": variables}, headers={"Authorization": f"Bearer {self.token}"}
+                )
                 if response.status_code != 200 or response.json().get("errors"):
                     self.failures.append(response.text)
                 else:
@@ -88,8 +95,11 @@ def test_triton_stopped_for_a_minute_loses_no_example_and_judges_the_pending_one
     # Every answer is a stored example, each once.
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == len(answers)
     # The pending ones are judged after Triton returns (woken when the model answers readiness).
-    wait_for(lambda: run_sql("SELECT count(*) AS n FROM examples WHERE status = 'pending'")[0]["n"] == 0,
-             timeout=240, what="the pending examples to be judged")
+    wait_for(
+        lambda: run_sql("SELECT count(*) AS n FROM examples WHERE status = 'pending'")[0]["n"] == 0,
+        timeout=240,
+        what="the pending examples to be judged",
+    )
     rows = run_sql("SELECT fooled, model_version, model_output FROM examples")
     assert all(r["fooled"] is not None and r["model_version"] == "1" and r["model_output"] for r in rows)
     assert_counters_equal_rows()
@@ -145,7 +155,10 @@ def test_redis_restart_loses_no_queued_job_and_subscriptions_resume(stack, api, 
     finally:
         start_worker(stack)
     # The API's clients reconnect by themselves, and the live view re-reads its state after the gap.
-    assert watcher.until(lambda d: d["roundStats"]["totalValidated"] == 1)["roundStats"] == {"totalValidated": 1, "totalCollected": 2}
+    assert watcher.until(lambda d: d["roundStats"]["totalValidated"] == 1)["roundStats"] == {
+        "totalValidated": 1,
+        "totalCollected": 2,
+    }
     assert _status(examples[0]["id"]) == "validated"
     # Later events flow through the new connection too.
     api(VALIDATE, {"e": examples[1]["id"], "l": "CORRECT", "m": "OWNER"}, token=_admin(api))
@@ -177,4 +190,3 @@ def test_postgres_restart_the_api_and_the_worker_recover_their_pools(stack, api,
     assert_counters_equal_rows()
     health = httpx.get(stack.api_url + "/health", timeout=10).json()
     assert health["status"] == "ok", health
-

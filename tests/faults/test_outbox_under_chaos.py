@@ -28,8 +28,16 @@ class OutboxClient(threading.Thread):
         super().__init__(daemon=True)
         self.url, self.token = url, token
         sentences = [f"Client {index} example {i}: the soup was {'good' if i % 2 else 'cold'}." for i in range(PER_CLIENT)]
-        self.outbox = [{"roundId": round_id, "contextId": context_ids[(index + i) % len(context_ids)], "fields": {"statement": s},
-                        "label": "positive" if i % 3 else "negative", "clientId": str(uuid.uuid4())} for i, s in enumerate(sentences)]
+        self.outbox = [
+            {
+                "roundId": round_id,
+                "contextId": context_ids[(index + i) % len(context_ids)],
+                "fields": {"statement": s},
+                "label": "positive" if i % 3 else "negative",
+                "clientId": str(uuid.uuid4()),
+            }
+            for i, s in enumerate(sentences)
+        ]
         self.answers: dict[str, dict] = {}
         self.transport_failures = 0
         self.duplicates = 0
@@ -38,7 +46,7 @@ class OutboxClient(threading.Thread):
     def run(self) -> None:
         try:
             self._drain()
-        except BaseException as exc:  # noqa: BLE001 — reported by the test
+        except BaseException as exc:
             self.error = exc
 
     def _drain(self) -> None:
@@ -49,8 +57,11 @@ class OutboxClient(threading.Thread):
                 assert time.monotonic() < deadline, f"outbox not drained: {len(self.answers)}/{len(self.outbox)}"
                 batch = [item for item in self.outbox if item["clientId"] not in self.answers][:BATCH]
                 try:
-                    response = http.post(self.url + "/graphql", json={"query": SUBMIT, "variables": {"inputs": batch}},
-                                         headers={"Authorization": f"Bearer {self.token}"})
+                    response = http.post(
+                        self.url + "/graphql",
+                        json={"query": SUBMIT, "variables": {"inputs": batch}},
+                        headers={"Authorization": f"Bearer {self.token}"},
+                    )
                     results = response.json()["data"]["submitExamples"] if response.status_code == 200 else None
                 except (httpx.HTTPError, ValueError):
                     results = None
@@ -67,8 +78,9 @@ class OutboxClient(threading.Thread):
 def test_a_thousand_outbox_examples_survive_cut_connections_and_two_api_restarts(stack, api, target_models):
     seed_builtin_tasks()
     round_id = current_round(api, "sentiment")
-    contexts = api('{ task(code: "sentiment") { currentRound { contexts(first: 10) { edges { node { id } } } } } }'
-                   )["task"]["currentRound"]["contexts"]["edges"]
+    contexts = api('{ task(code: "sentiment") { currentRound { contexts(first: 10) { edges { node { id } } } } } }')["task"][
+        "currentRound"
+    ]["contexts"]["edges"]
     context_ids = [edge["node"]["id"] for edge in contexts]
     tokens = [api.sign_up(f"outbox-{i}") for i in range(CLIENTS)]
     server = ApiProcess(stack)
@@ -78,10 +90,13 @@ def test_a_thousand_outbox_examples_survive_cut_connections_and_two_api_restarts
         clients = [OutboxClient(proxy.url, token, round_id, context_ids, i) for i, token in enumerate(tokens)]
         for client in clients:
             client.start()
-        stored = lambda: run_sql("SELECT count(*) AS n FROM examples")[0]["n"]  # noqa: E731
+        stored = lambda: run_sql("SELECT count(*) AS n FROM examples")[0]["n"]
         for fraction, how in ((1 / 3, "graceful"), (2 / 3, "killed")):
-            wait_for(lambda: stored() >= fraction * CLIENTS * PER_CLIENT or not any(c.is_alive() for c in clients),
-                     timeout=600, what=f"{fraction:.0%} of the examples")
+            wait_for(
+                lambda: stored() >= fraction * CLIENTS * PER_CLIENT or not any(c.is_alive() for c in clients),
+                timeout=600,
+                what=f"{fraction:.0%} of the examples",
+            )
             server.restart(SIGNALS[how])
         for client in clients:
             client.join(timeout=900)
@@ -107,8 +122,10 @@ def test_a_thousand_outbox_examples_survive_cut_connections_and_two_api_restarts
         for client_id, answer in client.answers.items():
             assert GlobalID.from_id(answer["example"]["id"]).node_id == str(by_client_id[client_id]["id"])
     # Every example has a verdict once Triton answers (Triton stayed up: no pending should remain).
-    wait_for(lambda: run_sql("SELECT count(*) AS n FROM examples WHERE status = 'pending'")[0]["n"] == 0,
-             timeout=300, what="pending examples to be judged")
+    wait_for(
+        lambda: run_sql("SELECT count(*) AS n FROM examples WHERE status = 'pending'")[0]["n"] == 0,
+        timeout=300,
+        what="pending examples to be judged",
+    )
     assert run_sql("SELECT count(*) AS n FROM examples WHERE fooled IS NULL")[0]["n"] == 0
     assert_counters_equal_rows()
-

@@ -17,8 +17,9 @@ PER_AUTHOR = 10
 
 
 def _post(url, query, variables, token):
-    response = httpx.post(url + "/graphql", json={"query": query, "variables": variables},
-                          headers={"Authorization": f"Bearer {token}"}, timeout=60)
+    response = httpx.post(
+        url + "/graphql", json={"query": query, "variables": variables}, headers={"Authorization": f"Bearer {token}"}, timeout=60
+    )
     assert response.status_code == 200, response.text
     body = response.json()
     assert not body.get("errors"), body["errors"]
@@ -39,8 +40,15 @@ def test_two_apis_and_two_workers_share_the_work(stack, api, target_models):
 
         def write(job):
             author, i = job
-            variables = {"i": {"roundId": round_id, "contextId": context_id, "fields": {"statement": f"Author {author[-6:]} wrote {i}."},
-                               "label": ("negative", "positive", "neutral")[i % 3], "clientId": str(uuid.uuid4())}}
+            variables = {
+                "i": {
+                    "roundId": round_id,
+                    "contextId": context_id,
+                    "fields": {"statement": f"Author {author[-6:]} wrote {i}."},
+                    "label": ("negative", "positive", "neutral")[i % 3],
+                    "clientId": str(uuid.uuid4()),
+                }
+            }
             return _post(urls[i % 2], CREATE, variables, author)["createExample"]
 
         with ThreadPoolExecutor(8) as pool:
@@ -51,10 +59,15 @@ def test_two_apis_and_two_workers_share_the_work(stack, api, target_models):
         voters = [api.sign_up(f"voter{n}") for n in range(3)]
         ballots = [(example_id, voter, n) for example_id in open_ids for n, voter in enumerate(voters)]
         with ThreadPoolExecutor(8) as pool:
-            votes = list(pool.map(lambda b: _post(urls[b[2] % 2], VALIDATE, {"e": b[0], "l": "CORRECT"}, b[1])["validateExample"], ballots))
+            votes = list(
+                pool.map(lambda b: _post(urls[b[2] % 2], VALIDATE, {"e": b[0], "l": "CORRECT"}, b[1])["validateExample"], ballots)
+            )
         assert all(v["__typename"] == "ExampleValidated" for v in votes)
-        wait_for(lambda: run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0,
-                 timeout=180, what="every vote to be aggregated")
+        wait_for(
+            lambda: run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0,
+            timeout=180,
+            what="every vote to be aggregated",
+        )
     finally:
         second.stop()
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == AUTHORS * PER_AUTHOR

@@ -50,16 +50,26 @@ def test_worker_killed_during_evaluation(stack, api, target_models, admin_token)
     rows = _dynasent_test_rows(1500)  # enough predictions that the kill lands mid-evaluation
     assert create_dataset(api, admin_token, "sentiment", "dynasent-r1-test", _jsonl(rows))["exampleCount"] == len(rows)
     researcher = api.sign_up("researcher")
-    model_id = upload_model(api, researcher, "sentiment", "killed midway", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))["model"]["id"]
-    wait_for(lambda: model_status(api, researcher, model_id)["status"] == "evaluating", timeout=600,
-             what="the evaluation to start", interval=0.1)
+    model_id = upload_model(api, researcher, "sentiment", "killed midway", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))[
+        "model"
+    ]["id"]
+    wait_for(
+        lambda: model_status(api, researcher, model_id)["status"] == "evaluating",
+        timeout=600,
+        what="the evaluation to start",
+        interval=0.1,
+    )
     time.sleep(1)  # well into the predictions
     kill_workers(stack, signal.SIGKILL)
     assert model_status(api, researcher, model_id)["status"] == "evaluating"
     new_worker_log = start_worker(stack)
     # The dead worker's job is released (its heartbeat expired) and runs again on the new worker.
-    wait_for(lambda: model_status(api, researcher, model_id)["status"] in ("evaluated", "failed"), timeout=600,
-             what="the evaluation to finish after the restart", interval=1)
+    wait_for(
+        lambda: model_status(api, researcher, model_id)["status"] in ("evaluated", "failed"),
+        timeout=600,
+        what="the evaluation to finish after the restart",
+        interval=1,
+    )
     status = model_status(api, researcher, model_id)
     assert status["status"] == "evaluated", status["statusLog"]
     # It ran again because its dead worker's job was released, not after arq's one-hour in-progress timeout.

@@ -27,9 +27,16 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Every fuzz test: 200 generated cases, no per-case deadline (the stack shares two cores with other
 # work). The `fuzzer` fixture is deliberately per test, not per case (it counts outcomes of all cases).
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[
-    HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example,
-])
+FUZZ = settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 
 
 @pytest.fixture(scope="session")

@@ -29,8 +29,21 @@ from tests.fuzz.world import World
 
 # Text that must never reach a client: tracebacks, internal module and driver names, Python exception
 # texts, and the masked message of an unexpected error.
-INTERNALS = ("Unexpected error", "Traceback", 'File "', "asyncpg", "piccolo", "site-packages", "sqlstate", "object has no attribute",
-             "NoneType", "KeyError", "UnicodeEncodeError", "UnicodeDecodeError", "server/")
+INTERNALS = (
+    "Unexpected error",
+    "Traceback",
+    'File "',
+    "asyncpg",
+    "piccolo",
+    "site-packages",
+    "sqlstate",
+    "object has no attribute",
+    "NoneType",
+    "KeyError",
+    "UnicodeEncodeError",
+    "UnicodeDecodeError",
+    "server/",
+)
 ERROR_TYPES = {name for name, type_ in SCHEMA.type_map.items() if "Error" in {i.name for i in getattr(type_, "interfaces", ())}}
 
 
@@ -96,8 +109,12 @@ class Fuzzer:
         self.mutation = self.mutation or case.mutation
         assert case.mutation == self.mutation
         payload = {"query": document(case.mutation), "variables": self.world.resolve(case.variables)}
-        return self.judge(lambda: self.world.http.post(
-            "/graphql", content=json_body(payload), headers={"content-type": "application/json", **self.headers(case.viewer)}), case)
+        return self.judge(
+            lambda: self.world.http.post(
+                "/graphql", content=json_body(payload), headers={"content-type": "application/json", **self.headers(case.viewer)}
+            ),
+            case,
+        )
 
     def judge(self, request, case: Any) -> str:
         before = self.world.db.fingerprint()
@@ -144,4 +161,6 @@ class Fuzzer:
         total = sum(self.outcomes.values())
         assert total >= 200, f"{self.mutation}: only {total} cases were sent"
         typed = total - self.outcomes["refused"] - self.outcomes["graphql-error"]
-        assert total and typed >= at_least * total, f"{self.mutation}: only {typed}/{total} cases reached the resolver: {dict(self.outcomes)}"
+        assert total and typed >= at_least * total, (
+            f"{self.mutation}: only {typed}/{total} cases reached the resolver: {dict(self.outcomes)}"
+        )

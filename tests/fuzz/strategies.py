@@ -45,8 +45,18 @@ class Ref:
 INVALID_UTF8 = "\ue000\ue001"
 INVALID_UTF8_BYTES = b"\xff\xfe\xc3\x28\xed\xa0\x80"
 
-VIEWERS = ("alice", "bob", "carol", "carol:token", "alice:token", "anonymous", "garbage", "expired",
-           "unknown_api_token", "long_api_token")
+VIEWERS = (
+    "alice",
+    "bob",
+    "carol",
+    "carol:token",
+    "alice:token",
+    "anonymous",
+    "garbage",
+    "expired",
+    "unknown_api_token",
+    "long_api_token",
+)
 ID_REFS = {
     "round": ("round:alpha", "round:beta", "round:gamma"),
     "context": ("context:alpha:0", "context:alpha:1", "context:beta:0", "context:gamma:0"),
@@ -75,12 +85,30 @@ PIECES = st.one_of(
     st.sampled_from(["\ufeff", "\u200b", "\u0301", "\U0001f4a5", "\U0001f468\u200d\U0001f469", "İ", "ﬁ", "\uffff", "\U0010ffff"]),
     st.just(INVALID_UTF8),
 )
-EDGE_STRINGS = ["", " ", "\t \n", "\x00", "null", "0", "-1", "' OR '1'='1", "%s%n%x", "{{7*7}}", "${jndi:ldap://x}",
-                "../../../etc/passwd", "<script>alert(1)</script>", "\\", '"', "\u202eevil.exe"]
+EDGE_STRINGS = [
+    "",
+    " ",
+    "\t \n",
+    "\x00",
+    "null",
+    "0",
+    "-1",
+    "' OR '1'='1",
+    "%s%n%x",
+    "{{7*7}}",
+    "${jndi:ldap://x}",
+    "../../../etc/passwd",
+    "<script>alert(1)</script>",
+    "\\",
+    '"',
+    "\u202eevil.exe",
+]
 # Just over the services' field limits (names, codes, tags, notes, explanations, contexts), and the body limit.
 LENGTHS = (33, 49, 65, 101, 201, 255, 257, 501, 1001, 2001, 5001, 10_001, 100_001)
 HUGE = "x" * (BODY_LIMIT + 1)
-long_strings = st.builds(lambda n, c: c * n, st.sampled_from(LENGTHS), st.sampled_from(["a", "é", " ", "\x00", "💥", "\ud800", "9"]))
+long_strings = st.builds(
+    lambda n, c: c * n, st.sampled_from(LENGTHS), st.sampled_from(["a", "é", " ", "\x00", "💥", "\ud800", "9"])
+)
 junk_strings = weighted(
     (8, st.lists(PIECES, max_size=5).map("".join)),
     (4, st.sampled_from(EDGE_STRINGS)),
@@ -102,20 +130,45 @@ floats = weighted(
 
 # --- JSON of the wrong type for whatever field it replaces ----------------------------------------
 json_leaves = st.one_of(st.none(), st.booleans(), ints, floats, short_junk)
-json_values = st.recursive(json_leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(short_junk, inner, max_size=3),
-                           max_leaves=8)
-wrong_type = st.one_of(st.booleans(), ints, floats, short_junk, st.lists(json_leaves, max_size=3),
-                       st.dictionaries(short_junk, json_leaves, max_size=3), st.just([[[[]]]]))
+json_values = st.recursive(
+    json_leaves, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(short_junk, inner, max_size=3), max_leaves=8
+)
+wrong_type = st.one_of(
+    st.booleans(),
+    ints,
+    floats,
+    short_junk,
+    st.lists(json_leaves, max_size=3),
+    st.dictionaries(short_junk, json_leaves, max_size=3),
+    st.just([[[[]]]]),
+)
 
 # --- global ids ------------------------------------------------------------------------------------
 _TYPES = ("Task", "Round", "Context", "Example", "Dataset", "Model", "User", "ApiToken", "TrainingRun", "Validation", "Nope", "")
 _b64 = lambda raw: base64.b64encode(raw).decode()
 _gid = lambda type_name, node_id: _b64(f"{type_name}:{node_id}".encode("utf-8", "surrogatepass"))
 malformed_ids = st.one_of(
-    st.sampled_from([to_base64(t, n) for t in _TYPES for n in (0, -1, 999_999, 2**31, 2**63)]
-                    + ["", "x", "!!!", "Um91bmQ6", "Round:1", to_base64("Round", "1.5"), to_base64("Round", " 1"),
-                       to_base64("Round", "1e3"), to_base64("Round", "0x1"), to_base64("Round", "١"), _b64(b"\xff\xfe:1"),
-                       _b64(b"Round:1\x00"), _b64(b"Round"), _b64(b"Round:1:2"), "=" * 8, "Um91bmQ6MQ" * 300]),
+    st.sampled_from(
+        [to_base64(t, n) for t in _TYPES for n in (0, -1, 999_999, 2**31, 2**63)]
+        + [
+            "",
+            "x",
+            "!!!",
+            "Um91bmQ6",
+            "Round:1",
+            to_base64("Round", "1.5"),
+            to_base64("Round", " 1"),
+            to_base64("Round", "1e3"),
+            to_base64("Round", "0x1"),
+            to_base64("Round", "١"),
+            _b64(b"\xff\xfe:1"),
+            _b64(b"Round:1\x00"),
+            _b64(b"Round"),
+            _b64(b"Round:1:2"),
+            "=" * 8,
+            "Um91bmQ6MQ" * 300,
+        ]
+    ),
     st.builds(_gid, st.sampled_from(_TYPES), short_junk),
     junk_strings,
 )
@@ -127,12 +180,30 @@ def id_hint(kind: str) -> st.SearchStrategy:
 
 
 # --- plausible values by argument or input-field name (`Type.field` first, then `field`) -----------
-codes = weighted((4, st.sampled_from(["code:alpha", "code:beta", "code:gamma"]).map(Ref)), (1, st.sampled_from(["sentiment", "nope"])),
-                 (1, st.from_regex(r"\A[a-z][a-z0-9_]{1,12}\Z")))
+codes = weighted(
+    (4, st.sampled_from(["code:alpha", "code:beta", "code:gamma"]).map(Ref)),
+    (1, st.sampled_from(["sentiment", "nope"])),
+    (1, st.from_regex(r"\A[a-z][a-z0-9_]{1,12}\Z")),
+)
 # Valid text, some of it unusual: case mappings that change length, combining marks, emoji, RTL, tabs.
-texts = st.sampled_from(["I loved this film.", "The service was slow.", "ok", "Not bad at all, honestly.", "\u0130stanbul was lovely.",
-                         "\u01c5emal's caf\u00e9 \u2615 was great!", "\u202b\u05e9\u05dc\u05d5\u05dd\u202c it was fine", "Tab\tand\nnewline",
-                         "\ufb01ne e\u0301tude", "Warsaw", "in 1867", "Marie Curie", "Where was Marie Curie born?", "x" * 1000])
+texts = st.sampled_from(
+    [
+        "I loved this film.",
+        "The service was slow.",
+        "ok",
+        "Not bad at all, honestly.",
+        "\u0130stanbul was lovely.",
+        "\u01c5emal's caf\u00e9 \u2615 was great!",
+        "\u202b\u05e9\u05dc\u05d5\u05dd\u202c it was fine",
+        "Tab\tand\nnewline",
+        "\ufb01ne e\u0301tude",
+        "Warsaw",
+        "in 1867",
+        "Marie Curie",
+        "Where was Marie Curie born?",
+        "x" * 1000,
+    ]
+)
 
 
 def _corrupt_config(key: str, action: int, value: Any) -> dict:
@@ -161,7 +232,9 @@ HINTS: dict[str, st.SearchStrategy] = {
     "modelId": id_hint("model"),
     "tokenId": id_hint("token"),
     "datasetId": id_hint("dataset"),
-    "username": st.one_of(st.sampled_from(["username:alice", "username:bob"]).map(Ref), st.from_regex(r"\A[A-Za-z0-9_.-]{3,12}\Z")),
+    "username": st.one_of(
+        st.sampled_from(["username:alice", "username:bob"]).map(Ref), st.from_regex(r"\A[A-Za-z0-9_.-]{3,12}\Z")
+    ),
     "password": st.sampled_from(["correct horse battery", "short", "p" * 257]),
     "email": st.one_of(st.emails(), st.sampled_from(["alice@example.org", "a@b.c", f"{'a' * 64}@{'b' * 189}.{'c' * 63}"])),
     "name": st.one_of(st.sampled_from(["fuzz model", "gold", "balanced", "My token"]), st.from_regex(r"\A[\w .:()+-]{1,30}\Z")),
@@ -176,19 +249,38 @@ HINTS: dict[str, st.SearchStrategy] = {
     "tag": st.sampled_from(["food", None]),
     "modelVersion": st.one_of(st.just(Ref("version:published")), st.sampled_from(["8", " 7 ", "", "7" * 40])),
     "baseModel": st.sampled_from(["", "/etc/passwd", "../../model", "b" * 501]),
-    "clientId": st.one_of(st.uuids().map(str), st.sampled_from(["clientId:carol:alpha", "clientId:bob:alpha", "clientId:alice:beta", "clientId:carol:gamma"]).map(Ref),
-                          st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid", "{12345678-1234-5678-1234-567812345678}"])),
+    "clientId": st.one_of(
+        st.uuids().map(str),
+        st.sampled_from(["clientId:carol:alpha", "clientId:bob:alpha", "clientId:alice:beta", "clientId:carol:gamma"]).map(Ref),
+        st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid", "{12345678-1234-5678-1234-567812345678}"]),
+    ),
     "fromRounds[]": st.sampled_from([1, 2, 0, -1]),
     "roundNumber": st.sampled_from([1, 2, 0, -1]),
     "weight": st.sampled_from([0.0, 1.0, 2.5]),
     "timeSpentMs": st.sampled_from([0.0, 1234.5]),
     "answerStart": st.sampled_from([0, 3, 24, 34, 99]),
     "CreateExampleInput.fields": weighted(
-        (1, st.fixed_dictionaries({"statement": weighted((4, texts), (1, junk_strings))}, optional={"context": texts, "label": texts, "": short_junk})),
-        (1, st.fixed_dictionaries({"question": weighted((4, texts), (1, junk_strings))}, optional={"context": texts, "answer": texts}))),
-    "ContextInput.fields": st.fixed_dictionaries({"context": weighted((4, texts), (1, junk_strings))}, optional={"statement": texts}),
-    "config": st.one_of(st.just(SENTIMENT_CONFIG),
-                        st.builds(_corrupt_config, st.sampled_from(sorted(SENTIMENT_CONFIG)), st.integers(0, 5), json_values)),
+        (
+            1,
+            st.fixed_dictionaries(
+                {"statement": weighted((4, texts), (1, junk_strings))},
+                optional={"context": texts, "label": texts, "": short_junk},
+            ),
+        ),
+        (
+            1,
+            st.fixed_dictionaries(
+                {"question": weighted((4, texts), (1, junk_strings))}, optional={"context": texts, "answer": texts}
+            ),
+        ),
+    ),
+    "ContextInput.fields": st.fixed_dictionaries(
+        {"context": weighted((4, texts), (1, junk_strings))}, optional={"statement": texts}
+    ),
+    "config": st.one_of(
+        st.just(SENTIMENT_CONFIG),
+        st.builds(_corrupt_config, st.sampled_from(sorted(SENTIMENT_CONFIG)), st.integers(0, 5), json_values),
+    ),
 }
 
 
@@ -198,8 +290,13 @@ def _hint(names: list[str]) -> st.SearchStrategy | None:
 
 def _scalar(type_: GraphQLScalarType, names: list[str], trust: int) -> st.SearchStrategy:
     generic = {
-        "String": junk_strings, "ID": malformed_ids, "Int": ints, "Float": floats, "Boolean": st.booleans(),
-        "UUID": st.one_of(st.uuids().map(str), junk_strings), "JSON": json_values,
+        "String": junk_strings,
+        "ID": malformed_ids,
+        "Int": ints,
+        "Float": floats,
+        "Boolean": st.booleans(),
+        "UUID": st.one_of(st.uuids().map(str), junk_strings),
+        "JSON": json_values,
         # Over JSON, an Upload can only be some other JSON value; multipart tests send real files.
         "Upload": st.one_of(st.none(), short_junk, st.dictionaries(short_junk, json_leaves, max_size=2)),
     }[type_.name]
@@ -252,14 +349,21 @@ def _fields(specs: dict, names: Any, trust: int) -> st.SearchStrategy[dict]:
             required[name] = weighted((3, strategy), (1, st.just(Undefined)))
         else:
             optional[name] = strategy
-    return st.fixed_dictionaries(required, optional=optional).map(lambda values: {k: v for k, v in values.items() if v is not Undefined})
+    return st.fixed_dictionaries(required, optional=optional).map(
+        lambda values: {k: v for k, v in values.items() if v is not Undefined}
+    )
 
 
 def _input_object(type_: GraphQLInputObjectType, trust: int) -> st.SearchStrategy:
     base = _fields(type_.fields, lambda name: [f"{type_.name}.{name}", name], trust)
     return weighted(
         (3 * trust, base),
-        (1, st.builds(lambda value, extra: {**value, **extra}, base, st.dictionaries(short_junk, json_leaves, min_size=1, max_size=2))),
+        (
+            1,
+            st.builds(
+                lambda value, extra: {**value, **extra}, base, st.dictionaries(short_junk, json_leaves, min_size=1, max_size=2)
+            ),
+        ),
     )
 
 

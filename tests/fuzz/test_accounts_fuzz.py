@@ -22,9 +22,13 @@ def test_usernames_are_matched_literally(world):
     (First in the module, before the fuzzers count failed log-ins.)"""
     assert world.gql(SIGN_UP, {"i": {"username": "literal.user", "password": PASSWORD}})["signUp"]["__typename"] == "AuthPayload"
     assert world.gql(LOG_IN, {"i": {"username": "LITERAL.USER", "password": PASSWORD}})["logIn"] == {
-        "__typename": "AuthPayload", "user": {"username": "literal.user"}}
+        "__typename": "AuthPayload",
+        "user": {"username": "literal.user"},
+    }
     for pattern in ("%", "lit%", "literal_user", "\\", "_iteral.user"):
-        assert world.gql(LOG_IN, {"i": {"username": pattern, "password": PASSWORD}})["logIn"]["__typename"] == "AuthenticationError", pattern
+        assert (
+            world.gql(LOG_IN, {"i": {"username": pattern, "password": PASSWORD}})["logIn"]["__typename"] == "AuthenticationError"
+        ), pattern
     assert world.gql(SIGN_UP, {"i": {"username": "a_ice", "password": PASSWORD}})["signUp"]["__typename"] == "AuthPayload"
 
 
@@ -62,4 +66,3 @@ def test_create_api_token(fuzzer, case):
 @given(case=cases("revokeApiToken"))
 def test_revoke_api_token(fuzzer, case):
     fuzzer.send(case)
-

@@ -7,8 +7,13 @@ from hypothesis import example, given
 from tests.fuzz.conftest import FUZZ
 from tests.fuzz.strategies import Case, Ref, cases
 
-VALID = {"roundId": Ref("round:alpha"), "contextId": Ref("context:alpha:1"), "fields": {"statement": "Fine soup."},
-         "label": "positive", "clientId": "6a0f2b34-57a0-4c3e-9d51-0d1c2f3e4a5b"}
+VALID = {
+    "roundId": Ref("round:alpha"),
+    "contextId": Ref("context:alpha:1"),
+    "fields": {"statement": "Fine soup."},
+    "label": "positive",
+    "clientId": "6a0f2b34-57a0-4c3e-9d51-0d1c2f3e4a5b",
+}
 
 
 @FUZZ

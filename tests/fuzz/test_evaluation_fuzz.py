@@ -42,7 +42,14 @@ def test_upload_model_as_json(fuzzer, case):
 
 @FUZZ
 @example(MultipartCase("createDataset", "alice", DATASET, (("0", "d.jsonl", b'{"statement": "\\ud800", "label": "positive"}'),)))
-@example(MultipartCase("createDataset", "alice", DATASET, (("0", "d.jsonl", b'{"statement": "x", "label": "positive", "uid": "' + b"u" * 300 + b'"}'),)))
+@example(
+    MultipartCase(
+        "createDataset",
+        "alice",
+        DATASET,
+        (("0", "d.jsonl", b'{"statement": "x", "label": "positive", "uid": "' + b"u" * 300 + b'"}'),),
+    )
+)
 @given(case=multipart_cases("createDataset", "file", jsonl_files))
 def test_create_dataset_multipart(fuzzer, case):
     send_multipart(fuzzer, case, "file")
@@ -64,7 +71,13 @@ def test_publish_model(fuzzer, case):
 
 @FUZZ
 @example(Case("saveLeaderboardConfig", "carol", {"taskCode": "\udbff", "name": "x", "metricWeights": []}))
-@example(Case("saveLeaderboardConfig", "carol", {"taskCode": Ref("code:alpha"), "name": "a\x00", "metricWeights": [{"metric": "PERF", "weight": 1}]}))
+@example(
+    Case(
+        "saveLeaderboardConfig",
+        "carol",
+        {"taskCode": Ref("code:alpha"), "name": "a\x00", "metricWeights": [{"metric": "PERF", "weight": 1}]},
+    )
+)
 @given(case=cases("saveLeaderboardConfig"))
 def test_save_leaderboard_config(fuzzer, case):
     fuzzer.send(case)

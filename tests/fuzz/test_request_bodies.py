@@ -12,11 +12,22 @@ from tests.fuzz.abuse import SIGN_UP, refusal, refused
 from tests.fuzz.strategies import INVALID_UTF8_BYTES
 
 LIMIT = 2 * 1024 * 1024  # Settings.request_body_max_bytes
-UPLOAD = "mutation($f: Upload!) { createDataset(taskCode: \"alpha\", name: \"n\", file: $f) { __typename } }"
+UPLOAD = 'mutation($f: Upload!) { createDataset(taskCode: "alpha", name: "n", file: $f) { __typename } }'
 
 
-@pytest.mark.parametrize("body", [b"", b"null", b"42", b'"{ me { id } }"', b"true", b"{", INVALID_UTF8_BYTES,
-                                  b'{"query": "{ me { id } }", "variables": {"a": "' + INVALID_UTF8_BYTES + b'"}}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"null",
+        b"42",
+        b'"{ me { id } }"',
+        b"true",
+        b"{",
+        INVALID_UTF8_BYTES,
+        b'{"query": "{ me { id } }", "variables": {"a": "' + INVALID_UTF8_BYTES + b'"}}',
+    ],
+)
 def test_bodies_that_are_not_a_json_object_are_refused(world, send, body):
     refused(world, send, body, "unable to parse")
 
@@ -50,29 +61,57 @@ def test_a_chunked_body_without_length_is_cut_off_at_the_limit(world):
 def test_multipart_json_parts_have_the_json_limit(world):
     """A multipart body may be as large as a model upload; its `operations` and `map` may not."""
     operations = json.dumps({"query": UPLOAD, "variables": {"f": None, "pad": "a" * (LIMIT + 1)}})
-    response = world.http.post("/graphql", data={"operations": operations, "map": json.dumps({"0": ["variables.f"]})},
-                               files={"0": ("d.jsonl", b"{}")}, headers={"Authorization": f"Bearer {world.tokens['alice']}"})
+    response = world.http.post(
+        "/graphql",
+        data={"operations": operations, "map": json.dumps({"0": ["variables.f"]})},
+        files={"0": ("d.jsonl", b"{}")},
+        headers={"Authorization": f"Bearer {world.tokens['alice']}"},
+    )
     assert response.status_code == 413 and "`operations` is larger than" in refusal(response)
     huge_map = json.dumps({str(i): ["variables.f"] for i in range(LIMIT // 20)})
-    response = world.http.post("/graphql", data={"operations": json.dumps({"query": UPLOAD}), "map": huge_map}, files={"0": ("d", b"x")})
+    response = world.http.post(
+        "/graphql", data={"operations": json.dumps({"query": UPLOAD}), "map": huge_map}, files={"0": ("d", b"x")}
+    )
     assert response.status_code == 413 and "`map` is larger than" in refusal(response)
 
 
-@pytest.mark.parametrize(("parts", "expected"), [
-    ({"files": [("operations", ("o.json", b'{"query": "{ me { id } }"}')), ("map", ("m", b"{}"))]}, "must be a form field"),
-    ({"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["variables.f"]}'}, "files": {"1": ("d", b"x")}}, "File(s) missing"),
-    ({"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": "variables.f"}'}, "files": {"0": ("d", b"x")}}, "lists of paths"),
-    ({"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["variables.f.x.y"]}'}, "files": {"0": ("d", b"x")}}, "does not lead"),
-    ({"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["query.0"]}'}, "files": {"0": ("d", b"x")}}, "does not lead"),
-    ({"files": [(f"f{i}", ("a", b"x")) for i in range(2000)]}, "too large"),
-])
+@pytest.mark.parametrize(
+    ("parts", "expected"),
+    [
+        ({"files": [("operations", ("o.json", b'{"query": "{ me { id } }"}')), ("map", ("m", b"{}"))]}, "must be a form field"),
+        (
+            {"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["variables.f"]}'}, "files": {"1": ("d", b"x")}},
+            "File(s) missing",
+        ),
+        (
+            {"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": "variables.f"}'}, "files": {"0": ("d", b"x")}},
+            "lists of paths",
+        ),
+        (
+            {
+                "data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["variables.f.x.y"]}'},
+                "files": {"0": ("d", b"x")},
+            },
+            "does not lead",
+        ),
+        (
+            {"data": {"operations": json.dumps({"query": UPLOAD}), "map": '{"0": ["query.0"]}'}, "files": {"0": ("d", b"x")}},
+            "does not lead",
+        ),
+        ({"files": [(f"f{i}", ("a", b"x")) for i in range(2000)]}, "too large"),
+    ],
+)
 def test_malformed_multipart_requests(world, parts, expected):
     before = world.db.fingerprint()
     assert expected.lower() in refusal(world.http.post("/graphql", **parts)).lower()
     assert world.db.fingerprint() == before
 
 
-@pytest.mark.parametrize("body", [b"garbage", b"--x\r\nContent-Disposition: form-data; name=\"operations\"\r\n\r\n{\"query\": 1}\r\n--x--"])
-@pytest.mark.parametrize("content_type", ["multipart/form-data", "multipart/form-data; boundary=x", 'multipart/form-data; boundary=""'])
+@pytest.mark.parametrize(
+    "body", [b"garbage", b'--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query": 1}\r\n--x--']
+)
+@pytest.mark.parametrize(
+    "content_type", ["multipart/form-data", "multipart/form-data; boundary=x", 'multipart/form-data; boundary=""']
+)
 def test_multipart_bodies_that_do_not_parse(world, send, body, content_type):
     refusal(send(body, content_type=content_type))

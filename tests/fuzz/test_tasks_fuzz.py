@@ -27,9 +27,19 @@ def test_create_task(fuzzer, case):
 
 
 @FUZZ
-@example(Case("addContexts", "alice", {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "a\x00b"}}]}}))
-@example(Case("addContexts", "alice", {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "\ud800"}}]}}))
-@example(Case("addContexts", "alice", {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "ok"}, "tag": "\x00"}]}}))
+@example(
+    Case("addContexts", "alice", {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "a\x00b"}}]}})
+)
+@example(
+    Case("addContexts", "alice", {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "\ud800"}}]}})
+)
+@example(
+    Case(
+        "addContexts",
+        "alice",
+        {"input": {"roundId": Ref("round:alpha"), "contexts": [{"fields": {"context": "ok"}, "tag": "\x00"}]}},
+    )
+)
 @given(case=cases("addContexts"))
 def test_add_contexts(fuzzer, case):
     fuzzer.send(case)
@@ -52,7 +62,13 @@ def test_train_target_model(fuzzer, case):
 @FUZZ
 @example(Case("createRound", "carol", {"input": {"taskCode": "\x00", "targetModels": [{"name": "sentiment_minilm"}]}}))
 # Accepted before, and then every createExample of the round crashed (examples.model_version is a varchar(32)).
-@example(Case("createRound", "alice", {"input": {"taskCode": Ref("code:alpha"), "targetModels": [{"name": "sentiment_minilm", "version": "1" * 40}]}}))
+@example(
+    Case(
+        "createRound",
+        "alice",
+        {"input": {"taskCode": Ref("code:alpha"), "targetModels": [{"name": "sentiment_minilm", "version": "1" * 40}]}},
+    )
+)
 @given(case=cases("createRound"))
 def test_create_round(fuzzer, case):
     fuzzer.send(case)

@@ -65,41 +65,99 @@ def repository(name: str, backend: str, batch: int, input_name: str, n: int) -> 
 
 archives = st.one_of(
     st.binary(max_size=64),
-    st.sampled_from([b"", b"\x1f\x8b", b"\x1f\x8b\x08\x00" + b"\x00" * 20, b"PK\x03\x04" + b"\xff" * 40, b"PK\x05\x06" + b"\x00" * 18,
-                     b"ustar" * 100, INVALID_UTF8_BYTES * 10, b"\x00" * 1024, b"BZh91AY&SY", b"7z\xbc\xaf\x27\x1c"]),
+    st.sampled_from(
+        [
+            b"",
+            b"\x1f\x8b",
+            b"\x1f\x8b\x08\x00" + b"\x00" * 20,
+            b"PK\x03\x04" + b"\xff" * 40,
+            b"PK\x05\x06" + b"\x00" * 18,
+            b"ustar" * 100,
+            INVALID_UTF8_BYTES * 10,
+            b"\x00" * 1024,
+            b"BZh91AY&SY",
+            b"7z\xbc\xaf\x27\x1c",
+        ]
+    ),
     st.builds(lambda head, tail: tar_gz([("m/config.pbtxt", b"x")])[:head] + tail, st.integers(0, 200), st.binary(max_size=16)),
-    st.sampled_from([
-        tar_gz([("../evil/config.pbtxt", b"x")]), tar_gz([("/abs/config.pbtxt", b"x")]), tar_gz([("m/link", "/etc/passwd")]),
-        tar_gz([("m/config.pbtxt", b"a"), ("m/config.pbtxt", b"b")]), tar_gz([("m\\..\\x/config.pbtxt", b"x")]),
-        tar_gz([("/".join(["d"] * 20) + "/f", b"x")]), tar_gz([("m/" + "n" * 300, b"x")]), tar_gz([("m/\x01", b"x")]),
-        zip_of([("../../x", b"x")]), zip_of([(f"m/{i}", b"") for i in range(1001)]), zip_of([("m/big", b"\x00" * 5_000_000)]),
-        zip_of([("m/config.pbtxt", b"not protobuf text {{{")]), tar_gz([("m/config.pbtxt", "\u00e9 {".encode())]),
-    ]),
+    st.sampled_from(
+        [
+            tar_gz([("../evil/config.pbtxt", b"x")]),
+            tar_gz([("/abs/config.pbtxt", b"x")]),
+            tar_gz([("m/link", "/etc/passwd")]),
+            tar_gz([("m/config.pbtxt", b"a"), ("m/config.pbtxt", b"b")]),
+            tar_gz([("m\\..\\x/config.pbtxt", b"x")]),
+            tar_gz([("/".join(["d"] * 20) + "/f", b"x")]),
+            tar_gz([("m/" + "n" * 300, b"x")]),
+            tar_gz([("m/\x01", b"x")]),
+            zip_of([("../../x", b"x")]),
+            zip_of([(f"m/{i}", b"") for i in range(1001)]),
+            zip_of([("m/big", b"\x00" * 5_000_000)]),
+            zip_of([("m/config.pbtxt", b"not protobuf text {{{")]),
+            tar_gz([("m/config.pbtxt", "\u00e9 {".encode())]),
+        ]
+    ),
     # Repositories that pass every archive check but the I/O contract (`probs` never has one entry per
     # label), so that no upload succeeds and no deploy job starts.
-    st.builds(lambda members, pack: pack(members),
-              st.builds(repository, st.sampled_from(["m", "sentiment_minilm", "ü", "a b"]), st.sampled_from(["python", "onnxruntime", "evil", ""]),
-                        st.sampled_from([0, 1, 64, -1]), st.sampled_from(["statement", "text", ""]), st.sampled_from([2, 0, 4])),
-              st.sampled_from([tar_gz, zip_of])),
+    st.builds(
+        lambda members, pack: pack(members),
+        st.builds(
+            repository,
+            st.sampled_from(["m", "sentiment_minilm", "ü", "a b"]),
+            st.sampled_from(["python", "onnxruntime", "evil", ""]),
+            st.sampled_from([0, 1, 64, -1]),
+            st.sampled_from(["statement", "text", ""]),
+            st.sampled_from([2, 0, 4]),
+        ),
+        st.sampled_from([tar_gz, zip_of]),
+    ),
 )
 
 _ROW = {"uid": "r1", "statement": "Lovely.", "label": "positive"}
 jsonl_lines = st.one_of(
-    st.fixed_dictionaries({"statement": weighted((3, st.sampled_from(["Lovely.", "Awful."])), (1, junk_strings)),
-                           "label": st.sampled_from(["positive", "negative", "neutral", "Positive", ""])},
-                          optional={"uid": st.one_of(st.text(max_size=5), st.just("u" * 300), st.just("a#r0")),
-                                    "tags": st.lists(short_junk, max_size=2), "answer": short_junk}).map(lambda row: json.dumps(row).encode()),
-    st.sampled_from([b"", b"   ", b"{", b"[]", b"null", b"42", b'"text"', b'{"statement": NaN, "label": "positive"}',
-                     b'{"statement": "x", "label": "positive", "extra": Infinity}', b'{"statement": "\\u0000", "label": "positive"}',
-                     b'{"statement": "\\ud800", "label": "positive"}', b'{"statement": "x", "label": "positive", "tags": ["\\udfff"]}',
-                     b'{"statement": "x", "label": "positive", "uid": "\\u0000"}', b'{"\\ud800": 1, "statement": "x", "label": "neutral"}',
-                     b'\xef\xbb\xbf' + json.dumps(_ROW).encode(), json.dumps(_ROW).encode() + b"\r", INVALID_UTF8_BYTES,
-                     json.dumps({**_ROW, "statement": "s" * 100_001}).encode(), json.dumps([_ROW]).encode()]),
+    st.fixed_dictionaries(
+        {
+            "statement": weighted((3, st.sampled_from(["Lovely.", "Awful."])), (1, junk_strings)),
+            "label": st.sampled_from(["positive", "negative", "neutral", "Positive", ""]),
+        },
+        optional={
+            "uid": st.one_of(st.text(max_size=5), st.just("u" * 300), st.just("a#r0")),
+            "tags": st.lists(short_junk, max_size=2),
+            "answer": short_junk,
+        },
+    ).map(lambda row: json.dumps(row).encode()),
+    st.sampled_from(
+        [
+            b"",
+            b"   ",
+            b"{",
+            b"[]",
+            b"null",
+            b"42",
+            b'"text"',
+            b'{"statement": NaN, "label": "positive"}',
+            b'{"statement": "x", "label": "positive", "extra": Infinity}',
+            b'{"statement": "\\u0000", "label": "positive"}',
+            b'{"statement": "\\ud800", "label": "positive"}',
+            b'{"statement": "x", "label": "positive", "tags": ["\\udfff"]}',
+            b'{"statement": "x", "label": "positive", "uid": "\\u0000"}',
+            b'{"\\ud800": 1, "statement": "x", "label": "neutral"}',
+            b"\xef\xbb\xbf" + json.dumps(_ROW).encode(),
+            json.dumps(_ROW).encode() + b"\r",
+            INVALID_UTF8_BYTES,
+            json.dumps({**_ROW, "statement": "s" * 100_001}).encode(),
+            json.dumps([_ROW]).encode(),
+        ]
+    ),
 )
 valid_lines = st.one_of(
-    st.fixed_dictionaries({"statement": texts, "label": st.sampled_from(["positive", "negative", "neutral"])},
-                          optional={"uid": st.from_regex(r"\A[a-z0-9]{1,8}\Z")}),
-    st.fixed_dictionaries({"context": st.just(PASSAGE), "question": texts, "answer": texts}, optional={"answers": st.lists(texts, max_size=2)}),
+    st.fixed_dictionaries(
+        {"statement": texts, "label": st.sampled_from(["positive", "negative", "neutral"])},
+        optional={"uid": st.from_regex(r"\A[a-z0-9]{1,8}\Z")},
+    ),
+    st.fixed_dictionaries(
+        {"context": st.just(PASSAGE), "question": texts, "answer": texts}, optional={"answers": st.lists(texts, max_size=2)}
+    ),
 ).map(lambda row: json.dumps(row).encode())
 jsonl_files = weighted((2, st.lists(valid_lines, min_size=1, max_size=4)), (3, st.lists(jsonl_lines, max_size=6))).map(b"\n".join)
 
@@ -122,16 +180,55 @@ class MultipartCase:
 
 def multipart_cases(mutation: str, file_arg: str, contents: st.SearchStrategy[bytes]) -> st.SearchStrategy[MultipartCase]:
     path = f"variables.{file_arg}"
-    parts = st.tuples(weighted((6, st.just("0")), (1, st.sampled_from(["1", "", "map", "operations", "ü"]))),
-                      st.sampled_from(["model.tar.gz", "data.jsonl", "", "../../etc/passwd", "ü.tgz", "x" * 300, "a\"b.zip"]), contents)
+    parts = st.tuples(
+        weighted((6, st.just("0")), (1, st.sampled_from(["1", "", "map", "operations", "ü"]))),
+        st.sampled_from(["model.tar.gz", "data.jsonl", "", "../../etc/passwd", "ü.tgz", "x" * 300, 'a"b.zip']),
+        contents,
+    )
     maps = weighted(
         (8, st.just(OK_MAP)),
-        (1, st.sampled_from([None, "not json", "[]", {}, {"0": path}, {"0": [42]}, {"0": []}, {"0": [path, path]}, {"0": ["query"]},
-                             {"0": ["variables"]}, {"0": ["variables.taskCode"]}, {"0": [f"{path}.deep"]}, {"9": [path]},
-                             {"0": ["variables.nope.x.y"]}, {"0": ["operationName"]}, {"0": [path], "1": [path]}])),
+        (
+            1,
+            st.sampled_from(
+                [
+                    None,
+                    "not json",
+                    "[]",
+                    {},
+                    {"0": path},
+                    {"0": [42]},
+                    {"0": []},
+                    {"0": [path, path]},
+                    {"0": ["query"]},
+                    {"0": ["variables"]},
+                    {"0": ["variables.taskCode"]},
+                    {"0": [f"{path}.deep"]},
+                    {"9": [path]},
+                    {"0": ["variables.nope.x.y"]},
+                    {"0": ["operationName"]},
+                    {"0": [path], "1": [path]},
+                ]
+            ),
+        ),
     )
-    operations = weighted((12, st.none()), (1, st.sampled_from(["", "not json", "[]", '[{"query": "{ me { id } }"}]', '{"query": 5}',
-                                                               '{"variables": {}}', "null", '{"query": "{ me { id } }", "variables": []}'])))
+    operations = weighted(
+        (12, st.none()),
+        (
+            1,
+            st.sampled_from(
+                [
+                    "",
+                    "not json",
+                    "[]",
+                    '[{"query": "{ me { id } }"}]',
+                    '{"query": 5}',
+                    '{"variables": {}}',
+                    "null",
+                    '{"query": "{ me { id } }", "variables": []}',
+                ]
+            ),
+        ),
+    )
     viewers = weighted((6, st.sampled_from(VIEWERS[:3])), (2, st.sampled_from(VIEWERS[3:5])), (1, st.sampled_from(VIEWERS[5:])))
     variables = st.one_of(variables_for(mutation, (file_arg,), trust=3), variables_for(mutation, (file_arg,), trust=30))
     files = weighted((8, st.lists(parts, min_size=1, max_size=1)), (1, st.lists(parts, max_size=3))).map(tuple)
@@ -152,7 +249,9 @@ def send_multipart(fuzzer: Fuzzer, case: MultipartCase, file_arg: str) -> str:
         data["map"] = case.map if isinstance(case.map, str) else json.dumps(case.map)
     files = [(part, (name, content, "application/octet-stream")) for part, name, content in case.files]
     store = Path(os.environ["MODEL_STORE_DIR"])
-    outcome = fuzzer.judge(lambda: fuzzer.world.http.post("/graphql", data=data, files=files or None, headers=fuzzer.headers(case.viewer)), case)
+    outcome = fuzzer.judge(
+        lambda: fuzzer.world.http.post("/graphql", data=data, files=files or None, headers=fuzzer.headers(case.viewer)), case
+    )
     leftovers = sorted(p.name for p in store.glob(".upload-*")) if store.exists() else []
     assert not leftovers, f"staging files left behind: {leftovers} for {case}"
     return outcome

@@ -41,15 +41,15 @@ PASSWORD = "correct horse battery"
 # finishing in the background is not mistaken for a write by the request under test.
 _TRACKED = {
     "users": "id, username, email, password_hash, is_admin",
-    "api_tokens": "id, \"user\", name, prefix, scopes, revoked_at",
+    "api_tokens": 'id, "user", name, prefix, scopes, revoked_at',
     "tasks": "id, code, name, description, config, active, current_round",
-    "task_owners": "task, \"user\"",
+    "task_owners": 'task, "user"',
     "rounds": "id, task, number, target_models, end_at",
     "contexts": "id, round, fields, tag",
-    "examples": "id, client_id, round, context, \"user\", input, retracted, flagged, flag_reason, explanation, time_spent_ms",
-    "validations": "id, example, \"user\", label, mode, note",
-    "user_round_stats": "\"user\", round",
-    "validation_claims": "example, \"user\"",
+    "examples": 'id, client_id, round, context, "user", input, retracted, flagged, flag_reason, explanation, time_spent_ms',
+    "validations": 'id, example, "user", label, mode, note',
+    "user_round_stats": '"user", round',
+    "validation_claims": 'example, "user"',
     "models": "id, task, owner, name, card, published, anonymous",
     "datasets": "id, task, round, name, access, weight",
     "dataset_examples": "id, dataset, uid, fields, gold, tags, perturbation",
@@ -113,26 +113,40 @@ class World:
 
 
 def _sign_up(world: World, name: str) -> None:
-    data = world.gql("mutation($i: SignUpInput!) { signUp(input: $i) { ... on AuthPayload { token user { id } } } }",
-                     {"i": {"username": name, "password": PASSWORD, "email": f"{name}@example.org"}})
+    data = world.gql(
+        "mutation($i: SignUpInput!) { signUp(input: $i) { ... on AuthPayload { token user { id } } } }",
+        {"i": {"username": name, "password": PASSWORD, "email": f"{name}@example.org"}},
+    )
     world.tokens[name] = data["signUp"]["token"]
     world.refs[f"user:{name}"] = data["signUp"]["user"]["id"]
     world.refs[f"username:{name}"] = name
 
 
 def _task(world: World, owner: str, code: str, config: dict = SENTIMENT_CONFIG, target: str = TARGET) -> None:
-    world.gql("mutation($i: CreateTaskInput!) { createTask(input: $i) { ... on TaskCreated { task { id } } } }",
-              {"i": {"code": code, "name": f"Task {code}", "config": config}}, owner)
-    created = world.gql("mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
-                        {"i": {"taskCode": code, "targetModels": [{"name": target}]}}, owner)
+    world.gql(
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { ... on TaskCreated { task { id } } } }",
+        {"i": {"code": code, "name": f"Task {code}", "config": config}},
+        owner,
+    )
+    created = world.gql(
+        "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
+        {"i": {"taskCode": code, "targetModels": [{"name": target}]}},
+        owner,
+    )
     round_id = created["createRound"]["round"]["id"]
     contexts = [{"fields": {"context": f"{PASSAGE} Write about {topic}."}, "tag": topic} for topic in ("food", "films", "travel")]
-    world.gql("mutation($i: AddContextsInput!) { addContexts(input: $i) { ... on ContextsAdded { count } } }",
-              {"i": {"roundId": round_id, "contexts": contexts}}, owner)
+    world.gql(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { ... on ContextsAdded { count } } }",
+        {"i": {"roundId": round_id, "contexts": contexts}},
+        owner,
+    )
     world.refs[f"code:{code}"] = code
     world.refs[f"round:{code}"] = round_id
-    pks = world.db.fetch("SELECT c.id FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task "
-                         "WHERE t.code = $1 ORDER BY c.id", code)
+    pks = world.db.fetch(
+        "SELECT c.id FROM contexts c JOIN rounds r ON r.id = c.round JOIN tasks t ON t.id = r.task "
+        "WHERE t.code = $1 ORDER BY c.id",
+        code,
+    )
     for i, row in enumerate(pks):
         world.refs[f"context:{code}:{i}"] = gid("Context", row["id"])
 
@@ -141,21 +155,42 @@ def _example(world: World, author: str, code: str, fields: dict, **answer: str) 
     client_id = str(uuid.uuid4())
     data = world.gql(
         "mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename ... on ExampleSubmitted { example { id } } } }",
-        {"i": {"roundId": world.refs[f"round:{code}"], "contextId": world.refs[f"context:{code}:0"],
-               "fields": fields, "clientId": client_id, **answer}}, author)
+        {
+            "i": {
+                "roundId": world.refs[f"round:{code}"],
+                "contextId": world.refs[f"context:{code}:0"],
+                "fields": fields,
+                "clientId": client_id,
+                **answer,
+            }
+        },
+        author,
+    )
     assert data["createExample"]["__typename"] == "ExampleSubmitted", data
     world.refs[f"example:{author}:{code}"] = data["createExample"]["example"]["id"]
     world.refs[f"clientId:{author}:{code}"] = client_id
 
 
 def _dataset(world: World, owner: str, code: str) -> None:
-    rows = [{"uid": f"u{i}", "statement": text, "label": label}
-            for i, (text, label) in enumerate([("I loved it.", "positive"), ("Awful service.", "negative"), ("It is a chair.", "neutral")])]
-    query = ("mutation($t: String!, $n: String!, $f: Upload!) { createDataset(taskCode: $t, name: $n, file: $f) "
-             "{ __typename ... on DatasetCreated { dataset { id } } } }")
-    response = world.http.post("/graphql", headers={"Authorization": f"Bearer {world.tokens[owner]}"}, data={
-        "operations": json.dumps({"query": query, "variables": {"t": code, "n": "gold", "f": None}}),
-        "map": json.dumps({"0": ["variables.f"]})}, files={"0": ("gold.jsonl", "\n".join(map(json.dumps, rows)).encode())})
+    rows = [
+        {"uid": f"u{i}", "statement": text, "label": label}
+        for i, (text, label) in enumerate(
+            [("I loved it.", "positive"), ("Awful service.", "negative"), ("It is a chair.", "neutral")]
+        )
+    ]
+    query = (
+        "mutation($t: String!, $n: String!, $f: Upload!) { createDataset(taskCode: $t, name: $n, file: $f) "
+        "{ __typename ... on DatasetCreated { dataset { id } } } }"
+    )
+    response = world.http.post(
+        "/graphql",
+        headers={"Authorization": f"Bearer {world.tokens[owner]}"},
+        data={
+            "operations": json.dumps({"query": query, "variables": {"t": code, "n": "gold", "f": None}}),
+            "map": json.dumps({"0": ["variables.f"]}),
+        },
+        files={"0": ("gold.jsonl", "\n".join(map(json.dumps, rows)).encode())},
+    )
     created = response.json()["data"]["createDataset"]
     assert created["__typename"] == "DatasetCreated", created
     world.refs[f"dataset:{code}"] = created["dataset"]["id"]
@@ -173,15 +208,25 @@ def build_world(http: httpx.Client, db: Database) -> World:
     _example(world, "bob", "alpha", {"statement": "The bus was late again."}, label="positive")
     _example(world, "alice", "beta", {"statement": "What a lovely morning."}, label="positive")
     _example(world, "carol", "gamma", {"question": "Where was Marie Curie born?"}, answer="Warsaw")
-    world.gql("mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }",
-              {"e": world.refs["example:carol:alpha"]}, "bob")
+    world.gql(
+        "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }",
+        {"e": world.refs["example:carol:alpha"]},
+        "bob",
+    )
     _dataset(world, "alice", "alpha")
-    world.gql('mutation($t: String!) { saveLeaderboardConfig(taskCode: $t, name: "balanced", metricWeights: [{metric: PERF, weight: 1}]) '
-              "{ __typename } }", {"t": "alpha"}, "carol")
+    world.gql(
+        'mutation($t: String!) { saveLeaderboardConfig(taskCode: $t, name: "balanced", metricWeights: [{metric: PERF, weight: 1}]) '
+        "{ __typename } }",
+        {"t": "alpha"},
+        "carol",
+    )
     world.refs["leaderboard:alpha"] = "balanced"
     for owner, scopes in (("carol", ["READ"]), ("alice", ["READ", "ANNOTATE", "MODELS", "ADMIN"])):
-        data = world.gql("mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { ... on ApiTokenCreated { token apiToken { id } } } }",
-                         {"i": {"name": f"{owner} script", "scopes": scopes}}, owner)
+        data = world.gql(
+            "mutation($i: CreateApiTokenInput!) { createApiToken(input: $i) { ... on ApiTokenCreated { token apiToken { id } } } }",
+            {"i": {"name": f"{owner} script", "scopes": scopes}},
+            owner,
+        )
         world.tokens[f"{owner}:token"] = data["createApiToken"]["token"]
         world.refs[f"apiToken:{owner}"] = data["createApiToken"]["apiToken"]["id"]
     ids = {row["code"]: row["id"] for row in db.fetch("SELECT id, code FROM tasks")}
@@ -189,18 +234,36 @@ def build_world(http: httpx.Client, db: Database) -> World:
     # A model whose deployment failed (what the deploy job leaves), and training runs as the training job
     # leaves them: a published version to open the next round with, and a run still queued, so that a
     # valid trainTargetModel is refused as a conflict instead of starting minutes of training.
-    model = db.fetch("INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, "
-                     "published, anonymous, created_at) VALUES ($1, $2, 'bob model', '{}', 'failed', '[]', '', '', false, false, now()) "
-                     "RETURNING id", ids["alpha"], users["bob"])
+    model = db.fetch(
+        "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, "
+        "published, anonymous, created_at) VALUES ($1, $2, 'bob model', '{}', 'failed', '[]', '', '', false, false, now()) "
+        "RETURNING id",
+        ids["alpha"],
+        users["bob"],
+    )
     world.refs["model:bob"] = gid("Model", model[0]["id"])
     for code, owner in (("alpha", "alice"), ("beta", "bob"), ("gamma", "bob")):
         for status, version in (("published", "7"), ("queued", "")):
-            db.fetch("INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, progress, "
-                     "status_log, model_name, model_version, n_validated, metrics, created_at) VALUES "
-                     "($1, $2, '[1]', '', 'fast', $3, 0, '[]', $4, $5, 0, '{}', now())", ids[code], users[owner], status, TARGET, version)
+            db.fetch(
+                "INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, progress, "
+                "status_log, model_name, model_version, n_validated, metrics, created_at) VALUES "
+                "($1, $2, '[1]', '', 'fast', $3, 0, '[]', $4, $5, 0, '{}', now())",
+                ids[code],
+                users[owner],
+                status,
+                TARGET,
+                version,
+            )
     world.refs["version:published"] = "7"
-    world.tokens.update({"anonymous": None, "garbage": "not-a-token", "expired": _foreign_jwt(), "unknown_api_token": "dbk_0123456789ab_" + "A" * 43,
-                         "long_api_token": "dbk_" + "f" * 300 + "_x"})
+    world.tokens.update(
+        {
+            "anonymous": None,
+            "garbage": "not-a-token",
+            "expired": _foreign_jwt(),
+            "unknown_api_token": "dbk_0123456789ab_" + "A" * 43,
+            "long_api_token": "dbk_" + "f" * 300 + "_x",
+        }
+    )
     return world
 
 

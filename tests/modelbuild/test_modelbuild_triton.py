@@ -11,6 +11,7 @@ import pytest
 import tritonclient.http as triton_http
 
 from server.modelbuild import TASKS, BuildEvent, build_models
+from server.modelbuild.build import model_py_template, template_files
 from server.modelbuild.qa import load_ranker_module, normalize_answer, squad_f1
 from server.runtime import LocalTriton, prepare_triton_runtime
 
@@ -30,8 +31,9 @@ def built(tmp_path_factory):
 def triton(built, tmp_path_factory):
     repository, models, _ = built
     runtime = prepare_triton_runtime(tmp_path_factory.mktemp("triton") / "runtime")
-    server = LocalTriton(runtime, repository, log_path=runtime.parent / "triton.log",
-                         load_models=[m.name for m in models.values()])
+    server = LocalTriton(
+        runtime, repository, log_path=runtime.parent / "triton.log", load_models=[m.name for m in models.values()]
+    )
     server.start()
     client = triton_http.InferenceServerClient(server.http_url, network_timeout=120)
     try:
@@ -63,7 +65,7 @@ def test_repository_layout_and_metadata(built) -> None:
         assert meta["task"] == task and meta["profile"] == "fast"
         assert meta["n_train"] > 0 and meta["n_heldout"] > 0 and meta["build_seconds"] > 0
         assert meta["training_data"].startswith("project seed")
-        assert (version / "model.py").read_bytes() == (REPO / "triton_models" / spec.model_name / "1" / "model.py").read_bytes()
+        assert (version / "model.py").read_bytes() == model_py_template(spec).read_bytes()
         config = (model.path / "config.pbtxt").read_text()
         assert f'key: "task" value: {{ string_value: "{task}" }}' in config
         assert 'key: "profile" value: { string_value: "fast" }' in config
@@ -86,15 +88,21 @@ def test_unchanged_build_is_skipped(built) -> None:
     events: list[BuildEvent] = []
     again = build_models(repository, tasks=["hate_speech", "qa"], profile="fast", progress=events.append)
     assert [m.skipped for m in again] == [True, True]
-    assert [m.metadata["cache_key"] for m in again] == [models["hate_speech"].metadata["cache_key"],
-                                                         models["qa"].metadata["cache_key"]]
+    assert [m.metadata["cache_key"] for m in again] == [
+        models["hate_speech"].metadata["cache_key"],
+        models["qa"].metadata["cache_key"],
+    ]
     assert {e.stage for e in events} == {"start", "skipped"}
 
 
 def test_classifier_batch_through_triton(triton) -> None:
-    statements = ["I hate Muslims, they are vermin.", "My Muslim neighbours are lovely people.",
-                  "I really hate Mondays.", "Refugees should be sent back where they came from.",
-                  "The museum has an exhibition about the history of refugees."]
+    statements = [
+        "I hate Muslims, they are vermin.",
+        "My Muslim neighbours are lovely people.",
+        "I really hate Mondays.",
+        "Refugees should be sent back where they came from.",
+        "The museum has an exhibition about the history of refugees.",
+    ]
     out = _infer(triton, "hate_speech_minilm", {"statement": statements}, ["label", "probs"])
     labels, probs = out["label"], out["probs"]
     assert labels.shape == (5, 1) and probs.shape == (5, 2) and probs.dtype == np.float32
@@ -119,12 +127,18 @@ def test_pair_classifier_through_triton(triton) -> None:
 
 
 def test_qa_through_triton(triton) -> None:
-    context = ("Copperleaf Energy was founded in 1921 by Ingrid Haddad. The company is headquartered in Dunmore. "
-               "It employs about 4,200 people.")
-    questions = ["Who founded Copperleaf Energy?", "When was Copperleaf Energy founded?",
-                 "How many people does Copperleaf Energy employ?"]
-    out = _infer(triton, "qa_overlap_baseline", {"context": [context] * 3, "question": questions},
-                 ["answer", "start", "end", "confidence"])
+    context = (
+        "Copperleaf Energy was founded in 1921 by Ingrid Haddad. The company is headquartered in Dunmore. "
+        "It employs about 4,200 people."
+    )
+    questions = [
+        "Who founded Copperleaf Energy?",
+        "When was Copperleaf Energy founded?",
+        "How many people does Copperleaf Energy employ?",
+    ]
+    out = _infer(
+        triton, "qa_overlap_baseline", {"context": [context] * 3, "question": questions}, ["answer", "start", "end", "confidence"]
+    )
     assert out["answer"].shape == (3, 1) and out["start"].dtype == np.int32 and out["confidence"].dtype == np.float32
     answers = [v.decode() for v in out["answer"].reshape(-1)]
     for answer, start, end in zip(answers, out["start"].reshape(-1), out["end"].reshape(-1)):
@@ -150,6 +164,5 @@ def test_squad_f1() -> None:
 
 
 def test_classification_model_files_are_identical() -> None:
-    sources = {(REPO / "triton_models" / TASKS[t].model_name / "1" / "model.py").read_bytes()
-               for t in ("sentiment", "nli", "hate_speech")}
+    sources = {template_files(TASKS[t])["1/model.py"].read_bytes() for t in ("sentiment", "nli", "hate_speech")}
     assert len(sources) == 1

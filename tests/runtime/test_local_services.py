@@ -147,9 +147,7 @@ def test_free_port_and_port_in_use() -> None:
     sock, taken = _listening_socket()
     with sock, pytest.raises(PortInUseError) as info:
         ensure_port_free(taken, "Redis", "--redis-port")
-    assert str(info.value) == (
-        f"Redis: port {taken} on 127.0.0.1 is already in use; choose another with --redis-port"
-    )
+    assert str(info.value) == (f"Redis: port {taken} on 127.0.0.1 is already in use; choose another with --redis-port")
     assert isinstance(info.value, ServiceStartError)
 
 
@@ -284,7 +282,9 @@ def test_triton_live_load_infer_and_venv(triton_runtime: Path, model_repo: Path)
 
         # Files sent with the load request: the stub must use this venv (numpy<2, torch).
         config = {
-            "name": "probe", "backend": "python", "max_batch_size": 0,
+            "name": "probe",
+            "backend": "python",
+            "max_batch_size": 0,
             "input": [{"name": "DUMMY", "data_type": "TYPE_INT32", "dims": [1]}],
             "output": [{"name": "INFO", "data_type": "TYPE_STRING", "dims": [1]}],
         }
@@ -406,7 +406,9 @@ time.sleep(600)
 def test_children_die_when_parent_is_killed(tmp_path: Path) -> None:
     parent = subprocess.Popen(
         [sys.executable, "-c", ORPHAN_SCRIPT, str(tmp_path)],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True,
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         line = parent.stdout.readline() if parent.stdout else ""
@@ -461,7 +463,10 @@ print("stopped", flush=True)
 def test_ctrl_c_reaches_only_supervisor_which_stops_in_reverse_order(tmp_path: Path) -> None:
     sup = subprocess.Popen(
         [sys.executable, "-c", SUPERVISOR_SCRIPT, str(tmp_path), RECORDER],
-        cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True, start_new_session=True,
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         assert sup.stdout is not None

@@ -29,16 +29,17 @@ import pytest
 from strawberry.relay import GlobalID, to_base64
 
 from bench.seed_scale import Seeded, seed
-from server.annotation import stats, validating
-from server.graphql import annotation as annotation_api
-from server.graphql import types as types_api
-from server.graphql import validation as validation_api
-from server.graphql.core.relay import encode_cursor
+from server.annotation.examples import queries as example_queries
+from server.annotation.validation import queries as validation_queries
+from server.annotation.validation import stats
+from server.core.sql import Query
+from server.graphql.annotation import schema as validation_api
+from server.graphql.core.relay import PK_MAX, encode_cursor
+from server.tasks import queries as task_queries
 from tests.conftest import TABLES, GraphQLClient, run_sql
 
 BIG = ("examples", "validations")
 PAGE_READ_BUDGET = 2_000  # rows of examples + validations a page of 20 may read (bad plans read 27k–900k)
-PK_MAX = types_api.PK_MAX
 
 
 @dataclass
@@ -63,13 +64,16 @@ def world(stack):
     counts = run_sql('SELECT "user", count(*) AS n FROM examples GROUP BY "user" ORDER BY n DESC, "user"')
     api = GraphQLClient(stack.api_url)
     try:
-        yield World(seeded, api, counts[0]["user"], counts[-1]["user"], seeded.user_ids[len(seeded.user_ids) // 2], seeded.round_ids)
+        yield World(
+            seeded, api, counts[0]["user"], counts[-1]["user"], seeded.user_ids[len(seeded.user_ids) // 2], seeded.round_ids
+        )
     finally:
         api.http.close()
         run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
 
 
 # --- plans --------------------------------------------------------------------------------------
+
 
 def _positional(sql: str) -> str:
     counter = iter(range(1, 1000))
@@ -105,39 +109,97 @@ def _relation(node: dict, index_tables: dict[str, str]) -> str | None:
     return node.get("Relation Name") or index_tables.get(node.get("Index Name", ""))
 
 
-# (case, SQL the API runs, arguments from the world, indexes allowed per big table, read budget or None)
+# (case, SQL the API runs, arguments from the world (by name for a Query), indexes allowed per big table, read budget or None)
 CASES = [
-    ("myExamples, busiest author", annotation_api.MY_EXAMPLES, lambda w: [w.busiest, PK_MAX, 21],
-     {"examples": {"examples_user", "examples_pkey"}}, PAGE_READ_BUDGET),
-    ("myExamples, busiest author, deep cursor", annotation_api.MY_EXAMPLES, lambda w: [w.busiest, 150_000, 21],
-     {"examples": {"examples_user", "examples_pkey"}}, PAGE_READ_BUDGET),
-    ("myExamples, least active author", annotation_api.MY_EXAMPLES, lambda w: [w.rare, PK_MAX, 21],
-     {"examples": {"examples_user"}}, PAGE_READ_BUDGET),
-    ("myExamples(roundId), busiest author, oldest round", annotation_api.MY_EXAMPLES_IN_ROUND,
-     lambda w: [w.busiest, w.rounds[0], PK_MAX, 21], {"examples": {"examples_user_round_id"}}, PAGE_READ_BUDGET),
-    ("examplesToValidate, current round", validation_api.EXAMPLES_TO_VALIDATE,
-     lambda w: [w.rounds[-1], w.validator, w.validator, 0, 21],
-     {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
-     PAGE_READ_BUDGET),
-    ("examplesToValidate, oldest round, deep cursor", validation_api.EXAMPLES_TO_VALIDATE,
-     lambda w: [w.rounds[0], w.validator, w.validator, 300_000, 21],
-     {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
-     PAGE_READ_BUDGET),
-    ("examplesToValidate subscription snapshot", validation_api.QUEUE_SNAPSHOT_SQL,
-     lambda w: [w.rounds[-1], w.validator, w.validator, validation_api.QUEUE_SNAPSHOT],
-     {"examples": {"examples_open_queue"}, "validations": {"validations_user", "validations_unique_example_user"}},
-     PAGE_READ_BUDGET),
-    ("nextExamplesToValidate candidates", validating.CANDIDATES,
-     lambda w: [w.rounds[-1], w.validator, w.validator] * 2 + [w.validator, 5],
-     {"examples": {"examples_open_by_round"},
-      "validations": {"validations_user", "validations_unique_example_user", "validations_example"}}, 5_000),
-    ("round contexts page", types_api.ROUND_CONTEXTS, lambda w: [w.rounds[-1], 0, 21], {}, None),
-    ("userLeaderboard", stats.USER_LEADERBOARD, lambda w: [w.seeded.task_id, None, None, 21], {}, 0),
-    ("userLeaderboard(roundNumber)", stats.USER_LEADERBOARD, lambda w: [w.seeded.task_id, 4, 4, 21], {}, 0),
-    ("myStats, busiest author", stats.USER_STATS, lambda w: [w.seeded.task_id, None, None, w.busiest], {}, 0),
+    (
+        "myExamples, busiest author",
+        example_queries.MY_EXAMPLES,
+        lambda w: {"user_id": w.busiest, "below": PK_MAX, "limit": 21},
+        {"examples": {"examples_user", "examples_pkey"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "myExamples, busiest author, deep cursor",
+        example_queries.MY_EXAMPLES,
+        lambda w: {"user_id": w.busiest, "below": 150_000, "limit": 21},
+        {"examples": {"examples_user", "examples_pkey"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "myExamples, least active author",
+        example_queries.MY_EXAMPLES,
+        lambda w: {"user_id": w.rare, "below": PK_MAX, "limit": 21},
+        {"examples": {"examples_user"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "myExamples(roundId), busiest author, oldest round",
+        example_queries.MY_EXAMPLES_IN_ROUND,
+        lambda w: {"user_id": w.busiest, "round_id": w.rounds[0], "below": PK_MAX, "limit": 21},
+        {"examples": {"examples_user_round_id"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "examplesToValidate, current round",
+        validation_queries.EXAMPLES_TO_VALIDATE,
+        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "after_id": 0, "limit": 21},
+        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "examplesToValidate, oldest round, deep cursor",
+        validation_queries.EXAMPLES_TO_VALIDATE,
+        lambda w: {"round_id": w.rounds[0], "user_id": w.validator, "after_id": 300_000, "limit": 21},
+        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "examplesToValidate subscription snapshot",
+        validation_queries.QUEUE_SNAPSHOT,
+        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "limit": validation_api.QUEUE_SNAPSHOT},
+        {"examples": {"examples_open_queue"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        PAGE_READ_BUDGET,
+    ),
+    (
+        "nextExamplesToValidate candidates",
+        validation_queries.CANDIDATES,
+        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "first": 5},
+        {
+            "examples": {"examples_open_by_round"},
+            "validations": {"validations_user", "validations_unique_example_user", "validations_example"},
+        },
+        5_000,
+    ),
+    ("round contexts page", task_queries.ROUND_CONTEXTS, lambda w: {"round": w.rounds[-1], "after": 0, "limit": 21}, {}, None),
+    (
+        "userLeaderboard",
+        validation_queries.USER_LEADERBOARD,
+        lambda w: {"task_id": w.seeded.task_id, "round_number": None, "first": 21},
+        {},
+        0,
+    ),
+    (
+        "userLeaderboard(roundNumber)",
+        validation_queries.USER_LEADERBOARD,
+        lambda w: {"task_id": w.seeded.task_id, "round_number": 4, "first": 21},
+        {},
+        0,
+    ),
+    (
+        "myStats, busiest author",
+        validation_queries.USER_STATS,
+        lambda w: {"task_id": w.seeded.task_id, "round_number": None, "user_id": w.busiest},
+        {},
+        0,
+    ),
     # Badges need the days an author was active: proportional to the author's own history by nature.
-    ("myBadges active days, busiest author", stats.ACTIVE_DAYS, lambda w: [w.seeded.task_id, w.busiest] * 2,
-     {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}}, None),
+    (
+        "myBadges active days, busiest author",
+        validation_queries.ACTIVE_DAYS,
+        lambda w: {"task_id": w.seeded.task_id, "user_id": w.busiest},
+        {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}},
+        None,
+    ),
 ]
 
 
@@ -145,9 +207,14 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_list_query_plans_read_through_indexes(world, case, generic):
     name, sql, make_args, allowed, budget = case
-    index_tables = {r["indexname"]: r["tablename"] for r in run_sql(
-        "SELECT indexname, tablename FROM pg_indexes WHERE schemaname = 'public'")}
-    plan = asyncio.run(_explain(_positional(sql), make_args(world), generic))
+    index_tables = {
+        r["indexname"]: r["tablename"] for r in run_sql("SELECT indexname, tablename FROM pg_indexes WHERE schemaname = 'public'")
+    }
+    if isinstance(sql, Query):  # named statements of a query room, with their arguments by name
+        text, args = sql.sql, list(sql.arguments(make_args(world)))
+    else:
+        text, args = _positional(sql), make_args(world)
+    plan = asyncio.run(_explain(text, args, generic))
     scans = list(_scans(plan))
     read = 0
     for node in scans:
@@ -157,12 +224,15 @@ def test_list_query_plans_read_through_indexes(world, case, generic):
             assert node["Index Name"] in allowed.get(relation, ()), (name, node["Index Name"])
         if relation in BIG and node["Node Type"] != "Bitmap Index Scan":
             loops = node.get("Actual Loops", 1)
-            read += (node["Actual Rows"] + node.get("Rows Removed by Filter", 0) + node.get("Rows Removed by Index Recheck", 0)) * loops
+            read += (
+                node["Actual Rows"] + node.get("Rows Removed by Filter", 0) + node.get("Rows Removed by Index Recheck", 0)
+            ) * loops
     if budget is not None:
         assert read <= budget, f"{name}: the plan read {read:.0f} rows of {'/'.join(BIG)}"
 
 
 # --- answers through GraphQL --------------------------------------------------------------------
+
 
 def _ids(connection: dict) -> list[int]:
     return [int(GlobalID.from_id(edge["node"]["id"]).node_id) for edge in connection["edges"]]
@@ -182,25 +252,36 @@ def test_my_examples_pages(world):
     assert pages == expected
     middle = expected[-1] - 400_000  # far back in the author's history
     deep = world.api(MY_EXAMPLES, {"a": encode_cursor(middle)}, token)["myExamples"]
-    assert _ids(deep) == [r["id"] for r in run_sql(
-        'SELECT id FROM examples WHERE "user" = $1 AND id < $2 ORDER BY id DESC LIMIT 50', world.busiest, middle)]
+    assert _ids(deep) == [
+        r["id"]
+        for r in run_sql('SELECT id FROM examples WHERE "user" = $1 AND id < $2 ORDER BY id DESC LIMIT 50', world.busiest, middle)
+    ]
     oldest_round = world.api(MY_EXAMPLES, {"r": to_base64("Round", world.rounds[0])}, token)["myExamples"]
-    assert _ids(oldest_round) == [r["id"] for r in run_sql(
-        'SELECT id FROM examples WHERE "user" = $1 AND round = $2 ORDER BY id DESC LIMIT 50', world.busiest, world.rounds[0])]
+    assert _ids(oldest_round) == [
+        r["id"]
+        for r in run_sql(
+            'SELECT id FROM examples WHERE "user" = $1 AND round = $2 ORDER BY id DESC LIMIT 50', world.busiest, world.rounds[0]
+        )
+    ]
     assert _ids(world.api(MY_EXAMPLES, {}, world.token(world.rare))["myExamples"]) == [
-        r["id"] for r in run_sql('SELECT id FROM examples WHERE "user" = $1 ORDER BY id DESC', world.rare)]
+        r["id"] for r in run_sql('SELECT id FROM examples WHERE "user" = $1 ORDER BY id DESC', world.rare)
+    ]
 
 
 def test_examples_to_validate_pages(world):
-    query = ("query($r: ID!, $a: String) { examplesToValidate(roundId: $r, first: 100, after: $a) "
-             "{ edges { node { id status } } pageInfo { endCursor } } }")
+    query = (
+        "query($r: ID!, $a: String) { examplesToValidate(roundId: $r, first: 100, after: $a) "
+        "{ edges { node { id status } } pageInfo { endCursor } } }"
+    )
     token = world.token(world.validator)
     reference = """SELECT id FROM examples WHERE round = $1 AND status = 'open' AND NOT retracted AND "user" <> $2
                    AND id NOT IN (SELECT example FROM validations WHERE "user" = $2) AND id > $3 ORDER BY id LIMIT 100"""
     for round_id in (world.rounds[-1], world.rounds[0]):
         first = world.api(query, {"r": to_base64("Round", round_id)}, token)["examplesToValidate"]
         assert _ids(first) == [r["id"] for r in run_sql(reference, round_id, world.validator, 0)]
-        second = world.api(query, {"r": to_base64("Round", round_id), "a": first["pageInfo"]["endCursor"]}, token)["examplesToValidate"]
+        second = world.api(query, {"r": to_base64("Round", round_id), "a": first["pageInfo"]["endCursor"]}, token)[
+            "examplesToValidate"
+        ]
         assert _ids(second) == [r["id"] for r in run_sql(reference, round_id, world.validator, _ids(first)[-1])]
         assert {e["node"]["status"] for e in first["edges"] + second["edges"]} == {"open"}
 
@@ -208,9 +289,15 @@ def test_examples_to_validate_pages(world):
 def test_next_examples_to_validate_hands_out_open_fooling_examples_once(world):
     query = "query($r: ID!) { nextExamplesToValidate(roundId: $r, first: 5) { id } }"
     round_id = to_base64("Round", world.rounds[-1])
-    first = [int(GlobalID.from_id(e["id"]).node_id) for e in world.api(query, {"r": round_id}, world.token(world.validator))["nextExamplesToValidate"]]
+    first = [
+        int(GlobalID.from_id(e["id"]).node_id)
+        for e in world.api(query, {"r": round_id}, world.token(world.validator))["nextExamplesToValidate"]
+    ]
     other = world.seeded.user_ids[-2]
-    second = [int(GlobalID.from_id(e["id"]).node_id) for e in world.api(query, {"r": round_id}, world.token(other))["nextExamplesToValidate"]]
+    second = [
+        int(GlobalID.from_id(e["id"]).node_id)
+        for e in world.api(query, {"r": round_id}, world.token(other))["nextExamplesToValidate"]
+    ]
     assert len(first) == len(second) == 5 and not set(first) & set(second)  # the first five are claimed
     rows = run_sql('SELECT id, "user", status, fooled, retracted FROM examples WHERE id = ANY($1::int[])', first + second)
     assert all(r["status"] == "open" and r["fooled"] and not r["retracted"] for r in rows)
@@ -219,13 +306,16 @@ def test_next_examples_to_validate_hands_out_open_fooling_examples_once(world):
 
 
 def test_round_contexts_pages(world):
-    query = ("query($r: ID!, $a: String) { node(id: $r) { ... on Round { contexts(first: 100, after: $a) "
-             "{ edges { node { id } } pageInfo { endCursor } } } } }")
+    query = (
+        "query($r: ID!, $a: String) { node(id: $r) { ... on Round { contexts(first: 100, after: $a) "
+        "{ edges { node { id } } pageInfo { endCursor } } } } }"
+    )
     round_id = to_base64("Round", world.rounds[-1])
     first = world.api(query, {"r": round_id})["node"]["contexts"]
     second = world.api(query, {"r": round_id, "a": first["pageInfo"]["endCursor"]})["node"]["contexts"]
-    assert _ids(first) + _ids(second) == [r["id"] for r in run_sql(
-        "SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 200", world.rounds[-1])]
+    assert _ids(first) + _ids(second) == [
+        r["id"] for r in run_sql("SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 200", world.rounds[-1])
+    ]
 
 
 # The per-user numbers recounted from every row (not from the counters the API reads).
@@ -251,35 +341,59 @@ def test_user_leaderboard_equals_a_recount_from_rows(world, round_number):
     recount = stats.rank([stats.UserStats(**r) for r in run_sql(FROM_ROWS, world.seeded.task_id, round_number)])[:25]
     board = world.api(BOARD, {"t": world.seeded.task_code, "n": round_number})["userLeaderboard"]
     assert board == [
-        {"rank": i + 1, "user": {"username": s.username}, "submitted": s.submitted, "fooled": s.fooled,
-         "verifiedFooled": s.verified_fooled, "verifiedMer": s.verified_mer, "validationsDone": s.validations_done}
+        {
+            "rank": i + 1,
+            "user": {"username": s.username},
+            "submitted": s.submitted,
+            "fooled": s.fooled,
+            "verifiedFooled": s.verified_fooled,
+            "verifiedMer": s.verified_mer,
+            "validationsDone": s.validations_done,
+        }
         for i, s in enumerate(recount)
     ]
-    mine = world.api('query($t: String!, $n: Int) { myStats(taskCode: $t, roundNumber: $n) { submitted fooled verifiedFooled validationsDone } }',
-                     {"t": world.seeded.task_code, "n": round_number}, world.token(world.busiest))["myStats"]
+    mine = world.api(
+        "query($t: String!, $n: Int) { myStats(taskCode: $t, roundNumber: $n) { submitted fooled verifiedFooled validationsDone } }",
+        {"t": world.seeded.task_code, "n": round_number},
+        world.token(world.busiest),
+    )["myStats"]
     busiest = next(r for r in run_sql(FROM_ROWS, world.seeded.task_id, round_number) if r["user_id"] == world.busiest)
-    assert mine == {"submitted": busiest["submitted"], "fooled": busiest["fooled"],
-                    "verifiedFooled": busiest["verified_fooled"], "validationsDone": busiest["validations_done"]}
+    assert mine == {
+        "submitted": busiest["submitted"],
+        "fooled": busiest["fooled"],
+        "verifiedFooled": busiest["verified_fooled"],
+        "validationsDone": busiest["validations_done"],
+    }
 
 
 def test_round_counters_equal_a_recount_from_rows(world):
     query = "query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFooled totalValidated totalValidatedFooled } } }"
     for round_id in world.rounds:
-        recount = run_sql("""SELECT count(*) FILTER (WHERE NOT retracted) AS c, count(*) FILTER (WHERE fooled AND NOT retracted) AS f,
+        recount = run_sql(
+            """SELECT count(*) FILTER (WHERE NOT retracted) AS c, count(*) FILTER (WHERE fooled AND NOT retracted) AS f,
                              count(*) FILTER (WHERE status = 'validated' AND NOT retracted) AS v,
                              count(*) FILTER (WHERE fooled AND status = 'validated' AND NOT retracted) AS vf
-                             FROM examples WHERE round = $1""", round_id)[0]
+                             FROM examples WHERE round = $1""",
+            round_id,
+        )[0]
         node = world.api(query, {"r": to_base64("Round", round_id)})["node"]
-        assert node == {"totalCollected": recount["c"], "totalFooled": recount["f"], "totalValidated": recount["v"],
-                        "totalValidatedFooled": recount["vf"]}
+        assert node == {
+            "totalCollected": recount["c"],
+            "totalFooled": recount["f"],
+            "totalValidated": recount["v"],
+            "totalValidatedFooled": recount["vf"],
+        }
 
 
 def test_round_agreement_equals_krippendorffs_alpha_over_the_votes(world):
     query = "query($r: ID!) { node(id: $r) { ... on Round { agreement } } }"
     for round_id in world.rounds:
-        counts = run_sql("""SELECT count(*) FILTER (WHERE v.label = 'correct') AS c, count(*) FILTER (WHERE v.label = 'incorrect') AS i,
+        counts = run_sql(
+            """SELECT count(*) FILTER (WHERE v.label = 'correct') AS c, count(*) FILTER (WHERE v.label = 'incorrect') AS i,
                             count(*) FILTER (WHERE v.label = 'flagged') AS f FROM validations v JOIN examples e ON e.id = v.example
-                            WHERE e.round = $1 AND v.mode = 'user' GROUP BY v.example""", round_id)
+                            WHERE e.round = $1 AND v.mode = 'user' GROUP BY v.example""",
+            round_id,
+        )
         expected = stats.reference_alpha([[r["c"], r["i"], r["f"]] for r in counts])
         assert world.api(query, {"r": to_base64("Round", round_id)})["node"]["agreement"] == pytest.approx(expected, abs=1e-9)
 
@@ -290,10 +404,14 @@ def test_model_leaderboard_ranks_every_published_scored_model(world):
     first = world.api(query, {"t": world.seeded.task_code})["leaderboard"]
     second = world.api(query, {"t": world.seeded.task_code, "a": first["endCursor"]})["leaderboard"]
     rows = first["rows"] + second["rows"]
-    published = {r["name"] for r in run_sql(
-        "SELECT name FROM models m WHERE task = $1 AND status = 'evaluated' AND published "
-        "AND (SELECT count(*) FROM scores s JOIN datasets d ON d.id = s.dataset WHERE s.model = m.id AND d.access = 'scoring') = 3",
-        world.seeded.task_id)}
+    published = {
+        r["name"]
+        for r in run_sql(
+            "SELECT name FROM models m WHERE task = $1 AND status = 'evaluated' AND published "
+            "AND (SELECT count(*) FROM scores s JOIN datasets d ON d.id = s.dataset WHERE s.model = m.id AND d.access = 'scoring') = 3",
+            world.seeded.task_id,
+        )
+    }
     assert first["totalCount"] == len(published) == 150 and first["hasNextPage"] and not second["hasNextPage"]
     assert {r["model"]["name"] for r in rows} == published
     assert [r["rank"] for r in rows] == list(range(1, len(rows) + 1))

@@ -7,17 +7,20 @@ from server.annotation.aggregation import Vote, outcome
 C, I, F = Vote("correct"), Vote("incorrect"), Vote("flagged")
 
 
-@pytest.mark.parametrize("votes, expected", [
-    ([], "open"),
-    ([C, C], "open"),
-    ([C, C, C], "validated"),
-    ([I, C, I, I], "rejected"),
-    ([F, F, C, F], "flagged"),
-    ([C, I, C, I], "open"),
-    ([C, I, C, I, C], "validated"),  # reaches N = 3 at the fifth vote
-    ([C, I, F, C, I], "flagged"),  # 2N-1 votes, tie between correct and incorrect -> owners decide
-    ([C, I, F, F, I], "flagged"),  # 2N-1 votes: incorrect 2, flagged 2 -> not a clear plurality
-])
+@pytest.mark.parametrize(
+    "votes, expected",
+    [
+        ([], "open"),
+        ([C, C], "open"),
+        ([C, C, C], "validated"),
+        ([I, C, I, I], "rejected"),
+        ([F, F, C, F], "flagged"),
+        ([C, I, C, I], "open"),
+        ([C, I, C, I, C], "validated"),  # reaches N = 3 at the fifth vote
+        ([C, I, F, C, I], "flagged"),  # 2N-1 votes, tie between correct and incorrect -> owners decide
+        ([C, I, F, F, I], "flagged"),  # 2N-1 votes: incorrect 2, flagged 2 -> not a clear plurality
+    ],
+)
 def test_user_votes_with_n_3(votes, expected):
     assert outcome(votes, 3) == expected
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from server.annotation.stats import alpha, reference_alpha, unit_coincidences
+from server.annotation.validation.stats import alpha, reference_alpha, unit_coincidences
 
 LABELS = ["correct", "incorrect", "flagged"]
 
@@ -21,8 +21,9 @@ def _summed(units: list[list[str]]) -> tuple[int, list[float]]:
 def test_summed_coincidences_give_krippendorffs_alpha(seed):
     rng = random.Random(seed)
     weights = [rng.random() for _ in LABELS]
-    units = [[rng.choices(LABELS, weights)[0] for _ in range(rng.choice([0, 1, 2, 2, 3, 3, 4, 5]))]
-             for _ in range(rng.randint(0, 40))]
+    units = [
+        [rng.choices(LABELS, weights)[0] for _ in range(rng.choice([0, 1, 2, 2, 3, 3, 4, 5]))] for _ in range(rng.randint(0, 40))
+    ]
     expected = reference_alpha([[labels.count(label) for label in LABELS] for labels in units])
     got = alpha(*_summed(units))
     assert (got is None) == (expected is None)

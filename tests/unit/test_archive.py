@@ -1,4 +1,4 @@
-"""Uploaded model archives (server/evaluation/archive.py).
+"""Uploaded model archives (server/evaluation/archive/).
 
 Every archive is built at runtime in tmp_path; the hostile ones (bombs, 100,000 entries) are
 written as streams so the tests themselves stay memory-bounded. Nothing asserts wall-clock time:
@@ -36,6 +36,8 @@ from server.evaluation.archive import (
     read_model_repository,
     write_model_repository,
 )
+from server.modelbuild.build import model_py_template
+from server.modelbuild.tasks import get_task
 from server.tasks.builtin import BUILTIN_TASKS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,7 +73,7 @@ def classification_config(
         f'  {{ name: "probs" data_type: TYPE_FP32 dims: [ {probs_dims} ] }}{extra_outputs}\n'
         "]\n"
         'parameters { key: "task" value: { string_value: "sentiment" } }\n'
-        f"parameters {{ key: \"labels\" value: {{ string_value: {json.dumps(label_json)} }} }}\n"
+        f'parameters {{ key: "labels" value: {{ string_value: {json.dumps(label_json)} }} }}\n'
     )
 
 
@@ -154,8 +156,24 @@ def write_raw_zip(path: Path, entries, eocd_count: int | None = None) -> Path:
                 f.write(chunk)
             central.append(
                 struct.pack(
-                    "<4s6H3L5H2L", b"PK\x01\x02", 0x031E, 20, flags, method, 0, 0x21, crc, csize, size,
-                    len(name), 0, 0, 0, 0, entry.get("attr", (stat.S_IFREG | 0o644) << 16), offset,
+                    "<4s6H3L5H2L",
+                    b"PK\x01\x02",
+                    0x031E,
+                    20,
+                    flags,
+                    method,
+                    0,
+                    0x21,
+                    crc,
+                    csize,
+                    size,
+                    len(name),
+                    0,
+                    0,
+                    0,
+                    0,
+                    entry.get("attr", (stat.S_IFREG | 0o644) << 16),
+                    offset,
                 )
                 + name
             )
@@ -331,7 +349,7 @@ def test_builtin_templates_pass_their_own_contract(tmp_path, spec):
     """The shipped templates (triton_models/) are valid uploads for their tasks."""
     name = spec["target"]
     entries = {f"{name}/config.pbtxt": (ROOT / "triton_models" / name / "config.pbtxt").read_bytes()}
-    entries[f"{name}/1/model.py"] = (ROOT / "triton_models" / name / "1" / "model.py").read_bytes()
+    entries[f"{name}/1/model.py"] = model_py_template(get_task(spec["code"])).read_bytes()
     repo = read_model_repository(write_tar(tmp_path / "m.tgz", entries), LIMITS)
     config = spec["config"]
     check_contract(repo, config["kind"], config["model_inputs"], config.get("labels"))
@@ -482,7 +500,9 @@ def test_tar_links_and_devices(tmp_path, info, code, words):
     ids=["symlink", "char-device", "fifo"],
 )
 def test_zip_links_and_devices(tmp_path, mode, code):
-    path = write_raw_zip(tmp_path / "special.zip", [*good_raw_entries(), stored("my_model/1/w.bin", b"/etc/passwd", attr=mode << 16)])
+    path = write_raw_zip(
+        tmp_path / "special.zip", [*good_raw_entries(), stored("my_model/1/w.bin", b"/etc/passwd", attr=mode << 16)]
+    )
     assert rejected(path, code).entry == "my_model/1/w.bin"
 
 
@@ -504,7 +524,11 @@ def test_duplicates_and_file_folder_conflicts(tmp_path):
 
     path = tmp_path / "conflict.tgz"
     with tarfile.open(path, "w:gz") as tar:
-        for name, data in [("my_model/config.pbtxt", classification_config().encode()), ("my_model/1", b"file"), ("my_model/1/model.py", MODEL_PY)]:
+        for name, data in [
+            ("my_model/config.pbtxt", classification_config().encode()),
+            ("my_model/1", b"file"),
+            ("my_model/1/model.py", MODEL_PY),
+        ]:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
@@ -917,7 +941,11 @@ def test_contract_accepts_extra_outputs(tmp_path):
     extra = ',\n  { name: "logits" data_type: TYPE_FP32 dims: [ 3 ] }'
     repo = repo_for(tmp_path, classification_config(extra_outputs=extra))
     check_contract(repo, "classification", ["statement"], SENTIMENT_LABELS)
-    nli = repo_for(tmp_path, classification_config("nli_model", inputs=("hypothesis", "context"), labels=["entailment", "neutral", "contradiction"]), "nli_model")
+    nli = repo_for(
+        tmp_path,
+        classification_config("nli_model", inputs=("hypothesis", "context"), labels=["entailment", "neutral", "contradiction"]),
+        "nli_model",
+    )
     check_contract(nli, "classification", ["context", "hypothesis"], ["entailment", "neutral", "contradiction"])
     qa = repo_for(tmp_path, qa_config(), "my_qa")
     check_contract(qa, "extractive_qa", ["context", "question"], None)

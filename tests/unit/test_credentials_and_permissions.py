@@ -51,13 +51,22 @@ ANONYMOUS = None
 ANNOTATOR = Viewer(user_id=1, username="ann", is_admin=False)
 OWNER = Viewer(user_id=2, username="own", is_admin=False, owned_task_ids=frozenset({TASK}))
 ADMIN = Viewer(user_id=3, username="adm", is_admin=True)
-READ_TOKEN = Viewer(user_id=2, username="own", is_admin=False, scopes=frozenset({"read"}), via_token=True, owned_task_ids=frozenset({TASK}))
-ADMIN_TOKEN = Viewer(user_id=2, username="own", is_admin=False, scopes=frozenset({"admin"}), via_token=True, owned_task_ids=frozenset({TASK}))
+READ_TOKEN = Viewer(
+    user_id=2, username="own", is_admin=False, scopes=frozenset({"read"}), via_token=True, owned_task_ids=frozenset({TASK})
+)
+ADMIN_TOKEN = Viewer(
+    user_id=2, username="own", is_admin=False, scopes=frozenset({"admin"}), via_token=True, owned_task_ids=frozenset({TASK})
+)
 ANNOTATE_TOKEN = Viewer(user_id=1, username="ann", is_admin=False, scopes=frozenset({"annotate"}), via_token=True)
 
 ROLES = {
-    "anonymous": ANONYMOUS, "annotator": ANNOTATOR, "owner": OWNER, "admin": ADMIN,
-    "read_token": READ_TOKEN, "admin_token": ADMIN_TOKEN, "annotate_token": ANNOTATE_TOKEN,
+    "anonymous": ANONYMOUS,
+    "annotator": ANNOTATOR,
+    "owner": OWNER,
+    "admin": ADMIN,
+    "read_token": READ_TOKEN,
+    "admin_token": ADMIN_TOKEN,
+    "annotate_token": ANNOTATE_TOKEN,
 }
 OPERATIONS = {
     "read_public": lambda v: permissions.read_public(v),

@@ -70,16 +70,31 @@ def test_hand_computed_table():
     results = compute_dynascores(TABLE, DEFAULT_WEIGHTS, memory_budget_gb=16.0)
     assert scores(results) == {k: approx(v) for k, v in EXPECTED.items()}
     amrs = results["a"].amrs
-    assert amrs == {"perf": 1.0, "throughput": approx(0.2), "memory": approx(0.2),
-                    "robustness": approx(0.01), "fairness": approx(0.006)}
+    assert amrs == {
+        "perf": 1.0,
+        "throughput": approx(0.2),
+        "memory": approx(0.2),
+        "robustness": approx(0.01),
+        "fairness": approx(0.006),
+    }
     assert all(r.amrs == amrs for r in results.values())
     assert results["a"].converted["memory"] == 14.0
     assert results["c"].converted["memory"] == 10.5
     assert results["a"].weights == {"perf": 0.5, "throughput": 0.125, "memory": 0.125, "robustness": 0.125, "fairness": 0.125}
-    assert results["a"].contributions == {"perf": approx(30), "throughput": approx(6.25), "memory": approx(8.75),
-                                          "robustness": approx(10), "fairness": approx(175 / 12)}
-    assert results["d"].contributions == {"perf": approx(37.5), "throughput": approx(4.375), "memory": approx(7.5),
-                                          "robustness": approx(10.625), "fairness": approx(395 / 24)}
+    assert results["a"].contributions == {
+        "perf": approx(30),
+        "throughput": approx(6.25),
+        "memory": approx(8.75),
+        "robustness": approx(10),
+        "fairness": approx(175 / 12),
+    }
+    assert results["d"].contributions == {
+        "perf": approx(37.5),
+        "throughput": approx(4.375),
+        "memory": approx(7.5),
+        "robustness": approx(10.625),
+        "fairness": approx(395 / 24),
+    }
     for result in results.values():
         assert sum(result.contributions.values()) == approx(result.dynascore)
         assert result.perf == TABLE[result.model_id]["perf"]
@@ -251,7 +266,11 @@ def test_dataset_weighted_metrics():
     assert dataset_weighted_metrics(scores_) == {"perf": approx(70), "throughput": approx(20), "robustness": approx(0.9)}
     assert dataset_weighted_metrics(scores_, {}) == dataset_weighted_metrics(scores_)
     # Weights 3, 1, 0: dataset 3 is left out. perf (3·80 + 60)/4 = 75; throughput (30 + 20)/4 = 12.5.
-    assert dataset_weighted_metrics(scores_, {1: 3, 2: 1, 3: 0}) == {"perf": approx(75), "throughput": approx(12.5), "robustness": approx(0.9)}
+    assert dataset_weighted_metrics(scores_, {1: 3, 2: 1, 3: 0}) == {
+        "perf": approx(75),
+        "throughput": approx(12.5),
+        "robustness": approx(0.9),
+    }
     # A dataset absent from the weights counts with weight 1: (3·80 + 60 + 70)/5 = 74.
     assert dataset_weighted_metrics(scores_, {1: 3})["perf"] == approx(74)
     # perf is listed first.

@@ -8,26 +8,32 @@ SENTIMENT = TaskConfig.model_validate(BUILTIN_TASKS[0]["config"])
 QA = TaskConfig.model_validate(next(t for t in BUILTIN_TASKS if t["code"] == "qa")["config"])
 
 
-@pytest.mark.parametrize("raw, normalized", [
-    ("The Eiffel Tower!", "eiffel tower"),
-    ("  an   apple,  a pear ", "apple pear"),
-    ("Theatre", "theatre"),  # 'the' only as a whole word
-    ("U.S.A.", "usa"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    "raw, normalized",
+    [
+        ("The Eiffel Tower!", "eiffel tower"),
+        ("  an   apple,  a pear ", "apple pear"),
+        ("Theatre", "theatre"),  # 'the' only as a whole word
+        ("U.S.A.", "usa"),
+        ("", ""),
+    ],
+)
 def test_squad_normalize(raw, normalized):
     assert squad_normalize(raw) == normalized
 
 
-@pytest.mark.parametrize("prediction, gold, f1", [
-    ("Paris", "paris.", 1.0),
-    ("the city of Paris", "Paris", 2 * (1 / 3) * 1 / (1 / 3 + 1)),  # 3 tokens vs 1 after dropping 'the'
-    ("in 1542", "1542", 2 * 0.5 * 1 / 1.5),
-    ("London", "Paris", 0.0),
-    ("", "", 1.0),
-    ("", "Paris", 0.0),
-    ("the", "a", 1.0),  # both normalize to empty
-])
+@pytest.mark.parametrize(
+    "prediction, gold, f1",
+    [
+        ("Paris", "paris.", 1.0),
+        ("the city of Paris", "Paris", 2 * (1 / 3) * 1 / (1 / 3 + 1)),  # 3 tokens vs 1 after dropping 'the'
+        ("in 1542", "1542", 2 * 0.5 * 1 / 1.5),
+        ("London", "Paris", 0.0),
+        ("", "", 1.0),
+        ("", "Paris", 0.0),
+        ("the", "a", 1.0),  # both normalize to empty
+    ],
+)
 def test_squad_f1(prediction, gold, f1):
     assert squad_f1(prediction, gold) == pytest.approx(f1)
 

@@ -49,17 +49,20 @@ JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlLWJ5dGV
 API_TOKEN = "dbk_0123456789ab_Zm9vYmFyYmF6cXV4LXNlY3JldC10b2tlbi12YWx1ZQ"
 
 
-@pytest.mark.parametrize("text, secret", [
-    ("Authorization: Bearer abcdefghijkl123", "abcdefghijkl123"),
-    ("headers={'authorization': 'Bearer s3cr3t-token-value'}", "s3cr3t-token-value"),
-    (f"token was {JWT}", JWT),
-    (f"got {API_TOKEN} from the client", "Zm9vYmFyYmF6cXV4"),
-    ("connecting to postgresql://dynabench:hunter2pass@postgres:5432/db", "hunter2pass"),
-    ("redis://:redispw@redis:6379/0", "redispw"),
-    ("password=correct-horse user=ann", "correct-horse"),
-    ('{"username": "ann", "password": "correct horse battery"}', "correct"),
-    ("{'jwt_secret': 'x' * 3, 'JWT_SECRET': 'abcdefabcdef'}", "abcdefabcdef"),
-])
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        ("Authorization: Bearer abcdefghijkl123", "abcdefghijkl123"),
+        ("headers={'authorization': 'Bearer s3cr3t-token-value'}", "s3cr3t-token-value"),
+        (f"token was {JWT}", JWT),
+        (f"got {API_TOKEN} from the client", "Zm9vYmFyYmF6cXV4"),
+        ("connecting to postgresql://dynabench:hunter2pass@postgres:5432/db", "hunter2pass"),
+        ("redis://:redispw@redis:6379/0", "redispw"),
+        ("password=correct-horse user=ann", "correct-horse"),
+        ('{"username": "ann", "password": "correct horse battery"}', "correct"),
+        ("{'jwt_secret': 'x' * 3, 'JWT_SECRET': 'abcdefabcdef'}", "abcdefabcdef"),
+    ],
+)
 def test_redaction_removes_secrets(text, secret):
     cleaned = redact(text)
     assert secret not in cleaned and REDACTED in cleaned
@@ -87,8 +90,12 @@ def test_json_lines_carry_the_request_id_extra_fields_and_no_secret():
 
     def in_request():
         request_id_var.set("req-abc")
-        logger.info("login by %s with %s", "ann", "Authorization: Bearer sekrit-value-123",
-                    extra={"password": "hunter2", "route": "/graphql", "attempt": 2})
+        logger.info(
+            "login by %s with %s",
+            "ann",
+            "Authorization: Bearer sekrit-value-123",
+            extra={"password": "hunter2", "route": "/graphql", "attempt": 2},
+        )
         try:
             raise RuntimeError("could not connect to postgresql://u:dbpass@db/x")
         except RuntimeError:
@@ -124,20 +131,23 @@ def test_text_lines_show_the_request_id_and_job():
 ROOTS = {"query": {"tasks", "task", "me", "nextContext"}, "mutation": {"createExample", "submitExamples", "signUp"}}
 
 
-@pytest.mark.parametrize("query, label", [
-    ("mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename } }", "createExample"),
-    ("mutation CreateExample { createExample { __typename } }", "createExample"),  # the PWA's spelling
-    ("mutation createExample { signUp { __typename } }", "createExample"),
-    ("query TaskDetail { task { id } }", "TaskDetail"),  # a client operation name
-    ("query Hostile_7f3a { tasks { edges { node { id } } } }", "tasks"),  # unknown name -> its field
-    ("{ tasks { id } }", "tasks"),
-    ("{ a: tasks { id } b: tasks { id } }", "tasks"),
-    ("{ tasks { id } me { id } }", MULTIPLE),
-    ("{ ...F } fragment F on Query { tasks { id } }", MULTIPLE),
-    ("{ noSuchField }", UNKNOWN),
-    ("query X { createExample }", UNKNOWN),  # a mutation field in a query
-    ("{ __typename }", "__typename"),
-])
+@pytest.mark.parametrize(
+    "query, label",
+    [
+        ("mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename } }", "createExample"),
+        ("mutation CreateExample { createExample { __typename } }", "createExample"),  # the PWA's spelling
+        ("mutation createExample { signUp { __typename } }", "createExample"),
+        ("query TaskDetail { task { id } }", "TaskDetail"),  # a client operation name
+        ("query Hostile_7f3a { tasks { edges { node { id } } } }", "tasks"),  # unknown name -> its field
+        ("{ tasks { id } }", "tasks"),
+        ("{ a: tasks { id } b: tasks { id } }", "tasks"),
+        ("{ tasks { id } me { id } }", MULTIPLE),
+        ("{ ...F } fragment F on Query { tasks { id } }", MULTIPLE),
+        ("{ noSuchField }", UNKNOWN),
+        ("query X { createExample }", UNKNOWN),  # a mutation field in a query
+        ("{ __typename }", "__typename"),
+    ],
+)
 def test_operation_labels(query, label):
     names = OperationNames(ROOTS)
     definition = parse(query).definitions[0]

@@ -109,10 +109,12 @@ def _is_subsequence(short: str, long: str) -> bool:
 
 def _classify(original: str, variant: str) -> str:
     """Which single robustness perturbation turns SENTENCE into ``variant``."""
+
     def canonical(text: str) -> str:  # undo the contractions SENTENCE allows
         for short, long in (("doesn't", "does not"), ("I am", "I'm"), ("it's", "it is")):
             text = text.replace(short, long)
         return text
+
     if variant.lower() == original.lower():
         return "case"
     if _is_subsequence(original, variant):
@@ -183,25 +185,28 @@ def test_punctuation_and_whitespace_only_insert():
             assert set(extra) <= inserted
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("I do not know him", "I don't know him"),
-    ("I do not.", "I don't."),
-    ("Do not go", "Don't go"),
-    ("DO NOT GO", "DON'T GO"),
-    ("He cannot swim", "He can't swim"),
-    ("It will not work", "It won't work"),
-    ("It is not here", "It isn't here"),
-    ("I am here", "I'm here"),
-    ("It is raining", "It's raining"),
-    ("Don't go", "Do not go"),
-    ("I can’t swim", "I cannot swim"),  # curly apostrophe
-    ("We won't stop", "We will not stop"),
-    ("I've seen it", "I have seen it"),
-    ("She'd like tea", None),  # 'd is not in the lists (would/had is ambiguous)
-    ("I know what it is.", None),  # never "what it's."
-    ("It's been a while", None),  # 's before "been" means "has"
-    ("I have a car", None),  # "have" is only ever expanded
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I do not know him", "I don't know him"),
+        ("I do not.", "I don't."),
+        ("Do not go", "Don't go"),
+        ("DO NOT GO", "DON'T GO"),
+        ("He cannot swim", "He can't swim"),
+        ("It will not work", "It won't work"),
+        ("It is not here", "It isn't here"),
+        ("I am here", "I'm here"),
+        ("It is raining", "It's raining"),
+        ("Don't go", "Do not go"),
+        ("I can’t swim", "I cannot swim"),  # curly apostrophe
+        ("We won't stop", "We will not stop"),
+        ("I've seen it", "I have seen it"),
+        ("She'd like tea", None),  # 'd is not in the lists (would/had is ambiguous)
+        ("I know what it is.", None),  # never "what it's."
+        ("It's been a while", None),  # 's before "been" means "has"
+        ("I have a car", None),  # "have" is only ever expanded
+    ],
+)
 def test_contractions(text, expected):
     out = p._contractions(text, random.Random(0))
     assert out == (expected if expected is not None else text)
@@ -216,20 +221,23 @@ def test_contractions_choose_a_subset_of_sites():
 # --------------------------------------------------------------------------------------- fairness
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("He gave his book to her.", "She gave her book to him."),
-    ("She gave her book to him.", "He gave his book to her."),
-    ("I saw her and waved", "I saw him and waved"),
-    ("It is his.", "It is hers."),
-    ("It is hers.", "It is his."),
-    ("her own car", "his own car"),
-    ("HIS MOTHER", "HER FATHER"),
-    ("My Mother and my father", "My Father and my mother"),
-    ("Mr. Smith met the women", "Mrs. Smith met the men"),
-    ("The actress and the waiter", "The actor and the waitress"),
-    ("He said he would", "She said she would"),
-    ("himself herself", "herself himself"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("He gave his book to her.", "She gave her book to him."),
+        ("She gave her book to him.", "He gave his book to her."),
+        ("I saw her and waved", "I saw him and waved"),
+        ("It is his.", "It is hers."),
+        ("It is hers.", "It is his."),
+        ("her own car", "his own car"),
+        ("HIS MOTHER", "HER FATHER"),
+        ("My Mother and my father", "My Father and my mother"),
+        ("Mr. Smith met the women", "Mrs. Smith met the men"),
+        ("The actress and the waiter", "The actor and the waitress"),
+        ("He said he would", "She said she would"),
+        ("himself herself", "herself himself"),
+    ],
+)
 def test_gendered_word_swaps(text, expected):
     assert perturb(text, "fairness", seed=0, n=3) == [expected]
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from strawberry.dataloader import DataLoader
 
-from server.accounts.tables import User
-from server.graphql.core.loaders import rows_by_id
+from server.accounts import queries
+from server.graphql.core.loaders import by_id
 
-LOADERS: dict[str, Callable[[], DataLoader]] = {"user": lambda: rows_by_id(User)}
+LOADERS: dict[str, Callable[[], DataLoader]] = {"user": lambda: by_id(queries.users_by_id)}

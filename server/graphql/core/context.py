@@ -12,16 +12,22 @@ from server.accounts import service as accounts
 from server.accounts.viewer import Principal, Viewer
 from server.core.services import Services
 from server.graphql.accounts import loaders as account_loaders
+from server.graphql.evaluation import loaders as evaluation_loaders
 from server.graphql.tasks import loaders as task_loaders
-
+from server.graphql.training import loaders as training_loaders
 
 # Every domain's loaders by name (`info.context.loaders.<name>`).
-_LOADERS: dict[str, Callable[[], DataLoader]] = {**account_loaders.LOADERS, **task_loaders.LOADERS}
+_LOADERS: dict[str, Callable[[], DataLoader]] = {
+    **account_loaders.LOADERS,
+    **task_loaders.LOADERS,
+    **evaluation_loaders.LOADERS,
+    **training_loaders.LOADERS,
+}
 
 
 class Loaders:
-    """Per-request DataLoaders (`task`, `round`, `context`, `user`, `current_round`), each built on
-    first use: most requests, createExample among them, need none."""
+    """Per-request DataLoaders (`task`, `round`, `context`, `user`, `current_round`, `training_run`, ...), each
+    built on first use: most requests, createExample among them, need none."""
 
     def __getattr__(self, name: str) -> DataLoader:
         factory = _LOADERS.get(name)

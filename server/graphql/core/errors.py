@@ -123,8 +123,9 @@ def error_from_service(exc: ServiceError) -> Error:
     if error_type is None:
         raise exc
     if error_type is InputError:
-        return InputError(code=exc.code, message=exc.message,
-                          fields=[FieldError(field=p.field, message=p.message) for p in exc.fields])
+        return InputError(
+            code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields]
+        )
     return error_type(code=exc.code, message=exc.message)
 
 

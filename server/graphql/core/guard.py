@@ -1,10 +1,10 @@
-"""The two steps every mutation shares: authorize with a named policy, map expected errors."""
+"""Authorizing a resolver with a named rule of server/permissions (expected errors are mapped by `@mutation`)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from strawberry.extensions import FieldExtension
 from strawberry.types import Info
@@ -12,10 +12,7 @@ from strawberry.types import Info
 from server import permissions
 from server.accounts.viewer import Principal, Viewer
 from server.core.errors import ServiceError
-from server.graphql.core.errors import result_of
 from server.permissions import Denied
-
-T = TypeVar("T")
 
 
 async def authorize(info: Info, policy: Callable[..., Denied | None], *args: Any) -> Viewer | None:
@@ -47,8 +44,3 @@ class ReadScope(FieldExtension):
 def _enforce(denied: Denied | None) -> None:
     if denied is not None:
         raise ServiceError(denied.code, denied.message)
-
-
-async def as_result(action: Callable[[], Awaitable[T]]) -> Any:
-    """Run a mutation body; expected ServiceErrors become members of its result union."""
-    return await result_of(action)

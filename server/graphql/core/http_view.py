@@ -66,7 +66,8 @@ async def parse_multipart_strictly(view: Any, request: Any, json_limit: int) -> 
         parts[name] = view.parse_json(raw)
     files_map = parts["map"]
     if not isinstance(files_map, dict) or not all(
-            isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in files_map.values()):
+        isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in files_map.values()
+    ):
         raise HTTPException(400, "The multipart request's `map` must be an object of lists of paths.")
     if any(name not in form.files for name in files_map):
         raise HTTPException(400, "File(s) missing in form data")
@@ -91,19 +92,35 @@ def _operations(query: str, max_tokens: int) -> int:
     return sum(isinstance(definition, OperationDefinitionNode) for definition in document.definitions)
 
 
-async def execute_over_http(view: Any, request: Any, request_adapter: Any, sub_response: Any, context: Any, root_value: Any,
-                            request_data: Any, max_tokens: int) -> Any:
+async def execute_over_http(
+    view: Any,
+    request: Any,
+    request_adapter: Any,
+    sub_response: Any,
+    context: Any,
+    root_value: Any,
+    request_data: Any,
+    max_tokens: int,
+) -> Any:
     """Strawberry's `execute_single` (one operation over plain HTTP), without subscriptions, and without
     guessing the operation."""
-    if request_data.operation_name is None and isinstance(request_data.query, str) and _operations(request_data.query, max_tokens) > 1:
+    if (
+        request_data.operation_name is None
+        and isinstance(request_data.query, str)
+        and _operations(request_data.query, max_tokens) > 1
+    ):
         raise HTTPException(400, "Must provide operation name if query contains multiple operations.")
     allowed = OperationType.from_http(request_adapter.method) - {OperationType.SUBSCRIPTION}
     if not view.allow_queries_via_get and request_adapter.method == "GET":
         allowed -= {OperationType.QUERY}
     try:
         return await view.schema.execute(
-            request_data.query, root_value=root_value, variable_values=request_data.variables, context_value=context,
-            operation_name=request_data.operation_name, allowed_operation_types=allowed,
+            request_data.query,
+            root_value=root_value,
+            variable_values=request_data.variables,
+            context_value=context,
+            operation_name=request_data.operation_name,
+            allowed_operation_types=allowed,
             operation_extensions=request_data.extensions,
         )
     except CannotGetOperationTypeError as exc:

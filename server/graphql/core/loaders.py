@@ -1,24 +1,23 @@
-"""DataLoaders by primary key, built per request (a loader caches for one request only)."""
+"""DataLoaders by primary key, built per request (a loader caches for one request only).
+
+A domain's loaders module binds `by_id` to a function of its query room that reads many rows by id."""
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
-from piccolo.table import Table
 from strawberry.dataloader import DataLoader
 
+R = TypeVar("R")
 
-def rows_by_id(table: type[Table]) -> DataLoader[int, dict | None]:
-    columns = _public_columns(table)
 
-    async def load(ids: list[int]) -> list[dict | None]:
-        rows = await table.select(*columns).where(table._meta.primary_key.is_in(list(ids))).output(load_json=True)
-        by_id = {row["id"]: row for row in rows}
-        return [by_id.get(i) for i in ids]
+def by_id(fetch: Callable[[list[int]], Awaitable[Sequence[R]]], key: str = "id") -> DataLoader[int, R | None]:
+    """One read for every id asked in the same tick; a missing id loads as None."""
+
+    async def load(ids: list[int]) -> list[R | None]:
+        rows: Sequence[Any] = await fetch(list(ids))
+        found = {row[key]: row for row in rows}
+        return [found.get(i) for i in ids]
 
     return DataLoader(load_fn=load)
-
-
-@functools.cache
-def _public_columns(table: type[Table]) -> list:
-    return table.all_columns(exclude=[c for c in table._meta.columns if c._meta.secret])

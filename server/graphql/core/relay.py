@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import base64
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from strawberry import relay
@@ -28,7 +26,7 @@ def decode_cursor(cursor: str | None) -> int | None:
         text = base64.urlsafe_b64decode(cursor.encode()).decode()
         if not text.startswith(CURSOR_PREFIX):
             raise ValueError
-        key = int(text[len(CURSOR_PREFIX):])
+        key = int(text[len(CURSOR_PREFIX) :])
         if not 0 <= key <= 2**31 - 1:
             raise ValueError
         return key

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 import strawberry
 from strawberry import relay
@@ -13,9 +14,7 @@ from strawberry.types import Info
 from server import permissions
 from server.core.jsonutil import from_json
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
-from server.tasks.tables import Context, Round
-
-ROUND_CONTEXTS = "SELECT * FROM contexts WHERE round = {} AND id > {} ORDER BY id LIMIT {}"  # a keyset page
+from server.tasks import queries
 
 
 def _float(value: str | None) -> float | None:
@@ -51,10 +50,14 @@ class TargetModel:
         p = found["parameters"]
         n_train, n_heldout = _float(p.get("n_train")), _float(p.get("n_heldout"))
         return TargetModelStatus(
-            ready=found["ready"], profile=p.get("profile"), base_model=p.get("base_model"),
-            training_data=p.get("training_data"), n_train=int(n_train) if n_train is not None else None,
+            ready=found["ready"],
+            profile=p.get("profile"),
+            base_model=p.get("base_model"),
+            training_data=p.get("training_data"),
+            n_train=int(n_train) if n_train is not None else None,
             n_heldout=int(n_heldout) if n_heldout is not None else None,
-            heldout_accuracy=_float(p.get("heldout_accuracy")), heldout_f1=_float(p.get("heldout_f1")),
+            heldout_accuracy=_float(p.get("heldout_accuracy")),
+            heldout_f1=_float(p.get("heldout_f1")),
             built_at=p.get("built_at"),
         )
 
@@ -70,14 +73,19 @@ class ContextNode(relay.Node):
     round_id: strawberry.Private[int]
 
     @classmethod
-    def from_row(cls, row: dict) -> "ContextNode":
+    def from_row(cls, row: Mapping[str, Any]) -> ContextNode:
         return cls(
-            id=row["id"], fields=from_json(row["fields"]), tag=row["tag"], total_used=row["total_used"],
-            total_fooled=row["total_fooled"], last_used_at=row["last_used_at"], round_id=row["round"],
+            id=row["id"],
+            fields=from_json(row["fields"]),
+            tag=row["tag"],
+            total_used=row["total_used"],
+            total_fooled=row["total_fooled"],
+            last_used_at=row["last_used_at"],
+            round_id=row["round"],
         )
 
     @strawberry.field
-    async def round(self, info: Info) -> "RoundNode":
+    async def round(self, info: Info) -> RoundNode:
         return RoundNode.from_row(await info.context.loaders.round.load(self.round_id))
 
     @classmethod
@@ -99,11 +107,16 @@ class RoundNode(relay.Node):
     task_id: strawberry.Private[int]
 
     @classmethod
-    def from_row(cls, row: dict) -> "RoundNode":
+    def from_row(cls, row: Mapping[str, Any]) -> RoundNode:
         return cls(
-            id=row["id"], number=row["number"], start_at=row["start_at"], end_at=row["end_at"],
-            total_collected=row["total_collected"], total_fooled=row["total_fooled"],
-            total_validated=row["total_validated"], total_validated_fooled=row["total_validated_fooled"],
+            id=row["id"],
+            number=row["number"],
+            start_at=row["start_at"],
+            end_at=row["end_at"],
+            total_collected=row["total_collected"],
+            total_fooled=row["total_fooled"],
+            total_validated=row["total_validated"],
+            total_validated_fooled=row["total_validated_fooled"],
             target_models=[TargetModel(name=t["name"], version=t.get("version", "")) for t in from_json(row["target_models"])],
             task_id=row["task"],
         )
@@ -117,12 +130,12 @@ class RoundNode(relay.Node):
         return self.total_validated_fooled / self.total_collected if self.total_collected else None
 
     @strawberry.field
-    async def task(self, info: Info) -> "TaskNode":
+    async def task(self, info: Info) -> TaskNode:
         return TaskNode.from_row(await info.context.loaders.task.load(self.task_id))
 
     @strawberry.field(description="Krippendorff's alpha (nominal) over validators' labels in this round; null until defined.")
     async def agreement(self) -> float | None:
-        from server.annotation.stats import round_agreement
+        from server.annotation.validation.stats import round_agreement
 
         return await round_agreement(self.id)
 
@@ -130,7 +143,7 @@ class RoundNode(relay.Node):
     async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
-        rows = await Context.raw(ROUND_CONTEXTS, self.id, after_id or 0, first + 1)
+        rows = await queries.round_contexts_page(self.id, after_id or 0, first + 1)
         return build_connection(rows, first, after_id, ContextNode.from_row)
 
     @classmethod
@@ -149,10 +162,15 @@ class TaskNode(relay.Node):
     created_at: datetime
 
     @classmethod
-    def from_row(cls, row: dict) -> "TaskNode":
+    def from_row(cls, row: Mapping[str, Any]) -> TaskNode:
         return cls(
-            id=row["id"], code=row["code"], name=row["name"], description=row["description"],
-            config=from_json(row["config"]), active=row["active"], created_at=row["created_at"],
+            id=row["id"],
+            code=row["code"],
+            name=row["name"],
+            description=row["description"],
+            config=from_json(row["config"]),
+            active=row["active"],
+            created_at=row["created_at"],
         )
 
     @strawberry.field
@@ -164,20 +182,17 @@ class TaskNode(relay.Node):
     async def rounds(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[RoundNode]:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
-        query = Round.select().where(Round.task == self.id)
-        if after_id is not None:
-            query = query.where(Round.id > after_id)
-        rows = await query.order_by(Round.id).limit(first + 1).output(load_json=True)
+        rows = await queries.rounds_page(self.id, after_id, first + 1)
         return build_connection(rows, first, after_id, RoundNode.from_row)
 
     @strawberry.field(description="Model error rate over all rounds: fooled / collected.")
     async def mer(self) -> float | None:
-        totals = await _task_totals(self.id)
+        totals = await queries.task_totals(self.id)
         return totals["fooled"] / totals["collected"] if totals["collected"] else None
 
     @strawberry.field(description="Validated model error rate over all rounds: validated fooled / collected.")
     async def vmer(self) -> float | None:
-        totals = await _task_totals(self.id)
+        totals = await queries.task_totals(self.id)
         return totals["validated_fooled"] / totals["collected"] if totals["collected"] else None
 
     @strawberry.field(description="Whether the viewer owns this task (or is an admin).")
@@ -187,12 +202,3 @@ class TaskNode(relay.Node):
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
         return await load_nodes(info.context.loaders.task, node_ids, cls.from_row)
-
-
-async def _task_totals(task_id: int) -> dict:
-    rows = await Round.raw(
-        "SELECT coalesce(sum(total_collected), 0) AS collected, coalesce(sum(total_fooled), 0) AS fooled, "
-        "coalesce(sum(total_validated_fooled), 0) AS validated_fooled FROM rounds WHERE task = {}",
-        task_id,
-    )
-    return rows[0]

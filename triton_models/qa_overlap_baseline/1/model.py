@@ -1,7 +1,7 @@
 """Triton python-backend model: extractive QA *baseline* (word-overlap span ranker).
 
 Not a neural reader. MiniLM with a QA head did not learn extractive QA within the build
-budget on this CPU (DESIGN.md), so the built-in QA target is an honestly named baseline:
+budget on this CPU (docs/design.md), so the built-in QA target is an honestly named baseline:
 
 1. the context is split into sentences and tokens (with character offsets);
 2. every sentence is scored by IDF-weighted overlap with the question's content words;
@@ -35,16 +35,20 @@ except ImportError:  # imported by the build and by tests
     pb_utils = None
 
 MAX_SPAN = 6
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the of in on at to for from by with about as into onto over under and or but nor so yet is are was
 were be been being am do does did has have had having it its this that these those there here he she they
 them his her their him we us our you your i me my mine what which who whom whose when where why how
 not no can could will would shall should may might must also then than too very just only
-""".split())
+""".split()
+)
 WH_TYPES = ("who", "when", "where", "howmany", "howlong", "what", "which", "why", "how", "other")
-NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+NUMBER_WORDS = frozenset(
+    """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million
-billion dozen dozens hundreds thousands millions""".split())
+billion dozen dozens hundreds thousands millions""".split()
+)
 MONTHS = frozenset("january february march april may june july august september october november december".split())
 _TOKEN = re.compile(r"\d[\d,.]*\d|\d|\w+(?:[-'’]\w+)*|[^\w\s]")
 _SENT_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -112,16 +116,51 @@ def _shape(tokens):
     caps = bool(words) and all(t[:1].isupper() or t.lower() in ("of", "the", "de", "van", "von") for t in words)
     month = any(t.lower() in MONTHS for t in words)
     return {
-        "num": is_num, "has_num": has_num, "year": year, "caps": caps, "caps2": caps and len(words) >= 2,
-        "month": month, "lower": bool(words) and all(t.islower() for t in words),
+        "num": is_num,
+        "has_num": has_num,
+        "year": year,
+        "caps": caps,
+        "caps2": caps and len(words) >= 2,
+        "month": month,
+        "lower": bool(words) and all(t.islower() for t in words),
     }
 
 
-SHAPES = ("num", "has_num", "year", "caps", "caps2", "month", "lower", "after_in", "after_by", "after_is",
-          "after_comma", "before_punct")
-BASE_FEATURES = ("bias", "sent_score", "sent_best", "sent_rank", "span_overlap", "span_has_qword", "len1", "len2",
-                 "len3", "len4", "len5plus", "near1", "near3", "dist", "left_match", "right_match", "has_comma",
-                 "whnoun_in_span", "whnoun_adjacent")
+SHAPES = (
+    "num",
+    "has_num",
+    "year",
+    "caps",
+    "caps2",
+    "month",
+    "lower",
+    "after_in",
+    "after_by",
+    "after_is",
+    "after_comma",
+    "before_punct",
+)
+BASE_FEATURES = (
+    "bias",
+    "sent_score",
+    "sent_best",
+    "sent_rank",
+    "span_overlap",
+    "span_has_qword",
+    "len1",
+    "len2",
+    "len3",
+    "len4",
+    "len5plus",
+    "near1",
+    "near3",
+    "dist",
+    "left_match",
+    "right_match",
+    "has_comma",
+    "whnoun_in_span",
+    "whnoun_adjacent",
+)
 _AUX = frozenset("is are was were do does did has have had can could will would the a an".split())
 
 
@@ -131,6 +170,8 @@ def wh_noun(question):
     if m and m.group(1) not in _AUX and m.group(1) not in STOPWORDS:
         return _stem(m.group(1))
     return None
+
+
 FEATURE_NAMES = BASE_FEATURES + tuple(f"{q}*{s}" for q in WH_TYPES for s in SHAPES) + tuple(f"q_{q}" for q in WH_TYPES)
 
 
@@ -175,7 +216,7 @@ def candidate_features(context, question):
                     break
                 if w == "," or w.lower() in STOPWORDS:
                     continue
-                span_words = words[i:j + 1]
+                span_words = words[i : j + 1]
                 f = np.zeros(len(FEATURE_NAMES), dtype=np.float32)
                 f[col["bias"]] = 1.0
                 f[col["sent_score"]] = scores[si]
@@ -185,19 +226,30 @@ def candidate_features(context, question):
                 overlap = sum(1 for k in range(i, j + 1) if match[k]) / max(1, len(content))
                 f[col["span_overlap"]] = overlap
                 length = j - i + 1
-                f[col["len1" if length == 1 else "len2" if length == 2 else "len3" if length == 3 else
-                      "len4" if length == 4 else "len5plus"]] = 1.0
+                f[
+                    col[
+                        "len1"
+                        if length == 1
+                        else "len2"
+                        if length == 2
+                        else "len3"
+                        if length == 3
+                        else "len4"
+                        if length == 4
+                        else "len5plus"
+                    ]
+                ] = 1.0
                 outside = [p for p in match_pos if p < i or p > j]
                 dist = min((i - p if p < i else p - j) for p in outside) if outside else 99
                 f[col["near1"]] = 1.0 if dist <= 1 else 0.0
                 f[col["near3"]] = 1.0 if dist <= 3 else 0.0
                 f[col["dist"]] = min(dist, 20) / 20.0
-                f[col["left_match"]] = 1.0 if any(match[max(0, i - 3):i]) else 0.0
-                f[col["right_match"]] = 1.0 if any(match[j + 1:j + 4]) else 0.0
+                f[col["left_match"]] = 1.0 if any(match[max(0, i - 3) : i]) else 0.0
+                f[col["right_match"]] = 1.0 if any(match[j + 1 : j + 4]) else 0.0
                 f[col["span_has_qword"]] = 1.0 if overlap > 0 else 0.0
                 if noun:
                     f[col["whnoun_in_span"]] = 1.0 if any(_stem(x) == noun for x in content) else 0.0
-                    near = words[max(0, i - 1):i] + words[j + 1:j + 2]
+                    near = words[max(0, i - 1) : i] + words[j + 1 : j + 2]
                     f[col["whnoun_adjacent"]] = 1.0 if any(_stem(x) == noun for x in near) else 0.0
                 f[col["has_comma"]] = 1.0 if "," in span_words else 0.0
                 shape = _shape(span_words)
@@ -264,23 +316,30 @@ class TritonPythonModel:
             ctx = pb_utils.get_input_tensor_by_name(request, "context")
             qst = pb_utils.get_input_tensor_by_name(request, "question")
             if ctx is None or qst is None:
-                responses.append(pb_utils.InferenceResponse(
-                    error=pb_utils.TritonError("inputs 'context' and 'question' are required")))
+                responses.append(
+                    pb_utils.InferenceResponse(error=pb_utils.TritonError("inputs 'context' and 'question' are required"))
+                )
                 continue
             contexts = [_decode(v) for v in ctx.as_numpy().reshape(-1)]
             questions = [_decode(v) for v in qst.as_numpy().reshape(-1)]
             if len(contexts) != len(questions):
-                responses.append(pb_utils.InferenceResponse(
-                    error=pb_utils.TritonError("'context' and 'question' have different batch sizes")))
+                responses.append(
+                    pb_utils.InferenceResponse(error=pb_utils.TritonError("'context' and 'question' have different batch sizes"))
+                )
                 continue
             results = [self.ranker.answer(c, q) for c, q in zip(contexts, questions)]
-            responses.append(pb_utils.InferenceResponse(output_tensors=[
-                pb_utils.Tensor("answer", np.array([r[0].encode("utf-8") for r in results],
-                                                   dtype=np.object_).reshape(-1, 1)),
-                pb_utils.Tensor("start", np.array([[r[1]] for r in results], dtype=np.int32).reshape(-1, 1)),
-                pb_utils.Tensor("end", np.array([[r[2]] for r in results], dtype=np.int32).reshape(-1, 1)),
-                pb_utils.Tensor("confidence", np.array([[r[3]] for r in results], dtype=np.float32).reshape(-1, 1)),
-            ]))
+            responses.append(
+                pb_utils.InferenceResponse(
+                    output_tensors=[
+                        pb_utils.Tensor(
+                            "answer", np.array([r[0].encode("utf-8") for r in results], dtype=np.object_).reshape(-1, 1)
+                        ),
+                        pb_utils.Tensor("start", np.array([[r[1]] for r in results], dtype=np.int32).reshape(-1, 1)),
+                        pb_utils.Tensor("end", np.array([[r[2]] for r in results], dtype=np.int32).reshape(-1, 1)),
+                        pb_utils.Tensor("confidence", np.array([[r[3]] for r in results], dtype=np.float32).reshape(-1, 1)),
+                    ]
+                )
+            )
         return responses
 
     def finalize(self):

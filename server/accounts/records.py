@@ -1,0 +1,61 @@
+"""Rows of the accounts domain as typed records, and the scopes an API token can carry."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import TypedDict
+
+
+class TokenScope(StrEnum):
+    """What an API token may do (a session has every scope; `admin` implies the others)."""
+
+    READ = "read"
+    ANNOTATE = "annotate"
+    MODELS = "models"
+    ADMIN = "admin"
+
+
+class UserRow(TypedDict):
+    """A user as it leaves the accounts domain: never with its password hash."""
+
+    id: int
+    username: str
+    email: str | None
+    is_admin: bool
+    created_at: datetime
+
+
+class UserWithHash(UserRow):
+    password_hash: str
+
+
+class ApiTokenRow(TypedDict, total=False):
+    """An API token without its hash (`user` is absent from a revocation's answer)."""
+
+    id: int
+    user: int
+    name: str
+    prefix: str
+    scopes: list[str]
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked_at: datetime | None
+
+
+class LiveApiToken(TypedDict):
+    """A live token looked up by its prefix to authenticate a request (with its hash, to compare)."""
+
+    id: int
+    user: int
+    token_hash: str
+    scopes: list[str]
+
+
+class ViewerFacts(TypedDict):
+    """What ownership and admin rules need about a user: read on every authenticated request."""
+
+    id: int
+    username: str
+    is_admin: bool
+    owned: list[int] | None

@@ -1,0 +1,312 @@
+"""Writing examples: ask the round's target model(s), decide "fooled", store once, count.
+
+The model call happens before the transaction (it may take seconds); one statement
+(queries.INSERT_EXAMPLE, through store.py) then inserts the example idempotently on its client UUID
+and moves the round, context and user counters with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from server.annotation import fooling
+from server.annotation.examples import queries
+from server.annotation.examples.announce import example_written
+from server.annotation.examples.judging import ask_models, choose_targets, model_fields, verdict_of
+from server.annotation.examples.store import example_by_client_id, insert_example
+from server.annotation.records import ExampleRow, Verdict
+from server.annotation.validation_input import check_submission
+from server.core import jobs
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.inference import ModelUnavailable, Prediction
+from server.core.jsonutil import from_json
+from server.core.services import Services
+from server.tasks.config import TaskConfig
+from workers import pending as pending_jobs
+
+log = logging.getLogger("dynabench.annotation")
+
+
+@dataclass(frozen=True)
+class Submission:
+    round_id: int
+    context_id: int
+    fields: Any
+    intended: Any  # the label (classification) or the answer text (extractive QA)
+    client_id: uuid.UUID | None
+    answer_start: int | None = None
+    explanation: str = ""
+    time_spent_ms: float | None = None
+    sandbox: bool = False
+
+
+@dataclass
+class Outcome:
+    verdict: Verdict
+    message: str
+    example: ExampleRow | None = None  # None in sandbox mode
+    predictions: list[Prediction] = field(default_factory=list)
+    duplicate: bool = False
+
+
+class _AlreadyStored(Exception):
+    """The client UUID is already taken: answer from the stored example."""
+
+
+async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
+    """Round, task config, context and whether the client UUID is taken, in one round trip."""
+    rows = await queries.load_for_writing(submission.round_id, submission.context_id, submission.client_id)
+    if rows and rows[0]["client_id_used"]:
+        raise _AlreadyStored
+    if not rows:
+        raise not_found("That round")
+    row = rows[0]
+    if row["end_at"] is not None:
+        raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
+    if row["context_id"] is None or row["context_round"] != row["id"]:
+        raise not_found("That context (in this round)")
+    round_row = {
+        "id": row["id"],
+        "task": row["task"],
+        "target_models": from_json(row["target_models"]),
+        "config_text": row["config"],
+    }
+    context = {"id": row["context_id"], "fields": from_json(row["context_fields"])}
+    return round_row, cached_config(row["task"], row["config"]), context
+
+
+_CONFIGS: dict[tuple[int, str], TaskConfig] = {}
+
+
+def cached_config(task_id: int, raw: str) -> TaskConfig:
+    """Parsed task configs, keyed by their text: parsing is pure, and configs are read on every write."""
+    key = (task_id, raw)
+    config = _CONFIGS.get(key)
+    if config is None:
+        if len(_CONFIGS) > 1000:
+            _CONFIGS.clear()
+        config = _CONFIGS[key] = TaskConfig.model_validate_json(raw)
+    return config
+
+
+async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
+    if submission.client_id is None and not submission.sandbox:
+        raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
+    early = _ask_early(services, submission)
+    if early is not None and not submission.sandbox:
+        outcome = await _create_on_remembered_rows(services, user_id, submission, early)
+        if outcome is not None:
+            return outcome
+    try:
+        try:
+            prepared = await _load(submission)
+        except _AlreadyStored:
+            if not submission.sandbox:
+                # A retried client UUID is answered from the stored example, without asking the model again.
+                existing = await _existing(submission.client_id, user_id)
+                if existing is not None:
+                    return existing
+            prepared = await _load(replace(submission, client_id=None))
+        _remember(prepared)
+        round_row, config, context = prepared
+        if early is not None and early.prepared_like(prepared):
+            # The same config and context: the early check of the input stands.
+            stored_input, targets, asking, early = early.stored_input, early.targets, early.task, None
+        else:
+            stored_input, asking = _checked_input(config, context, submission), None
+        await _check_rate(services, user_id)
+        if asking is None:
+            targets = choose_targets(config, round_row["target_models"])
+            asking = ask_models(services, config, targets, model_fields(config, context, stored_input))
+    finally:
+        if early is not None:
+            early.cancel()
+    predictions, fooled, pending_reason = await _judge(asking, config, submission)
+    if submission.sandbox:
+        return Outcome(verdict_of(fooled), _message(fooled, sandbox=True), None, predictions)
+    example, inserted = await insert_example(
+        round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets
+    )
+    if not inserted:
+        return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
+    after_commit(services, example)
+    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+async def _judge(asking: asyncio.Future, config: TaskConfig, submission: Submission) -> tuple[list[Prediction], bool | None, str]:
+    """The model's answers and the verdict; a model that cannot answer leaves the example pending."""
+    try:
+        predictions = await asking
+    except ModelUnavailable as exc:
+        if submission.sandbox:
+            raise ServiceError("MODEL_UNAVAILABLE", f"The model could not answer: {exc}. Try again shortly.") from None
+        return [], None, str(exc)
+    return predictions, fooling.fooled(config, str(submission.intended), [p.output for p in predictions]), ""
+
+
+async def _create_on_remembered_rows(
+    services: Services, user_id: int, submission: Submission, early: _EarlyAsk
+) -> Outcome | None:
+    """The common case in one statement: the example is judged on the rows this process last read, and
+    the insert holds only if they are still current (round open, same targets, config and context
+    fields). None — a changed row, a closed round, a retried client UUID — means: take the full path,
+    which reads everything afresh and says precisely what is wrong."""
+    try:
+        round_row, config, context = early.prepared
+        predictions, fooled, pending_reason = await _judge(early.task, config, submission)
+        example, inserted = await insert_example(
+            round_row,
+            config,
+            context,
+            user_id,
+            submission,
+            early.stored_input,
+            predictions,
+            fooled,
+            pending_reason,
+            early.targets,
+            guard=True,
+        )
+    except asyncio.CancelledError:
+        early.cancel()
+        raise
+    if example is None or not inserted:
+        return None
+    after_commit(services, example)
+    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+
+
+# Speculation: the model call need not wait for the round/context read. Each process remembers what
+# the last reads of rounds and contexts returned (contexts also from nextContext) and asks the model
+# with that while the fresh read runs; the answer is used only if the fresh read agrees (same targets,
+# config and context fields), so every check still happens on current rows, and a disagreement (a new
+# round's targets, a changed config) costs only a wasted model call.
+_ROUNDS: dict[int, tuple[dict, TaskConfig]] = {}
+_CONTEXTS: dict[int, dict] = {}
+
+
+def remember_context(context: dict) -> None:
+    """A context row just read (e.g. by nextContext): its fields are likely to be written against next."""
+    fields = from_json(context.get("fields"))
+    if isinstance(fields, dict):
+        _bounded_put(_CONTEXTS, context["id"], {"id": context["id"], "fields": fields})
+
+
+def _remember(prepared: tuple[dict, TaskConfig, dict]) -> None:
+    round_row, config, context = prepared
+    _bounded_put(_ROUNDS, round_row["id"], (round_row, config))
+    _bounded_put(_CONTEXTS, context["id"], context)
+
+
+def _bounded_put(cache: dict, key: int, value) -> None:
+    if len(cache) >= 20_000:
+        cache.clear()
+    cache[key] = value
+
+
+@dataclass
+class _EarlyAsk:
+    prepared: tuple[dict, TaskConfig, dict]
+    stored_input: dict
+    targets: list[dict]
+    task: asyncio.Future
+
+    def prepared_like(self, fresh: tuple[dict, TaskConfig, dict]) -> bool:
+        (old_round, old_config, old_context), (round_row, config, context) = self.prepared, fresh
+        return (
+            old_config is config
+            and old_round["target_models"] == round_row["target_models"]
+            and old_context["fields"] == context["fields"]
+        )
+
+    def cancel(self) -> None:
+        self.task.cancel()
+        # Its outcome (or cancellation) is deliberately ignored.
+        self.task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+def _ask_early(services: Services, submission: Submission) -> _EarlyAsk | None:
+    known_round, context = _ROUNDS.get(submission.round_id), _CONTEXTS.get(submission.context_id)
+    if known_round is None or context is None or services.settings.submissions_per_minute > 0:
+        return None  # with a rate limit on, the model is asked only after the count allows it
+    (round_row, config), prepared = known_round, (*known_round, context)
+    try:
+        stored_input = _checked_input(config, context, submission)
+    except ServiceError:
+        return None  # the fresh path reports it
+    targets = choose_targets(config, round_row["target_models"])
+    task = asyncio.ensure_future(ask_models(services, config, targets, model_fields(config, context, stored_input)))
+    return _EarlyAsk(prepared, stored_input, targets, task)
+
+
+def _checked_input(config: TaskConfig, context: dict, submission: Submission) -> dict:
+    return check_submission(
+        config,
+        context["fields"],
+        submission.fields,
+        submission.intended,
+        submission.answer_start,
+        submission.explanation,
+        submission.time_spent_ms,
+    )
+
+
+# Atomic per-user fixed window of one minute (retried client UUIDs were answered above and are not counted).
+_COUNT_SUBMISSION = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end return n"
+
+
+async def _check_rate(services: Services, user_id: int) -> None:
+    limit = services.settings.submissions_per_minute
+    if limit <= 0:
+        return
+    window = int(time.time() // 60)
+    count = await services.redis.eval(_COUNT_SUBMISSION, 1, f"dynabench:submissions:{user_id}:{window}")
+    if int(count) > limit:
+        raise ServiceError(
+            "RATE_LIMITED",
+            f"At most {limit} examples per minute; wait {60 - int(time.time()) % 60} s (unsent examples stay in your outbox).",
+        )
+
+
+def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> str:
+    if fooled is None:
+        return (
+            "Saved. The model is not answering right now, so your example is pending; "
+            "it will be judged as soon as the model is back."
+        )
+    prefix = "Sandbox (not saved): " if sandbox else ""
+    return prefix + ("You fooled the model!" if fooled else "The model got it right. Try again?")
+
+
+async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
+    row = await example_by_client_id(client_id)
+    if row is None:
+        return None
+    if row["user"] != user_id:
+        raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+    return Outcome(verdict_of(row["fooled"]), _message(row["fooled"]), row, [], duplicate=True)
+
+
+def after_commit(services: Services, example: ExampleRow) -> None:
+    """Live views are told once the write has committed, without the writer waiting for Redis; a
+    pending example is re-checked shortly."""
+    example_written(services, example)
+    if example["fooled"] is None:
+        task = asyncio.ensure_future(_enqueue_recheck(services, example))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
+
+
+_BACKGROUND: set[asyncio.Task] = set()
+
+
+async def _enqueue_recheck(services: Services, example: ExampleRow) -> None:
+    try:
+        await jobs.enqueue_later(services.arq, 2, pending_jobs.recheck_pending_examples)
+    except Exception:  # Redis hiccup: the worker's periodic sweep re-judges pending examples
+        log.warning("could not queue a re-check for pending example %s", example.get("id"), exc_info=True)

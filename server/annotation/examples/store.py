@@ -1,0 +1,76 @@
+"""Storing a judged example: one statement (queries.INSERT_EXAMPLE) inserts it once per client UUID and
+moves the round, context and user counters with it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asyncpg.exceptions import ForeignKeyViolationError
+
+from server.annotation.examples import queries
+from server.annotation.examples.judging import model_output_document, status_after_verdict
+from server.annotation.records import ExampleRow
+from server.core.errors import ServiceError, not_found
+from server.core.inference import Prediction
+from server.core.jsonutil import to_json
+from server.tasks.config import TaskConfig
+
+example_by_client_id = queries.example_by_client_id
+
+
+async def insert_example(
+    round_row: dict,
+    config: TaskConfig,
+    context: dict,
+    user_id: int,
+    submission: Any,
+    stored_input: dict,
+    predictions: list[Prediction],
+    fooled: bool | None,
+    pending_reason: str,
+    targets: list[dict],
+    guard: bool = False,
+) -> tuple[ExampleRow | None, bool]:
+    """(example, inserted). Guarded: (None, False) when the rows it was judged on are no longer current
+    or the client UUID is taken."""
+    output = model_output_document(predictions) if predictions else None
+    names = [p.model_name for p in predictions] or [t["name"] for t in targets]
+    versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
+    values = {
+        "client_id": submission.client_id,
+        "round": round_row["id"],
+        "context": context["id"],
+        "user": user_id,
+        "input": to_json(stored_input),
+        "output": to_json(output) if output is not None else None,
+        "name": "+".join(names),
+        "version": "+".join(versions),
+        "fooled": fooled,
+        "status": status_after_verdict(config, fooled),
+        "explanation": submission.explanation,
+        "time_spent": submission.time_spent_ms,
+        "reason": pending_reason,
+        "pending": fooled is None,
+        "fooled_int": 1 if fooled else 0,
+    }
+    if guard:
+        values.update(
+            seen_targets=to_json(round_row["target_models"]),
+            seen_config=round_row["config_text"],
+            seen_fields=to_json(context["fields"]),
+        )
+    try:
+        row = await queries.insert_example(values, guard=guard)
+    except ForeignKeyViolationError as exc:
+        # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
+        if "user" in (exc.constraint_name or ""):
+            raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.") from None
+        raise not_found("That round or context") from None
+    if row is None and guard:
+        return None, False
+    if row is None:  # the same client UUID won a race a moment ago
+        existing = await example_by_client_id(submission.client_id)
+        if existing is None or existing["user"] != user_id:
+            raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+        return existing, False
+    return row, True

@@ -1,0 +1,36 @@
+"""The query room of exports: a round's examples with their context and votes, read through a cursor."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import asyncpg
+
+from server.core.sql import Query
+
+EXPORT_ROWS = Query("""
+SELECT e.id, e."user", e.input::text AS input, e.model_output::text AS model_output, e.model_name, e.model_version,
+  e.fooled, e.status, e.retracted, e.flagged, e.flag_reason, e.explanation, e.time_spent_ms, e.created_at,
+  c.id AS context_id, c.fields::text AS context_fields, c.tag AS context_tag,
+  COALESCE((SELECT json_agg(json_build_object('user', v."user", 'label', v.label, 'mode', v.mode) ORDER BY v.id)
+            FROM validations v WHERE v.example = e.id), '[]')::text AS validations
+FROM examples e JOIN contexts c ON c.id = e.context
+WHERE e.round = :round_id
+ORDER BY e.id
+""")
+
+
+async def export_records(connection: asyncpg.Connection, round_id: int) -> AsyncIterator[dict[str, Any]]:
+    """A round's exported rows through a server-side cursor (so its own connection, held for the read)."""
+    async with connection.transaction(readonly=True):
+        async for record in connection.cursor(EXPORT_ROWS.sql, *EXPORT_ROWS.arguments({"round_id": round_id}), prefetch=500):
+            yield dict(record)
+
+
+TASK = Query("SELECT * FROM tasks WHERE id = :id")
+
+
+async def task_row(task_id: int) -> dict[str, Any]:
+    """A task that a row of this domain refers to (so it exists: foreign keys)."""
+    return cast(dict[str, Any], await TASK.row(id=task_id))

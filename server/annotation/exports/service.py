@@ -1,0 +1,128 @@
+"""Round exports for owners: short-lived download links, streamed JSONL, HF-datasets archives, files (CLI)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import tarfile
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import jwt
+
+from server.annotation.exports import queries
+from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_dataset
+from server.core import db
+from server.core.errors import ServiceError
+from server.tasks.config import TaskConfig
+from server.tasks.service import get_round, load_config
+
+LINK_TTL_SECONDS = 15 * 60
+
+
+async def export_shape(round_id: int) -> tuple[dict[str, Any], TaskConfig, dict]:
+    round_row = await get_round(round_id)
+    task = await queries.task_row(round_row["task"])
+    config = load_config(task)
+    return {"task_code": task["code"], "round_number": round_row["number"], "config": config}, config, round_row
+
+
+def anonymisation_key(secret: str) -> str:
+    """Pseudonyms are keyed by the deployment's secret: stable across exports, unlinkable without it."""
+    return hashlib.sha256(b"dynabench-export:" + secret.encode()).hexdigest()
+
+
+def issue_link_token(round_id: int, fmt: str, user_id: int, secret: str, now: float | None = None) -> tuple[str, int]:
+    issued = int(now if now is not None else time.time())
+    expires = issued + LINK_TTL_SECONDS
+    payload = {"typ": "export", "round": round_id, "fmt": fmt, "sub": str(user_id), "iat": issued, "exp": expires}
+    return jwt.encode(payload, secret, algorithm="HS256"), expires
+
+
+def read_link_token(token: str, secret: str) -> tuple[int, str]:
+    try:
+        payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "round", "fmt"]})
+    except jwt.ExpiredSignatureError:
+        raise ServiceError("FORBIDDEN", "This export link has expired; ask for a new one with exportRound.") from None
+    except jwt.PyJWTError:
+        raise ServiceError("FORBIDDEN", "This export link is not valid.") from None
+    if payload.get("typ") != "export" or payload.get("fmt") not in FORMATS:
+        raise ServiceError("FORBIDDEN", "This export link is not valid.")
+    return int(payload["round"]), payload["fmt"]
+
+
+async def _connection() -> asyncpg.Connection:
+    # Its own connection: a cursor holds a transaction open for the whole download.
+    return await asyncpg.connect(db.database_url())
+
+
+async def jsonl_chunks(round_id: int, key: str) -> AsyncIterator[bytes]:
+    shape, _, _ = await export_shape(round_id)
+    connection = await _connection()
+    try:
+        buffer = bytearray()
+        async for line in stream_jsonl(connection, round_id, key=key, **shape):
+            buffer += line
+            if len(buffer) >= 64 * 1024:
+                yield bytes(buffer)
+                buffer.clear()
+        if buffer:
+            yield bytes(buffer)
+    finally:
+        await connection.close()
+
+
+async def write_export(round_id: int, fmt: str, output: Path, key: str, progress=None) -> int:
+    """Write a round's export to `output` (a .jsonl file, or a directory for HF_DATASET); returns rows."""
+    shape, config, _ = await export_shape(round_id)
+    jsonl = output if fmt == "jsonl" else Path(tempfile.mkdtemp(prefix="dynabench-export-")) / "rows.jsonl"
+    jsonl.parent.mkdir(parents=True, exist_ok=True)
+    rows = 0
+    connection = await _connection()
+    try:
+        with jsonl.open("wb") as sink:
+            async for line in stream_jsonl(connection, round_id, key=key, **shape):
+                sink.write(line)
+                rows += 1
+                if progress:
+                    progress(1)
+    finally:
+        await connection.close()
+    if fmt == "hf_dataset":
+        await asyncio.to_thread(write_hf_dataset, jsonl, output, config)
+        jsonl.unlink()
+        jsonl.parent.rmdir()
+    return rows
+
+
+async def hf_archive(round_id: int, key: str) -> tuple[Path, str]:
+    """A tar.gz of the HF-datasets directory, in a temporary file the caller deletes."""
+    shape, _, _ = await export_shape(round_id)
+    scratch = Path(tempfile.mkdtemp(prefix="dynabench-export-"))
+    name = f"{shape['task_code']}-round{shape['round_number']}"
+    await write_export(round_id, "hf_dataset", scratch / name, key)
+    archive = scratch / f"{name}.tar.gz"
+    await asyncio.to_thread(_tar, scratch / name, archive)
+    return archive, name
+
+
+def _tar(directory: Path, archive: Path) -> None:
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(directory, arcname=directory.name)
+        info = tarfile.TarInfo(f"{directory.name}/README.txt")
+        text = (
+            b"Load with: datasets.load_from_disk('" + directory.name.encode() + b"')\n"
+            b"Nested columns (input, context, model_output, label_distribution) are JSON text.\n"
+        )
+        info.size = len(text)
+        tar.addfile(info, io.BytesIO(text))
+
+
+def summary(rows: int, fmt: str, output: Path) -> str:
+    return json.dumps({"rows": rows, "format": fmt.upper(), "output": str(output)})

@@ -1,0 +1,83 @@
+"""Validation, the aggregating side (run by the worker): outcomes and counters recomputed from rows, idempotently."""
+
+from __future__ import annotations
+
+from server.annotation.aggregation import OPEN, Vote, outcome
+from server.annotation.records import ExampleStatus, ValidationMode
+from server.annotation.validation import queries, stats
+from server.core import db, events
+from server.core.services import Services
+from server.tasks.service import get_round, load_config
+
+
+async def recompute_round(round_id: int) -> list[dict]:
+    """Recount a round from its examples. The round row is locked first: under READ COMMITTED the
+    recount then runs on a fresh snapshot that includes every concurrent change committed before the
+    lock was granted (otherwise two concurrent recounts each miss the other's status change)."""
+    async with db.transaction():  # joins the caller's transaction if there is one
+        return await queries.recompute_round(round_id)
+
+
+async def recount_round(services: Services, round_id: int) -> dict | None:
+    """The round's counters from rows, announced to live views; None for an unknown round."""
+    rows = await recompute_round(round_id)
+    if not rows:
+        return None
+    await events.publish(services.redis, events.RoundStatsChanged(round_id=round_id))
+    return rows[0]
+
+
+async def recount_user(user_id: int, round_id: int) -> None:
+    """Call in a transaction. The counters' row is locked first (as recompute_round locks the round):
+    the recount then sees every example and vote committed before the lock, and writers after it wait
+    and add to the recount instead of being overwritten by it."""
+    await queries.recount_user(user_id, round_id)
+
+
+async def aggregate(services: Services, example_id: int) -> str | None:
+    """Recompute one example's outcome from all its votes (idempotent), then the counters it moves."""
+    async with db.transaction():
+        # Lock the example: concurrent runs for the same example serialize here.
+        example = await queries.lock_example(example_id)
+        if example is None:
+            return None
+        if example["status"] == ExampleStatus.PENDING:
+            return ExampleStatus.PENDING.value
+        votes = await queries.votes(example_id)
+        round_row = await get_round(example["round"])
+        config = load_config(await queries.task_row(round_row["task"]))
+        decided = outcome([Vote(v["label"], v["mode"]) for v in votes], config.validation.num_matching_validations)
+        if decided == OPEN:
+            decided = (
+                ExampleStatus.OPEN if (example["fooled"] or config.validation.validate_non_fooling) else ExampleStatus.CLOSED
+            ).value
+        if decided != example["status"]:
+            await queries.set_status(example_id, decided)
+        await queries.mark_aggregated(example_id)
+        await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
+        user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
+        await stats.add_to_agreement(
+            example["round"], [v["label"] for v in user_votes if v["aggregated"]], [v["label"] for v in user_votes]
+        )
+        for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
+            await recount_user(user_id, example["round"])
+    await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
+    await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
+    await events.publish(
+        services.redis,
+        events.VoteCounted(
+            round_id=example["round"],
+            example_id=example_id,
+            still_open=decided == ExampleStatus.OPEN,
+            voter_ids=tuple(v["user"] for v in votes),
+        ),
+    )
+    return decided
+
+
+async def sweep_unaggregated(services: Services, limit: int = 200) -> int:
+    """Aggregate examples that have votes no aggregation has seen (a lost job, a killed worker)."""
+    example_ids = await queries.unaggregated_examples(limit)
+    for example_id in example_ids:
+        await aggregate(services, example_id)
+    return len(example_ids)

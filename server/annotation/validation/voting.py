@@ -1,0 +1,57 @@
+"""Validation, the voting side: which examples a validator gets, and casting a vote (its aggregation is queued)."""
+
+from __future__ import annotations
+
+from server import permissions
+from server.accounts.viewer import Viewer
+from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel, ValidationMode, ValidationRow
+from server.annotation.validation import queries
+from server.core import db, jobs
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.services import Services
+from server.core.storable import text_problem
+from server.tasks.service import get_round
+from workers import validation as validation_jobs
+
+CLAIM_MINUTES = 10
+MAX_NOTE = 2000
+
+
+async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -> list[ExampleRow]:
+    await get_round(round_id)
+    async with db.transaction():
+        ids = await queries.pick_candidates(round_id, viewer.user_id, first)
+        if ids:
+            await queries.claim(ids, viewer.user_id, CLAIM_MINUTES)
+    if not ids:
+        return []
+    by_id = {row["id"]: row for row in await queries.examples_by_ids(ids)}
+    return [by_id[i] for i in ids]
+
+
+async def validate_example(
+    services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str
+) -> ValidationRow:
+    if label not in tuple(ValidationLabel):
+        raise invalid("Unknown label.", FieldProblem("label", "must be CORRECT, INCORRECT or FLAGGED"))
+    if len(note) > MAX_NOTE or text_problem(note):
+        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE} characters of text"))
+    example = await queries.example_by_id(example_id)
+    if example is None:
+        raise not_found("That example")
+    round_row = await get_round(example["round"])
+    denied = permissions.vote_on_example(viewer, example, round_row["task"], owner_mode=mode == ValidationMode.OWNER)
+    if denied is not None:
+        raise ServiceError(denied.code, denied.message)
+    if example["retracted"]:
+        raise ServiceError("CONFLICT", "This example was retracted by its author.")
+    if example["status"] == ExampleStatus.PENDING:
+        raise ServiceError("CONFLICT", "The model has not judged this example yet.")
+    async with db.transaction():
+        inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip())
+        if inserted is None:
+            raise ServiceError("CONFLICT", "You have already validated this example.")
+        await queries.release_claim(example_id, viewer.user_id)
+        await queries.count_validation_done(viewer.user_id, example["round"])
+    await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
+    return inserted

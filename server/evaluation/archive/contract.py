@@ -1,0 +1,120 @@
+"""The per-task I/O contract a model's tensors must follow (triton_models/README.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from google.protobuf import json_format
+
+from server.evaluation.archive.limits import ArchiveRejected
+from server.evaluation.archive.repository import ModelRepository, _pb2
+
+_TASK_KINDS = {"classification": "classification", "extractive_qa": "qa", "qa": "qa"}
+
+
+def _dtype(value: int) -> str:
+    try:
+        return _pb2().DataType.Name(value)
+    except ValueError:
+        return str(value)
+
+
+def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str], labels: list[str] | None) -> None:
+    """Refuse (code CONTRACT) a model whose tensors do not follow its task's I/O contract.
+
+    ``task_kind``: "classification" or "extractive_qa" (alias "qa"); ``input_names``: the task's
+    model inputs (TaskConfig.model_inputs); ``labels``: the task's labels in order (classification).
+    Every problem found is reported (``details``), each naming the tensor and what was expected.
+    """
+    kind = _TASK_KINDS.get(task_kind)
+    if kind is None:
+        raise ValueError(f"unknown task kind {task_kind!r}")
+    if kind == "classification" and not labels:
+        raise ValueError("a classification task needs its labels")
+    pb2 = _pb2()
+    config = json_format.ParseDict(repo.config, pb2.ModelConfig())
+    problems: list[str] = []
+    string = "TYPE_STRING dims [1]"
+
+    if config.max_batch_size <= 0:
+        problems.append(
+            f"max_batch_size is {config.max_batch_size}: the API sends batched tensors ([batch, 1]), so set "
+            "max_batch_size to at least 1 (e.g. 64 with dynamic_batching)"
+        )
+
+    expected_inputs = list(input_names)
+    inputs: dict[str, Any] = {}
+    for tensor in config.input:
+        if tensor.name in inputs:
+            problems.append(f"input '{tensor.name}' is declared twice")
+        inputs[tensor.name] = tensor
+    for name in expected_inputs:
+        tensor = inputs.get(name)
+        if tensor is None:
+            problems.append(f"input '{name}' is missing: this task sends the inputs {expected_inputs}, each {string}")
+            continue
+        if tensor.data_type != pb2.TYPE_STRING:
+            problems.append(f"input '{name}' is {_dtype(tensor.data_type)}, expected TYPE_STRING (UTF-8 bytes)")
+        if list(tensor.dims) != [1]:
+            problems.append(f"input '{name}' has dims {list(tensor.dims)}, expected [1]")
+    for name in inputs:
+        if name not in expected_inputs:
+            problems.append(
+                f"input '{name}' is not one of this task's inputs {expected_inputs}: the API sends exactly those, each {string}"
+            )
+
+    if kind == "classification":
+        assert labels is not None
+        expected_outputs = [
+            ("label", pb2.TYPE_STRING, [1], ""),
+            ("probs", pb2.TYPE_FP32, [len(labels)], f" (one probability per label: {', '.join(labels)})"),
+        ]
+    else:
+        expected_outputs = [
+            ("answer", pb2.TYPE_STRING, [1], ""),
+            ("start", pb2.TYPE_INT32, [1], ""),
+            ("end", pb2.TYPE_INT32, [1], ""),
+            ("confidence", pb2.TYPE_FP32, [1], ""),
+        ]
+    outputs: dict[str, Any] = {}
+    for tensor in config.output:
+        if tensor.name in outputs:
+            problems.append(f"output '{tensor.name}' is declared twice")
+        outputs[tensor.name] = tensor
+    for name, dtype, dims, why in expected_outputs:
+        tensor = outputs.get(name)
+        if tensor is None:
+            problems.append(f"output '{name}' is missing: expected {name} {_dtype(dtype)} dims {dims}{why}")
+            continue
+        if tensor.data_type != dtype:
+            problems.append(f"output '{name}' is {_dtype(tensor.data_type)}, expected {_dtype(dtype)}")
+        if list(tensor.dims) != dims:
+            problems.append(f"output '{name}' has dims {list(tensor.dims)}, expected {dims}{why}")
+
+    if "labels" in config.parameters:
+        expected_labels = list(labels or []) if kind == "classification" else []
+        raw = config.parameters["labels"].string_value
+        try:
+            declared = json.loads(raw)
+        except ValueError:
+            declared = None
+        if not isinstance(declared, list) or not all(isinstance(x, str) for x in declared):
+            problems.append(f"parameter 'labels' must be a JSON list of strings, got {raw!r}")
+        elif declared != expected_labels:
+            if kind == "classification":
+                problems.append(
+                    f"parameter 'labels' is {json.dumps(declared)}, but this task's labels are "
+                    f"{json.dumps(expected_labels)} in that order (probs[i] must be the probability of labels[i])"
+                )
+            else:
+                problems.append(f"parameter 'labels' is {json.dumps(declared)}, but a QA model has no labels ([])")
+
+    if problems:
+        if len(problems) == 1:
+            message = f"the model does not follow the task's I/O contract: {problems[0]}"
+        else:
+            message = "the model does not follow the task's I/O contract: " + "; ".join(
+                f"({i}) {p}" for i, p in enumerate(problems, 1)
+            )
+        raise ArchiveRejected("CONTRACT", message, details=problems)

@@ -1,0 +1,336 @@
+"""The uploaded Triton model repository: layout and config.pbtxt checks, and writing a checked one to disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from google.protobuf import json_format, text_format
+
+from server.evaluation.archive.limits import CONFIG_MAX, MODEL_NAME, VERSION, ArchiveLimits, ArchiveRejected, _size
+from server.evaluation.archive.scan import _scan
+
+
+@dataclass
+class ModelRepository:
+    name: str
+    config_text: str
+    config: dict  # ModelConfig via json_format.MessageToDict(preserving_proto_field_name=True); "name" always set
+    files: dict[str, bytes]  # paths relative to the model directory ("1/model.py"), config.pbtxt excluded
+    versions: list[int]
+    backend: str
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(len(data) for data in self.files.values())
+
+    def triton_files(self) -> dict[str, bytes]:
+        """The ``files`` argument of Triton's load API (``load_model(name, config=..., files=...)``)."""
+        return {f"file:{path}": data for path, data in self.files.items()}
+
+    def triton_config_json(self) -> str:
+        """The ``config`` argument of Triton's load API."""
+        return json.dumps(self.config)
+
+
+# --------------------------------------------------------------------------------------------
+# The model repository
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _pb2() -> Any:
+    from tritonclient.grpc import model_config_pb2  # ships Triton's model_config.proto (lazy: slow import)
+
+    return model_config_pb2
+
+
+PLATFORM_BACKENDS = {
+    "onnxruntime_onnx": "onnxruntime",
+    "pytorch_libtorch": "pytorch",
+    "tensorflow_graphdef": "tensorflow",
+    "tensorflow_savedmodel": "tensorflow",
+    "tensorrt_plan": "tensorrt",
+    "ensemble": "ensemble",
+}
+
+
+def _parse_config(data: bytes, where: str) -> tuple[str, Any]:
+    if len(data) > CONFIG_MAX:
+        raise ArchiveRejected("BAD_CONFIG", f"{where} is {_size(len(data))}; a model config should be a small text file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ArchiveRejected("BAD_CONFIG", f"{where} is not UTF-8 text ({exc})", entry=where) from None
+    message = _pb2().ModelConfig()
+    try:
+        text_format.Parse(text.removeprefix("\ufeff"), message)
+    except text_format.ParseError as exc:
+        detail = str(exc)
+        line, column = exc.GetLine(), exc.GetColumn()
+        if line is not None:
+            detail = re.sub(r"^\d+:\d+ : ", "", detail)
+            detail = f"line {line}, column {column}: {detail}"
+        raise ArchiveRejected("BAD_CONFIG", f"{where} is not a valid Triton model config: {detail}", entry=where) from None
+    except Exception as exc:  # noqa: BLE001 — the text parser has no other documented failure; be safe
+        raise ArchiveRejected("BAD_CONFIG", f"{where} is not a valid Triton model config: {exc}", entry=where) from None
+    return text, message
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def read_model_repository(
+    path: Path,
+    limits: ArchiveLimits,
+    supported_backends: Iterable[str] = frozenset({"python"}),
+) -> ModelRepository:
+    """Read and validate an uploaded archive holding exactly one Triton model.
+
+    Layouts: ``<name>/config.pbtxt`` + ``<name>/<version>/...``, or the same at the top level
+    (then the name comes from config.pbtxt's ``name``). OS junk (``__MACOSX/``, ``.DS_Store``,
+    ``._*``) is dropped silently. Does not check the task's I/O contract: see :func:`check_contract`.
+    """
+    supported = set(supported_backends)
+    members, data = _scan(path, limits, want=lambda member: not member.ignored and not member.is_dir)
+    real = [m for m in members if not m.ignored]
+    if not real:
+        raise ArchiveRejected("NO_CONFIG", "the archive holds no files (apart from OS metadata); expected config.pbtxt")
+    files = {m.path for m in real if not m.is_dir}
+    top = sorted({m.path.split("/", 1)[0] for m in real})
+
+    # 1. Where is the model directory?
+    dir_name: str | None
+    if "config.pbtxt" in files:
+        dir_name, prefix = None, ""
+    else:
+        candidates = [t for t in top if f"{t}/config.pbtxt" in files]
+        if len(candidates) > 1:
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"the archive holds {len(candidates)} models ({', '.join(candidates)}); upload one model per archive",
+            )
+        if not candidates:
+            deeper = sorted(p for p in files if p.rsplit("/", 1)[-1] == "config.pbtxt")
+            hint = (
+                f"; found {deeper[0]!r}: archive the model directory itself "
+                f"(e.g. `tar czf model.tar.gz -C {deeper[0].rsplit('/', 2)[0]} {deeper[0].rsplit('/', 2)[-2]}`)"
+                if deeper
+                else ""
+            )
+            raise ArchiveRejected(
+                "NO_CONFIG",
+                "no config.pbtxt: expected <model_name>/config.pbtxt or config.pbtxt at the top of the archive" + hint,
+            )
+        dir_name = candidates[0]
+        strays = [t for t in top if t != dir_name]
+        if strays:
+            folders = {m.path.split("/", 1)[0] for m in real if m.is_dir or "/" in m.path}
+            described = ", ".join(f"'{t}/'" if t in folders else f"'{t}'" for t in strays)
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"stray entries next to the model folder '{dir_name}/': {described}; the archive must hold only "
+                "the one model directory (Triton fails to load a repository with stray folders)",
+                entry=strays[0],
+            )
+        prefix = dir_name + "/"
+    config_path = prefix + "config.pbtxt"
+
+    # 2. config.pbtxt
+    config_text, config = _parse_config(data[config_path], config_path)
+    if dir_name is not None:
+        if not MODEL_NAME.match(dir_name):
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"model folder name {dir_name!r} is not a valid model name: use letters, digits, '_', '-' and '.' "
+                "(at most 128 characters, not starting with '.' or '-')",
+                entry=dir_name,
+            )
+        if config.name and config.name != dir_name:
+            raise ArchiveRejected(
+                "BAD_CONFIG",
+                f"config.pbtxt says name: \"{config.name}\" but the model folder is '{dir_name}/'; Triton requires "
+                "them to be equal",
+                entry=config_path,
+            )
+        name = dir_name
+    else:
+        if not config.name:
+            raise ArchiveRejected(
+                "BAD_CONFIG",
+                'config.pbtxt is at the top of the archive, so it must set the model\'s name (name: "my_model"), '
+                "or put the model in a folder named like the model",
+                entry=config_path,
+            )
+        name = config.name
+    if not MODEL_NAME.match(name):
+        raise ArchiveRejected(
+            "BAD_CONFIG",
+            f"model name {name!r} is not valid: use letters, digits, '_', '-' and '.' (at most 128 characters, "
+            "not starting with '.' or '-')",
+            entry=config_path,
+        )
+    config.name = name
+
+    # 3. The model directory holds config.pbtxt, numbered version folders and label files.
+    label_files = {t.label_filename for t in config.output if t.label_filename}
+    versions: set[int] = set()
+    model_files: dict[str, bytes] = {}
+    for member in real:
+        rel = member.path[len(prefix) :] if prefix else member.path
+        if rel == "":
+            continue  # the model folder itself
+        first, sep, _rest = rel.partition("/")
+        if rel == "config.pbtxt":
+            continue
+        if sep or member.is_dir:
+            if VERSION.match(first):
+                versions.add(int(first))
+            elif first.isdigit():
+                raise ArchiveRejected(
+                    "LAYOUT",
+                    f"version folder '{prefix}{first}/' must be a positive integer without leading zeros (1/, 2/, ...)",
+                    entry=member.raw_name,
+                )
+            else:
+                second_model = f"{prefix}{first}/config.pbtxt" in files
+                why = " (it holds a config.pbtxt: upload one model per archive)" if second_model else ""
+                raise ArchiveRejected(
+                    "LAYOUT",
+                    f"stray folder '{prefix}{first}/' next to config.pbtxt{why}: a Triton model directory holds "
+                    f"only config.pbtxt and numbered version folders (1/, 2/, ...); move it into a version folder "
+                    f"(e.g. 1/{first}/) or remove it",
+                    entry=member.raw_name,
+                )
+        elif first not in label_files:
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"stray file '{prefix}{first}' next to config.pbtxt: a Triton model directory holds only "
+                f"config.pbtxt and numbered version folders; move it into a version folder (e.g. 1/{first}) or "
+                "remove it",
+                entry=member.raw_name,
+            )
+        if not member.is_dir:
+            model_files[rel] = data[member.path]
+    for label_file in sorted(label_files):
+        if label_file not in model_files:
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"config.pbtxt names label_filename \"{label_file}\" but '{prefix}{label_file}' is not in the archive",
+                entry=config_path,
+            )
+    if not versions:
+        raise ArchiveRejected(
+            "LAYOUT",
+            f"no version folder: put the model's files in '{prefix}1/' (e.g. {prefix}1/model.py)",
+        )
+    if config.HasField("version_policy") and config.version_policy.HasField("specific"):
+        missing = sorted(set(config.version_policy.specific.versions) - versions)
+        if missing:
+            raise ArchiveRejected(
+                "LAYOUT",
+                f"config.pbtxt's version_policy asks for version(s) {missing} but the archive has only {sorted(versions)}",
+                entry=config_path,
+            )
+
+    # 4. Backend
+    backend = config.backend or PLATFORM_BACKENDS.get(config.platform, config.platform)
+    if not backend:
+        raise ArchiveRejected(
+            "BACKEND",
+            'config.pbtxt names no backend; add backend: "python" (with the model code in 1/model.py)',
+            entry=config_path,
+        )
+    if backend not in supported:
+        asked = f"the '{backend}' backend" + (f' (platform "{config.platform}")' if config.platform else "")
+        if supported == {"python"}:
+            runs = "the submissions Triton here runs only the python backend"
+            advice = (
+                'wrap the model in a python-backend model (backend: "python" and 1/model.py, which can run '
+                "onnxruntime, torch or transformers inside)"
+            )
+        else:
+            runs = f"the submissions Triton here runs only the {', '.join(sorted(supported))} backends"
+            advice = "use one of those"
+        raise ArchiveRejected("BACKEND", f"{runs}; this model asks for {asked}: {advice}", entry=config_path)
+    if backend == "python":
+        entry_file = config.default_model_filename or "model.py"
+        if "/" in entry_file or entry_file in ("", ".", ".."):
+            raise ArchiveRejected(
+                "BAD_CONFIG", f"default_model_filename {entry_file!r} must be a plain file name", entry=config_path
+            )
+        for version in sorted(versions):
+            if f"{version}/{entry_file}" not in model_files:
+                raise ArchiveRejected(
+                    "LAYOUT",
+                    f"version folder '{prefix}{version}/' has no {entry_file}: the python backend runs "
+                    f"<version>/{entry_file} ({_plural(len(versions), 'version folder')} in the archive)",
+                    entry=f"{prefix}{version}/",
+                )
+
+    return ModelRepository(
+        name=name,
+        config_text=config_text,
+        config=json_format.MessageToDict(config, preserving_proto_field_name=True),
+        files=dict(sorted(model_files.items())),
+        versions=sorted(versions),
+        backend=backend,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Writing a checked repository to disk
+# --------------------------------------------------------------------------------------------
+
+
+def write_model_repository(repo: ModelRepository, destination: Path) -> Path:
+    """Write ``repo`` as ``destination/<name>/`` (config.pbtxt + files; dirs 0755, files 0644).
+
+    The model is staged next to ``destination`` and renamed in complete, so a Triton repository
+    never sees a half-written (stray) folder. Refuses to overwrite an existing model folder.
+    """
+    destination = Path(destination)
+    if not MODEL_NAME.match(repo.name):
+        raise ValueError(f"invalid model name {repo.name!r}")
+    target = destination / repo.name
+    if target.exists() or target.is_symlink():
+        raise FileExistsError(f"{target} already exists")
+    destination.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{repo.name}.", dir=destination.parent))
+    try:
+        os.chmod(staging, 0o755)
+        entries = {"config.pbtxt": repo.config_text.encode("utf-8"), **repo.files}
+        for rel, content in entries.items():
+            parts = rel.split("/")
+            if rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts) or "\x00" in rel:
+                raise ValueError(f"unsafe path {rel!r}")
+            parent = staging
+            for part in parts[:-1]:
+                parent = parent / part
+                if not parent.is_dir():
+                    parent.mkdir()
+                    os.chmod(parent, 0o755)
+            fd = os.open(parent / parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            try:
+                os.fchmod(fd, 0o644)
+                with os.fdopen(fd, "wb", closefd=False) as handle:
+                    handle.write(content)
+            finally:
+                os.close(fd)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            shutil.move(str(staging), str(target))
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target

@@ -1,0 +1,97 @@
+"""Rows of the evaluation domain as typed records, and its status enums (the values stored in the database)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, TypedDict
+
+
+class ModelStatus(StrEnum):
+    """A researcher's model: uploaded → deploying → deployed → evaluating → evaluated, or failed."""
+
+    UPLOADED = "uploaded"
+    DEPLOYING = "deploying"
+    DEPLOYED = "deployed"
+    EVALUATING = "evaluating"
+    EVALUATED = "evaluated"
+    FAILED = "failed"
+
+
+# Loaded in the submissions Triton: a new scoring dataset evaluates these models, and deploying them again is a no-op.
+LIVE_STATUSES = (ModelStatus.DEPLOYED, ModelStatus.EVALUATING, ModelStatus.EVALUATED)
+
+
+class DatasetAccess(StrEnum):
+    """Scoring datasets rank the leaderboard; hidden ones are seen by the task's owners (and admins) only."""
+
+    SCORING = "scoring"
+    STANDARD = "standard"
+    HIDDEN = "hidden"
+
+
+class Perturbation(StrEnum):
+    """A dataset example as uploaded, or one of its generated robustness / fairness copies."""
+
+    ORIGINAL = "original"
+    ROBUSTNESS = "robustness"
+    FAIRNESS = "fairness"
+
+
+class ModelRow(TypedDict):
+    id: int
+    task: int
+    owner: int
+    name: str
+    card: Any  # dict once decoded; the text of the jsonb where a row comes straight from an insert
+    status: str
+    status_log: Any  # list of {"at", "status", "message"} once decoded
+    triton_name: str
+    triton_version: str
+    published: bool
+    anonymous: bool
+    created_at: datetime
+
+
+class DatasetRow(TypedDict):
+    id: int
+    task: int
+    round: int | None
+    name: str
+    access: str
+    weight: float
+    created_at: datetime
+
+
+class DatasetExampleRow(TypedDict):
+    id: int
+    dataset: int
+    uid: str
+    fields: dict[str, Any]
+    gold: Any
+    tags: list[str]
+    perturbation: str
+    original_uid: str | None
+
+
+class ScoreRow(TypedDict):
+    id: int
+    model: int
+    dataset: int
+    perf: float
+    perf_by_tag: Any
+    throughput: float | None
+    memory_gb: float | None
+    robustness: float | None
+    fairness: float | None
+    created_at: datetime
+
+
+class LeaderboardConfigRow(TypedDict):
+    id: int
+    task: int
+    owner: int
+    name: str
+    metric_weights: Any
+    dataset_weights: Any
+    created_at: datetime

@@ -1,0 +1,44 @@
+"""A model's status: reading the model, recording each status change in its log and announcing it live."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import cast
+
+from server.core import events
+from server.core.errors import not_found
+from server.core.services import Services
+from server.core.settings import Settings
+from server.evaluation import queries
+from server.evaluation.records import ModelRow, ModelStatus
+
+
+def archive_path(settings: Settings, model_id: int) -> Path:
+    return Path(settings.model_store_dir) / f"model-{model_id}.archive"
+
+
+def triton_name(model_id: int) -> str:
+    return f"submission_{model_id}"
+
+
+def log_entry(status: ModelStatus, message: str) -> dict[str, str]:
+    return {"at": datetime.now(UTC).isoformat(), "status": str(status), "message": message}
+
+
+async def get_model(model_id: int) -> ModelRow:
+    row = await queries.model(model_id)
+    if row is None:
+        raise not_found("That model")
+    return row
+
+
+async def record_status(model_id: int, status: ModelStatus, message: str) -> ModelRow:
+    """Append to the status log and set the status in one statement (safe under concurrent jobs); {} when the
+    model is gone."""
+    row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])])
+    return row if row is not None else cast(ModelRow, {})
+
+
+async def publish_model_event(services: Services, model: ModelRow) -> None:
+    await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))

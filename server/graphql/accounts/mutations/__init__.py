@@ -1,0 +1,1 @@
+"""The account mutations, one module each: input, success type, result union and a thin resolver."""

@@ -1,0 +1,1 @@
+"""One module per mutation of writing and validating examples: its input, success type, result union and resolver."""

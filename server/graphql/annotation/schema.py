@@ -1,0 +1,177 @@
+"""The annotation domain's root fields: writing examples, validating them, their live updates and the numbers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+import strawberry
+from strawberry import relay
+from strawberry.types import Info
+
+from server import permissions
+from server.annotation import badges as badge_rules
+from server.annotation.examples import queries as example_queries
+from server.annotation.examples import service as examples_service
+from server.annotation.records import ExampleStatus
+from server.annotation.validation import queries as validation_queries
+from server.annotation.validation import stats, voting
+from server.core import events
+from server.core.errors import ServiceError, not_found
+from server.graphql.annotation.mutations import (
+    create_example,
+    explain_example,
+    flag_example,
+    retract_example,
+    submit_examples,
+    validate_example,
+)
+from server.graphql.annotation.types import Badge, ContextStrategy, ExampleNode, UserStatsRow, ValidationQueueUpdate
+from server.graphql.core.guard import authorize, authorize_principal
+from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
+from server.graphql.tasks.types import ContextNode
+from server.tasks.contexts import next_context
+from server.tasks.service import get_round, get_task_by_code
+
+QUEUE_SNAPSHOT = 20
+
+
+@strawberry.type
+class AnnotationQueries:
+    @strawberry.field(description="A context of the round to write against; least-used first by default.")
+    async def next_context(
+        self, info: Info, round_id: relay.GlobalID, strategy: ContextStrategy = ContextStrategy.LEAST_USED
+    ) -> ContextNode:
+        await authorize_principal(info, permissions.read_public)
+        row = await next_context(node_pk(round_id, "Round", "roundId"), strategy.value)
+        examples_service.remember_context(row)  # the viewer is about to write against it
+        return ContextNode.from_row(row)
+
+    @strawberry.field(description="The viewer's own examples, newest first.")
+    async def my_examples(
+        self, info: Info, round_id: relay.GlobalID | None = None, first: int = 20, after: str | None = None
+    ) -> relay.Connection[ExampleNode]:
+        viewer = await authorize_principal(info, permissions.read_own_account)
+        first = check_page_size(first, info.context.services.settings.page_size_max)
+        after_id = decode_cursor(after)
+        below = after_id - 1 if after_id is not None else PK_MAX
+        round_pk = None if round_id is None else node_pk(round_id, "Round", "roundId")
+        rows = await example_queries.my_examples(viewer.user_id, round_pk, below, first + 1)
+        return build_connection(rows, first, after_id, ExampleNode.from_row)
+
+
+@strawberry.type
+class AnnotationMutations:
+    create_example = create_example.create_example
+    submit_examples = submit_examples.submit_examples
+    retract_example = retract_example.retract_example
+    flag_example = flag_example.flag_example
+    explain_example = explain_example.explain_example
+
+
+@strawberry.type
+class ValidationQueries:
+    @strawberry.field(
+        description="Up to `first` examples for the viewer to validate now (handed out so that concurrent validators get different ones)."
+    )
+    async def next_examples_to_validate(self, info: Info, round_id: relay.GlobalID, first: int = 5) -> list[ExampleNode]:
+        viewer = await authorize(info, permissions.validate)
+        first = check_page_size(first, 50)
+        rows = await voting.next_examples_to_validate(viewer, node_pk(round_id, "Round", "roundId"), first)
+        return [ExampleNode.from_row(row) for row in rows]
+
+    @strawberry.field(description="Every example the viewer could validate in the round, as a connection (no hand-out).")
+    async def examples_to_validate(
+        self, info: Info, round_id: relay.GlobalID, first: int = 20, after: str | None = None
+    ) -> relay.Connection[ExampleNode]:
+        viewer = await authorize(info, permissions.validate)
+        first = check_page_size(first, info.context.services.settings.page_size_max)
+        after_id = decode_cursor(after)
+        pk = node_pk(round_id, "Round", "roundId")
+        rows = await validation_queries.examples_to_validate(pk, viewer.user_id, after_id or 0, first + 1)
+        return build_connection(rows, first, after_id, ExampleNode.from_row)
+
+    @strawberry.field(description="Users of a task (or one round of it) ranked by verified fooled examples.")
+    async def user_leaderboard(
+        self, info: Info, task_code: str, round_number: int | None = None, first: int = 20
+    ) -> list[UserStatsRow]:
+        await authorize_principal(info, permissions.read_public)
+        first = check_page_size(first, info.context.services.settings.page_size_max)
+        task = await get_task_by_code(task_code)
+        ranked = await stats.leaderboard(task["id"], round_number, first)
+        users = await info.context.loaders.user.load_many([s.user_id for s in ranked])
+        return [UserStatsRow.from_stats(i + 1, s, u) for i, (s, u) in enumerate(zip(ranked, users))]
+
+    @strawberry.field(description="The viewer's own numbers and badges for a task.")
+    async def my_stats(self, info: Info, task_code: str, round_number: int | None = None) -> UserStatsRow | None:
+        viewer = await authorize(info, permissions.read_own_account)
+        task = await get_task_by_code(task_code)
+        found = await stats.user_stats(task["id"], round_number, viewer.user_id)
+        user_row = await info.context.loaders.user.load(viewer.user_id)
+        return UserStatsRow.from_stats(0, found or stats.UserStats(viewer.user_id, viewer.username), user_row)
+
+    @strawberry.field(description="Badges the viewer earned on a task.")
+    async def my_badges(self, info: Info, task_code: str) -> list[Badge]:
+        viewer = await authorize(info, permissions.read_own_account)
+        task = await get_task_by_code(task_code)
+        s = await stats.user_stats(task["id"], None, viewer.user_id) or stats.UserStats(viewer.user_id, viewer.username)
+        days = await stats.active_days(task["id"], viewer.user_id)
+        return [
+            Badge(name=b.name, description=b.description)
+            for b in badge_rules.badges(task["name"], s.submitted, s.validations_done, days)
+        ]
+
+
+@strawberry.type
+class ValidationMutations:
+    validate_example = validate_example.validate_example
+
+
+@strawberry.type
+class ValidationSubscriptions:
+    @strawberry.subscription(description="Your example now, then again whenever it changes (e.g. gets validated).")
+    async def example_updated(self, info: Info, example_id: relay.GlobalID) -> AsyncGenerator[ExampleNode, None]:
+        viewer = await authorize(info, permissions.read_own_account)
+        pk = node_pk(example_id, "Example", "exampleId")
+        async with info.context.services.hub.listen(events.example_channel(pk)) as changes:
+            row = await _visible_example(viewer, pk)
+            yield ExampleNode.from_row(row)
+            async for _ in changes:
+                yield ExampleNode.from_row(await _visible_example(viewer, pk))
+
+    @strawberry.subscription(description="The examples available to you to validate now, then additions and removals live.")
+    async def examples_to_validate(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[ValidationQueueUpdate, None]:
+        viewer = await authorize(info, permissions.validate)
+        pk = node_pk(round_id, "Round", "roundId")
+        hub = info.context.services.hub
+
+        async def snapshot() -> ValidationQueueUpdate:
+            rows = await validation_queries.queue_snapshot(pk, viewer.user_id, QUEUE_SNAPSHOT)
+            return ValidationQueueUpdate(added=[ExampleNode.from_row(r) for r in rows], removed_ids=[], reset=True)
+
+        async with hub.listen(events.queue_channel(pk)) as changes:
+            yield await snapshot()
+            async for event in changes:
+                if event["kind"] == "resync":
+                    yield await snapshot()
+                    continue
+                global_id = relay.GlobalID("Example", str(event["id"]))
+                if event["kind"] == "available" and event["author"] != viewer.user_id:
+                    row = await hub.shared(
+                        ("example", event["id"], event.get("_sequence")),
+                        lambda example_id=event["id"]: validation_queries.example_by_id(example_id),
+                    )
+                    if row and row["status"] == ExampleStatus.OPEN:
+                        yield ValidationQueueUpdate(added=[ExampleNode.from_row(row)], removed_ids=[])
+                elif event["kind"] == "vote" and (not event["open"] or viewer.user_id in event["voter_ids"]):
+                    yield ValidationQueueUpdate(added=[], removed_ids=[global_id])
+
+
+async def _visible_example(viewer, pk: int) -> dict:
+    row = await validation_queries.example_by_id(pk)
+    if row is None:
+        raise not_found("That example")
+    round_row = await get_round(row["round"])
+    denied = permissions.follow_example(viewer, row, round_row["task"])
+    if denied is not None:
+        raise ServiceError(denied.code, denied.message)
+    return row

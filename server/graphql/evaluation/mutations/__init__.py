@@ -1,0 +1,1 @@
+"""The evaluation mutations, one module each: input, success type, result union and a thin resolver."""

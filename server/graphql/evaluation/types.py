@@ -1,0 +1,246 @@
+"""Node and object types of researchers' models, datasets, scores and the leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from enum import Enum
+from typing import Any, cast
+
+import strawberry
+from strawberry import relay
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from server import permissions
+from server.core.jsonutil import from_json
+from server.evaluation import records
+from server.evaluation.leaderboard import LeaderboardEntry
+from server.evaluation.records import DatasetRow, ModelRow
+from server.graphql.accounts.types import UserNode
+from server.graphql.core.relay import load_nodes, node_pk
+from server.graphql.tasks.types import TaskNode
+
+
+@strawberry.enum
+class DatasetAccess(Enum):
+    SCORING = records.DatasetAccess.SCORING.value
+    STANDARD = records.DatasetAccess.STANDARD.value
+    HIDDEN = records.DatasetAccess.HIDDEN.value
+
+
+@strawberry.enum
+class Metric(Enum):
+    PERF = "perf"
+    THROUGHPUT = "throughput"
+    MEMORY = "memory"
+    ROBUSTNESS = "robustness"
+    FAIRNESS = "fairness"
+
+
+@strawberry.type
+class StatusEntry:
+    at: datetime
+    status: str
+    message: str
+
+
+@strawberry.type(name="Dataset")
+class DatasetNode(relay.Node):
+    id: relay.NodeID[int]
+    name: str
+    access: DatasetAccess
+    weight: float
+    created_at: datetime
+
+    @classmethod
+    def from_row(cls, row: DatasetRow) -> DatasetNode:
+        return cls(
+            id=row["id"],
+            name=row["name"],
+            access=DatasetAccess(row["access"]),
+            weight=row["weight"],
+            created_at=row["created_at"],
+        )
+
+    @strawberry.field
+    async def example_count(self, info: Info) -> int:
+        return await info.context.loaders.dataset_example_count.load(self.id)
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        # The same rule as the `datasets` list: a hidden dataset is null to all but the task's owners and admins.
+        viewer = await info.context.viewer()
+        return await load_nodes(
+            info.context.loaders.dataset,
+            node_ids,
+            lambda row: cls.from_row(row) if permissions.can_view_dataset(viewer, row) else None,
+        )
+
+
+@strawberry.type
+class ScoreRow:
+    dataset: DatasetNode
+    perf: float
+    perf_by_tag: JSON
+    throughput: float | None
+    memory_gb: float | None
+    robustness: float | None
+    fairness: float | None
+
+
+@strawberry.type(name="Model")
+class ModelNode(relay.Node):
+    id: relay.NodeID[int]
+    name: str
+    card: JSON
+    status: str = strawberry.field(description="uploaded | deploying | deployed | evaluating | evaluated | failed")
+    published: bool
+    anonymous: bool
+    created_at: datetime
+    row: strawberry.Private[ModelRow]
+
+    @classmethod
+    def from_row(cls, row: ModelRow) -> ModelNode:
+        return cls(
+            id=row["id"],
+            name=row["name"],
+            card=from_json(row["card"]),
+            status=row["status"],
+            published=row["published"],
+            anonymous=row["anonymous"],
+            created_at=row["created_at"],
+            row=row,
+        )
+
+    @strawberry.field(description="Every status change with its message (Triton's own error text on failure). Owner only.")
+    async def status_log(self, info: Info) -> list[StatusEntry] | None:
+        if not permissions.can_view_model_log(await info.context.viewer(), self.row):
+            return None
+        return [
+            StatusEntry(at=datetime.fromisoformat(e["at"]), status=e["status"], message=e["message"])
+            for e in from_json(self.row["status_log"])
+        ]
+
+    @strawberry.field(description="Null when the model is anonymous (except to its owner).")
+    async def owner(self, info: Info) -> UserNode | None:
+        if not permissions.can_see_model_owner(await info.context.viewer(), self.row):
+            return None
+        return UserNode.from_row(await info.context.loaders.user.load(self.row["owner"]))
+
+    @strawberry.field
+    async def task(self, info: Info) -> TaskNode:
+        return TaskNode.from_row(await info.context.loaders.task.load(self.row["task"]))
+
+    @strawberry.field
+    async def scores(self, info: Info) -> list[ScoreRow]:
+        rows = await info.context.loaders.model_scores.load(self.id)
+        datasets = {d["id"]: d for d in await info.context.loaders.dataset.load_many([r["dataset"] for r in rows]) if d}
+        return [
+            ScoreRow(
+                dataset=DatasetNode.from_row(datasets[r["dataset"]]),
+                perf=r["perf"],
+                perf_by_tag=from_json(r["perf_by_tag"]),
+                throughput=r["throughput"],
+                memory_gb=r["memory_gb"],
+                robustness=r["robustness"],
+                fairness=r["fairness"],
+            )
+            for r in rows
+        ]
+
+    @classmethod
+    async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
+        # The same rule as lists and leaderboards: an unpublished model is null to all but its owner and admins.
+        viewer = await info.context.viewer()
+        return await load_nodes(
+            info.context.loaders.model,
+            node_ids,
+            lambda row: cls.from_row(row) if permissions.can_view_model(viewer, row) else None,
+        )
+
+
+@strawberry.input
+class MetricWeightInput:
+    metric: Metric
+    weight: float
+
+
+@strawberry.input
+class DatasetWeightInput:
+    dataset_id: relay.GlobalID
+    weight: float
+
+
+@strawberry.type
+class MetricWeight:
+    metric: Metric
+    weight: float
+
+
+@strawberry.type
+class DatasetWeight:
+    dataset: DatasetNode
+    weight: float
+
+
+@strawberry.type
+class MetricValues:
+    perf: float | None
+    throughput: float | None
+    memory: float | None
+    robustness: float | None
+    fairness: float | None
+
+
+@strawberry.type
+class LeaderboardRow:
+    rank: int
+    model: ModelNode
+    dynascore: float
+    metrics: MetricValues = strawberry.field(description="Dataset-weighted averages over the scoring datasets.")
+    per_dataset: list[ScoreRow]
+
+    @classmethod
+    def from_entry(cls, entry: LeaderboardEntry, datasets: dict[int, DatasetRow]) -> LeaderboardRow:
+        return cls(
+            rank=entry.rank,
+            model=ModelNode.from_row(entry.model),
+            dynascore=entry.dynascore,
+            metrics=MetricValues(**{m: entry.metrics.get(m) for m in ("perf", "throughput", "memory", "robustness", "fairness")}),
+            per_dataset=[
+                ScoreRow(
+                    dataset=DatasetNode.from_row(datasets[d["dataset_id"]]),
+                    perf=d["perf"],
+                    perf_by_tag=cast(JSON, {}),
+                    throughput=d["throughput"],
+                    memory_gb=d["memory"],
+                    robustness=d["robustness"],
+                    fairness=d["fairness"],
+                )
+                for d in entry.per_dataset
+                if d["dataset_id"] in datasets
+            ],
+        )
+
+
+@strawberry.type
+class LeaderboardPage:
+    rows: list[LeaderboardRow]
+    total_count: int
+    has_next_page: bool
+    end_cursor: str | None
+    metric_weights: list[MetricWeight]
+    dataset_weights: list[DatasetWeight]
+
+
+def metric_weights_of(items: list[MetricWeightInput] | None) -> dict[str, float]:
+    return {item.metric.value: item.weight for item in items or []}
+
+
+def dataset_weights_of(items: list[DatasetWeightInput] | None) -> dict[int, float]:
+    return {node_pk(item.dataset_id, "Dataset", "datasetWeights.datasetId"): item.weight for item in items or []}
+
+
+def metric_weight_list(weights: dict[str, Any]) -> list[MetricWeight]:
+    return [MetricWeight(metric=Metric(m), weight=w) for m, w in weights.items()]

@@ -1,0 +1,41 @@
+"""createTask: any signed-in user starts a task from a config document and becomes its owner."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+from strawberry.scalars import JSON
+from strawberry.types import Info
+
+from server import permissions
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, PermissionError, mutation
+from server.graphql.core.guard import authorize
+from server.graphql.tasks.types import TaskNode
+from server.tasks import service as tasks
+
+
+@strawberry.input
+class CreateTaskInput:
+    code: str
+    name: str
+    config: JSON = strawberry.field(description="The task configuration document (see docs/task-config.md).")
+    description: str = ""
+
+
+@strawberry.type
+class TaskCreated:
+    task: TaskNode
+
+
+CreateTaskResult = Annotated[
+    TaskCreated | InputError | ConflictError | AuthenticationError | PermissionError, strawberry.union("CreateTaskResult")
+]
+
+
+@mutation()
+async def create_task(info: Info, input: CreateTaskInput) -> CreateTaskResult:
+    viewer = await authorize(info, permissions.create_task)
+    row = await tasks.create_task(viewer.user_id, input.code, input.name, input.description, input.config)
+    info.context.forget_viewer()  # the viewer now owns one more task
+    return TaskCreated(task=TaskNode.from_row(row))

@@ -1,0 +1,49 @@
+"""trainTargetModel: task owners build a new version of the target model from validated examples."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import strawberry
+from strawberry.types import Info
+
+from server import permissions
+from server.graphql.core.errors import (
+    AuthenticationError,
+    ConflictError,
+    InputError,
+    NotFoundError,
+    PermissionError,
+    mutation,
+)
+from server.graphql.core.guard import authorize
+from server.graphql.training.types import TrainingProfile, TrainingRunNode
+from server.tasks.service import get_task_by_code
+from server.training import service as training
+
+
+@strawberry.type
+class TrainingStarted:
+    run: TrainingRunNode
+
+
+TrainTargetModelResult = Annotated[
+    TrainingStarted | InputError | NotFoundError | ConflictError | AuthenticationError | PermissionError,
+    strawberry.union("TrainTargetModelResult"),
+]
+
+
+@mutation(
+    description=(
+        "Task owners: build a new version of the task's target model from its seed data plus the validated "
+        "examples of `fromRounds` (same recipe as the built-in models), load it into the target Triton and "
+        "score it on the task's scoring datasets. Follow it with `trainingRunUpdated`."
+    )
+)
+async def train_target_model(
+    info: Info, task_code: str, from_rounds: list[int], base_model: str = "", profile: TrainingProfile = TrainingProfile.FULL
+) -> TrainTargetModelResult:
+    task = await get_task_by_code(task_code)
+    viewer = await authorize(info, permissions.start_training, task["id"])
+    row = await training.start_training(info.context.services, viewer.user_id, task, from_rounds, base_model, profile.value)
+    return TrainingStarted(run=TrainingRunNode.from_row(row))

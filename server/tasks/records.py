@@ -1,0 +1,70 @@
+"""Rows of the tasks domain (tasks, rounds, contexts) as typed records, and how a context is chosen."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, TypedDict
+
+
+class ContextStrategy(StrEnum):
+    """How the next context is picked for an annotator (the GraphQL enum's names are the values)."""
+
+    LEAST_USED = "LEAST_USED"
+    LEAST_FOOLED = "LEAST_FOOLED"
+    UNIFORM = "UNIFORM"
+
+
+class TargetModelRef(TypedDict):
+    """A target model a round asks: its Triton name and version ("" = the newest Triton has loaded)."""
+
+    name: str
+    version: str
+
+
+class TaskRow(TypedDict):
+    id: int
+    code: str
+    name: str
+    description: str
+    config: Any  # the jsonb's text as Piccolo reads it, or the decoded document (load_config takes either)
+    active: bool
+    current_round: int
+    created_at: datetime
+
+
+class RoundRow(TypedDict):
+    id: int
+    task: int
+    number: int
+    target_models: Any  # list[TargetModelRef], or its jsonb text
+    start_at: datetime
+    end_at: datetime | None
+    total_collected: int
+    total_fooled: int
+    total_validated: int
+    total_validated_fooled: int
+
+
+class ContextRow(TypedDict):
+    id: int
+    round: int
+    fields: Any  # dict[str, str], or its jsonb text
+    tag: str | None
+    total_used: int
+    total_fooled: int
+    last_used_at: datetime | None
+    created_at: datetime
+
+
+class NewContext(TypedDict):
+    """A checked context about to be inserted."""
+
+    fields: dict[str, str]
+    tag: str | None
+
+
+class TaskTotals(TypedDict):
+    collected: int
+    fooled: int
+    validated_fooled: int

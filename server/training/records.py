@@ -1,0 +1,63 @@
+"""Rows of the training domain as typed records, its status and profile enums, and the status log entry."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, TypedDict
+
+
+class TrainingStatus(StrEnum):
+    """queued → training → evaluating → published, or failed (a run whose job was lost is failed as abandoned)."""
+
+    QUEUED = "queued"
+    TRAINING = "training"
+    EVALUATING = "evaluating"
+    PUBLISHED = "published"
+    FAILED = "failed"
+
+
+# A run in one of these holds the task: one retraining of a task at a time.
+ACTIVE_STATUSES = (TrainingStatus.QUEUED, TrainingStatus.TRAINING, TrainingStatus.EVALUATING)
+
+
+class TrainingProfile(StrEnum):
+    """The recipe's size: seconds (fast) or the better model (full)."""
+
+    FAST = "fast"
+    FULL = "full"
+
+
+class LogEntry(TypedDict):
+    status: str
+    message: str
+    at: float  # seconds since the epoch
+
+
+class TrainingRunRow(TypedDict):
+    id: int
+    task: int
+    requested_by: int
+    from_rounds: Any  # list[int] once decoded
+    base_model: str
+    profile: str
+    status: str
+    progress: float
+    status_log: Any  # list[LogEntry] once decoded
+    model_name: str
+    model_version: str
+    n_validated: int
+    metrics: Any  # dict once decoded
+    created_at: datetime
+
+
+class ValidatedExample(TypedDict):
+    """A validated example of a task: what the annotator wrote and the context it was written against."""
+
+    input: dict[str, Any]
+    context: dict[str, Any]
+
+
+def log_entry(status: str, message: str) -> LogEntry:
+    return {"status": status, "message": message[:4000], "at": time.time()}
