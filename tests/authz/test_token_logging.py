@@ -62,19 +62,24 @@ def _use_every_way(base_url: str, secrets: list[str]) -> None:
 
 
 def _wait_for_later_log_lines(stack) -> None:
-    """The session's API and worker write their logs as they go: wait until each has written a line of an event
-    that happened after everything above, so every earlier line is in its file before the files are searched."""
-    api_log, worker_log = stack.logs / "api-0.log", stack.logs / "worker-0.log"
-    worker_lines_before = len(worker_log.read_text(errors="replace").splitlines())
+    """The session's API and workers write their logs as they go: wait until the API and a worker have each written
+    a line of an event that happened after everything above, so every earlier line is in its file before the files
+    are searched. (Earlier tests may have replaced worker-0, so every worker log of the stack is watched.)"""
+    api_log = stack.logs / "api-0.log"
+    worker_logs = sorted(stack.logs.glob("worker*.log"))
+    lines_before = {log: len(log.read_text(errors="replace").splitlines()) for log in worker_logs}
     marker = f"logcheck-done-{uuid.uuid4().hex}"
     assert httpx.get(stack.api_url + "/health", headers={"X-Request-ID": marker}, timeout=30).headers["x-request-id"] == marker
     wait_until(lambda: marker in api_log.read_text(errors="replace"), timeout=30)  # its access-log line
 
-    def worker_finished_a_later_job() -> bool:  # arq logs "<seconds>s ← <job> ● <result>" when a job completes
-        later = worker_log.read_text(errors="replace").splitlines()[worker_lines_before:]
-        return any(" ← " in line for line in later)
+    def a_worker_finished_a_later_job() -> bool:  # arq logs "<seconds>s ← <job> ● <result>" when a job completes
+        for log in worker_logs:
+            later = log.read_text(errors="replace").splitlines()[lines_before[log] :]
+            if any(" ← " in line for line in later):
+                return True
+        return False
 
-    wait_until(worker_finished_a_later_job, timeout=60)  # the cron jobs run every few seconds
+    wait_until(a_worker_finished_a_later_job, timeout=60)  # the cron jobs run every few seconds
 
 
 def test_tokens_and_passwords_are_never_logged(stack, api):
