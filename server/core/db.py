@@ -58,20 +58,6 @@ async def start_pool(max_size: int = 10) -> None:
     await engine_finder().start_connection_pool(min_size=1, max_size=max_size, reset=_keep_session)
 
 
-async def fetch(sql: str, *args) -> list[asyncpg.Record]:
-    """One statement ($1, $2... placeholders) straight on the pool, for hot paths outside transactions:
-    it skips Piccolo's query building, which costs more CPU than the round trip here."""
-    engine = engine_finder()
-    if engine.pool is None:  # scripts and one-off commands: no pool, as Piccolo does then
-        connection = await asyncpg.connect(database_url())
-        try:
-            return await connection.fetch(sql, *args)
-        finally:
-            await connection.close()
-    async with engine.pool.acquire() as connection:
-        return await connection.fetch(sql, *args)
-
-
 async def close_pool() -> None:
     with contextlib.suppress(Exception):
         await engine_finder().close_connection_pool()

@@ -45,10 +45,10 @@ class Query:
         self.json = frozenset(json)
 
     def arguments(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        missing = [name for name in self.names if name not in values]
-        if missing:
-            raise TypeError(f"missing SQL argument(s): {', '.join(missing)}")
-        return tuple(values[name] for name in self.names)
+        try:
+            return tuple(values[name] for name in self.names)
+        except KeyError as exc:  # checked only on failure: this runs on every statement of the hot path
+            raise TypeError(f"missing SQL argument: {exc.args[0]}") from None
 
     def _decode(self, record: asyncpg.Record) -> dict[str, Any]:
         row = dict(record)

@@ -18,7 +18,8 @@ from server.annotation import fooling
 from server.annotation.examples import queries
 from server.annotation.examples.announce import example_written
 from server.annotation.examples.judging import ask_models, choose_targets, model_fields, verdict_of
-from server.annotation.examples.store import example_by_client_id, insert_example
+from server.annotation.examples.queries import example_by_client_id
+from server.annotation.examples.store import insert_example
 from server.annotation.records import ExampleRow, Verdict
 from server.annotation.validation_input import check_submission
 from server.core import jobs

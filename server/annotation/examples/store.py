@@ -15,8 +15,6 @@ from server.core.inference import Prediction
 from server.core.jsonutil import to_json
 from server.tasks.config import TaskConfig
 
-example_by_client_id = queries.example_by_client_id
-
 
 async def insert_example(
     round_row: dict,
@@ -69,7 +67,7 @@ async def insert_example(
     if row is None and guard:
         return None, False
     if row is None:  # the same client UUID won a race a moment ago
-        existing = await example_by_client_id(submission.client_id)
+        existing = await queries.example_by_client_id(submission.client_id)
         if existing is None or existing["user"] != user_id:
             raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
         return existing, False
