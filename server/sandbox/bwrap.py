@@ -137,6 +137,8 @@ def command(
     ]
     if os.geteuid() != 0:  # unprivileged bwrap needs its own user namespace
         args.argv += ["--unshare-user"]
+    # /tmp first: the binds below may lie under it (a checkout in /tmp) and must land on top of it.
+    args.argv += ["--perms", "1777", "--tmpfs", "/tmp"]
     _system_views(args)
     for root in python_roots():
         args.add("--ro-bind", root, str(root))
@@ -147,7 +149,7 @@ def command(
     args.add("--bind", run_dir, RUN_DIR)
     args.parents("/proc")
     args.argv += ["--proc", "/proc", "--dev", "/dev"]
-    args.argv += ["--perms", "1777", "--tmpfs", "/dev/shm", "--perms", "1777", "--tmpfs", "/tmp"]
+    args.argv += ["--perms", "1777", "--tmpfs", "/dev/shm"]
     args.argv += ["--perms", "1777", "--dir", BACKENDS_DIR, "--chdir", "/tmp"]
     lib_path = os.pathsep.join([_libpython_dir(), str(_pytriton_libs())])
     for name, value in {
@@ -159,6 +161,7 @@ def command(
         "TRANSFORMERS_OFFLINE": "1",
         # The wheel's bwrap (with its bundled libraries) is visible at the same path: the venv is bound in.
         "DYNABENCH_BWRAP": str(bwrap_binary()),
+        "DYNABENCH_SANDBOX_ROOTS": ":".join(str(root) for root in python_roots()),
         "DYNABENCH_STUB_CPU_SECONDS": str(limits.stub_cpu_seconds or "unlimited"),
     }.items():
         args.argv += ["--setenv", name, value]

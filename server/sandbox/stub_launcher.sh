@@ -12,10 +12,18 @@
 # the model) bwrap, its init and the stub die with it.
 set -eu
 shift  # the shim's own path
-model_dir=$(dirname "$(dirname "$1")")
+model_py=$1 region=$2 shm_default=$3 shm_growth=$4 lib_dir=$6 ipc=$7 instance=$8 runtime_dir=$9
+model_dir=$(dirname "$(dirname "$model_py")")
+# The private /tmp hides everything under the sandbox's /tmp; the Python installation and the venv
+# may live there (a CI checkout in /tmp): bind them again, read-only, on top.
+set --
+old_ifs=$IFS IFS=:
+for root in ${DYNABENCH_SANDBOX_ROOTS:-}; do set -- "$@" --ro-bind "$root" "$root"; done
+IFS=$old_ifs
 ulimit -t "${DYNABENCH_STUB_CPU_SECONDS:-unlimited}"
 "$DYNABENCH_BWRAP" --unshare-user --unshare-net --unshare-pid --unshare-uts --die-with-parent --new-session \
-  --ro-bind / / --dev /dev --perms 1777 --tmpfs /dev/shm --bind "/dev/shm/$2" "/dev/shm/$2" \
-  --perms 1777 --tmpfs /tmp --tmpfs /run --ro-bind "$model_dir" "$model_dir" \
+  --ro-bind / / --dev /dev --perms 1777 --tmpfs /dev/shm --bind "/dev/shm/$region" "/dev/shm/$region" \
+  --perms 1777 --tmpfs /tmp "$@" --tmpfs /run --ro-bind "$model_dir" "$model_dir" \
   --tmpfs /proc --ro-bind /proc/cpuinfo /proc/cpuinfo --ro-bind /proc/meminfo /proc/meminfo --chdir /tmp \
-  -- /sandbox/python_backend/triton_python_backend_stub "$1" "$2" "$3" "$4" 1 "$6" "$7" "$8" "$9"
+  -- /sandbox/python_backend/triton_python_backend_stub \
+  "$model_py" "$region" "$shm_default" "$shm_growth" 1 "$lib_dir" "$ipc" "$instance" "$runtime_dir"
