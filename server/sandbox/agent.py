@@ -55,7 +55,7 @@ def prepare_backend(source: Path, launcher: Path, target: Path) -> None:
     python = target / "python"
     python.mkdir(parents=True, exist_ok=True)
     for item in source.iterdir():
-        if item.name != STUB:
+        if item.is_file() and item.name != STUB:  # not __pycache__ (the target Triton's stubs write one)
             shutil.copy(item, python / item.name)
     shim = python / STUB
     shim.write_text(f"#!/bin/sh {launcher}\n")
