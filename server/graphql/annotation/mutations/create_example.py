@@ -89,8 +89,7 @@ async def create(info: Info, data: CreateExampleInput) -> ExampleSubmitted:
         time_spent_ms=data.time_spent_ms,
         sandbox=data.sandbox,
     )
-    context = info.context
-    return submitted(await service.create_example(context.services, viewer.user_id, submission, context.client_address()))
+    return submitted(await service.create_example(info.context.services, viewer.user_id, submission))
 
 
 @mutation(description="Ask the round's target model about a new example; store it unless sandbox.")
