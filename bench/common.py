@@ -76,5 +76,18 @@ def start_stack(model_repository: Path | None, profile: str, **kwargs):
         model_repository = ROOT / ".dynabench-bench-cache" / f"models-{profile}"
         build_models(model_repository, profile=profile)
     base = Path(tempfile.mkdtemp(prefix="dynabench-bench-"))
+    # A benchmark is many users on one loopback address: the rate limits (server/core/rate_limits.py) would
+    # measure themselves. Raised as in tests/conftest.py; the API processes inherit os.environ.
+    for name in (
+        "SIGNUPS_PER_HOUR_PER_ADDRESS",
+        "TASKS_PER_DAY",
+        "TASKS_PER_DAY_PER_ADDRESS",
+        "UPLOADS_PER_DAY",
+        "UPLOADS_PER_DAY_PER_ADDRESS",
+        "SUBMISSIONS_PER_MINUTE",
+        "SUBMISSIONS_PER_MINUTE_PER_ADDRESS",
+        "LOGIN_FAILURES_PER_ADDRESS",
+    ):
+        os.environ.setdefault(name, "1000000000")
     stack = LocalStack(base, model_repository=model_repository, durable=False, **kwargs)
     return stack.start()

@@ -20,9 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import httpx
 import numpy as np
-from tritonclient.http.aio import InferenceServerClient, InferInput
+from tritonclient.http.aio import InferInput
 
 from bench.common import real_sentences, start_stack
+from server.core.triton_clients import triton_client
 
 
 async def gql(http, query, variables=None, token=None, files=None):
@@ -43,7 +44,7 @@ async def gql(http, query, variables=None, token=None, files=None):
 
 
 async def raw_batched(url: str, model: str, rows: list[str], batch: int = 32, parallel: int = 2) -> float:
-    client = InferenceServerClient(url, conn_timeout=600)
+    client = triton_client(url, conn_timeout=600)  # the sandbox relay: a unix socket
     semaphore = asyncio.Semaphore(parallel)
 
     async def run(chunk):

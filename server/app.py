@@ -19,6 +19,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server.core import db
 from server.core.body_limits import body_limit_middleware
+from server.core.client_address import trusted_proxies
 from server.core.services import Services
 from server.core.settings import Settings, get_settings
 from server.graphql.core.context import GraphQLContext
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # ALLOWED_ORIGINS as browsers send an Origin ("https://a.example/" -> "https://a.example"), for CORS and
     # websocket handshakes alike; a value that is not an origin stops the start with a clear error.
     origins = sorted(normalize_allowed_origins(settings.allowed_origins))
+    trusted_proxies(settings.trusted_proxies)  # TRUSTED_PROXIES that are not IPs or networks stop the start
 
     async def context_getter(state: State) -> GraphQLContext:
         return GraphQLContext(services=state.services)

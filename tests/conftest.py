@@ -20,10 +20,26 @@ SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "sha
 os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
 
 
+# The whole suite talks to one stack from 127.0.0.1, so the per-address (and per-account) rate limits are raised for
+# the session (the API processes inherit os.environ); tests of the limits start an API process with low ones.
+SESSION_LIMITS = {
+    "SIGNUPS_PER_HOUR_PER_ADDRESS": "1000000",
+    "TASKS_PER_DAY": "1000000",
+    "TASKS_PER_DAY_PER_ADDRESS": "1000000",
+    "UPLOADS_PER_DAY": "1000000",
+    "UPLOADS_PER_DAY_PER_ADDRESS": "1000000",
+    "SUBMISSIONS_PER_MINUTE": "1000000",
+    "SUBMISSIONS_PER_MINUTE_PER_ADDRESS": "1000000",
+    "LOGIN_FAILURES_PER_ADDRESS": "1000000",
+}
+
+
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory):
     """The same LocalStack as `dynabench up`, without demo data, with an initially empty model repository."""
     from server.cli.local_stack import LocalStack
+
+    os.environ.update(SESSION_LIMITS)
 
     base = tmp_path_factory.mktemp("stack")
     (base / "model_repository").mkdir()
@@ -48,6 +64,44 @@ TABLES = (
     "training_runs, leaderboard_configs, scores, dataset_examples, datasets, models, validations, examples, "
     "contexts, rounds, task_owners, tasks, api_tokens, users"
 )
+
+
+def target_triton(stack, network_timeout: float = 300):
+    """A plain tritonclient of the target Triton, sending the key its model-control API requires."""
+    import tritonclient.http as triton_http
+
+    from server.core.triton_clients import ControlKey
+
+    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=network_timeout)
+    client.register_plugin(ControlKey(stack.env["TRITON_CONTROL_KEY"]))
+    return client
+
+
+class SyncTriton:
+    """tritonclient's asyncio client driven synchronously, for the submissions Triton, which is reachable
+    only through the sandbox's unix socket: ``SyncTriton(url, key).is_model_ready(name)``."""
+
+    def __init__(self, url: str, control_key: str = "") -> None:
+        self.url, self.control_key = url, control_key
+
+    def __getattr__(self, name: str):
+        from server.core.triton_clients import triton_client
+
+        def call(*args, **kwargs):
+            async def go():
+                client = triton_client(self.url, self.control_key)
+                try:
+                    return await getattr(client, name)(*args, **kwargs)
+                finally:
+                    await client.close()
+
+            return asyncio.run(go())
+
+        return call
+
+
+def submissions_triton(stack, with_key: bool = True) -> SyncTriton:
+    return SyncTriton(stack.env["TRITON_SUBMISSIONS_URL"], stack.env["TRITON_CONTROL_KEY"] if with_key else "")
 
 
 def run_sql(sql: str, *args: Any) -> list[dict]:
@@ -111,9 +165,23 @@ def clear_job_queue() -> None:
         client.close()
 
 
+def clear_rate_limits() -> None:
+    """Rate-limit counters are keyed by user id, and ids restart at 1 with every test's TRUNCATE."""
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        stale = list(client.scan_iter(match="dynabench:limit:*"))
+        if stale:
+            client.delete(*stale)
+    finally:
+        client.close()
+
+
 @pytest.fixture
 def api(stack) -> GraphQLClient:
     clear_job_queue()
+    clear_rate_limits()
     run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
     client = GraphQLClient(stack.api_url)
     yield client
@@ -147,14 +215,12 @@ def target_models(stack) -> dict[str, str]:
     """Task code -> Triton model name, each loaded in the stack's target Triton."""
     import shutil
 
-    import tritonclient.http as triton_http
-
     from server.modelbuild import build_models
 
     assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
     built = build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
     repository: Path = stack.model_repository
-    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    client = target_triton(stack)
     names = {}
     for model in built:
         destination = repository / model.name

@@ -42,10 +42,15 @@ def issue_session_token(user_id: int, secret: str, ttl_seconds: int, now: float 
 
 def read_session_token(token: str, secret: str, now: float | None = None) -> int | None:
     """The user id of a valid, unexpired session token, else None."""
+    session = read_session(token, secret, now)
+    return session[0] if session is not None else None
+
+
+def read_session(token: str, secret: str, now: float | None = None) -> tuple[int, float] | None:
+    """(user id, expiry as a Unix time) of a valid, unexpired session token, else None."""
     known = _VERIFIED.get((token, secret))
     if known is not None:  # verified before: only its expiry can have changed
-        user_id, expires = known
-        return user_id if (now if now is not None else time.time()) < expires else None
+        return known if (now if now is not None else time.time()) < known[1] else None
     try:
         payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "sub"]})
     except jwt.PyJWTError:
@@ -60,7 +65,7 @@ def read_session_token(token: str, secret: str, now: float | None = None) -> int
     if len(_VERIFIED) >= 10_000:
         _VERIFIED.clear()
     _VERIFIED[(token, secret)] = (user_id, expires)
-    return user_id
+    return (user_id, expires) if (now if now is not None else time.time()) < expires else None
 
 
 # Signature checks of recently seen session tokens (every authenticated request would repeat one).

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
 
 from asyncpg.exceptions import UniqueViolationError
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
-from server.accounts import credentials, queries
+from server.accounts import credentials, lockout, queries
+from server.accounts.lockout import LoginRules
 from server.accounts.records import ApiTokenRow, UserRow
 from server.accounts.viewer import Principal, Viewer
+from server.core import events
+from server.core.client_address import UNKNOWN
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.storable import check_text, text_problem
+
+log = logging.getLogger("dynabench.accounts")
 
 USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
@@ -66,37 +74,31 @@ async def create_user(username: str, password: str, is_admin: bool = False) -> U
     return await queries.user_by_username(username)
 
 
-# Atomic: the window starts with the first failure and is not extended by later ones.
-_COUNT_FAILURE = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end return n"
+DEFAULT_LOGIN_RULES = LoginRules()
 
 
-@dataclass(frozen=True)
-class LoginLimit:
-    """Failed log-ins allowed per username within a window (counted in Redis, shared by every API process)."""
-
-    max_failures: int = 10
-    window_seconds: int = 900
-
-
-async def log_in(username: str, password: str, secret: str, ttl: int, redis=None, limit: LoginLimit = LoginLimit()) -> Session:
+async def log_in(
+    username: str,
+    password: str,
+    secret: str,
+    ttl: int,
+    redis: Redis | None = None,
+    rules: LoginRules = DEFAULT_LOGIN_RULES,
+    address: str = UNKNOWN,
+) -> Session:
+    """A session for the right password; failures are limited per account and address (lockout.py)."""
     check_text({"username": username, "password": password})
-    key = f"dynabench:login-failures:{username.strip().lower()[:200]}"
-    if redis is not None and limit.max_failures > 0:
-        failures = int(await redis.get(key) or 0)
-        if failures >= limit.max_failures:
-            wait = max(1, await redis.ttl(key))
-            raise ServiceError(
-                "RATE_LIMITED", f"Too many failed log-ins for this account; try again in {(wait + 59) // 60} minute(s)."
-            )
+    if redis is not None:
+        await lockout.check(redis, rules, username, address)
     row = await queries.user_by_username_any_case(username.strip()) if username else None
     # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
     password_hash = row["password_hash"] if row else _DUMMY_HASH
     if not credentials.verify_password(password_hash, password) or row is None:
-        if redis is not None and limit.max_failures > 0:
-            await redis.eval(_COUNT_FAILURE, 1, key, limit.window_seconds)
+        if redis is not None:
+            await lockout.failed(redis, rules, username, address)
         raise ServiceError("INVALID_CREDENTIALS", "Wrong username or password.")
     if redis is not None:
-        await redis.delete(key)
+        await lockout.succeeded(redis, username, address)
     if credentials.password_needs_rehash(row["password_hash"]):
         await queries.set_password(row["id"], credentials.hash_password(password))
     user = cast(UserRow, {key: value for key, value in row.items() if key != "password_hash"})
@@ -132,11 +134,17 @@ async def live_api_tokens(token_ids: list[int]) -> list[ApiTokenRow]:
     return await queries.live_api_tokens_by_id(token_ids) if token_ids else []
 
 
-async def revoke_api_token(user_id: int, token_id: int) -> ApiTokenRow:
-    """Revoke one of the user's own live tokens; another user's token is reported as not found."""
+async def revoke_api_token(user_id: int, token_id: int, redis: Redis | None = None) -> ApiTokenRow:
+    """Revoke one of the user's own live tokens; another user's token is reported as not found. Every request
+    after this one is refused; WebSockets open with it are told (CredentialsRevoked) and close."""
     row = await queries.revoke_api_token(user_id, token_id)
     if row is None:
         raise not_found("That API token (among your live tokens)")
+    if redis is not None:
+        try:
+            await events.publish(redis, events.CredentialsRevoked(user_id=user_id, token_id=token_id))
+        except (RedisError, OSError):  # the sockets' hub re-checks every credential when Redis is back (resync)
+            log.warning("could not announce the revocation of API token %s", token_id, exc_info=True)
     return row
 
 
@@ -164,10 +172,10 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
         if viewer is None:
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
         return viewer
-    user_id = credentials.read_session_token(token, secret)
-    if user_id is None:
+    session = credentials.read_session(token, secret)
+    if session is None:
         raise _session_invalid()
-    return Principal(user_id=user_id)
+    return Principal(user_id=session[0], expires_at=session[1])
 
 
 async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:

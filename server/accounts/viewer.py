@@ -16,6 +16,7 @@ class Principal:
     # A session has every scope; an API token only those it was created with.
     scopes: frozenset[str] = field(default_factory=lambda: frozenset(API_TOKEN_SCOPES))
     via_token: bool = False
+    expires_at: float | None = None  # a session's expiry (Unix time); an API token lasts until revoked
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes or TokenScope.ADMIN in self.scopes

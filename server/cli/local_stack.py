@@ -13,7 +13,9 @@ import os
 import secrets
 import signal
 import sys
+import threading
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +31,9 @@ from server.runtime import (
     free_port,
     prepare_triton_runtime,
 )
+from server.runtime.sandboxed_triton import SandboxedTriton
+from server.runtime.triton import restricted_control
+from server.sandbox.bwrap import SandboxLimits
 
 STEPS = 7
 
@@ -46,13 +51,28 @@ class _Progress:
         print(f"      done in {time.perf_counter() - started:.1f} s", flush=True)
 
 
+SECRET_KEYS = {
+    "jwt_secret": 48,
+    "admin_password": 12,  # the demo admin's
+    "postgres_password": 32,  # SCRAM, even on loopback
+    "redis_password": 32,
+    "triton_control_key": 32,  # both Tritons' model-repository and model-config APIs
+}
+
+
 def _secrets(data_dir: Path) -> dict:
-    """JWT secret and the demo admin's password: generated once, kept private in the data dir."""
+    """Generated once (missing ones added to an older file), readable by the owner only (0600)."""
     path = data_dir / "secrets.json"
-    if path.exists():
-        return json.loads(path.read_text())
-    values = {"jwt_secret": secrets.token_urlsafe(48), "admin_password": secrets.token_urlsafe(12)}
-    path.write_text(json.dumps(values))
+    values = json.loads(path.read_text()) if path.exists() else {}
+    missing = {key: secrets.token_urlsafe(size) for key, size in SECRET_KEYS.items() if key not in values}
+    if missing or not path.exists():
+        values.update(missing)
+        staging = path.with_name(".secrets.json.new")
+        staging.unlink(missing_ok=True)
+        fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(json.dumps(values))
+        staging.replace(path)
     path.chmod(0o600)
     return values
 
@@ -86,7 +106,8 @@ async def _migrate_and_seed(admin_password: str | None) -> None:
         await db.close_pool()
 
 
-def _wait_http_ok(url: str, timeout: float, group: ServiceGroup) -> None:
+def _wait_healthy(url: str, timeout: float, group: ServiceGroup, absent: frozenset[str] = frozenset()) -> None:
+    """Until /health answers 200, or 503 with only the ``absent`` services failing (a known state)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         died = group.first_exited()
@@ -96,6 +117,10 @@ def _wait_http_ok(url: str, timeout: float, group: ServiceGroup) -> None:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
                     return
+        except urllib.error.HTTPError as error:
+            checks = json.loads(error.read() or b"{}").get("services", {}) if error.code == 503 else {}
+            if checks and absent and {name for name, check in checks.items() if not check.get("ok")} <= absent:
+                return
         except OSError:
             pass
         time.sleep(0.3)
@@ -127,11 +152,13 @@ class LocalStack:
     env: dict[str, str] = field(default_factory=dict)
     api_urls: list[str] = field(default_factory=list)
     worker_metrics_urls: list[str] = field(default_factory=list)  # one Prometheus endpoint per worker
+    sandbox_problem: str = ""  # why the submissions sandbox did not start ("" when it runs)
 
     def __post_init__(self) -> None:
         self.data_dir = Path(self.data_dir).absolute()
         self.group = ServiceGroup(stop_timeout=15)
         self.logs = self.data_dir / "logs"
+        self._stopping = threading.Event()
 
     @property
     def api_url(self) -> str:
@@ -146,10 +173,18 @@ class LocalStack:
         self.secrets = _secrets(self.data_dir)
         with progress("Starting PostgreSQL"):
             self.postgres = self.group.add(
-                "postgres", LocalPostgres(self.data_dir / "postgres", self.postgres_port, durable=self.durable)
+                "postgres",
+                LocalPostgres(
+                    self.data_dir / "postgres",
+                    self.postgres_port,
+                    durable=self.durable,
+                    password=self.secrets["postgres_password"],
+                ),
             )
         with progress("Starting Redis (append-only)"):
-            self.redis = self.group.add("redis", LocalRedis(self.data_dir / "redis", self.redis_port))
+            self.redis = self.group.add(
+                "redis", LocalRedis(self.data_dir / "redis", self.redis_port, password=self.secrets["redis_password"])
+            )
         repository = self._model_repository(progress)
         with progress("Starting Triton (target models) and Triton (submissions sandbox)"):
             runtime = prepare_triton_runtime(self.data_dir / "triton_runtime")
@@ -161,24 +196,20 @@ class LocalStack:
                     http_port=self.triton_port,
                     log_path=self.logs / "triton.log",
                     load_models=_model_names(repository) if self.load_models else None,
+                    extra_args=restricted_control(self.secrets["triton_control_key"]),
                 ),
             )
-            submissions_repository = self.data_dir / "submissions_repository"
-            submissions_repository.mkdir(exist_ok=True)
-            self.triton_submissions = self.group.add(
-                "triton-submissions",
-                LocalTriton(
-                    runtime,
-                    submissions_repository,
-                    log_path=self.logs / "triton-submissions.log",
-                    name="Triton (submissions)",
-                ),
-            )
+            self.triton_submissions = self._start_sandbox(runtime)
+            if self.triton_submissions is not None:
+                threading.Thread(target=self._watch_sandbox, name="sandbox-watchdog", daemon=True).start()
         self.env = {
             "DATABASE_URL": self.postgres.dsn,
             "REDIS_URL": self.redis.url,
             "TRITON_URL": self.triton.http_url,
-            "TRITON_SUBMISSIONS_URL": self.triton_submissions.http_url,
+            "TRITON_SUBMISSIONS_URL": self.triton_submissions.url if self.triton_submissions else "unix:/nonexistent",
+            "TRITON_SUBMISSIONS_STATS_URL": self.triton_submissions.stats_url if self.triton_submissions else "",
+            "TRITON_CONTROL_KEY": self.secrets["triton_control_key"],
+            "UPLOADS_DISABLED_REASON": self.sandbox_problem,
             "JWT_SECRET": self.secrets["jwt_secret"],
             "PICCOLO_CONF": "server.core.piccolo_conf",
             "MODEL_STORE_DIR": str(self.data_dir / "model_store"),
@@ -211,8 +242,26 @@ class LocalStack:
                 )
             self.api_urls = [f"http://127.0.0.1:{port}" for port in api_ports]
             for url in self.api_urls:
-                _wait_http_ok(f"{url}/health", 90, self.group)
+                absent = frozenset({"triton_submissions"} if self.sandbox_problem else ())
+                _wait_healthy(f"{url}/health", 90, self.group, absent)
         return self
+
+    def _start_sandbox(self, runtime: Path) -> SandboxedTriton | None:
+        """The submissions Triton in the OS sandbox; None (and uploads refused) if the sandbox cannot start."""
+        sandboxed = SandboxedTriton(
+            runtime,
+            self.data_dir / "sandbox",
+            self.secrets["triton_control_key"],
+            log_path=self.logs / "triton-submissions.log",
+            limits=SandboxLimits.from_env(),
+        )
+        try:
+            sandboxed.start()
+        except ServiceStartError as exc:
+            self.sandbox_problem = f"the sandbox for uploaded models could not start ({exc.reason})"
+            print(f"\nWARNING: {self.sandbox_problem}. Model uploads are refused until it can.\n", file=sys.stderr)
+            return None
+        return self.group.add("triton-submissions", sandboxed, start=False)
 
     def _model_repository(self, progress) -> Path:
         if self.model_repository is not None:
@@ -227,7 +276,22 @@ class LocalStack:
                 _build_models(repository, self.models_profile)
         return repository
 
+    def _watch_sandbox(self) -> None:
+        """Restart the submissions Triton when an uploaded model brings it down (e.g. by exhausting the
+        sandbox's memory): the platform keeps running; deploy and evaluation jobs load models again."""
+        while not self._stopping.wait(0.5):
+            sandboxed = self.triton_submissions
+            if sandboxed is None or sandboxed.poll() is None:
+                continue
+            print(f"Triton (submissions sandbox) exited with code {sandboxed.poll()}; restarting it.", file=sys.stderr)
+            try:
+                sandboxed.restart()
+            except ServiceStartError as exc:
+                print(f"Restarting the submissions sandbox failed: {exc}", file=sys.stderr)
+                self._stopping.wait(30)
+
     def stop(self) -> None:
+        self._stopping.set()
         self.group.stop_all()
 
 
@@ -258,10 +322,14 @@ def run_local_stack(args: argparse.Namespace) -> int:
             f"Demo admin: admin / {stack.secrets['admin_password']}   (stored in {stack.data_dir / 'secrets.json'})\n"
             f"Metrics: {url}/metrics (API), {', '.join(stack.worker_metrics_urls)} (worker), "
             f"{stack.triton.metrics_url} (Triton)\n"
+            f"Uploaded models: {stack.triton_submissions.isolation if stack.triton_submissions else 'REFUSED (' + stack.sandbox_problem + ')'}\n"
             f"Logs: {stack.logs}   Press Ctrl-C to stop.\n",
             flush=True,
         )
         died = stack.group.wait()
+        while died and died[0] == "triton-submissions":  # the watchdog restarts it
+            time.sleep(1)
+            died = stack.group.wait()
         if died:
             print(f"\n{died[0]} exited unexpectedly (code {died[1]}); see {stack.logs}. Stopping everything.", file=sys.stderr)
             return 1

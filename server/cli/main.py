@@ -45,7 +45,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=True,
+        # The app reads X-Forwarded-For itself, from TRUSTED_PROXIES only (server/core/client_address.py):
+        # uvicorn's own rewrite would trust any local peer's header by default.
+        proxy_headers=False,
         log_level="info",
         log_config=logging_config(level="DEBUG" if getattr(args, "verbose", False) else "INFO"),
         # ACCESS_LOG=1 turns on the app's own access log (route template, status, duration,

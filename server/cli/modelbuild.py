@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from server.modelbuild.build import PROFILE_NAMES, BuildError, BuildEvent, build_models
+from server.modelbuild.build import PROFILE_NAMES, build_models
 from server.modelbuild.data import DataFormatError
+from server.modelbuild.progress import BuildError, BuildEvent
 from server.modelbuild.tasks import TASKS
 
 DEFAULT_OUTPUT = Path(".dynabench") / "triton" / "models"

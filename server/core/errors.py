@@ -13,9 +13,10 @@ class FieldProblem:
 
 @dataclass
 class ServiceError(Exception):
-    code: str  # INVALID_INPUT | NOT_FOUND | CONFLICT | FORBIDDEN | AUTHENTICATION_REQUIRED | UNAVAILABLE
+    code: str  # INVALID_INPUT | NOT_FOUND | CONFLICT | FORBIDDEN | AUTHENTICATION_REQUIRED | RATE_LIMITED | ...
     message: str
     fields: list[FieldProblem] = field(default_factory=list)
+    retry_after_s: int | None = None  # RATE_LIMITED: whole seconds until the client may try again
 
     def __str__(self) -> str:
         return self.message
@@ -27,6 +28,10 @@ def invalid(message: str, *problems: FieldProblem) -> ServiceError:
 
 def not_found(what: str) -> ServiceError:
     return ServiceError("NOT_FOUND", f"{what} does not exist.")
+
+
+def rate_limited(message: str, retry_after_s: int) -> ServiceError:
+    return ServiceError("RATE_LIMITED", message, retry_after_s=max(1, retry_after_s))
 
 
 def conflict(message: str, field_name: str | None = None) -> ServiceError:

@@ -48,6 +48,11 @@ def training_channel(run_id: int) -> str:
     return f"dynabench:training:{run_id}"
 
 
+def account_channel(user_id: int) -> str:
+    """One account's credentials: open WebSockets of the account re-check theirs on every event here."""
+    return f"dynabench:account:{user_id}"
+
+
 # Events -----------------------------------------------------------------------------------------
 
 
@@ -174,6 +179,21 @@ class TrainingChanged(Event):
 
     def fields(self) -> dict[str, Any]:
         return {"status": self.status}
+
+
+@dataclass(frozen=True)
+class CredentialsRevoked(Event):
+    """An API token of the account was revoked: sockets opened with it close (server/graphql/core/websocket.py)."""
+
+    kind: ClassVar[str] = "credentials_revoked"
+    user_id: int
+    token_id: int
+
+    def channel(self) -> str:
+        return account_channel(self.user_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"token": self.token_id}
 
 
 # Publishing -------------------------------------------------------------------------------------

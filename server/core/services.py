@@ -16,9 +16,11 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from tritonclient.http.aio import InferenceServerClient
 
+from server.core import queries
 from server.core.event_hub import EventHub
 from server.core.events import CoalescingPublisher
 from server.core.settings import Settings
+from server.core.triton_clients import triton_client
 from server.observability.jobs import serialize_job
 
 # A Redis restart (a second or two) must not fail the requests that meet it: commands on a broken
@@ -69,8 +71,8 @@ class Services:
             arq=arq,
             # Every inference call is bounded by its own asyncio timeout; the client-wide limit only
             # has to allow model loads (weights are sent in the request) to finish.
-            triton=InferenceServerClient(settings.triton_url, conn_timeout=900),
-            triton_submissions=InferenceServerClient(settings.triton_submissions_url, conn_timeout=900),
+            triton=triton_client(settings.triton_url, settings.triton_control_key),
+            triton_submissions=triton_client(settings.triton_submissions_url, settings.triton_control_key),
         )
 
     async def close(self) -> None:
@@ -88,10 +90,8 @@ class Services:
                 pass
 
     async def health(self) -> dict[str, dict[str, Any]]:
-        from server.tasks.tables import Task
-
         async def database() -> None:
-            await Task.raw("SELECT 1")
+            await queries.ping()
 
         async def redis() -> None:
             await self.redis.ping()

@@ -31,16 +31,45 @@ class Settings:
     model_store_dir: str = ".dynabench/model_store"
     upload_max_bytes: int = 2 * 1024**3
     upload_max_files: int = 1000
-    uploads_per_day: int = 5
+    # Rate limits (server/core/rate_limits.py; docs/api.md "Limits"): each a window per account and/or per client
+    # address, counted in Redis and shared by every API process; 0 turns one off.
+    uploads_per_day: int = 5  # per account (attempts: refused archives and failed deploys count too)
+    uploads_per_day_per_address: int = 20
+    signups_per_hour_per_address: int = 20
+    tasks_per_day: int = 10  # per account
+    tasks_per_day_per_address: int = 20
     # The target Triton's model repository, writable by the worker: retraining adds versions there.
     target_model_repository: str = ""
-    login_max_failures: int = 10  # per username per window; 0 turns the limit off
-    login_window_seconds: int = 900
-    submissions_per_minute: int = 0  # per user (createExample incl. sandbox, submitExamples items); 0 = no limit
+    # Log-in failures (server/accounts/lockout.py): free failures per (account, address), then an exponential wait
+    # capped at login_backoff_max_seconds; failures are remembered login_window_seconds after the last one. Each
+    # address also has a budget of failures over all accounts per window. 0 turns a limit off.
+    login_max_failures: int = 5
+    login_backoff_max_seconds: int = 900
+    login_window_seconds: int = 3600
+    login_failures_per_address: int = 50
+    submissions_per_minute: int = 60  # per account (createExample incl. sandbox, submitExamples items)
+    submissions_per_minute_per_address: int = 300
+    # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, or "*"); otherwise the client is the socket peer.
+    trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     metrics_token: str = ""  # when set, GET /metrics needs `Authorization: Bearer <token>`
     access_log: bool = False  # one structured line per HTTP request (route template, status, duration, request id)
     worker_metrics_port: int = 0  # the worker's Prometheus endpoint; 0 = not served
     worker_metrics_host: str = "127.0.0.1"
+    # What an uploaded model's config.pbtxt may ask of the submissions Triton (checked at upload).
+    model_max_instances: int = 2  # sum of instance_group counts
+    model_allow_gpu: bool = False  # False: KIND_GPU / KIND_AUTO / KIND_MODEL / gpus are refused
+    model_max_batch_size: int = 64
+    # Sent as the `dynabench-control-key` header on Triton's model-repository / model-config APIs
+    # (compose restricts those APIs to this key); empty = no header.
+    triton_control_key: str = ""
+    # The sandbox agent's statistics endpoint (unix:/path or http://host:port): per-model peak memory.
+    triton_submissions_stats_url: str = ""
+    # Set by `dynabench up` when the OS sandbox cannot start: uploads are refused with this reason.
+    uploads_disabled_reason: str = ""
+    # How long an uploaded model may take: to load, to answer the smoke test, to answer one evaluation batch.
+    model_load_timeout_s: float = 600.0
+    smoke_test_timeout_s: float = 120.0
+    evaluation_batch_timeout_s: float = 300.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -66,14 +95,34 @@ class Settings:
             upload_max_bytes=int(env.get("UPLOAD_MAX_BYTES", cls.upload_max_bytes)),
             upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),
             uploads_per_day=int(env.get("UPLOADS_PER_DAY", cls.uploads_per_day)),
+            uploads_per_day_per_address=int(env.get("UPLOADS_PER_DAY_PER_ADDRESS", cls.uploads_per_day_per_address)),
+            signups_per_hour_per_address=int(env.get("SIGNUPS_PER_HOUR_PER_ADDRESS", cls.signups_per_hour_per_address)),
+            tasks_per_day=int(env.get("TASKS_PER_DAY", cls.tasks_per_day)),
+            tasks_per_day_per_address=int(env.get("TASKS_PER_DAY_PER_ADDRESS", cls.tasks_per_day_per_address)),
             target_model_repository=env.get("TARGET_MODEL_REPOSITORY", ""),
             login_max_failures=int(env.get("LOGIN_MAX_FAILURES", cls.login_max_failures)),
+            login_backoff_max_seconds=int(env.get("LOGIN_BACKOFF_MAX_SECONDS", cls.login_backoff_max_seconds)),
             login_window_seconds=int(env.get("LOGIN_WINDOW_SECONDS", cls.login_window_seconds)),
+            login_failures_per_address=int(env.get("LOGIN_FAILURES_PER_ADDRESS", cls.login_failures_per_address)),
             submissions_per_minute=int(env.get("SUBMISSIONS_PER_MINUTE", cls.submissions_per_minute)),
+            submissions_per_minute_per_address=int(
+                env.get("SUBMISSIONS_PER_MINUTE_PER_ADDRESS", cls.submissions_per_minute_per_address)
+            ),
+            # uvicorn's FORWARDED_ALLOW_IPS (which compose sets for its proxy) when TRUSTED_PROXIES is not set.
+            trusted_proxies=_csv(env.get("TRUSTED_PROXIES", env.get("FORWARDED_ALLOW_IPS", ""))),
             metrics_token=env.get("METRICS_TOKEN", ""),
             access_log=env.get("ACCESS_LOG", "0") == "1",
             worker_metrics_port=int(env.get("WORKER_METRICS_PORT") or 0),
             worker_metrics_host=env.get("WORKER_METRICS_HOST", cls.worker_metrics_host),
+            model_max_instances=int(env.get("MODEL_MAX_INSTANCES", cls.model_max_instances)),
+            model_allow_gpu=env.get("MODEL_ALLOW_GPU", "0").strip().lower() in ("1", "true", "yes"),
+            model_max_batch_size=int(env.get("MODEL_MAX_BATCH_SIZE", cls.model_max_batch_size)),
+            triton_control_key=env.get("TRITON_CONTROL_KEY", ""),
+            triton_submissions_stats_url=env.get("TRITON_SUBMISSIONS_STATS_URL", ""),
+            uploads_disabled_reason=env.get("UPLOADS_DISABLED_REASON", ""),
+            model_load_timeout_s=float(env.get("MODEL_LOAD_TIMEOUT_S", cls.model_load_timeout_s)),
+            smoke_test_timeout_s=float(env.get("SMOKE_TEST_TIMEOUT_S", cls.smoke_test_timeout_s)),
+            evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
         )
 
 

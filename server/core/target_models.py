@@ -1,4 +1,4 @@
-"""What Triton says about a target model: readiness and the build metadata in its config parameters."""
+"""What Triton says about a target model: readiness, the build metadata in its config parameters, its newest version."""
 
 from __future__ import annotations
 
@@ -26,3 +26,13 @@ async def model_info(client: InferenceServerClient, name: str, version: str = ""
         info = {"ready": False, "parameters": {}}
     _CACHE[key] = (time.monotonic(), info)
     return info
+
+
+async def latest_version(client: InferenceServerClient, name: str) -> str | None:
+    """The newest version of a model the Triton serves now, or None (an unknown model, or Triton unreachable)."""
+    try:
+        metadata = await client.get_model_metadata(name)
+    except Exception:  # noqa: BLE001 — Triton unreachable or model unknown: no version to pin
+        return None
+    versions = [int(v) for v in (metadata or {}).get("versions") or () if str(v).isdigit()]
+    return str(max(versions)) if versions else None

@@ -54,7 +54,8 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     files = {f"file:{path}": data for path, data in repository.files.items()}
     try:
         await asyncio.wait_for(
-            client.load_model(model["triton_name"], config=json.dumps(triton_config), files=files), timeout=600
+            client.load_model(model["triton_name"], config=json.dumps(triton_config), files=files),
+            timeout=services.settings.model_load_timeout_s,
         )
     except InferenceServerException as exc:
         return await _fail(services, model_id, f"Triton refused to load the model: {exc.message()}")
@@ -63,7 +64,9 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     await publish_model_event(services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test."))
     rows = await smoke_rows(task["id"], config)
     try:
-        outputs = await predict_batch(client, config, model["triton_name"], rows, timeout_s=120)
+        outputs = await predict_batch(
+            client, config, model["triton_name"], rows, timeout_s=services.settings.smoke_test_timeout_s
+        )
         problem = check_outputs(config, rows, outputs)
     except ModelUnavailable as exc:
         problem = str(exc)

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+import urllib.parse
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
-import psutil
+import aiohttp
 
 from server.core.inference import ModelUnavailable, predict_batch
 from server.core.services import Services
+from server.core.triton_clients import unix_get_json
 from server.evaluation import metrics, queries
 from server.evaluation.deploy import model_ready
 from server.evaluation.records import LIVE_STATUSES, DatasetRow, ModelRow, ModelStatus, Perturbation
@@ -25,23 +26,17 @@ BATCH = 32
 PARALLEL_BATCHES = 2
 
 
-def peak_memory_gb(triton_name: str) -> float | None:
-    """Peak resident memory (VmHWM) of the python-backend stub(s) serving this model, if local."""
-    peak = 0
-    for process in psutil.process_iter(["cmdline"]):
-        cmdline = process.info.get("cmdline") or []
-        if (
-            cmdline
-            and cmdline[0].endswith("triton_python_backend_stub")
-            and any(a.startswith(f"{triton_name}_") for a in cmdline)
-        ):
-            try:
-                status = Path(f"/proc/{process.pid}/status").read_text()
-            except OSError:
-                continue
-            for line in status.splitlines():
-                if line.startswith("VmHWM:"):
-                    peak += int(line.split()[1]) * 1024
+async def peak_memory_gb(services: Services, triton_name: str) -> float | None:
+    """Peak resident memory of the model's stub processes, as the sandbox agent measures it inside
+    the sandbox (docs/design.md §4, memory); None when no agent is configured or it cannot say."""
+    url = services.settings.triton_submissions_stats_url
+    if not url:
+        return None
+    try:
+        answer = await unix_get_json(url, f"/memory/{urllib.parse.quote(triton_name)}")
+    except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
+        return None
+    peak = int(answer.get("peak_bytes") or 0) if isinstance(answer, dict) else 0
     return peak / 1024**3 if peak else None
 
 
@@ -61,7 +56,12 @@ async def infer_all(
     async def run(index: int, batch: Sequence[Mapping[str, Any]]) -> None:
         async with semaphore:
             outputs = await predict_batch(
-                client, config, name, [r["fields"] for r in batch], timeout_s=300, model_version=version
+                client,
+                config,
+                name,
+                [r["fields"] for r in batch],
+                timeout_s=services.settings.evaluation_batch_timeout_s,
+                model_version=version,
             )
             results[index] = [prediction(config, o) for o in outputs]
 
@@ -141,7 +141,7 @@ async def _evaluate_dataset(services: Services, config: TaskConfig, model: Model
     if measured is None:
         return f"{dataset['name']}: no examples"
     perf = measured["perf"]
-    values = {**measured, "memory_gb": peak_memory_gb(model["triton_name"])}
+    values = {**measured, "memory_gb": await peak_memory_gb(services, model["triton_name"])}
     await queries.upsert_score(model["id"], dataset["id"], values)
     return (
         f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {measured['n']} examples, "

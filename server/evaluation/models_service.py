@@ -1,4 +1,5 @@
-"""Researchers' models: upload checks, publishing, per-user limits; an accepted upload is queued for deployment."""
+"""Researchers' models: upload checks and publishing (upload limits: server/core/rate_limits.py); an accepted upload is
+queued for deployment."""
 
 from __future__ import annotations
 
@@ -15,7 +16,14 @@ from server.core.services import Services
 from server.core.settings import Settings
 from server.core.storable import check_upload, text_problem
 from server.evaluation import queries
-from server.evaluation.archive import ArchiveLimits, ArchiveRejected, check_contract, read_model_repository
+from server.evaluation.archive import (
+    ArchiveLimits,
+    ArchiveRejected,
+    ConfigLimits,
+    check_config_limits,
+    check_contract,
+    read_model_repository,
+)
 from server.evaluation.records import ModelRow, ModelStatus
 from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
@@ -53,6 +61,12 @@ async def upload_model(
     """Check the archive completely before anything is stored; a refused upload leaves no row and no file.
     An accepted one is queued for deployment."""
     settings = services.settings
+    if settings.uploads_disabled_reason:  # never run strangers' code outside the sandbox
+        raise ServiceError(
+            "SERVICE_UNAVAILABLE",
+            "Model uploads are switched off: the sandbox that runs uploaded models is not available on this server. "
+            "Ask the operator (the reason is in the output of `dynabench up`).",
+        )
     task = await get_task_by_code(task_code)
     config = load_config(task)
     name = name.strip()
@@ -60,7 +74,6 @@ async def upload_model(
         raise invalid("Bad model name.", FieldProblem("name", "1–100 letters, digits, spaces or . : ( ) + -"))
     clean_card = _check_card(card)
     check_upload(upload, "archive")
-    await _check_daily_limit(settings, owner_id, task["id"])
     store = Path(settings.model_store_dir)
     store.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 — one local mkdir per upload, usually a no-op
     staging = store / f".upload-{owner_id}-{datetime.now(UTC).timestamp():.6f}"
@@ -99,14 +112,17 @@ def _check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
     limits = ArchiveLimits(max_files=settings.upload_max_files, max_total_bytes=settings.upload_max_bytes)
     try:
         repository = read_model_repository(path, limits)
+        check_config_limits(
+            repository,
+            ConfigLimits(
+                max_instances=settings.model_max_instances,
+                allow_gpu=settings.model_allow_gpu,
+                max_batch_size=settings.model_max_batch_size,
+            ),
+        )
         check_contract(repository, config.kind, config.model_inputs, config.labels)
     except ArchiveRejected as exc:
         raise ServiceError("ARCHIVE_REJECTED", f"{exc.code}: {exc.message}") from None
-
-
-async def _check_daily_limit(settings: Settings, owner_id: int, task_id: int) -> None:
-    if await queries.uploads_today(owner_id, task_id) >= settings.uploads_per_day:
-        raise ServiceError("RATE_LIMITED", f"At most {settings.uploads_per_day} uploads per task per day; try again tomorrow.")
 
 
 async def set_published(model_id: int, published: bool) -> ModelRow:

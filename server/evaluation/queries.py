@@ -24,12 +24,6 @@ INSERT_BATCH = 1000  # dataset examples per INSERT statement
 
 # Models -----------------------------------------------------------------------------------------
 
-# Failed deployments do not count against the daily limit.
-UPLOADS_TODAY = Query("""
-    SELECT count(*) FROM models
-     WHERE owner = :owner AND task = :task AND status <> 'failed' AND created_at > now() - interval '1 day'
-""")
-
 # Appends to the log and sets the status in one statement, so concurrent jobs never lose an entry.
 RECORD_STATUS = Query(
     """
@@ -37,10 +31,6 @@ RECORD_STATUS = Query(
 """,
     json=("card", "status_log"),
 )
-
-
-async def uploads_today(owner_id: int, task_id: int) -> int:
-    return await UPLOADS_TODAY.value(owner=owner_id, task=task_id)
 
 
 async def record_status(model_id: int, status: ModelStatus, entries: list[dict[str, str]]) -> ModelRow | None:

@@ -38,6 +38,7 @@ from server.graphql.core.errors import (
     should_mask_error,
 )
 from server.graphql.core.guard import ReadScope
+from server.graphql.core.operation_rules import OperationRules
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training.schema import TrainingMutations, TrainingQueries, TrainingSubscriptions
@@ -87,6 +88,7 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
             MaxAliasesLimiter(max_alias_count=settings.query_aliases_max),
             ParserCache(maxsize=512),
             ValidationCache(maxsize=512),
+            OperationRules,  # after the validation cache: no mutations over WebSocket, no unstorable text in queries
             MaskErrors(should_mask_error=should_mask_error),
         ],
     )

@@ -9,15 +9,10 @@ Public API:
 - ``TASKS``: the task definitions (input fields, label order, model name).
 """
 
-from server.modelbuild.build import (
-    BuildError,
-    BuildEvent,
-    BuiltModel,
-    build_models,
-    default_base_model,
-    resolve_base_model,
-)
+from server.modelbuild.build import build_models
 from server.modelbuild.data import DataFormatError, load_training_data
+from server.modelbuild.progress import BuildError, BuildEvent, BuiltModel
+from server.modelbuild.recipes import default_base_model, resolve_base_model
 from server.modelbuild.tasks import TASKS, TaskSpec, get_task
 
 __all__ = [

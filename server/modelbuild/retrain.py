@@ -12,19 +12,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from server.modelbuild.build import (
+from server.modelbuild.progress import BuildError, BuildEvent
+from server.modelbuild.recipes import (
     MAX_EVAL,
-    BuildError,
-    BuildEvent,
-    _build_classifier,
-    _build_qa,
-    _limit_eval,
-    _make_readable,
-    _score_text,
-    _versions,
-    model_py_template,
+    build_classifier,
+    build_qa,
+    library_versions,
+    limit_eval,
     resolve_base_model,
+    score_text,
 )
+from server.modelbuild.repository import make_readable, model_py_template
 from server.modelbuild.seed import seed_data
 from server.modelbuild.tasks import TASKS, TaskSpec
 
@@ -75,7 +73,7 @@ def build_next_version(
         raise BuildError(f"{model_dir} is not a model of the target repository (no config.pbtxt)")
     version = version or (max(existing_versions(model_dir), default=0) + 1)
     started = time.monotonic()
-    seed = _limit_eval(seed_data(spec.name), MAX_EVAL[profile], spec.name)
+    seed = limit_eval(seed_data(spec.name), MAX_EVAL[profile], spec.name)
     # Held-out data stays the seed's: v1 and v2 are scored on the same examples.
     task_data = dataclasses.replace(seed, train=seed.train + extra_train)
     staging = model_dir.parent / f".{spec.model_name}.{version}.building"
@@ -93,14 +91,14 @@ def build_next_version(
         )
         if spec.kind == "classification":
             base_ref, local_base, _ = resolve_base_model(base_model)
-            meta = _build_classifier(
+            meta = build_classifier(
                 spec, task_data, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit
             )
             meta["base_model"] = base_ref
         else:
             from server.modelbuild.qa import QA_PROFILES
 
-            meta = _build_qa(spec, task_data, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit)
+            meta = build_qa(spec, task_data, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit)
             meta["base_model"] = "none (not a neural model)"
         meta = {
             "task": spec.name,
@@ -113,17 +111,17 @@ def build_next_version(
             "n_heldout": len(seed.heldout),
             "build_seconds": round(time.monotonic() - started, 1),
             "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-            "versions": _versions(),
+            "versions": library_versions(),
         }
         emit(BuildEvent(spec.name, spec.model_name, "save"))
         (staging / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
         shutil.rmtree(staging / "__pycache__", ignore_errors=True)
-        _make_readable(staging)
+        make_readable(staging)
         target = model_dir / str(version)
         if target.exists():
             shutil.rmtree(target)  # a leftover of an attempt that crashed after the move: rebuilt above
         staging.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    emit(BuildEvent(spec.name, spec.model_name, "done", message=_score_text(meta)))
+    emit(BuildEvent(spec.name, spec.model_name, "done", message=score_text(meta)))
     return version, meta

@@ -10,5 +10,6 @@ from server.permissions.base import *  # noqa: F403
 from server.permissions.datasets import *  # noqa: F403
 from server.permissions.examples import *  # noqa: F403
 from server.permissions.models import *  # noqa: F403
+from server.permissions.target_models import *  # noqa: F403
 from server.permissions.tasks import *  # noqa: F403
 from server.permissions.training import *  # noqa: F403

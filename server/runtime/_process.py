@@ -40,13 +40,15 @@ class RunAs:
     home: str
 
 
-def _preexec(death_signal: int, parent_pid: int) -> Callable[[], None]:
+def _preexec(death_signal: int, parent_pid: int, before_exec: Callable[[], None] | None = None) -> Callable[[], None]:
     def hook() -> None:
         # Runs after setuid (CPython changes credentials before calling preexec_fn), which
         # matters because a credential change clears the parent-death signal.
         _libc.prctl(_PR_SET_PDEATHSIG, death_signal, 0, 0, 0)
         if os.getppid() != parent_pid:  # parent already died between fork and prctl
             os.kill(os.getpid(), death_signal)
+        if before_exec is not None:
+            before_exec()
 
     return hook
 
@@ -75,19 +77,30 @@ def spawn_child(
     cwd: Path | None = None,
     user: RunAs | None = None,
     death_signal: int = signal.SIGTERM,
+    stdin_data: bytes | None = None,
+    before_exec: Callable[[], None] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """Start ``argv`` in its own session with a parent-death signal; output appended to ``log_path``."""
+    """Start ``argv`` in its own session with a parent-death signal; output appended to ``log_path``.
+
+    ``stdin_data`` (a few bytes, e.g. a key that must not appear in argv or the environment) is the
+    child's whole stdin; ``before_exec`` runs in the child just before exec (e.g. entering a cgroup).
+    """
     log_file = open(log_path, "ab") if log_path is not None else None  # noqa: SIM115
+    stdin: int = subprocess.DEVNULL
+    if stdin_data is not None:
+        stdin, write_end = os.pipe()
+        os.write(write_end, stdin_data)  # fits in the pipe buffer: no reader needed yet
+        os.close(write_end)
     try:
         kwargs: dict[str, object] = {
-            "stdin": subprocess.DEVNULL,
+            "stdin": stdin,
             "stdout": log_file,
             "stderr": subprocess.STDOUT if log_file is not None else None,
             "env": dict(env) if env is not None else None,
             "cwd": str(cwd) if cwd is not None else None,
             "start_new_session": True,
             "close_fds": True,
-            "preexec_fn": _preexec(int(death_signal), os.getpid()),
+            "preexec_fn": _preexec(int(death_signal), os.getpid(), before_exec),
         }
         if user is not None:
             kwargs.update(user=user.uid, group=user.gid, extra_groups=[])
@@ -95,6 +108,8 @@ def spawn_child(
     finally:
         if log_file is not None:
             log_file.close()
+        if stdin_data is not None:
+            os.close(stdin)
 
 
 def exited(proc: subprocess.Popen[bytes]) -> bool:

@@ -10,6 +10,7 @@ import signal
 import stat
 import subprocess
 import tempfile
+import urllib.parse
 from pathlib import Path
 
 from server.runtime._process import ChildService, RunAs, file_size, log_tail
@@ -81,6 +82,7 @@ class LocalPostgres(ChildService):
         settings: dict[str, str] | None = None,
         port_option: str | None = "--postgres-port",
         start_timeout: float = 60.0,
+        password: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).absolute()
         super().__init__(self.data_dir / "postgres.log")
@@ -94,14 +96,18 @@ class LocalPostgres(ChildService):
         self.port = port if port is not None else free_port()
         self.socket_dir = self.data_dir
         self.user = SUPERUSER
+        # With a password every connection, the unix socket's included, authenticates with SCRAM;
+        # without one (bare test servers) loopback is trusted.
+        self.password = password
 
     @property
     def dsn(self) -> str:
-        """postgresql://postgres@127.0.0.1:PORT/DATABASE (trust auth on loopback)."""
+        """postgresql://postgres[:password]@127.0.0.1:PORT/DATABASE."""
         return self.admin_dsn(self.database)
 
     def admin_dsn(self, database: str = "postgres") -> str:
-        return f"postgresql://{SUPERUSER}@{HOST}:{self.port}/{database}"
+        secret = f":{urllib.parse.quote(self.password, safe='')}" if self.password else ""
+        return f"postgresql://{SUPERUSER}{secret}@{HOST}:{self.port}/{database}"
 
     def start(self) -> None:
         """initdb on first use, run ``postgres`` as a child, wait for connections, create the database."""
@@ -139,6 +145,8 @@ class LocalPostgres(ChildService):
             argv += ["-c", f"{key}={value}"]
         self._launch(argv, env=_clean_env(run_as), cwd=self.data_dir, user=run_as, death_signal=signal.SIGINT)
         self._wait_until(self._accepting, self.start_timeout, "PostgreSQL to accept connections")
+        if self.password and _trusts_anyone(self.pgdata):
+            self._require_scram(run_as)  # a cluster made before passwords were required
         self._ensure_database()
 
     def restart(self) -> None:
@@ -172,19 +180,52 @@ class LocalPostgres(ChildService):
             sql,
         ]
         env = {**_clean_env(None), "PGCONNECT_TIMEOUT": "10"}
+        if self.password:
+            env["PGPASSWORD"] = self.password
         result = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=timeout, check=False)
         if result.returncode != 0:
             raise RuntimeError(f"psql failed ({result.returncode}): {result.stderr.strip()}")
         return result.stdout
 
     def _initdb(self, run_as: RunAs | None) -> None:
+        pwfile = self._write_pwfile(run_as) if self.password else None
+        try:
+            self._run_initdb(run_as, pwfile)
+        finally:
+            if pwfile:
+                pwfile.unlink(missing_ok=True)
+
+    def _write_pwfile(self, run_as: RunAs | None) -> Path:
+        assert self.password
+        pwfile = self.data_dir / ".initdb-password"
+        pwfile.write_text(self.password + "\n")
+        pwfile.chmod(0o600)
+        if run_as is not None:
+            os.chown(pwfile, run_as.uid, run_as.gid)
+        return pwfile
+
+    def _require_scram(self, run_as: RunAs | None) -> None:
+        """Set the superuser's password (trust still lets us in), then switch every hba line to SCRAM."""
+        assert self.password
+        password = self.password
+        self.password = None  # connect the old way this once
+        try:
+            literal = password.replace("'", "''")
+            self.psql(f"SET password_encryption = 'scram-sha-256'; ALTER USER {SUPERUSER} PASSWORD '{literal}'")
+            hba = self.pgdata / "pg_hba.conf"
+            hba.write_text(_scram_hba(hba.read_text()))
+            self.psql("SELECT pg_reload_conf()")
+        finally:
+            self.password = password
+
+    def _run_initdb(self, run_as: RunAs | None, pwfile: Path | None) -> None:
         argv = [
             str(pg_bin_dir() / "initdb"),
             "-D",
             str(self.pgdata),
             "-U",
             SUPERUSER,
-            "--auth=trust",
+            *(["--auth=scram-sha-256", f"--pwfile={pwfile}"] if pwfile else ["--auth=trust"]),
             "--encoding=UTF8",
             "--locale=C",
             "--locale-provider=builtin",
@@ -247,3 +288,21 @@ class LocalPostgres(ChildService):
                 self.psql(f'CREATE DATABASE "{ident}"')
         except (RuntimeError, subprocess.TimeoutExpired) as exc:
             raise self._fail(f"could not create database {self.database!r}: {exc}") from exc
+
+
+def _trusts_anyone(pgdata: Path) -> bool:
+    try:
+        lines = (pgdata / "pg_hba.conf").read_text().splitlines()
+    except OSError:
+        return False
+    return any(line.split()[-1:] == ["trust"] for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+def _scram_hba(text: str) -> str:
+    out = []
+    for line in text.splitlines():
+        words = line.split()
+        if words and not line.lstrip().startswith("#") and words[-1] == "trust":
+            line = line[: line.rstrip().rfind("trust")] + "scram-sha-256"
+        out.append(line)
+    return "\n".join(out) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import signal
 import socket
+import urllib.parse
 from pathlib import Path
 
 from server.runtime._process import ChildService
@@ -24,10 +25,15 @@ def redis_server_binary() -> Path:
     return binary
 
 
-def _ping(port: int) -> bool:
+def _ping(port: int, password: str | None = None) -> bool:
     """True if the server answers PING with +PONG (not -LOADING while it replays the AOF)."""
     try:
         with socket.create_connection((HOST, port), timeout=0.5) as sock:
+            if password:
+                secret = password.encode()
+                sock.sendall(b"*2\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n" % (len(secret), secret))
+                if not sock.recv(64).startswith(b"+OK"):
+                    return False
             sock.sendall(b"PING\r\n")
             return sock.recv(64).startswith(b"+PONG")
     except OSError:
@@ -50,6 +56,7 @@ class LocalRedis(ChildService):
         extra_args: list[str] | None = None,
         port_option: str | None = "--redis-port",
         start_timeout: float = 15.0,
+        password: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).absolute()
         super().__init__(self.data_dir / "redis.log")
@@ -59,10 +66,12 @@ class LocalRedis(ChildService):
         self.start_timeout = start_timeout
         self._auto_port = port is None
         self.port = port if port is not None else free_port()
+        self.password = password  # requirepass, kept in a 0600 config file rather than on the command line
 
     @property
     def url(self) -> str:
-        return f"redis://{HOST}:{self.port}/0"
+        secret = f":{urllib.parse.quote(self.password, safe='')}@" if self.password else ""
+        return f"redis://{secret}{HOST}:{self.port}/0"
 
     @property
     def aof_path(self) -> Path:
@@ -77,8 +86,13 @@ class LocalRedis(ChildService):
             self.port = free_port()
         ensure_port_free(self.port, self.service_name, self.port_option)
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        config = self.data_dir / "redis.conf"
+        config.touch(mode=0o600)
+        config.chmod(0o600)
+        config.write_text(f'requirepass "{self.password}"\n' if self.password else "")
         argv = [
             str(redis_server_binary()),
+            str(config),
             "--bind",
             HOST,
             "--port",
@@ -98,7 +112,7 @@ class LocalRedis(ChildService):
             *self.extra_args,
         ]
         self._launch(argv, cwd=self.data_dir, death_signal=signal.SIGTERM)
-        self._wait_until(lambda: _ping(self.port), self.start_timeout, "Redis to answer PING")
+        self._wait_until(lambda: _ping(self.port, self.password), self.start_timeout, "Redis to answer PING")
 
     def stop(self, timeout: float = 10.0) -> None:
         """SIGTERM (flushes the AOF), SIGKILL after ``timeout``; idempotent."""

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from server.core.triton_clients import CONTROL_HEADER
 from server.runtime._process import ChildService
 from server.runtime.errors import ServiceStartError
 from server.runtime.ports import HOST, ensure_port_free, free_port, port_is_free
@@ -107,6 +108,12 @@ def triton_environment() -> dict[str, str]:
     env.setdefault("HF_HUB_OFFLINE", "1")  # no model hub is reachable; fail fast instead of retrying
     env.setdefault("TRANSFORMERS_OFFLINE", "1")
     return env
+
+
+def restricted_control(key: str) -> list[str]:
+    """tritonserver options that make the model-repository and model-config APIs require the key header."""
+    restricted = f"model-repository,model-config,shared-memory,trace,logging:{CONTROL_HEADER}={key}"
+    return [f"--http-restricted-api={restricted}", f"--grpc-restricted-protocol={restricted}"]
 
 
 def _http_ok(url: str, timeout: float = 1.0) -> bool:

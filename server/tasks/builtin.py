@@ -66,6 +66,14 @@ BUILTIN_TASKS = [
 ]
 
 
+# The built-in task that owns each built-in target model (server/permissions/target_models.py), and the
+# codes reserved for the built-in tasks (createTask refuses them).
+BUILTIN_TARGETS: dict[str, str] = {spec["target"]: spec["code"] for spec in BUILTIN_TASKS}
+BUILTIN_CODES = frozenset(spec["code"] for spec in BUILTIN_TASKS)
+# `dynabench build-models` writes version 1 of each built-in model; retraining adds 2, 3, ...
+BUILTIN_VERSION = "1"
+
+
 def seed_contexts(code: str) -> list[dict]:
     path = SEED_DIR / f"{code}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -81,7 +89,7 @@ async def seed_builtin_tasks() -> list[str]:
             created.append(spec["code"])
         round_row = await queries.round_by_number(task["id"], 1)
         if round_row is None:
-            round_row = await service.create_round(spec["code"], [{"name": spec["target"], "version": ""}])
+            round_row = await service.create_round(spec["code"], [{"name": spec["target"], "version": BUILTIN_VERSION}])
         if not await queries.round_has_contexts(round_row["id"]):
             await service.add_contexts(round_row, seed_contexts(spec["code"]))
     return created

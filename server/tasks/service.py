@@ -9,11 +9,13 @@ from typing import Any
 
 from asyncpg.exceptions import UniqueViolationError
 from redis.asyncio import Redis
+from tritonclient.http.aio import InferenceServerClient
 
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.jsonutil import from_json
 from server.core.storable import document_problem, text_problem
+from server.core.target_models import latest_version
 from server.tasks import queries
 from server.tasks.config import TaskConfig, parse_task_config
 from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow
@@ -63,11 +65,15 @@ async def create_task(owner_id: int | None, code: str, name: str, description: s
     return task
 
 
-async def create_round(task_code: str, target_models: list[dict], *, redis: Redis | None = None) -> RoundRow:
-    """The task's next round (the open one is closed). Announced (RoundCreated) after commit when given a
-    Redis; the seed, run at migrate time, has none and nobody listens then."""
+async def create_round(
+    task_code: str, target_models: list[dict], *, redis: Redis | None = None, triton: InferenceServerClient | None = None
+) -> RoundRow:
+    """The task's next round (the open one is closed), judged by exact model versions: a target without a
+    version is pinned to the newest one the target Triton serves now (a later version never changes the
+    round's judge). Announced (RoundCreated) after commit when given a Redis; the seed, run at migrate time,
+    has none and nobody listens then."""
     task = await get_task_by_code(task_code)
-    targets = _check_targets(target_models)
+    targets = await _pin_versions(_check_targets(target_models), triton)
     async with db.transaction():
         number = await queries.lock_current_round(task["id"]) + 1
         await queries.end_open_rounds(task["id"], datetime.now(UTC))
@@ -102,6 +108,22 @@ def _check_targets(target_models: list[dict]) -> list[TargetModelRef]:
             raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.version", "must be 1–9 digits or empty"))
         checked.append({"name": name, "version": version})
     return checked
+
+
+async def _pin_versions(targets: list[TargetModelRef], triton: InferenceServerClient | None) -> list[TargetModelRef]:
+    pinned: list[TargetModelRef] = []
+    for i, target in enumerate(targets):
+        version = target["version"] or (await latest_version(triton, target["name"]) if triton is not None else None)
+        if not version:
+            raise invalid(
+                "Name the version of each target model.",
+                FieldProblem(
+                    f"targetModels.{i}.version",
+                    f"the target Triton serves no model '{target['name']}' right now: name the version that judges this round",
+                ),
+            )
+        pinned.append({"name": target["name"], "version": version})
+    return pinned
 
 
 async def get_round(round_id: int) -> RoundRow:

@@ -33,7 +33,7 @@ async def _record(
 
 async def run_training(services: Services, run_id: int) -> str:
     """The arq job's body: train, load into the target Triton, evaluate, publish."""
-    from server.modelbuild.build import BuildError
+    from server.modelbuild.progress import BuildError
     from server.modelbuild.retrain import build_next_version, spec_for_model, training_rows
 
     run = await queries.run_by_id(run_id)

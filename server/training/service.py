@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from redis.asyncio import Redis
 
+from server import permissions
+from server.accounts.viewer import Viewer
 from server.core import db, events, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.jsonutil import from_json
@@ -40,8 +42,10 @@ async def runs_by_id(run_ids: list[int]) -> list[TrainingRunRow]:
 
 
 async def start_training(
-    services: Services, user_id: int, task: TaskRow, from_rounds: list[int], base_model: str, profile: str
+    services: Services, viewer: Viewer, task: TaskRow, from_rounds: list[int], base_model: str, profile: str
 ) -> TrainingRunRow:
+    """Queue a retraining of the task's current target model; who may retrain that model is
+    `permissions.retrain_target_model` (a built-in model only from its own task, or by an admin)."""
     from server.modelbuild.retrain import spec_for_model
 
     problems = []
@@ -68,6 +72,10 @@ async def start_training(
         )
     if problems:
         raise invalid("The training request is not valid.", *problems)
+    assert spec is not None
+    denied = permissions.retrain_target_model(viewer, task, targets[0]["name"])
+    if denied is not None:
+        raise ServiceError(denied.code, denied.message)
     if not services.settings.target_model_repository:
         raise ServiceError(
             "CONFLICT",
@@ -86,7 +94,7 @@ async def start_training(
             raise ServiceError("CONFLICT", "A retraining of this task is already running; wait for it to finish.")
         run_id = await queries.insert_run(
             task["id"],
-            user_id,
+            viewer.user_id,
             rounds,
             base_model,
             profile,

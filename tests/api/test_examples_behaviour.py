@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from server.annotation.fooling import squad_f1
 from tests.api.examples_helpers import CREATE, NEXT_CONTEXT, current_round, submit
-from tests.conftest import run_sql, seed_builtin_tasks
+from tests.conftest import run_sql, seed_builtin_tasks, target_triton
 
 
 def _setup(api):
@@ -218,9 +218,8 @@ def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, ta
 
 
 def _load_models(stack, target_models):
-    import tritonclient.http as triton_http
 
-    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    client = target_triton(stack)
     for name in target_models.values():
         client.load_model(name)
     client.close()
@@ -242,7 +241,7 @@ def test_a_session_whose_account_is_gone_is_refused_and_writes_nothing(api, stac
     # (a validly signed token for an unknown user) must still be refused, not crash.
     from server.accounts.credentials import issue_session_token
 
-    token, round_id, context_id = _setup(api)
+    _token, round_id, context_id = _setup(api)
     ghost = issue_session_token(987654, stack.env["JWT_SECRET"], 3600)
     result = submit(api, ghost, round_id, context_id, {"statement": "Nobody wrote this."}, label="positive")
     assert result["__typename"] == "AuthenticationError" and "log in again" in result["message"]

@@ -49,7 +49,7 @@ def _download(stack, api, admin_token, round_id, fmt):
 
 
 def test_export_jsonl_has_every_example_in_the_release_shape(stack, api, admin_token, target_models):
-    author, round_id, fooled, not_fooled = _round_with_examples(api, admin_token)
+    _author, round_id, _fooled, _not_fooled = _round_with_examples(api, admin_token)
     response = _download(stack, api, admin_token, round_id, "JSONL")
     assert response.headers["content-type"].startswith("application/x-ndjson")
     rows = [json.loads(line) for line in response.text.splitlines()]  # an independent reader: json per line

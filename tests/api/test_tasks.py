@@ -84,7 +84,7 @@ def test_create_task_errors(api):
 def test_rounds_are_numbered_and_only_owners_open_them(api):
     owner = api.sign_up("owner")
     create_task(api, owner)
-    variables = {"i": {"taskCode": "movies", "targetModels": [{"name": "sentiment_minilm"}]}}
+    variables = {"i": {"taskCode": "movies", "targetModels": [{"name": "movie_model", "version": "4"}]}}
     stranger = api.sign_up("stranger")
     assert api(CREATE_ROUND, variables, token=stranger)["createRound"]["__typename"] == "PermissionError"
     assert api(CREATE_ROUND, variables)["createRound"]["__typename"] == "AuthenticationError"
@@ -92,7 +92,7 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
     second = api(CREATE_ROUND, variables, token=owner)["createRound"]["round"]
     assert (first["number"], second["number"]) == (1, 2)
     assert second["task"]["currentRound"]["number"] == 2
-    assert second["targetModels"] == [{"name": "sentiment_minilm", "version": ""}]
+    assert second["targetModels"] == [{"name": "movie_model", "version": "4"}]
     assert run_sql("SELECT count(*) AS n FROM rounds WHERE end_at IS NULL")[0]["n"] == 1
     unknown = api(CREATE_ROUND, {"i": {"taskCode": "nope", "targetModels": [{"name": "m"}]}}, token=owner)
     assert unknown["createRound"] == {
@@ -110,9 +110,9 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
 def test_add_contexts_validates_against_the_task_config_all_or_nothing(api):
     owner = api.sign_up("owner")
     create_task(api, owner)
-    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "m"}]}}, token=owner)["createRound"][
-        "round"
-    ]["id"]
+    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "m", "version": "1"}]}}, token=owner)[
+        "createRound"
+    ]["round"]["id"]
     good = {"fields": {"context": "Write about a film."}, "tag": "films"}
     bad = [{"fields": {"context": ""}}, {"fields": {"premise": "x"}}, {"fields": {"context": "x" * 5001}}]
     result = api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good, *bad]}}, token=owner)["addContexts"]

@@ -11,7 +11,7 @@ from websockets.sync.client import connect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
 from tests.api.models_helpers import create_dataset
-from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks
+from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks, target_triton
 
 VALIDATE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
 TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!) { trainTargetModel(taskCode: $t, fromRounds: $r, profile: $p) {
@@ -54,7 +54,7 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     model = target_models["sentiment"]
     model_dir = stack.model_repository / model
     try:
-        author, round_id, examples = _validated_round(api)
+        author, _round_id, _examples = _validated_round(api)
         sample = [json.loads(line) for line in (SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl").open()]
         sample = [
             {"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
@@ -125,7 +125,7 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     finally:
         # Later tests expect version 1 alone.
         shutil.rmtree(model_dir / "2", ignore_errors=True)
-        client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+        client = target_triton(stack)
         client.load_model(model)
         client.close()
 
@@ -183,6 +183,6 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
         assert run_sql("SELECT status, model_version FROM training_runs") == [{"status": "published", "model_version": "2"}]
     finally:
         shutil.rmtree(model_dir / "2", ignore_errors=True)
-        client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+        client = target_triton(stack)
         client.load_model(target_models["sentiment"])
         client.close()

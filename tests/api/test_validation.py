@@ -60,7 +60,7 @@ def test_queue_rules(api, target_models):
 
 
 def test_concurrent_validators_get_different_examples(api, target_models):
-    author, round_id, _, examples = _world(api, 2)
+    _author, round_id, _, examples = _world(api, 2)
     tokens = [api.sign_up(f"validator{i}") for i in range(2)]
     with ThreadPoolExecutor(2) as pool:
         picks = list(pool.map(lambda t: api(NEXT, {"r": round_id, "n": 1}, token=t)["nextExamplesToValidate"], tokens))
@@ -68,7 +68,7 @@ def test_concurrent_validators_get_different_examples(api, target_models):
 
 
 def test_vote_refusals(api, target_models):
-    author, round_id, _, examples = _world(api, 1)
+    author, _round_id, _, examples = _world(api, 1)
     example_id = examples[0]["id"]
     validator = api.sign_up("validator")
     assert (
@@ -120,7 +120,7 @@ def test_three_matching_votes_validate_and_counters_follow(api, target_models):
 
 
 def test_owner_mode_decides_at_once(api, target_models, admin_token):
-    author, round_id, _, examples = _world(api, 1)
+    _author, _round_id, _, examples = _world(api, 1)
     api(VALIDATE, {"e": examples[0]["id"], "l": "INCORRECT"}, token=api.sign_up("voter"))
     assert api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT", "m": "OWNER"}, token=admin_token)["validateExample"][
         "validation"
@@ -138,7 +138,7 @@ def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, targe
     from server.core.jobs import job_name
     from workers import validation as validation_jobs
 
-    author, round_id, _, examples = _world(api, 1)
+    _author, _round_id, _, examples = _world(api, 1)
     for i, label in enumerate(["CORRECT", "INCORRECT", "CORRECT", "INCORRECT", "FLAGGED"]):
         api(VALIDATE, {"e": examples[0]["id"], "l": label}, token=api.sign_up(f"voter{i}"))
     wait_until(lambda: _status(examples[0]["id"]) == "flagged")  # 2N-1 votes, tie -> owners review
@@ -246,7 +246,7 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
 
     import redis
 
-    author, round_id, _, examples = _world(api, 1)
+    _author, _round_id, _, examples = _world(api, 1)
     worker = next(
         stack.group.get(name) for name in stack.group.names if name.startswith("worker") and stack.group.get(name).poll() is None
     )

@@ -28,3 +28,19 @@ def test_variable_errors_still_describe_the_request():
         original_error=ValueError("not an int"),
     )
     assert not should_mask_error(error)
+
+
+def test_operation_rule_refusals_keep_their_codes():
+    """server/graphql/core/operation_rules.py refuses before execution with errors of its own (no original error)."""
+    for code in ("BAD_REQUEST", "INVALID_INPUT"):
+        error = GraphQLError("Send mutations over HTTP (POST /graphql).", extensions={"code": code})
+        assert not should_mask_error(error) and error.extensions == {"code": code}
+
+
+def test_a_rate_limit_answers_its_union_member_with_the_wait():
+    from server.core.errors import rate_limited
+    from server.graphql.core.errors import RateLimitedError, error_from_service
+
+    answer = error_from_service(rate_limited("At most 2 sign-ups per hour from one address; try again in 5 minutes.", 290))
+    assert isinstance(answer, RateLimitedError)
+    assert (answer.code, answer.retry_after_seconds) == ("RATE_LIMITED", 290)

@@ -170,7 +170,19 @@ OPS = [
         f"mutation($i: CreateRoundInput!) {{ createRound(input: $i) {{ __typename ... on RoundCreated {{ round {{ number }} }} {ERR} }} }}",
         "401 403 403 ok ok 403 403 403 ok",
         ok_type="RoundCreated",
-        prepare=lambda w, p: {"i": {"taskCode": SCRATCH_TASK, "targetModels": [{"name": SCRATCH_TARGET}]}},
+        prepare=lambda w, p: {"i": {"taskCode": SCRATCH_TASK, "targetModels": [{"name": SCRATCH_TARGET, "version": "1"}]}},
+        watch=_scratch_current,
+        check=lambda w, p, v, a: same(v["round"]["number"], _scratch_current(w, a)[0]["current_round"]),
+    ),
+    Op(
+        # A built-in target model belongs to its built-in task: another task's owner may not borrow it (and then
+        # retrain it); an admin may (server/permissions/target_models.py).
+        "createRound:builtin-target-of-another-task",
+        "Mutation.createRound",
+        f"mutation($i: CreateRoundInput!) {{ createRound(input: $i) {{ __typename ... on RoundCreated {{ round {{ number }} }} {ERR} }} }}",
+        "401 403 403 403 ok 403 403 403 ok",
+        ok_type="RoundCreated",
+        prepare=lambda w, p: {"i": {"taskCode": SCRATCH_TASK, "targetModels": [{"name": "sentiment_minilm", "version": "1"}]}},
         watch=_scratch_current,
         check=lambda w, p, v, a: same(v["round"]["number"], _scratch_current(w, a)[0]["current_round"]),
     ),

@@ -113,5 +113,5 @@ def test_a_value_that_is_not_an_origin_stops_the_start():
     from server.app import create_app
     from server.core.settings import Settings
 
-    with pytest.raises(ValueError, match="Invalid origin 'annotate.example.org/app'"):
+    with pytest.raises(ValueError, match=r"Invalid origin 'annotate\.example\.org/app'"):
         create_app(Settings(jwt_secret="x" * 32, allowed_origins=("annotate.example.org/app",)))

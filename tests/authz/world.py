@@ -25,7 +25,7 @@ from pathlib import Path
 
 from strawberry.relay import to_base64
 
-from tests.conftest import TABLES, GraphQLClient, run_sql, seed_builtin_tasks
+from tests.conftest import TABLES, GraphQLClient, run_sql, seed_builtin_tasks, target_triton
 
 PRINCIPALS = (
     "anonymous",
@@ -187,8 +187,6 @@ def load_qa_target(stack, request) -> None:
     (a python model without torch, quick to load), else every target model through the suite's fixture."""
     import shutil
 
-    import tritonclient.http as triton_http
-
     from tests.conftest import MODEL_CACHE
 
     cached: Path = MODEL_CACHE / "qa_overlap_baseline"
@@ -198,7 +196,7 @@ def load_qa_target(stack, request) -> None:
     destination = stack.model_repository / "qa_overlap_baseline"
     if not destination.exists():
         shutil.copytree(cached, destination, ignore=shutil.ignore_patterns("__pycache__"))
-    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    client = target_triton(stack)
     try:
         client.load_model("qa_overlap_baseline")
     finally:

@@ -11,9 +11,9 @@ from tests.browser.helpers import seed, sign_up, sql
 # alpha (most accurate) leads; with throughput at 10, beta (4x faster) leads. Checked against
 # server.evaluation.dynascore.compute_dynascores.
 MODELS = {
-    "alpha": dict(perf=0.90, throughput=100.0, memory_gb=2.0, robustness=0.80, fairness=0.85),
-    "beta": dict(perf=0.80, throughput=400.0, memory_gb=1.0, robustness=0.75, fairness=0.80),
-    "gamma": dict(perf=0.70, throughput=150.0, memory_gb=3.0, robustness=0.60, fairness=0.70),
+    "alpha": {"perf": 0.90, "throughput": 100.0, "memory_gb": 2.0, "robustness": 0.80, "fairness": 0.85},
+    "beta": {"perf": 0.80, "throughput": 400.0, "memory_gb": 1.0, "robustness": 0.75, "fairness": 0.80},
+    "gamma": {"perf": 0.70, "throughput": 150.0, "memory_gb": 3.0, "robustness": 0.60, "fairness": 0.70},
 }
 
 

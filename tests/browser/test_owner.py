@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import sign_up, sql
@@ -29,7 +31,8 @@ def sentiment_config() -> dict:
     return copy.deepcopy(next(spec["config"] for spec in BUILTIN_TASKS if spec["code"] == "sentiment"))
 
 
-def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_url, launch, profile, target_models, axe_available):
+@pytest.mark.usefixtures("axe_available")
+def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_url, launch, profile, target_models):
     context = launch(profile)
     page = context.new_page()
     sign_up(page, app_url, "round-owner")
@@ -94,7 +97,7 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     assert download.failure() is None
     # The server's Content-Disposition names the file (it takes precedence over the attribute's fallback).
     assert download.suggested_filename == "round-1.jsonl"
-    lines = [json.loads(line) for line in open(download.path(), encoding="utf-8").read().splitlines() if line.strip()]
+    lines = [json.loads(line) for line in Path(download.path()).read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(lines) == 1, lines
     row = lines[0]
     assert (row["sentence"], row["statement"], row["gold_label"]) == (TEXT, TEXT, "positive")

@@ -7,12 +7,11 @@ import threading
 import time
 
 import httpx
-import tritonclient.http as triton_http
 from websockets.sync.client import connect
 
 from tests.api.examples_helpers import CREATE, NEXT_CONTEXT, current_round, submit
 from tests.api.test_validation import VALIDATE, _status, _world
-from tests.conftest import run_sql, seed_builtin_tasks
+from tests.conftest import run_sql, seed_builtin_tasks, target_triton
 from tests.faults.chaos import wait_for
 from tests.faults.checks import assert_counters_equal_rows, kill_workers, live_workers, start_worker
 
@@ -20,7 +19,7 @@ TRITON_OUTAGE_S = float(os.environ.get("FAULTS_TRITON_OUTAGE_S", "60"))
 
 
 def _load_models(stack, target_models):
-    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    client = target_triton(stack)
     for name in target_models.values():
         client.load_model(name)
     client.close()

@@ -46,7 +46,7 @@ class OutboxClient(threading.Thread):
     def run(self) -> None:
         try:
             self._drain()
-        except BaseException as exc:
+        except BaseException as exc:  # noqa: BLE001 — handed to the main thread, which re-raises it
             self.error = exc
 
     def _drain(self) -> None:
@@ -90,10 +90,13 @@ def test_a_thousand_outbox_examples_survive_cut_connections_and_two_api_restarts
         clients = [OutboxClient(proxy.url, token, round_id, context_ids, i) for i, token in enumerate(tokens)]
         for client in clients:
             client.start()
-        stored = lambda: run_sql("SELECT count(*) AS n FROM examples")[0]["n"]
+
+        def stored() -> int:
+            return run_sql("SELECT count(*) AS n FROM examples")[0]["n"]
+
         for fraction, how in ((1 / 3, "graceful"), (2 / 3, "killed")):
-            wait_for(
-                lambda: stored() >= fraction * CLIENTS * PER_CLIENT or not any(c.is_alive() for c in clients),
+            wait_for(  # the predicate runs inside this iteration, so it sees this fraction
+                lambda: stored() >= fraction * CLIENTS * PER_CLIENT or not any(c.is_alive() for c in clients),  # noqa: B023
                 timeout=600,
                 what=f"{fraction:.0%} of the examples",
             )

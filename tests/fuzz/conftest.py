@@ -16,7 +16,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.conftest import MODEL_CACHE, TRAINING_DATA
+from tests.conftest import MODEL_CACHE, TRAINING_DATA, target_triton
 from tests.fuzz.abuse import sender
 from tests.fuzz.harness import Fuzzer
 from tests.fuzz.world import QA_TARGET, TARGET, Database, build_world
@@ -56,12 +56,11 @@ def fuzz_db(stack):
 def fuzz_targets(stack) -> list[str]:
     """The sentiment and QA target models the world's rounds use, loaded into the target Triton (fast
     profile, cached build)."""
-    import tritonclient.http as triton_http
 
     from server.modelbuild import build_models
 
     built = {model.name: model for model in build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)}
-    client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=300)
+    client = target_triton(stack)
     for name in (TARGET, QA_TARGET):
         destination = stack.model_repository / name
         if not destination.exists():

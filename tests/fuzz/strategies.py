@@ -145,8 +145,16 @@ wrong_type = st.one_of(
 
 # --- global ids ------------------------------------------------------------------------------------
 _TYPES = ("Task", "Round", "Context", "Example", "Dataset", "Model", "User", "ApiToken", "TrainingRun", "Validation", "Nope", "")
-_b64 = lambda raw: base64.b64encode(raw).decode()
-_gid = lambda type_name, node_id: _b64(f"{type_name}:{node_id}".encode("utf-8", "surrogatepass"))
+
+
+def _b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def _gid(type_name: str, node_id: object) -> str:
+    return _b64(f"{type_name}:{node_id}".encode("utf-8", "surrogatepass"))
+
+
 malformed_ids = st.one_of(
     st.sampled_from(
         [to_base64(t, n) for t in _TYPES for n in (0, -1, 999_999, 2**31, 2**63)]

@@ -128,11 +128,14 @@ def _task(world: World, owner: str, code: str, config: dict = SENTIMENT_CONFIG, 
         {"i": {"code": code, "name": f"Task {code}", "config": config}},
         owner,
     )
+    # A built-in target model belongs to its built-in task: only an admin opens another task's round with it.
+    world.db.fetch("UPDATE users SET is_admin = true WHERE username = $1", owner)
     created = world.gql(
         "mutation($i: CreateRoundInput!) { createRound(input: $i) { ... on RoundCreated { round { id } } } }",
         {"i": {"taskCode": code, "targetModels": [{"name": target}]}},
         owner,
     )
+    world.db.fetch("UPDATE users SET is_admin = false WHERE username = $1", owner)
     round_id = created["createRound"]["round"]["id"]
     contexts = [{"fields": {"context": f"{PASSAGE} Write about {topic}."}, "tag": topic} for topic in ("food", "films", "travel")]
     world.gql(

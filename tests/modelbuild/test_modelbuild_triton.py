@@ -11,8 +11,8 @@ import pytest
 import tritonclient.http as triton_http
 
 from server.modelbuild import TASKS, BuildEvent, build_models
-from server.modelbuild.build import model_py_template, template_files
 from server.modelbuild.qa import load_ranker_module, normalize_answer, squad_f1
+from server.modelbuild.repository import model_py_template, template_files
 from server.runtime import LocalTriton, prepare_triton_runtime
 
 REPO = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ import pytest
 
 from server.annotation.aggregation import Vote, outcome
 
-C, I, F = Vote("correct"), Vote("incorrect"), Vote("flagged")
+C, I, F = Vote("correct"), Vote("incorrect"), Vote("flagged")  # noqa: E741 — the labels' initials, as votes are written below
 
 
 @pytest.mark.parametrize(

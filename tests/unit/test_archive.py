@@ -36,7 +36,7 @@ from server.evaluation.archive import (
     read_model_repository,
     write_model_repository,
 )
-from server.modelbuild.build import model_py_template
+from server.modelbuild.repository import model_py_template
 from server.modelbuild.tasks import get_task
 from server.tasks.builtin import BUILTIN_TASKS
 
@@ -559,7 +559,7 @@ def many_empty_files_tar(path: Path, count: int) -> int:
     """A tar.gz of ``count`` empty files, written as a stream; returns the uncompressed size."""
     template = ustar_header(b"")
     base = sum(template[:148]) + sum(template[156:]) + 8 * 32
-    head, middle, tail = template[100:148], template[156:512], b""
+    head, middle = template[100:148], template[156:512]
     written = 0
     with gzip.open(path, "wb", compresslevel=1) as out:
         batch = []

@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.evaluation import perturbations as p
-from server.evaluation.perturbations import FIRST_NAMES, GENDERED_PAIRS, perturb, perturb_fields
+from server.evaluation.perturbations import FIRST_NAMES, GENDERED_PAIRS, fairness, perturb, perturb_fields, robustness
 
 SENTENCE = "She said her brother does not like the new film, but I'm sure it is fine and Emily agrees."
 TEXTS = [
@@ -141,7 +140,7 @@ def test_typos_edit_a_few_words_by_one_character():
     text = "The quick brown fox jumps over the lazy dog near the river bank today"
     words = text.split()
     for seed in range(30):
-        out = p._typos(text, random.Random(seed))
+        out = robustness._typos(text, random.Random(seed))
         assert out != text
         out_words = out.split()
         assert len(out_words) == len(words)
@@ -153,31 +152,31 @@ def test_typos_edit_a_few_words_by_one_character():
 
 
 def test_typo_substitutions_use_adjacent_keys_and_keep_case():
-    assert set(p._ADJACENT_KEYS["a"]) == set("qwsz")
-    assert set(p._ADJACENT_KEYS["p"]) == set("ol")
-    assert set(p._ADJACENT_KEYS["m"]) == set("jkn")
-    assert set(p._ADJACENT_KEYS["g"]) == set("tyfhvb")
+    assert set(robustness._ADJACENT_KEYS["a"]) == set("qwsz")
+    assert set(robustness._ADJACENT_KEYS["p"]) == set("ol")
+    assert set(robustness._ADJACENT_KEYS["m"]) == set("jkn")
+    assert set(robustness._ADJACENT_KEYS["g"]) == set("tyfhvb")
     for seed in range(30):
-        word = p._typo_word("Hello", random.Random(seed))
+        word = robustness._typo_word("Hello", random.Random(seed))
         assert word != "Hello"
         if len(word) == 5 and sorted(word) != sorted("Hello"):
             i = next(i for i in range(5) if word[i] != "Hello"[i])
-            assert word[i].lower() in p._ADJACENT_KEYS["Hello"[i].lower()]
+            assert word[i].lower() in robustness._ADJACENT_KEYS["Hello"[i].lower()]
             assert word[i].isupper() == "Hello"[i].isupper()
 
 
 def test_case_changes_only_change_case():
     for seed in range(20):
-        out = p._case("The quick brown fox", random.Random(seed))
+        out = robustness._case("The quick brown fox", random.Random(seed))
         assert out != "The quick brown fox" and out.lower() == "the quick brown fox"
-    assert p._title("don't stop NASA") == "Don't Stop NASA"
+    assert robustness._title("don't stop NASA") == "Don't Stop NASA"
 
 
 def test_punctuation_and_whitespace_only_insert():
     inserted = set(string.punctuation) | {" "}
     for seed in range(30):
         for text in ("The quick brown fox", "Is it raining?", "x"):
-            out = p._punctuation(text, random.Random(seed))
+            out = robustness._punctuation(text, random.Random(seed))
             assert out != text and _is_subsequence(text, out)
             extra = list(out)
             for ch in text:
@@ -208,13 +207,13 @@ def test_punctuation_and_whitespace_only_insert():
     ],
 )
 def test_contractions(text, expected):
-    out = p._contractions(text, random.Random(0))
+    out = robustness._contractions(text, random.Random(0))
     assert out == (expected if expected is not None else text)
 
 
 def test_contractions_choose_a_subset_of_sites():
     text = "I do not know and I do not care"
-    outs = {p._contractions(text, random.Random(seed)) for seed in range(30)}
+    outs = {robustness._contractions(text, random.Random(seed)) for seed in range(30)}
     assert outs == {"I don't know and I do not care", "I do not know and I don't care", "I don't know and I don't care"}
 
 
@@ -253,7 +252,7 @@ def test_nothing_to_swap_gives_no_fairness_variant():
 
 
 def _name_tokens(text: str) -> list[str]:
-    return [m.group() for m in p._NAME_RE.finditer(text) if m.group()[0].isupper()]
+    return [m.group() for m in fairness._NAME_RE.finditer(text) if m.group()[0].isupper()]
 
 
 def test_name_swaps_keep_gender_or_flip_it_with_the_pronouns():
@@ -265,7 +264,7 @@ def test_name_swaps_keep_gender_or_flip_it_with_the_pronouns():
         assert len(names) == 3
         assert names[0] == names[1]  # the same person keeps one name
         assert names[0] != names[2]
-        new_emily, new_jamal = (p._NAME_GROUP[n.lower()] for n in (names[0], names[2]))
+        new_emily, new_jamal = (fairness._NAME_GROUP[n.lower()] for n in (names[0], names[2]))
         if " she " in variant:  # name swap: same gender, another ethnicity
             assert new_emily[1] == "female" and new_emily[0] != "white"
             assert new_jamal[1] == "male" and new_jamal[0] != "black"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -22,10 +21,11 @@ from server.annotation.examples.queries import example_by_client_id
 from server.annotation.examples.store import insert_example
 from server.annotation.records import ExampleRow, Verdict
 from server.annotation.validation_input import check_submission
-from server.core import jobs
+from server.core import jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.inference import ModelUnavailable, Prediction
 from server.core.jsonutil import from_json
+from server.core.rate_limits import Action, Taken
 from server.core.services import Services
 from server.tasks.config import TaskConfig
 from workers import pending as pending_jobs
@@ -95,10 +95,14 @@ def cached_config(task_id: int, raw: str) -> TaskConfig:
     return config
 
 
-async def create_example(services: Services, user_id: int, submission: Submission) -> Outcome:
+async def create_example(services: Services, user_id: int, submission: Submission, address: str | None = None) -> Outcome:
+    """Judge and store one example of this user, sent from this client address (for the rate limits)."""
     if submission.client_id is None and not submission.sandbox:
         raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
-    early = _ask_early(services, submission)
+    # The model is asked only once the rate limits allow it; a refusal waits until the duplicate check below
+    # (a retried client UUID is answered from the stored example, however many were sent meanwhile).
+    taken, refusal = await _take_rate(services, user_id, address)
+    early = _ask_early(services, submission) if refusal is None else None
     if early is not None and not submission.sandbox:
         outcome = await _create_on_remembered_rows(services, user_id, submission, early)
         if outcome is not None:
@@ -111,6 +115,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
                 # A retried client UUID is answered from the stored example, without asking the model again.
                 existing = await _existing(submission.client_id, user_id)
                 if existing is not None:
+                    await taken.give_back(services.redis)  # it was sent before: it does not count again
                     return existing
             prepared = await _load(replace(submission, client_id=None))
         _remember(prepared)
@@ -120,10 +125,14 @@ async def create_example(services: Services, user_id: int, submission: Submissio
             stored_input, targets, asking, early = early.stored_input, early.targets, early.task, None
         else:
             stored_input, asking = _checked_input(config, context, submission), None
-        await _check_rate(services, user_id)
+        if refusal is not None:
+            raise refusal
         if asking is None:
             targets = choose_targets(config, round_row["target_models"])
             asking = ask_models(services, config, targets, model_fields(config, context, stored_input))
+    except ServiceError:
+        await taken.give_back(services.redis)  # refused before the model was asked: it does not count
+        raise
     finally:
         if early is not None:
             early.cancel()
@@ -134,6 +143,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
         round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets
     )
     if not inserted:
+        await taken.give_back(services.redis)
         return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
     after_commit(services, example)
     return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
@@ -233,8 +243,8 @@ class _EarlyAsk:
 
 def _ask_early(services: Services, submission: Submission) -> _EarlyAsk | None:
     known_round, context = _ROUNDS.get(submission.round_id), _CONTEXTS.get(submission.context_id)
-    if known_round is None or context is None or services.settings.submissions_per_minute > 0:
-        return None  # with a rate limit on, the model is asked only after the count allows it
+    if known_round is None or context is None:
+        return None
     (round_row, config), prepared = known_round, (*known_round, context)
     try:
         stored_input = _checked_input(config, context, submission)
@@ -257,21 +267,20 @@ def _checked_input(config: TaskConfig, context: dict, submission: Submission) ->
     )
 
 
-# Atomic per-user fixed window of one minute (retried client UUIDs were answered above and are not counted).
-_COUNT_SUBMISSION = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('EXPIRE', KEYS[1], 120) end return n"
-
-
-async def _check_rate(services: Services, user_id: int) -> None:
-    limit = services.settings.submissions_per_minute
-    if limit <= 0:
-        return
-    window = int(time.time() // 60)
-    count = await services.redis.eval(_COUNT_SUBMISSION, 1, f"dynabench:submissions:{user_id}:{window}")
-    if int(count) > limit:
-        raise ServiceError(
-            "RATE_LIMITED",
-            f"At most {limit} examples per minute; wait {60 - int(time.time()) % 60} s (unsent examples stay in your outbox).",
+async def _take_rate(services: Services, user_id: int, address: str | None) -> tuple[Taken, ServiceError | None]:
+    """Count the example against the limits per account and per address (sandbox included), or the refusal."""
+    try:
+        taken = await rate_limits.take(
+            services.redis,
+            services.settings,
+            Action.SUBMIT_EXAMPLE,
+            account=user_id,
+            address=address,
+            note=" (unsent examples stay in your outbox)",
         )
+    except ServiceError as refusal:
+        return Taken(), refusal
+    return taken, None
 
 
 def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> str:

@@ -23,10 +23,14 @@ Nothing is extracted to disk: :func:`read_model_repository` returns the files as
 job sends them to Triton's load API as ``files={"file:1/model.py": bytes}``);
 :func:`write_model_repository` can write a checked repository into a directory.
 
+:func:`check_config_limits` refuses a config that asks for more than submitted models may use (GPUs,
+instances, batch size, parameters, repository agents, the response cache).
+
 Every refusal is an :class:`ArchiveRejected` with a stable ``code`` and a message a researcher can
 act on, naming the offending entry.
 """
 
+from server.evaluation.archive.config_limits import ConfigLimits, check_config_limits
 from server.evaluation.archive.contract import check_contract
 
 # The stable refusal codes and the bytes allowed after a tar's end marker (tests read both).
@@ -39,8 +43,10 @@ from server.evaluation.archive.scan import inspect_archive
 __all__ = [
     "ArchiveLimits",
     "ArchiveRejected",
+    "ConfigLimits",
     "Member",
     "ModelRepository",
+    "check_config_limits",
     "check_contract",
     "inspect_archive",
     "read_model_repository",

@@ -40,6 +40,7 @@ CODES = (
     "BACKEND",
     "LAYOUT",
     "CONTRACT",
+    "CONFIG_LIMIT",  # config.pbtxt asks for GPUs, too many instances, a too large batch, unknown parameters, ...
 )
 
 

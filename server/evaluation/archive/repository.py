@@ -23,7 +23,9 @@ from server.evaluation.archive.scan import _scan
 class ModelRepository:
     name: str
     config_text: str
-    config: dict  # ModelConfig via json_format.MessageToDict(preserving_proto_field_name=True); "name" always set
+    # ModelConfig via json_format.MessageToDict(preserving_proto_field_name=True), as Triton loads it: "name"
+    # always set, instance groups without a kind (or none at all) made KIND_CPU (config_text stays as uploaded)
+    config: dict
     files: dict[str, bytes]  # paths relative to the model directory ("1/model.py"), config.pbtxt excluded
     versions: list[int]
     backend: str
@@ -277,6 +279,9 @@ def read_model_repository(
                     entry=f"{prefix}{version}/",
                 )
 
+    # 5. Devices: a model runs on CPU unless its config names a device kind itself.
+    _default_to_cpu(config, config_text)
+
     return ModelRepository(
         name=name,
         config_text=config_text,
@@ -285,6 +290,31 @@ def read_model_repository(
         versions=sorted(versions),
         backend=backend,
     )
+
+
+def explicit_kind_auto(config_text: str) -> bool:
+    """Whether config.pbtxt writes ``KIND_AUTO`` (the parsed proto3 message cannot tell it from no kind)."""
+    tokenizer = text_format.Tokenizer(config_text.removeprefix("\ufeff").splitlines())
+    while not tokenizer.AtEnd():
+        if tokenizer.token == "KIND_AUTO":  # an identifier token: only ModelInstanceGroup.Kind has this value
+            return True
+        tokenizer.NextToken()
+    return False
+
+
+def _default_to_cpu(config: Any, config_text: str) -> None:
+    """No instance_group: one KIND_CPU instance; a group without a kind: KIND_CPU. Triton's own default
+    (KIND_AUTO) would place the instances on a GPU when the server has one. A written ``KIND_AUTO`` is kept
+    (the upload's config limits refuse it unless GPUs are allowed)."""
+    group_type = _pb2().ModelInstanceGroup
+    if not config.instance_group:
+        config.instance_group.add(count=1, kind=group_type.KIND_CPU)
+        return
+    if explicit_kind_auto(config_text):
+        return
+    for group in config.instance_group:
+        if group.kind == group_type.KIND_AUTO:
+            group.kind = group_type.KIND_CPU
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from strawberry.litestar.controller import BaseContext
 
 from server.accounts import service as accounts
 from server.accounts.viewer import Principal, Viewer
+from server.core.client_address import UNKNOWN, client_address, trusted_proxies
 from server.core.services import Services
 from server.graphql.accounts import loaders as account_loaders
 from server.graphql.evaluation import loaders as evaluation_loaders
@@ -47,6 +48,22 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
         self._principal_resolved = False
         self._principal: Principal | None = None
         self._viewer: Viewer | None = None
+        self._client_address: str | None = None
+
+    @property
+    def over_websocket(self) -> bool:
+        return self.request is None and self.websocket is not None
+
+    def client_address(self) -> str:
+        """The client's address for rate limits: the socket peer, or who a trusted proxy says it forwards."""
+        if self._client_address is None:
+            connection = self.request if self.request is not None else self.websocket
+            if connection is None:
+                return UNKNOWN
+            peer = connection.client.host if connection.client else None
+            forwarded = connection.headers.getall("x-forwarded-for", [])
+            self._client_address = client_address(peer, forwarded, trusted_proxies(self.services.settings.trusted_proxies))
+        return self._client_address
 
     def _authorization(self) -> str | None:
         if self.request is not None:
@@ -73,6 +90,13 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
                 return None
             self._viewer = await accounts.complete_viewer(principal)
         return self._viewer
+
+    async def recheck_credentials(self) -> Principal | None:
+        """Resolve the credentials afresh (a WebSocket lives long: before each operation, and when the account's
+        credentials change); raises ServiceError(AUTHENTICATION_FAILED) once they are revoked or expired."""
+        self._principal_resolved, self._principal, self._viewer = False, None, None
+        self.loaders = Loaders()
+        return await self.principal()
 
     def forget_viewer(self) -> None:
         """After a mutation changes ownership, re-read the viewer on next use."""

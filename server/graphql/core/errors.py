@@ -90,13 +90,20 @@ class RoundClosedError(Error):
     pass
 
 
-@strawberry.type(description="A limit was reached (uploads per day, failed log-ins); `message` says when to retry.")
+@strawberry.type(
+    description="A limit was reached (sign-ups, tasks, uploads, examples, failed log-ins); `message` says when to retry."
+)
 class RateLimitedError(Error):
-    pass
+    retry_after_seconds: int | None = strawberry.field(default=None, description="Seconds until a new attempt may succeed.")
 
 
 @strawberry.type(description="The archive was refused; `message` says exactly why.")
 class ArchiveRejectedError(Error):
+    pass
+
+
+@strawberry.type(description="A part of the platform this operation needs is not running; `message` says which.")
+class ServiceUnavailableError(Error):
     pass
 
 
@@ -113,6 +120,7 @@ ERROR_TYPES: dict[str, type[Error]] = {
     "ROUND_CLOSED": RoundClosedError,
     "RATE_LIMITED": RateLimitedError,
     "ARCHIVE_REJECTED": ArchiveRejectedError,
+    "SERVICE_UNAVAILABLE": ServiceUnavailableError,
 }
 ALL_ERROR_TYPES = tuple(dict.fromkeys([Error, *ERROR_TYPES.values()]))
 
@@ -126,6 +134,8 @@ def error_from_service(exc: ServiceError) -> Error:
         return InputError(
             code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields]
         )
+    if error_type is RateLimitedError:
+        return RateLimitedError(code=exc.code, message=exc.message, retry_after_seconds=exc.retry_after_s)
     return error_type(code=exc.code, message=exc.message)
 
 

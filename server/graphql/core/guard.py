@@ -1,9 +1,11 @@
-"""Authorizing a resolver with a named rule of server/permissions (expected errors are mapped by `@mutation`)."""
+"""Authorizing a resolver with a named rule of server/permissions, and counting it against its rate limits
+(expected errors are mapped by `@mutation`)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import asynccontextmanager
 from typing import Any
 
 from strawberry.extensions import FieldExtension
@@ -11,7 +13,9 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts.viewer import Principal, Viewer
+from server.core import rate_limits
 from server.core.errors import ServiceError
+from server.core.rate_limits import Action, Taken
 from server.permissions import Denied
 
 
@@ -27,6 +31,25 @@ async def authorize_principal(info: Info, policy: Callable[[Principal | None], D
     principal = await info.context.principal()
     _enforce(policy(principal))
     return principal
+
+
+async def throttle(info: Info, action: Action, account: int | None = None) -> Taken:
+    """Count an attempt at `action` against its limits per account and per client address (RATE_LIMITED when full)."""
+    context = info.context
+    services = context.services
+    return await rate_limits.take(services.redis, services.settings, action, account=account, address=context.client_address())
+
+
+@asynccontextmanager
+async def throttled(info: Info, action: Action, account: int | None, free_if: Collection[str] = ()) -> AsyncIterator[None]:
+    """`throttle`, giving the attempt back when the body fails with one of these codes (a typo is not abuse)."""
+    taken = await throttle(info, action, account)
+    try:
+        yield
+    except ServiceError as exc:
+        if exc.code in free_if:
+            await taken.give_back(info.context.services.redis)
+        raise
 
 
 class ReadScope(FieldExtension):

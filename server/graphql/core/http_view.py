@@ -31,6 +31,9 @@ from strawberry.schema.exceptions import (
     InvalidOperationTypeError,
 )
 from strawberry.types.graphql import OperationType
+from strawberry.types.unset import UNSET, UnsetType
+
+from server.graphql.core.websocket import GuardedTransportWSHandler, reject_bad_credentials
 
 
 def decode_request_json(_view: Any, data: str | bytes) -> object:
@@ -137,7 +140,8 @@ _SUB_RESPONSE = "dynabench.graphql_sub_response"
 
 
 def harden(controller: type, max_tokens: int, json_limit: int, make_context: Callable[[Request], Any]) -> type:
-    """The controller class `make_graphql_controller` returned, hardened, with HTTP handlers that take no
+    """The controller class `make_graphql_controller` returned, hardened (WebSockets keep checking their
+    credentials: websocket.py), with HTTP handlers that take no
     dependencies: Litestar resolves the stock handlers' dependencies (context, root value, response) in
     an anyio task group per request, ~10% of a createExample's CPU in the API. Each request's response
     is also kept on the request: the stock controller keeps it on the one shared controller instance,
@@ -147,6 +151,12 @@ def harden(controller: type, max_tokens: int, json_limit: int, make_context: Cal
         decode_json = decode_request_json
         parse_multipart = partialmethod(parse_multipart_strictly, json_limit=json_limit)
         execute_single = partialmethod(execute_over_http, max_tokens=max_tokens)
+        # Credentials checked at connect, on every operation and while the socket is open (websocket.py).
+        graphql_transport_ws_handler_class = GuardedTransportWSHandler
+
+        async def on_ws_connect(self, context: Any) -> UnsetType:
+            await reject_bad_credentials(context)
+            return UNSET
 
         @get(raises=[ValidationException, NotFoundException])
         async def handle_http_get(self, request: Request) -> Response:

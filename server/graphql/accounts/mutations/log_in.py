@@ -1,4 +1,4 @@
-"""logIn: a session for a username and password (failed attempts are limited per account)."""
+"""logIn: a session for a username and password (failures are limited per account and address: lockout.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import strawberry
 from strawberry.types import Info
 
 from server.accounts import service as accounts
+from server.accounts.lockout import LoginRules
 from server.graphql.accounts.types import AuthPayload, UserNode
 from server.graphql.core.errors import AuthenticationError, InputError, RateLimitedError, mutation
 
@@ -23,9 +24,15 @@ LogInResult = Annotated[AuthPayload | AuthenticationError | InputError | RateLim
 
 @mutation()
 async def log_in(info: Info, input: LogInInput) -> LogInResult:
-    settings = info.context.services.settings
-    limit = accounts.LoginLimit(settings.login_max_failures, settings.login_window_seconds)
+    services = info.context.services
+    settings = services.settings
     session = await accounts.log_in(
-        input.username, input.password, settings.jwt_secret, settings.jwt_ttl_seconds, info.context.services.redis, limit
+        input.username,
+        input.password,
+        settings.jwt_secret,
+        settings.jwt_ttl_seconds,
+        services.redis,
+        LoginRules.from_settings(settings),
+        info.context.client_address(),
     )
     return AuthPayload(token=session.token, user=UserNode.from_row(session.user))

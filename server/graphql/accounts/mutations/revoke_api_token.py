@@ -1,4 +1,4 @@
-"""revokeApiToken: one of your API tokens is refused from the next request on."""
+"""revokeApiToken: one of your API tokens is refused from the next request on (and its open WebSockets close)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,10 @@ RevokeApiTokenResult = Annotated[
 ]
 
 
-@mutation(description="Revoke one of your API tokens: it is refused from the next request on.")
+@mutation(
+    description="Revoke one of your API tokens: it is refused from the next request on, and WebSockets opened with it close."
+)
 async def revoke_api_token(info: Info, token_id: relay.GlobalID) -> RevokeApiTokenResult:
     viewer = await authorize(info, permissions.revoke_api_token)
-    row = await accounts.revoke_api_token(viewer.user_id, node_pk(token_id, "ApiToken", "tokenId"))
+    row = await accounts.revoke_api_token(viewer.user_id, node_pk(token_id, "ApiToken", "tokenId"), info.context.services.redis)
     return ApiTokenRevoked(api_token=ApiToken.from_row(row))

@@ -89,7 +89,8 @@ async def create(info: Info, data: CreateExampleInput) -> ExampleSubmitted:
         time_spent_ms=data.time_spent_ms,
         sandbox=data.sandbox,
     )
-    return submitted(await service.create_example(info.context.services, viewer.user_id, submission))
+    context = info.context
+    return submitted(await service.create_example(context.services, viewer.user_id, submission, context.client_address()))
 
 
 @mutation(description="Ask the round's target model about a new example; store it unless sandbox.")

@@ -9,6 +9,7 @@ from strawberry.file_uploads import Upload
 from strawberry.types import Info
 
 from server import permissions
+from server.core.rate_limits import Action
 from server.evaluation import models_service
 from server.graphql.core.errors import (
     ArchiveRejectedError,
@@ -17,9 +18,10 @@ from server.graphql.core.errors import (
     NotFoundError,
     PermissionError,
     RateLimitedError,
+    ServiceUnavailableError,
     mutation,
 )
-from server.graphql.core.guard import authorize
+from server.graphql.core.guard import authorize, throttle
 from server.graphql.evaluation.types import ModelNode
 
 
@@ -39,7 +41,14 @@ class ModelUploaded:
 
 
 UploadModelResult = Annotated[
-    ModelUploaded | ArchiveRejectedError | InputError | RateLimitedError | NotFoundError | AuthenticationError | PermissionError,
+    ModelUploaded
+    | ArchiveRejectedError
+    | InputError
+    | RateLimitedError
+    | NotFoundError
+    | AuthenticationError
+    | PermissionError
+    | ServiceUnavailableError,
     strawberry.union("UploadModelResult"),
 ]
 
@@ -54,6 +63,7 @@ async def upload_model(
     anonymous: bool = False,
 ) -> UploadModelResult:
     viewer = await authorize(info, permissions.submit_models)
+    await throttle(info, Action.UPLOAD_MODEL, viewer.user_id)  # attempts: refused archives and failed deploys count
     card_values = {k: getattr(card, k) for k in models_service.CARD_FIELDS} if card else {}
     stream = getattr(archive, "file", archive)
     row = await models_service.upload_model(

@@ -1,4 +1,4 @@
-"""createRound: task owners open the task's next round with its target models (the open one closes)."""
+"""createRound: task owners open the task's next round with its target models at exact versions (the open one closes)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from server.tasks import service as tasks
 @strawberry.input
 class TargetModelInput:
     name: str
-    version: str = ""
+    version: str = strawberry.field(
+        default="", description="The exact version; empty: the newest the target Triton serves now (pinned when the round opens)."
+    )
 
 
 @strawberry.input
@@ -40,6 +42,8 @@ CreateRoundResult = Annotated[
 async def create_round(info: Info, input: CreateRoundInput) -> CreateRoundResult:
     task = await tasks.get_task_by_code(input.task_code)
     await authorize(info, permissions.manage_task, task["id"])
+    await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
     targets = [{"name": t.name, "version": t.version} for t in input.target_models]
-    row = await tasks.create_round(task["code"], targets, redis=info.context.services.redis)
+    services = info.context.services
+    row = await tasks.create_round(task["code"], targets, redis=services.redis, triton=services.triton)
     return RoundCreated(round=RoundNode.from_row(row))

@@ -9,8 +9,9 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
-from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, PermissionError, mutation
-from server.graphql.core.guard import authorize
+from server.core.rate_limits import Action
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, PermissionError, RateLimitedError, mutation
+from server.graphql.core.guard import authorize, throttled
 from server.graphql.tasks.types import TaskNode
 from server.tasks import service as tasks
 
@@ -29,13 +30,16 @@ class TaskCreated:
 
 
 CreateTaskResult = Annotated[
-    TaskCreated | InputError | ConflictError | AuthenticationError | PermissionError, strawberry.union("CreateTaskResult")
+    TaskCreated | InputError | ConflictError | RateLimitedError | AuthenticationError | PermissionError,
+    strawberry.union("CreateTaskResult"),
 ]
 
 
 @mutation()
 async def create_task(info: Info, input: CreateTaskInput) -> CreateTaskResult:
-    viewer = await authorize(info, permissions.create_task)
-    row = await tasks.create_task(viewer.user_id, input.code, input.name, input.description, input.config)
+    viewer = await authorize(info, permissions.create_task, input.code)
+    # Limited per account and address; a refused config or a taken code does not use up the allowance.
+    async with throttled(info, Action.CREATE_TASK, viewer.user_id, free_if=("INVALID_INPUT", "CONFLICT")):
+        row = await tasks.create_task(viewer.user_id, input.code, input.name, input.description, input.config)
     info.context.forget_viewer()  # the viewer now owns one more task
     return TaskCreated(task=TaskNode.from_row(row))

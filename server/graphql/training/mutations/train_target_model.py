@@ -45,5 +45,5 @@ async def train_target_model(
 ) -> TrainTargetModelResult:
     task = await get_task_by_code(task_code)
     viewer = await authorize(info, permissions.start_training, task["id"])
-    row = await training.start_training(info.context.services, viewer.user_id, task, from_rounds, base_model, profile.value)
+    row = await training.start_training(info.context.services, viewer, task, from_rounds, base_model, profile.value)
     return TrainingStarted(run=TrainingRunNode.from_row(row))

