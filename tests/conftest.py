@@ -31,6 +31,11 @@ SESSION_LIMITS = {
     "SUBMISSIONS_PER_MINUTE": "1000000",
     "SUBMISSIONS_PER_MINUTE_PER_ADDRESS": "1000000",
     "LOGIN_FAILURES_PER_ADDRESS": "1000000",
+    # The worker gives up on a model's code sooner than in production (600 s / 120 s): hostile models
+    # that never return wait these out (tests/security/test_hostile_models.py).
+    "MODEL_LOAD_TIMEOUT_S": "90",
+    "SMOKE_TEST_TIMEOUT_S": "30",
+    "EVALUATION_BATCH_TIMEOUT_S": "60",
 }
 
 

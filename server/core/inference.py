@@ -34,6 +34,10 @@ class ModelUnavailable(Exception):
     """Triton could not answer in time (down, slow, model not loaded). The caller keeps the example pending."""
 
 
+class ModelTimedOut(ModelUnavailable):
+    """The model did not answer within the caller's timeout: its code may be stuck."""
+
+
 @dataclass(frozen=True)
 class Prediction:
     model_name: str
@@ -78,7 +82,7 @@ async def predict_batch(
         return parsed
     except TimeoutError:
         outcome = "timeout"
-        raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
+        raise ModelTimedOut(f"model {model_name} did not answer within {timeout_s:g} s") from None
     except InferenceServerException as exc:
         outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
@@ -138,7 +142,7 @@ async def predict(
         return prediction
     except TimeoutError:
         outcome = "timeout"
-        raise ModelUnavailable(f"model {model_name} did not answer within {timeout_s:g} s") from None
+        raise ModelTimedOut(f"model {model_name} did not answer within {timeout_s:g} s") from None
     except InferenceServerException as exc:
         outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None

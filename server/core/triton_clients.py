@@ -47,14 +47,15 @@ def triton_client(url: str, control_key: str = "", *, conn_timeout: float = 900)
     return client
 
 
-async def unix_get_json(url: str, path: str, timeout: float = 10.0) -> Any:
-    """GET ``path`` from an HTTP endpoint at ``unix:/socket`` or ``http://host:port``."""
+async def agent_request(url: str, path: str, *, method: str = "GET", control_key: str = "", timeout: float = 10.0) -> Any:
+    """A JSON request to the sandbox agent's stats endpoint at ``unix:/socket`` or ``http://host:port``."""
     if url.startswith("unix:"):
         connector: aiohttp.BaseConnector = aiohttp.UnixConnector(path=url[len("unix:") :])
         base = "http://localhost"
     else:
         connector, base = aiohttp.TCPConnector(), url.rstrip("/")
+    headers = {CONTROL_HEADER: control_key} if control_key else {}
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=timeout)) as session:
-        async with session.get(base + path) as response:
+        async with session.request(method, base + path, headers=headers) as response:
             response.raise_for_status()
             return await response.json(content_type=None)

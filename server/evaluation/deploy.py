@@ -9,11 +9,12 @@ from typing import NamedTuple
 
 from tritonclient.utils import InferenceServerException
 
-from server.core.inference import ModelUnavailable, predict_batch
+from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
+from server.evaluation.sandbox_agent import stop_stuck_model, unload_quietly
 from server.evaluation.status import archive_path, get_model, publish_model_event, record_status
 from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
@@ -59,19 +60,29 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         )
     except InferenceServerException as exc:
         return await _fail(services, model_id, f"Triton refused to load the model: {exc.message()}")
-    except (TimeoutError, OSError) as exc:
+    except TimeoutError:
+        await stop_stuck_model(services, model["triton_name"])
+        return await _fail(
+            services,
+            model_id,
+            f"Triton did not load the model within MODEL_LOAD_TIMEOUT_S ({services.settings.model_load_timeout_s:g} s); its processes were stopped.",
+        )
+    except OSError as exc:
         return await _fail(services, model_id, f"Triton did not load the model: {type(exc).__name__} {exc}")
     await publish_model_event(services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test."))
-    rows = await smoke_rows(task["id"], config)
+    rows = (await smoke_rows(task["id"], config))[: max(1, int(triton_config.get("max_batch_size") or SMOKE_EXAMPLES))]
     try:
         outputs = await predict_batch(
             client, config, model["triton_name"], rows, timeout_s=services.settings.smoke_test_timeout_s
         )
         problem = check_outputs(config, rows, outputs)
+    except ModelTimedOut as exc:
+        problem = f"{exc} (SMOKE_TEST_TIMEOUT_S); its processes were stopped"
+        await stop_stuck_model(services, model["triton_name"])
     except ModelUnavailable as exc:
         problem = str(exc)
     if problem:
-        await _unload(client, model["triton_name"])
+        await unload_quietly(client, model["triton_name"])
         return await _fail(services, model_id, f"Smoke test failed: {problem}")
     model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.")
     await publish_model_event(services, model)
@@ -83,13 +94,6 @@ async def model_ready(client, name: str) -> bool:
         return bool(await client.is_model_ready(name))
     except Exception:  # noqa: BLE001 — unreachable Triton: not ready
         return False
-
-
-async def _unload(client, name: str) -> None:
-    try:
-        await client.unload_model(name)
-    except Exception:  # noqa: BLE001 — best effort; the model failed anyway
-        pass
 
 
 async def _fail(services: Services, model_id: int, message: str) -> Deployment:

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-import aiohttp
-
-from server.core.inference import ModelUnavailable, predict_batch
+from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
-from server.core.triton_clients import unix_get_json
 from server.evaluation import metrics, queries
 from server.evaluation.deploy import model_ready
 from server.evaluation.records import LIVE_STATUSES, DatasetRow, ModelRow, ModelStatus, Perturbation
+from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
 from server.evaluation.status import get_model, publish_model_event, record_status
 from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
@@ -26,22 +23,18 @@ BATCH = 32
 PARALLEL_BATCHES = 2
 
 
-async def peak_memory_gb(services: Services, triton_name: str) -> float | None:
-    """Peak resident memory of the model's stub processes, as the sandbox agent measures it inside
-    the sandbox (docs/design.md §4, memory); None when no agent is configured or it cannot say."""
-    url = services.settings.triton_submissions_stats_url
-    if not url:
-        return None
-    try:
-        answer = await unix_get_json(url, f"/memory/{urllib.parse.quote(triton_name)}")
-    except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
-        return None
-    peak = int(answer.get("peak_bytes") or 0) if isinstance(answer, dict) else 0
-    return peak / 1024**3 if peak else None
-
-
 def prediction(config: TaskConfig, output: dict) -> str:
     return output["label"] if config.kind == "classification" else output["answer"]
+
+
+async def batch_size(client, name: str, version: str = "") -> int:
+    """BATCH, or less when the model's own config accepts smaller batches (any max_batch_size >= 1 is valid)."""
+    try:
+        config = await client.get_model_config(name, model_version=version)
+    except Exception:  # noqa: BLE001 — unreachable or unloaded: the batches themselves will say so
+        return BATCH
+    declared = config.get("max_batch_size", BATCH) if isinstance(config, dict) else BATCH
+    return max(1, min(BATCH, int(declared) or BATCH))
 
 
 async def infer_all(
@@ -49,7 +42,8 @@ async def infer_all(
 ) -> tuple[list[str], float]:
     """Predictions in row order, and the wall seconds spent in inference alone (default: the submissions Triton)."""
     client = client or services.triton_submissions
-    batches = [rows[i : i + BATCH] for i in range(0, len(rows), BATCH)]
+    size = await batch_size(client, name, version)
+    batches = [rows[i : i + size] for i in range(0, len(rows), size)]
     results: list[list[str]] = [[] for _ in batches]
     semaphore = asyncio.Semaphore(PARALLEL_BATCHES)
 
@@ -96,6 +90,13 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
         for dataset in datasets:
             summary = await _evaluate_dataset(services, config, model, dataset)
             await publish_model_event(services, await record_status(model_id, ModelStatus.EVALUATING, summary))
+    except ModelTimedOut as exc:
+        # A batch took longer than EVALUATION_BATCH_TIMEOUT_S: the model's code is stuck or far too
+        # slow to rank; retrying would only wait again.
+        await stop_stuck_model(services, model["triton_name"])
+        message = f"Evaluation failed: {exc} (EVALUATION_BATCH_TIMEOUT_S); its processes were stopped."
+        await publish_model_event(services, await record_status(model_id, ModelStatus.FAILED, message))
+        return Evaluation(ModelStatus.FAILED)
     except ModelUnavailable as exc:
         await publish_model_event(
             services, await record_status(model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.")

@@ -20,7 +20,7 @@ from server.runtime._process import ChildService
 from server.runtime.errors import ServiceStartError
 from server.runtime.triton import prepare_triton_runtime
 from server.sandbox.bwrap import RUN_DIR, SANDBOX_UID, SandboxLimits, SandboxUnavailable, check_available, command
-from server.sandbox.cgroups import SandboxCgroup, rlimits
+from server.sandbox.cgroups import SandboxCgroup, remove_stale, rlimits
 
 _SOCKET_PATH_MAX = 100
 
@@ -133,6 +133,7 @@ class SandboxedTriton(ChildService):
             ],
         )
         if self.cgroup is None and os.geteuid() == 0:
+            remove_stale()
             self.cgroup = SandboxCgroup.create(f"dynabench-sandbox-{os.getpid()}-{id(self):x}", self.limits)
         cgroup, limits = self.cgroup, self.limits
 

@@ -12,7 +12,8 @@ library only, so it can be copied into any image. It
   port on compose's sandbox network) byte for byte to Triton's HTTP port on the sandbox's own
   loopback, which nothing outside can reach;
 * answers ``GET /memory/<model>`` on ``--stats-listen``: the peak resident memory of the model's
-  stub processes, measured here, where they are visible (docs/design.md §4, memory).
+  stub processes, measured here, where they are visible (docs/design.md §4, memory); and
+  ``POST /kill/<model>`` (with the key): kills a model's stub processes, stuck or not.
 
 It exits with Triton's exit code when Triton exits, and stops Triton on SIGTERM.
 """
@@ -21,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hmac
 import json
 import os
+import re
 import shutil
 import signal
 import sys
@@ -33,6 +36,7 @@ CONTROL_HEADER = "dynabench-control-key"
 RESTRICTED_APIS = "model-repository,model-config,shared-memory,trace,logging"
 STUB = "triton_python_backend_stub"
 PIPE_CHUNK = 1 << 16
+INSTANCE_SUFFIX = re.compile(r"[0-9]+_[0-9]+")
 
 
 def parse_address(value: str) -> tuple[str, str | tuple[str, int]]:
@@ -62,23 +66,54 @@ def prepare_backend(source: Path, launcher: Path, target: Path) -> None:
     shim.chmod(0o755)
 
 
-def stub_peak_bytes(model: str) -> int:
-    """Sum of VmHWM over the stub processes serving ``model`` (instance names are ``<model>_<n>_<m>``)."""
-    peak = 0
+def _instance_of(model: str, argv: list[bytes]) -> bool:
+    """Whether a process serves ``model``: the stub, its launcher and its bwraps all carry the instance
+    name (``<model>_<n>_<m>``) as an argument."""
+    for arg in argv:
+        name = arg.decode(errors="replace")
+        if name.startswith(f"{model}_") and INSTANCE_SUFFIX.fullmatch(name[len(model) + 1 :]):
+            return True
+    return False
+
+
+def model_processes(model: str) -> list[tuple[int, list[bytes]]]:
+    found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            if not argv[0].endswith(STUB.encode()) or len(argv) < 9:
-                continue
-            instance = argv[8].decode()
-            if not instance.startswith(f"{model}_") or not instance[len(model) + 1 :].replace("_", "").isdigit():
-                continue
+        except OSError:
+            continue
+        if int(pid) != os.getpid() and _instance_of(model, argv):
+            found.append((int(pid), argv))
+    return found
+
+
+def stub_peak_bytes(model: str) -> int:
+    """Sum of VmHWM over the stub processes serving ``model``."""
+    peak = 0
+    for pid, argv in model_processes(model):
+        if not argv[0].endswith(STUB.encode()):
+            continue
+        try:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
                     peak += int(line.split()[1]) * 1024
-        except (OSError, IndexError, UnicodeDecodeError):
+        except (OSError, ValueError):
             continue
     return peak
+
+
+def kill_model(model: str) -> int:
+    """SIGKILL every process of ``model``'s instances (their nested sandboxes die with them): the way
+    out for code stuck in initialize or execute, which Triton waits for before it can unload."""
+    killed = 0
+    for pid, _argv in model_processes(model):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except OSError:
+            continue
+    return killed
 
 
 async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -146,25 +181,37 @@ def relay_to(port: int, max_response_bytes: int):
     return relay
 
 
-async def answer_stats(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    """A one-request HTTP/1.0 endpoint: GET /memory/<model> -> {"peak_bytes": N}."""
-    try:
-        request_line = (await asyncio.wait_for(reader.readline(), 10)).decode("latin-1").split()
-        while (await asyncio.wait_for(reader.readline(), 10)) not in (b"\r\n", b"\n", b""):
-            pass
-        if len(request_line) >= 2 and request_line[0] == "GET" and request_line[1].startswith("/memory/"):
-            model = urllib.parse.unquote(request_line[1][len("/memory/") :])
-            body, status = json.dumps({"peak_bytes": stub_peak_bytes(model)}).encode(), "200 OK"
-        else:
+def stats_handler(key: str):
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One request per connection (HTTP/1.0): ``GET /memory/<model>`` -> {"peak_bytes": N};
+        ``POST /kill/<model>`` with the control key -> {"killed": N}."""
+        try:
+            request_line = (await asyncio.wait_for(reader.readline(), 10)).decode("latin-1").split()
+            headers = {}
+            while (line := await asyncio.wait_for(reader.readline(), 10)) not in (b"\r\n", b"\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            method, path = [*request_line, "", ""][:2]
             body, status = b'{"error": "not found"}', "404 Not Found"
-        writer.write(
-            f"HTTP/1.0 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
-        )
-        await writer.drain()
-    except (TimeoutError, ConnectionError, OSError):
-        pass
-    finally:
-        writer.close()
+            if method == "GET" and path.startswith("/memory/"):
+                model = urllib.parse.unquote(path[len("/memory/") :])
+                body, status = json.dumps({"peak_bytes": stub_peak_bytes(model)}).encode(), "200 OK"
+            elif method == "POST" and path.startswith("/kill/"):
+                if not hmac.compare_digest(headers.get(CONTROL_HEADER, "").encode(), key.encode()):
+                    body, status = b'{"error": "forbidden"}', "403 Forbidden"
+                else:
+                    model = urllib.parse.unquote(path[len("/kill/") :])
+                    body, status = json.dumps({"killed": kill_model(model)}).encode(), "200 OK"
+            writer.write(
+                f"HTTP/1.0 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+            )
+            await writer.drain()
+        except (TimeoutError, ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    return answer
 
 
 async def serve(address: str, handler) -> asyncio.base_events.Server:
@@ -194,7 +241,7 @@ async def run(args: argparse.Namespace, key: str) -> int:
         loop.add_signal_handler(sig, lambda: triton.returncode is None and triton.terminate())
     servers = [await serve(args.listen, relay_to(args.triton_port, args.max_response_bytes))]
     if args.stats_listen:
-        servers.append(await serve(args.stats_listen, answer_stats))
+        servers.append(await serve(args.stats_listen, stats_handler(key)))
     code = await triton.wait()
     for server in servers:
         server.close()

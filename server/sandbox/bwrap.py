@@ -12,6 +12,7 @@ else as the invoking user, with none of that user's files in view.
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import shutil
 import subprocess
@@ -54,9 +55,12 @@ class SandboxLimits:
     """Resource limits of the whole sandbox; 0 means no limit."""
 
     memory_bytes: int = 8 * 1024**3
-    max_processes: int = 256
+    max_processes: int = 4096  # processes *and threads* (Triton alone runs ~30 per model instance)
     cpu_cores: float = 1.0  # CPU bandwidth of the sandbox as a whole
     stub_cpu_seconds: int = 3600  # CPU time of one model instance over its life (RLIMIT_CPU)
+    # Processes and threads of one model instance (RLIMIT_NPROC, counted in its own user namespace):
+    # a fork bomb must not take the threads Triton and the other models need from the sandbox's pool.
+    stub_max_processes: int = 256
     max_response_bytes: int = 64 << 20  # one Triton response (a batch's outputs)
 
     @classmethod
@@ -64,9 +68,10 @@ class SandboxLimits:
         env = dict(os.environ if env is None else env)
         return cls(
             memory_bytes=int(float(env.get("SANDBOX_MEMORY_GB", "8")) * 1024**3),
-            max_processes=int(env.get("SANDBOX_MAX_PROCESSES", "256")),
+            max_processes=int(env.get("SANDBOX_MAX_PROCESSES", "4096")),
             cpu_cores=float(env.get("SANDBOX_CPU_CORES", "1")),
             stub_cpu_seconds=int(env.get("SANDBOX_STUB_CPU_SECONDS", "3600")),
+            stub_max_processes=int(env.get("SANDBOX_STUB_MAX_PROCESSES", "256")),
             max_response_bytes=int(float(env.get("SANDBOX_MAX_RESPONSE_MB", "64")) * (1 << 20)),
         )
 
@@ -163,6 +168,9 @@ def command(
         "DYNABENCH_BWRAP": str(bwrap_binary()),
         "DYNABENCH_SANDBOX_ROOTS": ":".join(str(root) for root in python_roots()),
         "DYNABENCH_STUB_CPU_SECONDS": str(limits.stub_cpu_seconds or "unlimited"),
+        "DYNABENCH_STUB_MAX_PROCESSES": str(limits.stub_max_processes or "unlimited"),
+        "DYNABENCH_PRLIMIT": _prlimit(),
+        **compute_threads(limits),
     }.items():
         args.argv += ["--setenv", name, value]
     drop = []
@@ -195,6 +203,23 @@ def command(
         *triton_args,
     ]
     return [str(bwrap_binary()), *args.argv, "--", *drop, *agent]
+
+
+def _prlimit() -> str:
+    found = shutil.which("prlimit")
+    if found is None:
+        raise SandboxUnavailable("prlimit (util-linux) is needed to limit each model's processes")
+    return found
+
+
+def compute_threads(limits: SandboxLimits) -> dict[str, str]:
+    """Thread pools sized to the sandbox's CPU quota: by default torch and BLAS start one thread per
+    host core in every model instance, which under a quota of a core or two only thrash (and count
+    against the process limit)."""
+    if not limits.cpu_cores:
+        return {}
+    threads = str(max(1, math.ceil(limits.cpu_cores)))
+    return dict.fromkeys(("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"), threads)
 
 
 def _pytriton_libs() -> Path:

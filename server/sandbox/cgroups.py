@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import resource
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,17 +86,42 @@ class SandboxCgroup:
         return f"cgroup v{self.version} {self.name}"
 
     def remove(self) -> None:
-        """Delete the (empty) cgroup folders; processes left behind are killed first."""
+        """Kill what is left in the cgroup and delete its folders (rmdir fails until they are gone)."""
         for path in self.paths.values():
-            try:
-                for pid in (path / "cgroup.procs").read_text().split():
-                    try:
-                        os.kill(int(pid), 9)
-                    except ProcessLookupError:
-                        pass
-                path.rmdir()
-            except OSError:
-                pass
+            _kill_and_remove(path)
+
+
+def _kill_and_remove(path: Path, wait_s: float = 10.0) -> None:
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            for pid in (path / "cgroup.procs").read_text().split():
+                try:
+                    os.kill(int(pid), 9)
+                except ProcessLookupError:
+                    pass
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.05)
+
+
+def remove_stale(prefix: str = "dynabench-sandbox-") -> None:
+    """Delete the cgroups of sandboxes whose owner (the pid in the name) is gone: a stack killed hard
+    cannot clean up after itself."""
+    for folder in [ROOT, *(ROOT / c for c in ("memory", "pids", "cpu"))]:
+        try:
+            children = [child for child in folder.iterdir() if child.name.startswith(prefix)]
+        except OSError:
+            continue
+        for child in children:
+            owner = child.name[len(prefix) :].split("-", 1)[0]
+            if owner.isdigit() and not Path(f"/proc/{owner}").exists():
+                _kill_and_remove(child, wait_s=2.0)
 
 
 def rlimits(limits: SandboxLimits) -> None:

@@ -7,6 +7,8 @@
 # Started by the agent's shim as: launcher SHIM MODEL_PY SHM_REGION SHM_DEFAULT SHM_GROWTH PARENT_PID
 # LIB_DIR IPC INSTANCE RUNTIME_DIR. PARENT_PID becomes 1: the stub polls its parent's liveness and
 # Triton's pid is not visible from here; pid 1 is bwrap's init.
+# Its process limit is set inside its own user namespace (prlimit, after bwrap made it), where the
+# kernel counts only its own processes; set before, it would count every process of the sandbox's user.
 # No exec: bwrap's --die-with-parent is bound to the *thread* that forked it, and Triton forks stubs
 # from short-lived threads. This shell is the parent instead; when Triton kills it (unload, crash of
 # the model) bwrap, its init and the stub die with it.
@@ -25,5 +27,6 @@ ulimit -t "${DYNABENCH_STUB_CPU_SECONDS:-unlimited}"
   --ro-bind / / --dev /dev --perms 1777 --tmpfs /dev/shm --bind "/dev/shm/$region" "/dev/shm/$region" \
   --perms 1777 --tmpfs /tmp "$@" --tmpfs /run --ro-bind "$model_dir" "$model_dir" \
   --tmpfs /proc --ro-bind /proc/cpuinfo /proc/cpuinfo --ro-bind /proc/meminfo /proc/meminfo --chdir /tmp \
-  -- /sandbox/python_backend/triton_python_backend_stub \
+  -- "$DYNABENCH_PRLIMIT" --nproc="${DYNABENCH_STUB_MAX_PROCESSES:-unlimited}" \
+  /sandbox/python_backend/triton_python_backend_stub \
   "$model_py" "$region" "$shm_default" "$shm_growth" 1 "$lib_dir" "$ipc" "$instance" "$runtime_dir"

@@ -16,16 +16,18 @@ from pathlib import Path
 import asyncpg
 import httpx
 import numpy as np
+import psutil
 import pytest
 import redis
 import tritonclient.http as triton_http
 from tritonclient.utils import InferenceServerException
 
 from server.cli.local_stack import LocalStack, _secrets
-from server.core.triton_clients import triton_client
+from server.core.triton_clients import CONTROL_HEADER, triton_client
 from server.runtime import LocalPostgres, LocalRedis, LocalTriton, prepare_triton_runtime
 from server.runtime.sandboxed_triton import SandboxedTriton
 from server.sandbox.bwrap import SandboxLimits
+from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import upload_model
 from tests.conftest import GraphQLClient
 
@@ -125,8 +127,6 @@ def test_peak_memory_is_measured_inside_the_sandbox(sandboxed):
 
 
 def test_the_sandbox_runs_unprivileged_with_no_host_port(sandboxed):
-    import psutil
-
     # bwrap itself (and its init) keep root's uid to set the sandbox up; everything they start does not.
     tree = psutil.Process(sandboxed.pid).children(recursive=True)
     inside = [p for p in tree if not p.name().startswith("bwrap")]
@@ -265,6 +265,14 @@ def test_the_agent_alone_measures_memory_over_tcp_as_in_compose(tmp_path):
         _load_and_ask(f"127.0.0.1:{relay}", "compose-key", "in_compose")
         answer = httpx.get(f"http://127.0.0.1:{stats}/memory/in_compose", timeout=10).json()
         assert answer["peak_bytes"] > 64 << 20
+        # Killing a model's processes (the worker's way out of code that never returns) needs the key.
+        stubs = [p for p in psutil.process_iter(["cmdline"]) if "in_compose_0_0" in (p.info["cmdline"] or ())]
+        assert stubs
+        refused = httpx.post(f"http://127.0.0.1:{stats}/kill/in_compose", headers={CONTROL_HEADER: "wrong"}, timeout=10)
+        assert refused.status_code == 403 and all(p.is_running() for p in stubs)
+        killed = httpx.post(f"http://127.0.0.1:{stats}/kill/in_compose", headers={CONTROL_HEADER: "compose-key"}, timeout=10)
+        assert killed.status_code == 200 and killed.json()["killed"] == len(stubs)
+        wait_until(lambda: all(not p.is_running() or p.status() == psutil.STATUS_ZOMBIE for p in stubs), timeout=30)
     finally:
         agent.terminate()
         agent.wait(30)

@@ -77,6 +77,7 @@ class Arena:
         self.benign_marker = ""
         # The worker's own guards end every deployment; these only stop a broken test from hanging.
         self.deploy_guard = timeout_setting("MODEL_LOAD_TIMEOUT_S", 600) + timeout_setting("SMOKE_TEST_TIMEOUT_S", 120) + 180
+        self.evaluation_guard = 2 * timeout_setting("EVALUATION_BATCH_TIMEOUT_S", 300) + 180
 
     def upload(self, name: str, data: bytes) -> Submitted:
         result = upload_model(self.api, self.token, "sentiment", name, data)
@@ -88,14 +89,15 @@ class Arena:
     def status(self, model: Submitted) -> dict:
         return model_status(self.api, self.token, model.model_id)
 
-    def settle(self, model: Submitted) -> dict:
-        """The model's status once the worker is done with its deployment (deployed, evaluated or failed)."""
-        wait_until(lambda: self.status(model)["status"] in TERMINAL, timeout=self.deploy_guard, interval=0.5)
+    def settle(self, model: Submitted, until: tuple[str, ...] = TERMINAL) -> dict:
+        """The model's status once the worker is done with it (by default: with its deployment)."""
+        guard = self.deploy_guard + (self.evaluation_guard if "deployed" not in until else 0)
+        wait_until(lambda: self.status(model)["status"] in until, timeout=guard, interval=0.5)
         return self.status(model)
 
-    def failure(self, model: Submitted) -> str:
+    def failure(self, model: Submitted, until: tuple[str, ...] = TERMINAL) -> str:
         """The hostile model ended failed; the last log entry (what the researcher reads) says why."""
-        status = self.settle(model)
+        status = self.settle(model, until)
         assert status["status"] == "failed", status
         log = status["statusLog"]
         assert log and log[-1]["status"] == "failed", log

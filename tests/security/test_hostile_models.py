@@ -1,28 +1,17 @@
-# NOT COLLECTED YET (the name does not match test_*.py) — issue #15 point 4, pending one fix.
-#
-# Seven of these ten cases pass against the real stack (reads, network and control API, writes, huge
-# output, daemon, fork bomb, memory bomb). Three fail on purpose and must keep failing until the
-# sandbox kills a model's stub processes when the worker gives up on it: a model stuck in
-# ``initialize`` or ``execute`` (spin or sleep) is marked failed but keeps running, because Triton
-# finishes an unload only when the request in progress ends. Fix direction: a "kill <model>" request
-# on the sandbox agent (it already finds the stubs by instance name), called by deploy/evaluate on
-# timeout before unloading. Then rename this file to tests/security/test_hostile_models.py and run
-# the session with SANDBOX_MEMORY_GB low enough for the memory bomb to stay cheap.
 """Hostile submissions (issue #15): each uploaded through the real uploadModel into the real sandboxed submissions
 Triton, and each contained: its status ends failed with a log a researcher can read (probes: every attempt
 BLOCKED), no secret reaches that log, nothing of it keeps running, and meanwhile the API's /health stays ok and a
 benign submission uploaded first stays ready and keeps answering.
 
-Models: tests/security/hostile/models/*.py. Run time on this machine (2 cores; MODEL_LOAD_TIMEOUT_S=90
-SMOKE_TEST_TIMEOUT_S=20 EVALUATION_BATCH_TIMEOUT_S=60 SANDBOX_MEMORY_GB=3): about 45 s for the benign upload and
-the seven cases that end by themselves; the three whose code never returns are bounded by the worker's timeouts
-(smoke test 20 s, 20 s, load 90 s), so about 3 minutes in all once they are contained. Until then each waits out
-its 180 s guard for its processes to go (the module took 12 minutes without -x).
+Models: tests/security/hostile/models/*.py. The three whose code never returns are bounded by the worker's
+timeouts, which the test session shortens (tests/conftest.py SESSION_LIMITS): on timeout the worker has the
+sandbox agent kill the model's processes, then unloads it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sys
@@ -35,6 +24,7 @@ import pytest
 
 from server.sandbox.bwrap import SandboxLimits, python_roots
 from tests.api.examples_helpers import wait_until
+from tests.api.models_helpers import create_dataset
 from tests.conftest import (
     TABLES,
     GraphQLClient,
@@ -44,9 +34,10 @@ from tests.conftest import (
     seed_builtin_tasks,
     submissions_triton,
 )
-from tests.security.hostile import Arena, Submitted, archive, probe_results, processes_with, timeout_setting
+from tests.security.hostile import TERMINAL, Arena, Submitted, archive, probe_results, processes_with, timeout_setting
 
 REFUSED = "Triton refused to load the model: "
+SENTIMENT = ("negative", "positive", "neutral")
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +48,11 @@ def arena(stack):
     run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
     seed_builtin_tasks()
     api = GraphQLClient(stack.api_url)
+    # A scoring dataset, so that submissions which pass the smoke test are evaluated too.
+    rows = [{"uid": f"h{i}", "statement": f"Statement number {i}.", "label": SENTIMENT[i % 3]} for i in range(40)]
+    admin = api.sign_up("hostile-admin")
+    run_sql("UPDATE users SET is_admin = true WHERE username = 'hostile-admin'")
+    create_dataset(api, admin, "sentiment", "hostile-scoring", "\n".join(map(json.dumps, rows)).encode())
     arena = Arena(stack, api, api.sign_up("hostile-researcher"))
     arena.benign_marker = f"BENIGN-{uuid.uuid4().hex}"
     benign = archive("benign", {}, name="benign", replace={"BENIGN-MARKER-PLACEHOLDER": arena.benign_marker})
@@ -71,9 +67,9 @@ def arena(stack):
         api.http.close()
 
 
-def contained(arena: Arena, model: Submitted) -> str:
+def contained(arena: Arena, model: Submitted, until: tuple[str, ...] = TERMINAL) -> str:
     """The checks every case ends with; returns the failure message of the model's status log."""
-    message = arena.failure(model)
+    message = arena.failure(model, until)
     arena.wait_code_gone(model)
     arena.assert_platform_serves()
     arena.assert_no_secret_in(*(entry["message"] or "" for entry in arena.status(model)["statusLog"]))
@@ -263,3 +259,11 @@ def test_a_cpu_spin_in_initialize_fails_the_load(arena):
     model = arena.upload("spininit", archive("spin_initialize", {}))
     message = contained(arena, model)
     assert message.startswith("Triton did not load the model"), message
+
+
+def test_sleeping_through_the_evaluation_fails_the_model(arena):
+    model = arena.upload("slowpoke", archive("sleep_evaluation", {}))
+    message = contained(arena, model, until=("evaluated", "failed"))
+    batch = timeout_setting("EVALUATION_BATCH_TIMEOUT_S", 300)
+    assert message.startswith("Evaluation failed: ") and f"did not answer within {batch:g} s" in message, message
+    assert any(entry["message"].startswith("Smoke test passed") for entry in arena.status(model)["statusLog"])
