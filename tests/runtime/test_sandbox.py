@@ -22,7 +22,7 @@ import redis
 import tritonclient.http as triton_http
 from tritonclient.utils import InferenceServerException
 
-from server.cli.local_stack import LocalStack, _secrets
+from server.cli.local_stack import _secrets
 from server.core.triton_clients import CONTROL_HEADER, triton_client
 from server.runtime import LocalPostgres, LocalRedis, LocalTriton, prepare_triton_runtime
 from server.runtime.sandboxed_triton import SandboxedTriton
@@ -205,21 +205,33 @@ def test_secrets_file_is_private_and_gains_missing_secrets(tmp_path):
     assert json.loads((tmp_path / "secrets.json").read_text()) == values
 
 
-def test_up_without_a_working_sandbox_refuses_uploads(tmp_path, monkeypatch):
-    monkeypatch.setenv("SANDBOX_BWRAP", "/usr/bin/false")  # a bwrap that cannot start anything
-    (tmp_path / "models").mkdir()
-    stack = LocalStack(tmp_path, model_repository=tmp_path / "models", load_models=False, seed=False, durable=False)
+def test_up_without_a_working_sandbox_refuses_uploads(tmp_path, target_models):
+    # `dynabench up` in a child process: an in-process stack would take over this session's environment.
+    import shutil
+    import signal
+
+    from server.runtime import free_port
+    from tests.conftest import MODEL_CACHE
+    from tests.test_up import _Up
+
+    # One quick model to serve (the word-overlap baseline, no torch): only the sandbox matters here.
+    shutil.copytree(MODEL_CACHE / target_models["qa"], tmp_path / "models" / target_models["qa"])
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TRITON_URL", "TRITON_SUBMISSIONS_URL")}
+    env["SANDBOX_BWRAP"] = "/usr/bin/false"  # a bwrap that cannot start anything
+    up = _Up(["--data-dir", str(tmp_path / "data"), "--port", str(port), "--model-repository", str(tmp_path / "models")], env)
     try:
-        stack.start()
-        assert stack.triton_submissions is None and "sandbox" in stack.sandbox_problem
-        api = GraphQLClient(stack.api_url)
+        up.wait_until_running()
+        assert "the sandbox for uploaded models could not start" in up.output(), up.output()
+        api = GraphQLClient(f"http://127.0.0.1:{port}")
         token = api.sign_up("uploader")
         result = upload_model(api, token, "sentiment", "never-run", b"not even read")
         assert result["__typename"] == "ServiceUnavailableError", result
         assert "sandbox" in result["message"] and "false" not in result["message"]
-        assert httpx.get(stack.api_url + "/health").status_code in (200, 503)  # still answering
+        assert httpx.get(f"http://127.0.0.1:{port}/health").status_code in (200, 503)  # still answering
     finally:
-        stack.stop()
+        code, output = up.stop(signal.SIGINT)
+    assert code == 0, output
 
 
 def test_the_agent_alone_measures_memory_over_tcp_as_in_compose(tmp_path):
