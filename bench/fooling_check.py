@@ -5,7 +5,9 @@
 Starts its own stack (PostgreSQL, Redis, Triton, worker, API) on free ports, then for concurrency
 1, 8 and 32 runs the same sentences (DynaSent round 1, real annotator data, when ../shared/data is
 present) through (a) tritonclient's asyncio client straight to Triton and (b) the GraphQL
-createExample mutation, in alternating blocks, and prints p50/p99/throughput and the ratios.
+createExample mutation, in alternating blocks, and prints p50/p99/throughput and the ratios. Then the
+same for the same model uploaded as a researcher's submission and made a round's target (served by
+the sandboxed submissions Triton through its relay): raw calls through the relay vs createExample.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import aiohttp
 import numpy as np
 from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import HEADER, Measurement, real_sentences, start_stack
+from bench.common import HEADER, ROOT, Measurement, real_sentences, start_stack
 
 MODEL = "sentiment_minilm"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
@@ -65,9 +67,76 @@ async def run_concurrently(concurrency: int, items: list, call) -> tuple[list[fl
     return latencies, time.perf_counter() - started, errors
 
 
-async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measurement, Measurement]]:
+def submission_round(stack, model_repository: Path) -> tuple[str, str]:
+    """The built sentiment model uploaded as a researcher's submission, evaluated, published, and made the target
+    of a new sentiment round (createRound with its modelId): returns (its Triton name, the round's id)."""
+    import io
+    import json
+    import tarfile
+
+    import httpx
+
+    http = httpx.Client(base_url=stack.api_url, timeout=600)
+
+    def gql(query: str, variables: dict | None = None, token: str | None = None) -> dict:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        body = http.post("/graphql", json={"query": query, "variables": variables or {}}, headers=headers).json()
+        assert not body.get("errors"), body
+        return body["data"]
+
+    login = gql(
+        'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
+        {"p": stack.secrets["admin_password"]},
+    )
+    admin = login["logIn"]["token"]
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.add(model_repository / MODEL, arcname=MODEL)
+    upload = """mutation($t: String!, $n: String!, $a: Upload!) { uploadModel(taskCode: $t, name: $n, archive: $a) {
+        __typename ... on ModelUploaded { model { id } } ... on Error { message } } }"""
+    operations = json.dumps({"query": upload, "variables": {"t": "sentiment", "n": "bench-submission", "a": None}})
+    response = http.post(
+        "/graphql",
+        data={"operations": operations, "map": json.dumps({"0": ["variables.a"]})},
+        files={"0": ("model.tar.gz", buffer.getvalue(), "application/octet-stream")},
+        headers={"Authorization": f"Bearer {admin}"},
+    ).json()
+    model_id = response["data"]["uploadModel"]["model"]["id"]
+    status = "uploaded"
+    for _ in range(1200):  # a guard: the deploy and evaluation jobs end it
+        status = gql("query($m: ID!) { node(id: $m) { ... on Model { status } } }", {"m": model_id}, admin)["node"]["status"]
+        if status in ("evaluated", "failed"):
+            break
+        time.sleep(1)
+    assert status == "evaluated", status
+    gql("mutation($m: ID!) { publishModel(modelId: $m) { __typename } }", {"m": model_id}, admin)
+    opened = gql(
+        """mutation($m: ID!) { createRound(input: {taskCode: "sentiment", targetModels: [{modelId: $m}]}) {
+            __typename ... on RoundCreated { round { id targetModels { name } } } ... on Error { message } } }""",
+        {"m": model_id},
+        admin,
+    )["createRound"]
+    assert opened["__typename"] == "RoundCreated", opened
+    round_id = opened["round"]["id"]
+    gql(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": round_id, "contexts": [{"fields": {"context": "Write a review sentence."}}]}},
+        admin,
+    )
+    http.close()
+    return opened["round"]["targetModels"][0]["name"], round_id
+
+
+async def bench(stack, requests: int, levels: list[int], target: str = "builtin", submission: tuple[str, str] | None = None):
     sentences = real_sentences(requests * 2 + 50)
-    triton = InferenceServerClient(stack.env["TRITON_URL"], conn_limit=64)
+    if submission is None:
+        model = MODEL
+        triton = InferenceServerClient(stack.env["TRITON_URL"], conn_limit=64)
+    else:
+        from server.core.triton_clients import triton_client
+
+        model = submission[0]
+        triton = triton_client(stack.env["TRITON_SUBMISSIONS_URL"])
     # The same HTTP client library on both paths (tritonclient's asyncio client is aiohttp), so the
     # client's own CPU cost, on the same two cores, is alike.
     http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64), timeout=aiohttp.ClientTimeout(total=60))
@@ -81,7 +150,9 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     graphql = f"{stack.api_url}/graphql"
     _, signup = await post(
         graphql,
-        {"query": 'mutation { signUp(input: {username: "bench", password: "bench password"}) { ... on AuthPayload { token } } }'},
+        {
+            "query": f'mutation {{ signUp(input: {{username: "bench-{target}", password: "bench password"}}) {{ ... on AuthPayload {{ token }} }} }}'
+        },
     )
     token = signup["data"]["signUp"]["token"]
     headers = {"Authorization": f"Bearer {token}"}
@@ -94,7 +165,7 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
     async def raw(item) -> bool:
         tensor = InferInput("statement", [1, 1], "BYTES")
         tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
-        result = await triton.infer(MODEL, [tensor])
+        result = await triton.infer(model, [tensor])
         return result.as_numpy("label") is not None
 
     async def api(item) -> bool:
@@ -124,15 +195,27 @@ async def bench(stack, requests: int, levels: list[int]) -> list[tuple[Measureme
             order = [(raw_run, raw), (api_run, api)] if number % 2 == 0 else [(api_run, api), (raw_run, raw)]
             for run, call in order:
                 run.add(*await run_concurrently(concurrency, block, call))
+        where = "sandbox relay" if submission else "http.aio"
         results.append(
             (
-                Measurement("raw Triton (http.aio)", concurrency, raw_run.latencies, raw_run.wall, raw_run.errors),
-                Measurement("createExample (GraphQL)", concurrency, api_run.latencies, api_run.wall, api_run.errors),
+                Measurement(f"raw Triton ({where})", concurrency, raw_run.latencies, raw_run.wall, raw_run.errors),
+                Measurement(f"createExample ({target})", concurrency, api_run.latencies, api_run.wall, api_run.errors),
             )
         )
     await http.close()
     await triton.close()
     return results
+
+
+def print_table(title: str, results) -> None:
+    print(f"\n{title}\n")
+    print(HEADER)
+    for raw, api in results:
+        print(raw.row())
+        print(api.row())
+    print("\n| c | p50 ratio (API/raw) | throughput ratio (API/raw) |\n|---|---|---|")
+    for raw, api in results:
+        print(f"| {raw.concurrency} | {api.p50 / raw.p50:.2f} | {api.throughput / raw.throughput:.2f} |")
 
 
 def main() -> int:
@@ -142,20 +225,26 @@ def main() -> int:
     parser.add_argument("--profile", choices=["fast", "full"], default="full")
     parser.add_argument("--model-repository", type=Path, default=None)
     parser.add_argument("--api-processes", type=int, default=1, help="API processes; requests alternate over them")
+    parser.add_argument("--no-submission", action="store_true", help="skip the submission-as-target measurement")
     args = parser.parse_args()
-    stack = start_stack(args.model_repository, args.profile, api_processes=args.api_processes)
+    repository = args.model_repository or ROOT / ".dynabench-bench-cache" / f"models-{args.profile}"
+    stack = start_stack(repository if args.model_repository else None, args.profile, api_processes=args.api_processes)
+    levels = [int(x) for x in args.levels.split(",")]
     try:
-        results = asyncio.run(bench(stack, args.requests, [int(x) for x in args.levels.split(",")]))
+        builtin = asyncio.run(bench(stack, args.requests, levels))
+        submission = None
+        if not args.no_submission:
+            # The same model as a researcher's submission in the loop: served by the sandboxed Triton.
+            submission_results = asyncio.run(
+                bench(stack, args.requests, levels, "submission", submission_round(stack, repository))
+            )
+            submission = submission_results
     finally:
         stack.stop()
-    print(f"\nModel: {MODEL} ({args.profile} profile), {args.requests} requests per row, {args.api_processes} API process(es)\n")
-    print(HEADER)
-    for raw, api in results:
-        print(raw.row())
-        print(api.row())
-    print("\n| c | p50 ratio (API/raw) | throughput ratio (API/raw) |\n|---|---|---|")
-    for raw, api in results:
-        print(f"| {raw.concurrency} | {api.p50 / raw.p50:.2f} | {api.throughput / raw.throughput:.2f} |")
+    print(f"\nModel: {MODEL} ({args.profile} profile), {args.requests} requests per row, {args.api_processes} API process(es)")
+    print_table("Built-in target (target Triton)", builtin)
+    if submission:
+        print_table("The same model as a submission in the loop (sandboxed submissions Triton, 1 CPU quota)", submission)
     return 0
 
 

@@ -1,15 +1,21 @@
-"""The whole loop on real data: v1 from seed data → DynaSent round 1 replayed as submissions and validations →
-v2 retrained from the validated ones → both versions measured on data the training never saw.
+"""The whole loop on real data: v1 from seed data → DynaSent round 1 dev replayed as submissions and validations →
+v2 retrained from every validated one → round 2 opened with v2 → a fresh replay → both versions measured on data
+the training never saw.
 
-    .venv/bin/python bench/retrain_loop.py [--replay 600] [--heldout-replay 200] [--test 1000] [--profile fast|full]
+    .venv/bin/python -m bench.retrain_loop [--quick] [--replay 3000] [--fresh 600] [--test 3600] [--r2-dev 720]
+                                           [--profile fast|full] [--json out.json]
 
-Everything goes through the product: createExample (submitExamples) for each replayed sentence with its gold
-label as the writer's intended label, validateExample for each of its five real validators (CORRECT when the
-validator's label equals the gold label, as in tests/api/test_validation_real_data.py), trainTargetModel for
-v2. The held-out replay slice is submitted but never validated, so it stays out of v2's training data. Error
-on DynaSent round 1 *test* (never replayed) and the fooling rate on the held-out slice are read with raw
-tritonclient calls pinned to version 1 and version 2. Deterministic sampling (seeded); the numbers are
-whatever they are.
+Everything goes through the product. DynaSent R1 dev is shuffled (seeded) and split: a *fresh* slice (never
+replayed before round 2, never trained on) and the *replayed* rest. Each replayed sentence is written with
+submitExamples in round 1 (judged by v1) with its gold label as the writer's intended label; each one that fooled
+v1 gets its five real validators' votes through validateExample (CORRECT when the validator's label equals the
+gold label, as in tests/api/test_validation_real_data.py). trainTargetModel then trains v2 on the seed data plus
+every validated example (the run's own count is checked against round 1's validated examples), openNextRound
+opens round 2 judged by v2, and the fresh slice is written there with submitExamples: v2's fooling rate is the
+product's verdicts; v1's on the same sentences is read with raw tritonclient calls pinned to version 1 (the same
+predicate: the model's label differs from the writer's). Errors on DynaSent R1 *test* (never replayed) and on
+DynaSent R2 dev (the next round's real data) come from raw tritonclient calls pinned to each version.
+Deterministic sampling (seeded); the numbers are whatever they are.
 """
 
 from __future__ import annotations
@@ -27,21 +33,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import httpx
-import numpy as np
-from tritonclient.http.aio import InferenceServerClient, InferInput
-
-from bench.common import ROOT, SHARED_DATA, start_stack
-from bench.validation_fanout import gql, sign_up
+from bench.common import ROOT, SHARED_DATA
 
 MODEL = "sentiment_minilm"
 LABELS = ("positive", "negative", "neutral")
+R1_DEV, R1_TEST = "dynasent-v1.1-round01-yelp-dev.jsonl", "dynasent-v1.1-round01-yelp-test.jsonl"
+R2_DEV = "dynasent-v1.1-round02-dynabench-dev.jsonl"
+QUICK = {"replay": 300, "fresh": 100, "test": 300, "r2_dev": 240}
 SUBMIT = """mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) {
   ... on ExampleSubmitted { verdict example { id } } ... on Error { message } } }"""
 VOTE = "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename } }"
 TRAIN = """mutation($p: TrainingProfile!) { trainTargetModel(taskCode: "sentiment", fromRounds: [1], profile: $p) {
   __typename ... on TrainingStarted { run { id } } ... on Error { message } } }"""
-RUN = "query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics } } }"
+RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics
+  statusLog { message } trainingData { validatedExamples validatedRead validatedShare minDraws seedExamples steps } } } }"""
+OPEN_NEXT = """mutation($v: String!) { openNextRound(taskCode: "sentiment", modelVersion: $v) {
+  __typename ... on NextRoundOpened { round { id number } } ... on Error { message } } }"""
+CURRENT = '{ task(code: "sentiment") { currentRound { id number totalValidated contexts(first: 1) { edges { node { id } } } } } }'
+MINE = """query($r: ID!, $after: String) { myExamples(roundId: $r, first: 100, after: $after) {
+  edges { node { status fooled } } pageInfo { hasNextPage endCursor } } }"""
 
 
 def dynasent(name: str) -> list[dict]:
@@ -50,7 +60,10 @@ def dynasent(name: str) -> list[dict]:
     return [r for r in rows if r.get("gold_label") in LABELS]
 
 
-async def predict(triton: InferenceServerClient, version: str, sentences: list[str]) -> list[str]:
+async def predict(triton, version: str, sentences: list[str]) -> list[str]:
+    import numpy as np
+    from tritonclient.http.aio import InferInput
+
     labels = []
     for start in range(0, len(sentences), 32):
         batch = sentences[start : start + 32]
@@ -62,15 +75,22 @@ async def predict(triton: InferenceServerClient, version: str, sentences: list[s
 
 
 def error_rate(predicted: list[str], gold: list[str]) -> float:
-    return sum(p != g for p, g in zip(predicted, gold)) / len(gold)
+    return sum(p != g for p, g in zip(predicted, gold, strict=True)) / len(gold)
 
 
-async def replay(http, admin, rows: list[dict], validate: bool, tokens: dict[str, str]) -> tuple[int, int]:
-    """Submit rows as examples of sentiment round 1; cast their real validators' votes if `validate`."""
-    ids = (await gql(http, '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'))[
-        "task"
-    ]
-    round_id, context_id = ids["currentRound"]["id"], ids["currentRound"]["contexts"]["edges"][0]["node"]["id"]
+async def current_round(http) -> dict:
+    from bench.validation_fanout import gql
+
+    return (await gql(http, CURRENT))["task"]["currentRound"]
+
+
+async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str]) -> tuple[int, int]:
+    """Submit rows as examples of sentiment's current round; cast their real validators' votes if `validate`.
+    Returns (fooled, votes cast)."""
+    from bench.validation_fanout import gql, sign_up
+
+    current = await current_round(http)
+    round_id, context_id = current["id"], current["contexts"]["edges"][0]["node"]["id"]
     author = tokens.setdefault("author", await sign_up(http, f"author_{uuid.uuid4().hex[:6]}"))
     fooled = votes = 0
     for start in range(0, len(rows), 50):
@@ -86,8 +106,9 @@ async def replay(http, admin, rows: list[dict], validate: bool, tokens: dict[str
             for r in batch
         ]
         results = (await gql(http, SUBMIT, {"i": inputs}, author))["submitExamples"]
-        for row, result in zip(batch, results):
-            if result.get("verdict") != "FOOLED":
+        for row, result in zip(batch, results, strict=True):
+            assert "verdict" in result, result
+            if result["verdict"] != "FOOLED":
                 continue  # only fooling examples are validated (the task's config)
             fooled += 1
             if not validate:
@@ -97,105 +118,175 @@ async def replay(http, admin, rows: list[dict], validate: bool, tokens: dict[str
                     token = tokens.get(worker) or tokens.setdefault(
                         worker, await sign_up(http, f"{worker}_{uuid.uuid4().hex[:4]}")
                     )
-                    await gql(
-                        http,
-                        VOTE,
-                        {"e": result["example"]["id"], "l": "CORRECT" if label == row["gold_label"] else "INCORRECT"},
-                        token,
-                    )
+                    verdict = "CORRECT" if label == row["gold_label"] else "INCORRECT"
+                    await gql(http, VOTE, {"e": result["example"]["id"], "l": verdict}, token)
                     votes += 1
     return fooled, votes
 
 
+async def wait_for_outcomes(http, token: str, round_id: str, limit_s: float = 300) -> int:
+    """Until no fooled example of the round is still open (the worker aggregates votes asynchronously);
+    returns how many are still open when it gives up."""
+    from bench.validation_fanout import gql
+
+    deadline = time.monotonic() + limit_s
+    while True:
+        still_open, after = 0, None
+        while True:
+            page = (await gql(http, MINE, {"r": round_id, "after": after}, token))["myExamples"]
+            still_open += sum(e["node"]["fooled"] and e["node"]["status"] == "open" for e in page["edges"])
+            if not page["pageInfo"]["hasNextPage"]:
+                break
+            after = page["pageInfo"]["endCursor"]
+        if not still_open or time.monotonic() > deadline:
+            return still_open
+        await asyncio.sleep(2)
+
+
 async def loop(stack, args) -> dict:
+    import httpx
+    from tritonclient.http.aio import InferenceServerClient
+
+    from bench.validation_fanout import gql
+
     rng = random.Random(7)
-    dev = dynasent("dynasent-v1.1-round01-yelp-dev.jsonl")
+    dev = dynasent(R1_DEV)
     rng.shuffle(dev)
-    replayed, heldout_replay = dev[: args.replay], dev[args.replay : args.replay + args.heldout_replay]
-    test = rng.sample(dynasent("dynasent-v1.1-round01-yelp-test.jsonl"), args.test)
+    fresh, replayed = dev[: args.fresh], dev[args.fresh : args.fresh + args.replay]
+    test = rng.sample(dynasent(R1_TEST), min(args.test, 3600))
+    r2_dev = rng.sample(dynasent(R2_DEV), min(args.r2_dev, 720))
     http = httpx.AsyncClient(base_url=stack.api_url, timeout=300)
     triton = InferenceServerClient(stack.env["TRITON_URL"])
-    admin = (
-        await gql(
-            http,
-            'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }',
-            {"p": stack.secrets["admin_password"]},
-        )
-    )["logIn"]["token"]
+    login = 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }'
+    admin = (await gql(http, login, {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
     tokens: dict[str, str] = {}
+
     started = time.perf_counter()
-    fooled, votes = await replay(http, admin, replayed, True, tokens)
-    heldout_fooled, _ = await replay(http, admin, heldout_replay, False, tokens)
-    await asyncio.sleep(3)  # let the worker aggregate the last votes (the sweeper covers anything later)
+    round1 = await current_round(http)
+    fooled, votes = await replay(http, replayed, True, tokens)
+    still_open = await wait_for_outcomes(http, tokens["author"], round1["id"])
+    validated = (await current_round(http))["totalValidated"]
     replay_s = time.perf_counter() - started
+
     run = (await gql(http, TRAIN, {"p": args.profile.upper()}, admin))["trainTargetModel"]
     assert run.get("run"), run
     started = time.perf_counter()
-    status = {}
+    status: dict = {}
     while status.get("status") not in ("published", "failed"):
         await asyncio.sleep(2)
         status = (await gql(http, RUN, {"id": run["run"]["id"]}, admin))["node"]
     train_s = time.perf_counter() - started
-    assert status["status"] == "published", status
+    assert status["status"] == "published", status["statusLog"]
+    v2 = status["modelVersion"]
+    if not still_open:  # every outcome was in when training read them: the run trained on exactly those
+        assert status["nValidated"] == validated, f"trained on {status['nValidated']} of round 1's {validated} validated"
+
+    opened = (await gql(http, OPEN_NEXT, {"v": v2}, admin))["openNextRound"]
+    assert opened["__typename"] == "NextRoundOpened", opened
+    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens)
+
+    fresh_gold = [r["gold_label"] for r in fresh]
     table = {}
-    for version in ("1", status["modelVersion"]):
+    for version in ("1", v2):
         table[version] = {
-            "test_error": error_rate(
+            "r1_test_error": error_rate(
                 await predict(triton, version, [r["sentence"] for r in test]), [r["gold_label"] for r in test]
             ),
-            "heldout_fooling": error_rate(
-                await predict(triton, version, [r["sentence"] for r in heldout_replay]), [r["gold_label"] for r in heldout_replay]
+            "r2_dev_error": error_rate(
+                await predict(triton, version, [r["sentence"] for r in r2_dev]), [r["gold_label"] for r in r2_dev]
             ),
+            "fresh_fooling_raw": error_rate(await predict(triton, version, [r["sentence"] for r in fresh]), fresh_gold),
         }
+    table[v2]["fresh_fooling_product"] = fresh_fooled_v2 / len(fresh)
     await http.aclose()
     await triton.close()
     return {
         "table": table,
+        "replayed": len(replayed),
         "fooled": fooled,
         "votes": votes,
-        "heldout_fooled": heldout_fooled,
-        "validated": status["nValidated"],
+        "validated": validated,
+        "still_open": still_open,
+        "trained_on": status["nValidated"],
+        "training_data": status["trainingData"],
         "metrics": status["metrics"],
-        "replay_s": replay_s,
-        "train_s": train_s,
-        "v2": status["modelVersion"],
+        "replay_s": round(replay_s, 1),
+        "train_s": round(train_s, 1),
+        "v2": v2,
+        "sizes": {"fresh": len(fresh), "r1_test": len(test), "r2_dev": len(r2_dev)},
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--replay", type=int, default=600, help="DynaSent R1 dev rows replayed and validated")
-    parser.add_argument("--heldout-replay", type=int, default=200, help="further rows replayed but not validated")
-    parser.add_argument("--test", type=int, default=1000, help="DynaSent R1 test rows for the error column")
+def report(result: dict, args, v1_meta: dict) -> str:
+    data = result["training_data"]
+    lines = [
+        f"Replayed {result['replayed']} DynaSent R1 dev sentences in round 1 ({result['fooled']} fooled v1; "
+        f"{result['votes']} real votes cast; {result['validated']} validated, {result['still_open']} still open; "
+        f"{result['replay_s']:.0f} s). v2 ({args.profile} profile, {result['train_s']:.0f} s) trained on "
+        f"{data['seedExamples']} seed rows + {result['trained_on']} validated examples (of {data['validatedRead']} "
+        f"read; {data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} time(s), "
+        f"{data['steps']} steps). Fresh replay: {result['sizes']['fresh']} R1 dev sentences never replayed before, "
+        f"written in round 2 (judged by v2). Errors: {result['sizes']['r1_test']} R1 test sentences, "
+        f"{result['sizes']['r2_dev']} R2 dev sentences.",
+        "",
+        "| version | error on DynaSent R1 test | error on DynaSent R2 dev | fooling rate of the fresh replay "
+        "| seed held-out accuracy |",
+        "|---|---|---|---|---|",
+    ]
+    for version, row in result["table"].items():
+        seed = result["metrics"]["heldout"] if version == result["v2"] else v1_meta["heldout_accuracy"]
+        fooling = f"{row['fresh_fooling_raw']:.3f}"
+        if "fresh_fooling_product" in row:
+            fooling = f"{row['fresh_fooling_product']:.3f} (submitExamples; raw calls: {row['fresh_fooling_raw']:.3f})"
+        lines.append(f"| v{version} | {row['r1_test_error']:.3f} | {row['r2_dev_error']:.3f} | {fooling} | {seed:.3f} |")
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.retrain_loop", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help=f"a small run: {QUICK} unless given")
+    parser.add_argument("--replay", type=int, default=None, help="R1 dev rows replayed in round 1 and validated (3000)")
+    parser.add_argument("--fresh", type=int, default=None, help="R1 dev rows held back for the fresh replay in round 2 (600)")
+    parser.add_argument("--test", type=int, default=None, help="R1 test rows for the error column (3600: all)")
+    parser.add_argument("--r2-dev", type=int, default=None, help="R2 dev rows for the error column (720: all)")
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
-    parser.add_argument("--model-repository", type=Path, default=None)
-    args = parser.parse_args()
-    repository = args.model_repository
-    if repository is None:  # v2 is written next to v1: work on a copy of the cached build
+    parser.add_argument("--model-repository", type=Path, default=None, help="a built repository to copy (default: build)")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args(argv)
+    defaults = QUICK if args.quick else {"replay": 3000, "fresh": 600, "test": 3600, "r2_dev": 720}
+    for name, value in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.fresh + args.replay > 3600:
+        parser.error("--fresh + --replay must be at most 3600 (DynaSent R1 dev)")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    from bench.common import start_stack
+
+    source = args.model_repository
+    if source is None:
         from server.modelbuild import build_models
 
-        cache = ROOT / ".dynabench-bench-cache" / f"models-{args.profile}"
-        build_models(cache, profile=args.profile)
-        repository = Path(tempfile.mkdtemp(prefix="dynabench-loop-")) / "models"
-        shutil.copytree(cache, repository)
+        source = ROOT / ".dynabench-bench-cache" / f"models-{args.profile}"
+        build_models(source, profile=args.profile)
+    # v2 is written next to v1: work on a copy.
+    repository = Path(tempfile.mkdtemp(prefix="dynabench-loop-")) / "models"
+    shutil.copytree(source, repository)
     v1_meta = json.loads((repository / MODEL / "1" / "metadata.json").read_text())
     stack = start_stack(repository, args.profile)
     try:
         result = asyncio.run(loop(stack, args))
     finally:
         stack.stop()
-    print(
-        f"\nReplayed {args.replay} DynaSent R1 dev sentences ({result['fooled']} fooled v1; {result['votes']} real votes cast "
-        f"in {result['replay_s']:.0f} s); v2 trained on seed data + {result['validated']} validated examples "
-        f"({args.profile} profile, {result['train_s']:.0f} s). Held-out: {args.test} DynaSent R1 test sentences; "
-        f"{args.heldout_replay} replayed-but-unvalidated sentences.\n"
-    )
-    print(
-        "| version | error on DynaSent R1 test | fooling rate on held-out replayed slice | held-out seed accuracy |\n|---|---|---|---|"
-    )
-    for version, row in result["table"].items():
-        seed = result["metrics"]["heldout"] if version == result["v2"] else v1_meta["heldout_accuracy"]
-        print(f"| v{version} | {row['test_error']:.3f} | {row['heldout_fooling']:.3f} | {seed:.3f} |")
+        shutil.rmtree(repository.parent, ignore_errors=True)
+    print("\n" + report(result, args, v1_meta))
+    if args.json:
+        args.json.write_text(json.dumps({**result, "v1_heldout": v1_meta["heldout_accuracy"]}, indent=2) + "\n")
     return 0
 
 

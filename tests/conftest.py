@@ -235,3 +235,23 @@ def target_models(stack) -> dict[str, str]:
         names[model.task] = model.name
     client.close()
     return names
+
+
+COMMUNITY_MODEL = "community_sentiment"
+
+
+@pytest.fixture(scope="session")
+def community_model(stack, target_models) -> str:
+    """A real sentiment model in the target Triton that no built-in task owns (an operator's model): any task
+    owner may name it as a round's target. A copy of the built sentiment model under another name."""
+    import shutil
+
+    destination = stack.model_repository / COMMUNITY_MODEL
+    if not destination.exists():
+        shutil.copytree(MODEL_CACHE / target_models["sentiment"], destination)
+        config = destination / "config.pbtxt"
+        config.write_text(config.read_text().replace(f'name: "{target_models["sentiment"]}"', f'name: "{COMMUNITY_MODEL}"'))
+    client = target_triton(stack)
+    client.load_model(COMMUNITY_MODEL)
+    client.close()
+    return COMMUNITY_MODEL

@@ -20,3 +20,9 @@ async def evaluate_model(ctx: dict, model_id: int) -> str:
     outcome = await evaluate.evaluate(services, model_id)
     await pipeline.after_evaluation(services, model_id, outcome)
     return str(outcome.status)
+
+
+async def rank_not_ranked_models(ctx: dict) -> int:
+    """Cron: a not ranked model whose task has a scoring dataset now (e.g. one `dynabench migrate` seeded)
+    is evaluated; the number queued."""
+    return await pipeline.rank_not_ranked(ctx["services"])

@@ -18,7 +18,8 @@ from server.observability.jobs import (
     serialize_job,
     start_worker_metrics,
 )
-from workers.evaluation import deploy_model, evaluate_model
+from workers.contamination import check_dataset_contamination, check_round_contamination
+from workers.evaluation import deploy_model, evaluate_model, rank_not_ranked_models
 from workers.liveness import (
     job_ended,
     job_started,
@@ -76,6 +77,8 @@ class WorkerSettings:
             deploy_model,
             evaluate_model,
             train_target_model,
+            check_dataset_contamination,
+            check_round_contamination,
         )
     )
     # The sweeper: pending examples are found from database state, so none is lost even if an
@@ -92,6 +95,14 @@ class WorkerSettings:
             instrument(sweep_unaggregated_votes),
             name="cron:sweep_unaggregated_votes",
             second={5, 25, 45},
+            unique=True,
+            run_at_startup=True,
+        ),
+        # Not ranked models of tasks that have a scoring dataset now (one the seed step added) are evaluated.
+        cron(
+            instrument(rank_not_ranked_models),
+            name="cron:rank_not_ranked_models",
+            second={17, 47},
             unique=True,
             run_at_startup=True,
         ),

@@ -38,16 +38,26 @@ def squad_f1(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def annotator_decides(config: TaskConfig) -> bool:
+    """fooling `ask_user`: no metric judges the output; the annotator claims it, validators confirm (§4.1)."""
+    return config.fooling.metric == "ask_user"
+
+
 def model_is_wrong(config: TaskConfig, intended: str, model_output: dict[str, Any]) -> bool:
     """One model's verdict: label mismatch, or answer F1 below the task's threshold."""
+    if annotator_decides(config):
+        raise ValueError("the task leaves the verdict to the annotator (fooling ask_user)")
     if config.fooling.metric == "exact_match":
         return model_output.get("label") != intended
     return squad_f1(str(model_output.get("answer", "")), intended) < config.fooling.threshold
 
 
-def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict[str, Any]]) -> bool:
-    """With several target models judging one example, it fooled them when the majority is wrong."""
+def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict[str, Any]]) -> bool | None:
+    """With several target models judging one example, it fooled them when the majority is wrong. None when the
+    task leaves it to the annotator (`ask_user`): the example then awaits their claim."""
     if not model_outputs:
         raise ValueError("no model output to judge")
+    if annotator_decides(config):
+        return None
     wrong = sum(model_is_wrong(config, intended, output) for output in model_outputs)
     return wrong * 2 > len(model_outputs)

@@ -10,6 +10,7 @@ from typing import Any, TypedDict
 
 class ExampleStatus(StrEnum):
     PENDING = "pending"  # the model has not answered yet
+    AWAITING_CLAIM = "awaiting_claim"  # fooling ask_user: the model answered; its author has not said if it was wrong
     OPEN = "open"  # awaiting validation
     CLOSED = "closed"  # did not fool, and the task does not validate non-fooling examples
     VALIDATED = "validated"
@@ -21,6 +22,7 @@ class Verdict(StrEnum):
     FOOLED = "FOOLED"
     NOT_FOOLED = "NOT_FOOLED"
     PENDING = "PENDING"
+    AWAITING_CLAIM = "AWAITING_CLAIM"  # the annotator says whether the model got it wrong (claimFooled)
 
 
 class ValidationLabel(StrEnum):
@@ -57,6 +59,7 @@ class ExampleRow(TypedDict):
     check_attempts: int
     next_check_at: datetime | None
     created_at: datetime
+    claim_client_id: uuid.UUID | None  # fooling ask_user: the client UUID of the author's claim (`fooled` holds it)
 
 
 class SettledExample(TypedDict):

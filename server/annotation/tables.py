@@ -20,8 +20,9 @@ class Example(Table, tablename="examples"):
     model_output = JSONB(null=True, default=None)
     model_name = Varchar(length=200, default="")
     model_version = Varchar(length=32, default="")
-    fooled = Boolean(null=True, default=None)  # null while the model has not answered
-    # pending (model not answered) | open (awaiting validation) | closed | validated | rejected | flagged
+    fooled = Boolean(null=True, default=None)  # null while the model has not answered (ask_user: the author)
+    # pending (model not answered) | awaiting_claim (ask_user: the author says) | open (awaiting validation) | closed
+    # | validated | rejected | flagged
     status = Varchar(length=16, default=ExampleStatus.PENDING, index=True, choices=ExampleStatus)
     retracted = Boolean(default=False)
     flagged = Boolean(default=False)
@@ -33,6 +34,8 @@ class Example(Table, tablename="examples"):
     check_attempts = Integer(default=0)
     next_check_at = Timestamptz(null=True, default=None)
     created_at = Timestamptz(default=TimestamptzNow())
+    # fooling ask_user: the client UUID of the author's claim (then `fooled` is the claim); a retried claim finds it.
+    claim_client_id = UUID(null=True, default=None)
 
 
 class Validation(Table, tablename="validations"):

@@ -93,14 +93,14 @@ def _build_models(repository: Path, profile: str) -> None:
 async def _migrate_and_seed(admin_password: str | None) -> None:
     from server.accounts.service import create_user
     from server.core import db
-    from server.tasks.builtin import seed_builtin_tasks
+    from server.tasks.builtin import seed_builtin
 
     await db.migrate()
     if admin_password is None:
         return
     await db.start_pool(2)
     try:
-        await seed_builtin_tasks()
+        await seed_builtin()
         await create_user("admin", admin_password, is_admin=True)
     finally:
         await db.close_pool()

@@ -78,17 +78,17 @@ def cmd_migrate(args: argparse.Namespace) -> int:
             await _seed()
 
     asyncio.run(run())
-    print("Database is up to date" + ("" if args.no_seed else "; built-in tasks are seeded") + ".")
+    print("Database is up to date" + ("" if args.no_seed else "; built-in tasks and their scoring datasets are seeded") + ".")
     return 0
 
 
 async def _seed() -> list[str]:
     from server.core import db
-    from server.tasks.builtin import seed_builtin_tasks
+    from server.tasks.builtin import seed_builtin
 
     await db.start_pool(2)
     try:
-        return await seed_builtin_tasks()
+        return await seed_builtin()
     finally:
         await db.close_pool()
 
@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="Run an arq worker against services given by the environment")
     worker.set_defaults(func=cmd_worker)
 
-    migrate = sub.add_parser("migrate", help="Apply database migrations and seed the built-in tasks")
+    migrate = sub.add_parser("migrate", help="Apply database migrations and seed the built-in tasks and their scoring datasets")
     migrate.add_argument("--no-seed", action="store_true")
     migrate.set_defaults(func=cmd_migrate)
 

@@ -101,6 +101,15 @@ class RoundCreated(Event):
 
 
 @dataclass(frozen=True)
+class RoundTargetsChanged(Event):
+    kind: ClassVar[str] = "round_targets"
+    round_id: int
+
+    def channel(self) -> str:
+        return round_channel(self.round_id)
+
+
+@dataclass(frozen=True)
 class RoundClosed(Event):
     kind: ClassVar[str] = "round_closed"
     round_id: int

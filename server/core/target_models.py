@@ -2,10 +2,28 @@
 
 from __future__ import annotations
 
+import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tritonclient.http.aio import InferenceServerClient
+
+if TYPE_CHECKING:
+    from server.core.services import Services
+
+# Uploaded models are named submission_<id> in the sandboxed submissions Triton (server/evaluation/status.py);
+# rounds refuse that form of name for the target Triton, so a name alone says which Triton serves it.
+SUBMISSION_NAME = re.compile(r"submission_[0-9]+")
+
+
+def is_submission_name(name: str) -> bool:
+    return SUBMISSION_NAME.fullmatch(name) is not None
+
+
+def serving_client(services: Services, name: str) -> InferenceServerClient:
+    """The Triton that serves a round's target: the sandboxed one for submissions, else the target Triton."""
+    return services.triton_submissions if is_submission_name(name) else services.triton
+
 
 _CACHE: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
 TTL_SECONDS = 10.0

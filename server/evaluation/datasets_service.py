@@ -11,14 +11,14 @@ from server.core import db, jobs
 from server.core.errors import FieldProblem, conflict, invalid
 from server.core.services import Services
 from server.core.storable import check_upload, document_problem, text_problem
-from server.evaluation import queries
+from server.evaluation import pipeline, queries
 from server.evaluation.perturbations import perturb_fields
-from server.evaluation.records import LIVE_STATUSES, DatasetAccess, DatasetRow, Perturbation
+from server.evaluation.records import DatasetAccess, DatasetRow, Perturbation
 from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.records import TaskRow
 from server.tasks.service import load_config
-from workers import evaluation as evaluation_jobs
+from workers import contamination as contamination_jobs
 
 ACCESS = tuple(DatasetAccess)
 MAX_ROWS = 100_000
@@ -143,17 +143,28 @@ async def create_dataset(
             raise invalid("No such round.", FieldProblem("roundNumber", f"task has no round {round_number}"))
         round_id = round_row["id"]
     rows = parse_jsonl(stream, config)
+    dataset = await store_dataset(config, task["id"], round_id, name, access, weight, rows)
+    if access == DatasetAccess.SCORING:
+        await pipeline.after_scoring_dataset(services, task["id"])
+    # Overlap with collected examples, training data and other datasets (docs/design.md §4.9).
+    await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset["id"])
+    return dataset, len(rows)
+
+
+async def store_dataset(
+    config: TaskConfig, task_id: int, round_id: int | None, name: str, access: str, weight: float, rows: list[dict[str, Any]]
+) -> DatasetRow:
+    """Store parsed rows (`parse_jsonl`) and their perturbed copies in one transaction; ConflictError on a taken name.
+    Queues nothing: the caller does (createDataset), or has nothing to queue (the built-in seed, server/evaluation/
+    seed_datasets/)."""
     copies = perturbed_copies(config, rows)
     try:
         async with db.transaction():
-            dataset = await queries.insert_dataset(task["id"], round_id, name, access, weight)
+            dataset = await queries.insert_dataset(task_id, round_id, name, access, weight)
             await queries.insert_dataset_examples(dataset["id"], [*rows, *copies])
     except UniqueViolationError:
         raise conflict(f"The task already has a dataset named {name!r}.", "name") from None
-    if access == DatasetAccess.SCORING:
-        for model_id in await queries.model_ids_in(task["id"], LIVE_STATUSES):
-            await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model_id)
-    return dataset, len(rows)
+    return dataset
 
 
 async def datasets_of_task(task_id: int) -> list[DatasetRow]:

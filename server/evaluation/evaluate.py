@@ -12,7 +12,14 @@ from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import metrics, queries
 from server.evaluation.deploy import model_ready
-from server.evaluation.records import LIVE_STATUSES, DatasetRow, ModelRow, ModelStatus, Perturbation
+from server.evaluation.records import (
+    LIVE_STATUSES,
+    NOT_RANKED_MESSAGE,
+    DatasetRow,
+    ModelRow,
+    ModelStatus,
+    Perturbation,
+)
 from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
 from server.evaluation.status import get_model, publish_model_event, record_status
 from server.tasks import queries as task_queries
@@ -83,6 +90,11 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
     datasets = await queries.scoring_datasets(task["id"])
+    if not datasets:
+        # Nothing to rank it on: a distinct outcome, never "evaluated"; adding a scoring dataset evaluates it
+        # (datasets_service → pipeline.after_scoring_dataset).
+        await publish_model_event(services, await record_status(model_id, ModelStatus.NOT_RANKED, NOT_RANKED_MESSAGE))
+        return Evaluation(ModelStatus.NOT_RANKED)
     await publish_model_event(
         services, await record_status(model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).")
     )

@@ -1,7 +1,8 @@
 """The deploy → evaluate chain of a researcher's model: after each step, queue the one that comes next.
 
 A fresh deployment is followed by its evaluation; an evaluation that finds the model gone from Triton
-is followed by a new deployment (which queues the evaluation once more). The jobs are named by
+is followed by a new deployment (which queues the evaluation once more); a new scoring dataset is followed
+by the evaluation of every live model of its task (not ranked ones included: now they can be). The jobs are named by
 reference (server/core/jobs.py). workers/evaluation.py imports this module, so the worker module is
 imported here only when a job is queued, not when this module is loaded.
 """
@@ -10,8 +11,13 @@ from __future__ import annotations
 
 from server.core import jobs
 from server.core.services import Services
+from server.evaluation import queries
 from server.evaluation.deploy import Deployment
 from server.evaluation.evaluate import Evaluation
+from server.evaluation.records import LIVE_STATUSES, ModelStatus
+from server.evaluation.status import log_entry, publish_model_event
+
+REQUEUED = "The task has a scoring dataset now: evaluation queued."
 
 
 async def after_deploy(services: Services, model_id: int, deployment: Deployment) -> None:
@@ -28,3 +34,28 @@ async def after_evaluation(services: Services, model_id: int, evaluation: Evalua
 
     if evaluation.deploy_again:
         await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model_id)
+
+
+async def after_scoring_dataset(services: Services, task_id: int) -> int:
+    """Queue the evaluation of every live model of the task (evaluated, not ranked, or between steps); the
+    number queued. Not ranked ones go back to `deployed` first (their evaluation is queued)."""
+    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
+
+    for model in await queries.requeue_not_ranked(task_id, [log_entry(ModelStatus.DEPLOYED, REQUEUED)]):
+        await publish_model_event(services, model)
+    model_ids = await queries.model_ids_in(task_id, LIVE_STATUSES)
+    for model_id in model_ids:
+        await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model_id)
+    return len(model_ids)
+
+
+async def rank_not_ranked(services: Services) -> int:
+    """The sweeper's half (a worker cron): evaluate the not ranked models of every task that has a scoring
+    dataset now, e.g. one the seed step of `dynabench migrate` added (it runs without Redis, so queues nothing)."""
+    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
+
+    models = await queries.requeue_not_ranked(None, [log_entry(ModelStatus.DEPLOYED, REQUEUED)])
+    for model in models:
+        await publish_model_event(services, model)
+        await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model["id"])
+    return len(models)

@@ -8,18 +8,27 @@ from typing import Any, TypedDict
 
 
 class ModelStatus(StrEnum):
-    """A researcher's model: uploaded → deploying → deployed → evaluating → evaluated, or failed."""
+    """A researcher's model: uploaded → deploying → deployed → evaluating → evaluated, or failed. A model
+    evaluated while its task has no scoring dataset is not_ranked (nothing to rank it on) until one is added."""
 
     UPLOADED = "uploaded"
     DEPLOYING = "deploying"
     DEPLOYED = "deployed"
     EVALUATING = "evaluating"
     EVALUATED = "evaluated"
+    NOT_RANKED = "not_ranked"
     FAILED = "failed"
 
 
 # Loaded in the submissions Triton: a new scoring dataset evaluates these models, and deploying them again is a no-op.
-LIVE_STATUSES = (ModelStatus.DEPLOYED, ModelStatus.EVALUATING, ModelStatus.EVALUATED)
+LIVE_STATUSES = (ModelStatus.DEPLOYED, ModelStatus.EVALUATING, ModelStatus.EVALUATED, ModelStatus.NOT_RANKED)
+
+# The status message of a model evaluated on 0 datasets (docs/design.md §4.4), never "Evaluated".
+NOT_RANKED_MESSAGE = "Not ranked: no scoring dataset"
+# What the task's owners read while it has no scoring dataset (Task.scoringNotice).
+NO_SCORING_DATASET_NOTICE = (
+    "This task has no scoring dataset yet: submissions cannot be ranked until you add one (createDataset with access SCORING)."
+)
 
 
 class DatasetAccess(StrEnum):
@@ -72,6 +81,7 @@ class DatasetExampleRow(TypedDict):
     tags: list[str]
     perturbation: str
     original_uid: str | None
+    collected_duplicate: Any  # {"example", "kind", "similarity"} when the row duplicates a collected example
 
 
 class ScoreRow(TypedDict):

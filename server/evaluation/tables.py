@@ -15,7 +15,7 @@ class Model(Table, tablename="models"):
     owner = ForeignKey(User, index=True)
     name = Varchar(length=200)
     card = JSONB(default="{}")  # description, parameters, languages, license, source_url, paper
-    # uploaded | deploying | deployed | evaluating | evaluated | failed
+    # uploaded | deploying | deployed | evaluating | evaluated | not_ranked | failed
     status = Varchar(length=16, default="uploaded", choices=ModelStatus)
     status_log = JSONB(default="[]")
     triton_name = Varchar(length=200, default="")
@@ -44,6 +44,9 @@ class DatasetExample(Table, tablename="dataset_examples"):
     # original | robustness | fairness; perturbed copies point at their original's uid
     perturbation = Varchar(length=16, default="original", choices=Perturbation)
     original_uid = Varchar(length=200, null=True, default=None)
+    # Set by the contamination check on a row that duplicates an example collected on the platform:
+    # {"example", "kind", "similarity"} (docs/design.md §4.9).
+    collected_duplicate = JSONB(null=True, default=None)
     dataset_examples_unique_dataset_uid = Unique(["dataset", "uid"])
 
 
@@ -68,3 +71,14 @@ class LeaderboardConfig(Table, tablename="leaderboard_configs"):
     dataset_weights = JSONB(default="{}")
     created_at = Timestamptz(default=TimestamptzNow())
     leaderboard_configs_unique_task_name = Unique(["task", "name"])
+
+
+class ContaminationReport(Table, tablename="contamination_reports"):
+    """One per dataset (when it is added or a retrained round opens) and per round opened from a retrained
+    model (docs/design.md §4.9); created by SQL in the migration, with a unique index per subject."""
+
+    task = ForeignKey(Task, index=True)
+    dataset = ForeignKey(Dataset, null=True, default=None)
+    round = ForeignKey(Round, null=True, default=None)
+    report = JSONB(default="{}")
+    computed_at = Timestamptz(default=TimestamptzNow())

@@ -51,56 +51,76 @@ QA_PROFILES = {
 
 def _targets(module: ModuleType, rows: list[dict]):
     """Per question: (features, index of the best-F1 candidate) for questions with a usable target."""
-    data = []
-    for r in rows:
-        spans, feats = module.candidate_features(r["context"], r["question"])
-        if not spans:
-            continue
-        gold_start = r.get("answer_start", -1)
-        gold_end = gold_start + len(r["answer"]) if gold_start is not None and gold_start >= 0 else -1
-        best, best_key = -1, None
-        for k, (s, e) in enumerate(spans):
-            f1 = squad_f1(r["context"][s:e], r["answer"])
-            overlap = max(0, min(e, gold_end) - max(s, gold_start)) if gold_end > 0 else 0
-            key = (f1, overlap, -(e - s))
-            if f1 > 0 and (best_key is None or key > best_key):
-                best, best_key = k, key
-        if best >= 0:
-            data.append((feats, best))
-    return data
+    return [t for t in (_target(module, r) for r in rows) if t is not None]
+
+
+def _target(module: ModuleType, r: dict):
+    """(features, index of the best-F1 candidate), or None when no candidate span overlaps the answer."""
+    spans, feats = module.candidate_features(r["context"], r["question"])
+    if not spans:
+        return None
+    gold_start = r.get("answer_start", -1)
+    gold_end = gold_start + len(r["answer"]) if gold_start is not None and gold_start >= 0 else -1
+    best, best_key = -1, None
+    for k, (s, e) in enumerate(spans):
+        f1 = squad_f1(r["context"][s:e], r["answer"])
+        overlap = max(0, min(e, gold_end) - max(s, gold_start)) if gold_end > 0 else 0
+        key = (f1, overlap, -(e - s))
+        if f1 > 0 and (best_key is None or key > best_key):
+            best, best_key = k, key
+    return (feats, best) if best >= 0 else None
 
 
 def fit_ranker(
-    module: ModuleType, train: list[dict], cfg: QAFitConfig, progress: Callable[[int, int, float], None] | None = None
-) -> tuple[np.ndarray, int]:
-    """Softmax-over-candidates (listwise) linear model fitted with Adam. Returns (weights, n_used)."""
+    module: ModuleType,
+    train: list[dict],
+    cfg: QAFitConfig,
+    progress: Callable[[int, int, float], None] | None = None,
+    validated: list[dict] | None = None,
+) -> tuple[np.ndarray, int, list[bool]]:
+    """Softmax-over-candidates (listwise) linear model fitted with Adam on the whole set each iteration.
+
+    ``max_questions`` caps the seed rows (``train``) only; every row of ``validated`` is used when it has a
+    usable target, and the validated rows together carry `mixing.validated_share` of the loss (§4.8).
+    Returns (weights, questions used, per validated row whether it was used).
+    """
+    from server.modelbuild.mixing import validated_share
+
     rows = train[: cfg.max_questions] if cfg.max_questions else train
     data = _targets(module, rows)
-    if not data:
+    extra = [_target(module, r) for r in validated or []]
+    used = [t is not None for t in extra]
+    extra_data = [t for t in extra if t is not None]
+    if not data and not extra_data:
         raise ValueError("no QA training example has a candidate span matching its answer")
+    share = validated_share(len(data), len(extra_data))
+    # Each question's weight in the loss: seed questions share (1 - share), validated ones share `share`.
+    weights = [(1 - share) / len(data)] * len(data) if data else []
+    weights += [share / len(extra_data)] * len(extra_data) if extra_data else []
+    data += extra_data
     dim = data[0][0].shape[1]
     w = np.zeros(dim, dtype=np.float64)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     b1, b2, eps = 0.9, 0.999, 1e-8
-    stacked = [(x.astype(np.float64), t) for x, t in data]
+    stacked = [(x.astype(np.float64), t, weight) for (x, t), weight in zip(data, weights, strict=True)]
     for it in range(1, cfg.iterations + 1):
         grad = cfg.l2 * w
         loss = 0.0
-        for x, t in stacked:
+        for x, t, weight in stacked:
             s = x @ w
             s -= s.max()
             p = np.exp(s)
             p /= p.sum()
-            loss -= np.log(p[t] + 1e-12)
+            loss -= weight * np.log(p[t] + 1e-12)
             p[t] -= 1.0
-            grad += x.T @ p / len(stacked)
+            grad += weight * (x.T @ p)
         m = b1 * m + (1 - b1) * grad
         v = b2 * v + (1 - b2) * grad * grad
         w -= cfg.lr * (m / (1 - b1**it)) / (np.sqrt(v / (1 - b2**it)) + eps)
         if progress:
-            progress(it, cfg.iterations, loss / len(stacked))
-    return w.astype(np.float32), len(data)
+            progress(it, cfg.iterations, loss)
+    return w.astype(np.float32), len(data), used
 
 
 def save_ranker(module: ModuleType, weights: np.ndarray, path: Path, extra: dict | None = None) -> None:

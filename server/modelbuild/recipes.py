@@ -96,7 +96,9 @@ def build_classifier(
     weights_dir: Path,
     cfg,
     emit: Callable[[BuildEvent], None],
+    validated: list[dict] | None = None,
 ) -> dict:
+    """Train and score a classifier; with `validated` (retraining) its metadata says which were trained on."""
     if local_base:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -107,17 +109,19 @@ def build_classifier(
 
     try:
         model, tokenizer, result = train_classifier(
-            spec, task_data.train, base_ref, weights_dir, cfg, on_step, local_files_only=local_base
+            spec, task_data.train, base_ref, weights_dir, cfg, on_step, local_files_only=local_base, validated=validated
         )
     except OSError as exc:  # transformers reports unreachable hub / missing files as OSError
         raise BuildError(f"cannot load base model {base_ref!r}: {exc}") from exc
     emit(BuildEvent(spec.name, spec.model_name, "evaluate", message=f"{len(task_data.heldout)} examples"))
     acc = accuracy(spec, model, tokenizer, task_data.heldout)
     subsets = {name: accuracy(spec, model, tokenizer, rows) for name, rows in task_data.extra_heldout.items() if rows}
+    trained_on = {} if result.validated is None else {"n_seed_train": result.n_seed_used, "validated": result.validated}
     return {
         "model_kind": "fine-tuned MiniLM encoder + mean-pooling linear head (transformers, python backend)",
         "n_train": result.n_train_used,
         "n_train_available": len(task_data.train),
+        **trained_on,
         "heldout_metric": "accuracy",
         "heldout_accuracy": None if acc is None else round(acc, 4),
         "heldout_accuracy_by_subset": {k: round(v, 4) for k, v in subsets.items() if v is not None},
@@ -130,9 +134,17 @@ def build_classifier(
 
 
 def build_qa(
-    spec: TaskSpec, task_data: SeedData, model_py: Path, weights_dir: Path, cfg, emit: Callable[[BuildEvent], None]
+    spec: TaskSpec,
+    task_data: SeedData,
+    model_py: Path,
+    weights_dir: Path,
+    cfg,
+    emit: Callable[[BuildEvent], None],
+    validated: list[dict] | None = None,
 ) -> dict:
+    """Fit and score the QA ranker; with `validated` (retraining) its metadata says which were trained on."""
     from server.modelbuild import qa
+    from server.modelbuild.mixing import validated_share, validated_summary
 
     module = qa.load_ranker_module(model_py.resolve())
 
@@ -140,8 +152,13 @@ def build_qa(
         emit(BuildEvent(spec.name, spec.model_name, "train", step=step, total=total, loss=loss))
 
     t0 = time.monotonic()
-    weights, n_used = qa.fit_ranker(module, task_data.train, cfg, on_step)
+    weights, n_used, used = qa.fit_ranker(module, task_data.train, cfg, on_step, validated)
     train_seconds = time.monotonic() - t0
+    trained_on = {}
+    if validated is not None:  # every iteration fits the whole set: a used row is drawn `iterations` times
+        share = validated_share(n_used - sum(used), sum(used))
+        summary = validated_summary(validated, [cfg.iterations if u else 0 for u in used], share)
+        trained_on = {"n_seed_train": n_used - sum(used), "validated": summary}
     emit(BuildEvent(spec.name, spec.model_name, "evaluate", message=f"{len(task_data.heldout)} examples"))
     scores = qa.evaluate(module, weights, task_data.heldout) or {}
     subsets = {name: qa.evaluate(module, weights, rows) for name, rows in task_data.extra_heldout.items() if rows}
@@ -152,6 +169,7 @@ def build_qa(
         "model_kind": "baseline: word-overlap span ranker (linear model over hand-made features), not a neural reader",
         "n_train": n_used,
         "n_train_available": len(task_data.train),
+        **trained_on,
         "heldout_metric": "squad_f1",
         "heldout_f1": None if not scores else round(scores["f1"], 2),
         "heldout_exact_match": None if not scores else round(scores["exact_match"], 2),

@@ -1,10 +1,10 @@
 """A new version of a built-in target model: the same recipe as `build-models`, trained on the task's
-seed data plus validated examples, written as `<repository>/<model>/<N+1>/` next to the versions
-Triton already serves (a version directory appears only once complete)."""
+seed data plus every validated example (mixed in at a fixed share, docs/design.md §4.8), written as
+`<repository>/<model>/<N+1>/` next to the versions Triton already serves (a version directory appears
+only once complete). Its metadata.json lists the ids of the validated examples trained on."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 import shutil
@@ -36,7 +36,8 @@ def existing_versions(model_dir: Path) -> list[int]:
 
 
 def training_rows(spec: TaskSpec, examples: list[dict]) -> list[dict]:
-    """Validated examples → training records in the seed data's shape (model inputs + label/answer)."""
+    """Validated examples → training records in the seed data's shape (model inputs + label/answer), each with
+    its `example_id`; an example the model cannot take (a missing input, an unknown label) is left out."""
     rows = []
     for example in examples:
         record = {name: example["fields"].get(name) for name in spec.inputs}
@@ -51,20 +52,22 @@ def training_rows(spec: TaskSpec, examples: list[dict]) -> list[dict]:
             if not answer or start is None:
                 continue
             record.update({"answer": answer, "answer_start": int(start)})
-        rows.append(record)
+        rows.append({**record, "example_id": example.get("id")})
     return rows
 
 
 def build_next_version(
     spec: TaskSpec,
     repository: Path,
-    extra_train: list[dict],
+    validated: list[dict],
     profile: str,
     base_model: str | None,
     progress: Callable[[BuildEvent], None] | None = None,
     version: int | None = None,
 ) -> tuple[int, dict]:
-    """Train and write version `version` (default: one above the newest) of spec's model; returns it and its metadata."""
+    """Train and write version `version` (default: one above the newest) of spec's model on the seed data plus
+    every row of `validated` (`training_rows`); returns it and its metadata, whose "validated" entry is the
+    training code's own count of what it trained on (`mixing.validated_summary`)."""
     from server.modelbuild.train import PROFILES
 
     emit = progress or (lambda event: None)
@@ -73,9 +76,8 @@ def build_next_version(
         raise BuildError(f"{model_dir} is not a model of the target repository (no config.pbtxt)")
     version = version or (max(existing_versions(model_dir), default=0) + 1)
     started = time.monotonic()
-    seed = limit_eval(seed_data(spec.name), MAX_EVAL[profile], spec.name)
     # Held-out data stays the seed's: v1 and v2 are scored on the same examples.
-    task_data = dataclasses.replace(seed, train=seed.train + extra_train)
+    seed = limit_eval(seed_data(spec.name), MAX_EVAL[profile], spec.name)
     staging = model_dir.parent / f".{spec.model_name}.{version}.building"
     shutil.rmtree(staging, ignore_errors=True)
     try:
@@ -86,19 +88,19 @@ def build_next_version(
                 spec.name,
                 spec.model_name,
                 "data",
-                message=f"{len(seed.train)} seed + {len(extra_train)} validated train / {len(seed.heldout)} held out",
+                message=f"{len(seed.train)} seed + {len(validated)} validated train / {len(seed.heldout)} held out",
             )
         )
         if spec.kind == "classification":
             base_ref, local_base, _ = resolve_base_model(base_model)
             meta = build_classifier(
-                spec, task_data, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit
+                spec, seed, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit, validated
             )
             meta["base_model"] = base_ref
         else:
             from server.modelbuild.qa import QA_PROFILES
 
-            meta = build_qa(spec, task_data, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit)
+            meta = build_qa(spec, seed, staging / "model.py", staging / "weights", QA_PROFILES[profile], emit, validated)
             meta["base_model"] = "none (not a neural model)"
         meta = {
             "task": spec.name,
@@ -106,8 +108,8 @@ def build_next_version(
             "version": version,
             "profile": profile,
             **meta,
-            "training_data": f"{seed.source} + {len(extra_train)} validated examples",
-            "n_validated_examples": len(extra_train),
+            "training_data": f"{seed.source} + {meta['validated']['trained']} validated examples",
+            "n_validated_examples": meta["validated"]["trained"],
             "n_heldout": len(seed.heldout),
             "build_seconds": round(time.monotonic() - started, 1),
             "built_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),

@@ -11,6 +11,9 @@ Saved layout (``weights/``): the encoder and tokenizer as ``save_pretrained`` wr
 Speed choices for a 2-core CPU: the word-embedding matrix (half of MiniLM's parameters) is
 frozen, batches are padded to their longest row only, and bf16 autocast is used where the CPU
 supports it. The ``fast`` profile also keeps only the first encoder layers.
+
+Retraining passes the validated examples separately (``validated=``): they are never capped, and each
+batch carries a fixed share of them (``server/modelbuild/mixing.py``, docs/design.md §4.8).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.modelbuild.mixing import BatchMixer, validated_summary
 from server.modelbuild.tasks import TaskSpec
 
 
@@ -36,7 +40,7 @@ class TrainConfig:
     lr: float  # encoder learning rate
     head_lr: float = 1e-3  # classifier head learning rate
     num_layers: int | None = None  # keep only the first N encoder layers (None: all)
-    max_per_class: int | None = None  # cap training examples per label (balances skewed data)
+    max_per_class: int | None = None  # cap seed examples per label (balances skewed data; never validated ones)
     time_budget: float | None = None  # stop training after this many seconds (safety cap)
     warmup: float = 0.06
     weight_decay: float = 0.01
@@ -103,7 +107,9 @@ class TrainResult:
     steps: int
     train_seconds: float
     final_loss: float
-    n_train_used: int
+    n_train_used: int  # seed rows in the pool + validated examples drawn at least once
+    n_seed_used: int = 0
+    validated: dict | None = None  # mixing.validated_summary of the validated examples (None: none given)
 
 
 def _balanced(records: list[dict], cap: int | None, rng: random.Random) -> list[dict]:
@@ -127,8 +133,10 @@ def train_classifier(
     cfg: TrainConfig,
     progress: Callable[[int, int, float], None] | None = None,
     local_files_only: bool = False,
+    validated: list[dict] | None = None,
 ):
-    """Fine-tune ``base_model`` on ``train``; save encoder, tokenizer and head to ``out_dir``.
+    """Fine-tune ``base_model`` on ``train`` (capped per label) plus every row of ``validated`` (mixed in at a
+    fixed share, each drawn at least once); save encoder, tokenizer and head to ``out_dir``.
 
     Returns (model, tokenizer, TrainResult); the model is left in eval mode.
     """
@@ -144,8 +152,12 @@ def train_classifier(
     rng = random.Random(cfg.seed)
     label2id = {label: i for i, label in enumerate(spec.labels)}
     rows = _balanced(train, cfg.max_per_class, rng)
-    if not rows:
+    extra = list(validated or [])
+    if not rows and not extra:
         raise ValueError(f"no training examples for {spec.name}")
+    mixer = BatchMixer(len(rows), len(extra), cfg.batch_size, cfg.steps, rng, cfg.seed)
+    total = mixer.steps  # the recipe's steps, or more so that every validated example is drawn
+    budget = cfg.time_budget * total / cfg.steps if cfg.time_budget else None
 
     tokenizer = AutoTokenizer.from_pretrained(base_model, local_files_only=local_files_only)
     kwargs = {"num_hidden_layers": cfg.num_layers} if cfg.num_layers else {}
@@ -168,7 +180,7 @@ def train_classifier(
         ]
     )
     params = body + head
-    warmup = max(1, int(cfg.steps * cfg.warmup))
+    warmup = max(1, int(total * cfg.warmup))
 
     started = time.monotonic()
 
@@ -177,25 +189,20 @@ def train_classifier(
         # that runs out first (a busy machine still ends training with a decayed learning rate).
         if step < warmup:
             return (step + 1) / warmup
-        done = (step - warmup) / max(1, cfg.steps - warmup)
-        if cfg.time_budget:
-            done = max(done, (time.monotonic() - started) / cfg.time_budget)
+        done = (step - warmup) / max(1, total - warmup)
+        if budget:
+            done = max(done, (time.monotonic() - started) / budget)
         return max(0.02, 1.0 - done)
 
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)
     use_bf16 = cpu_supports_bf16()
 
-    order: list[int] = []
     model.train()
     loss_ema = math.nan
     step = 0
-    for step in range(1, cfg.steps + 1):
-        if len(order) < cfg.batch_size:
-            fresh = list(range(len(rows)))
-            rng.shuffle(fresh)
-            order.extend(fresh)
-        idx, order = order[: cfg.batch_size], order[cfg.batch_size :]
-        batch = [rows[i] for i in idx]
+    for step in range(1, total + 1):
+        seed_idx, extra_idx = mixer.next_batch()
+        batch = [rows[i] for i in seed_idx] + [extra[i] for i in extra_idx]
         enc = tokenizer(*_columns(spec, batch), padding=True, truncation=True, max_length=cfg.max_length, return_tensors="pt")
         labels = torch.tensor([label2id[r["label"]] for r in batch])
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
@@ -209,8 +216,9 @@ def train_classifier(
         value = float(loss.detach())
         loss_ema = value if math.isnan(loss_ema) else 0.9 * loss_ema + 0.1 * value
         if progress:
-            progress(step, cfg.steps, loss_ema)
-        if cfg.time_budget is not None and time.monotonic() - started > cfg.time_budget:
+            progress(step, total, loss_ema)
+        # The time budget (scaled with the steps) never stops a run before every validated example was drawn.
+        if budget is not None and time.monotonic() - started > budget and mixer.covered:
             break
     train_seconds = time.monotonic() - started
     model.eval()
@@ -239,7 +247,16 @@ def train_classifier(
         + "\n",
         encoding="utf-8",
     )
-    return model, tokenizer, TrainResult(steps=step, train_seconds=train_seconds, final_loss=loss_ema, n_train_used=len(rows))
+    summary = validated_summary(extra, mixer.draws, mixer.share) if validated is not None else None
+    result = TrainResult(
+        steps=step,
+        train_seconds=train_seconds,
+        final_loss=loss_ema,
+        n_train_used=len(rows) + (summary["trained"] if summary else 0),
+        n_seed_used=len(rows),
+        validated=summary,
+    )
+    return model, tokenizer, result
 
 
 def predict_labels(spec: TaskSpec, model, tokenizer, rows: list[dict], max_length: int = 256, batch_size: int = 64) -> list[str]:

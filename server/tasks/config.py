@@ -35,7 +35,9 @@ class FieldSpec(_Strict):
 
 
 class FoolingConfig(_Strict):
-    metric: Literal["exact_match", "string_f1"]
+    # exact_match (classification) and string_f1 (extractive QA) decide at once; ask_user, for outputs no metric
+    # can judge (any task kind), leaves it to the annotator's claim, which validators confirm (docs/design.md §4.1).
+    metric: Literal["exact_match", "string_f1", "ask_user"]
     # string_f1: fooled when F1(model answer, annotator answer) < threshold (docs/design.md §4).
     threshold: float = Field(default=0.4, gt=0.0, le=1.0)
 
@@ -97,8 +99,8 @@ class TaskConfig(_Strict):
                 errors.append(("labels", "labels must be unique"))
             elif any(not IDENTIFIER.match(label) for label in self.labels):
                 errors.append(("labels", "labels must be lowercase identifiers (a-z, 0-9, _)"))
-            if self.fooling.metric != "exact_match":
-                errors.append(("fooling.metric", "classification tasks use exact_match"))
+            if self.fooling.metric not in ("exact_match", "ask_user"):
+                errors.append(("fooling.metric", "classification tasks use exact_match or ask_user"))
             if self.performance_metric not in ("accuracy", "macro_f1"):
                 errors.append(("performance_metric", "classification tasks use accuracy or macro_f1"))
             if self.answer_context_field is not None:
@@ -109,8 +111,8 @@ class TaskConfig(_Strict):
             context_names = [f.name for f in self.context_fields]
             if self.answer_context_field not in context_names:
                 errors.append(("answer_context_field", f"must name one of the context fields {context_names}"))
-            if self.fooling.metric != "string_f1":
-                errors.append(("fooling.metric", "extractive_qa tasks use string_f1"))
+            if self.fooling.metric not in ("string_f1", "ask_user"):
+                errors.append(("fooling.metric", "extractive_qa tasks use string_f1 or ask_user"))
             if self.performance_metric != "squad_f1":
                 errors.append(("performance_metric", "extractive_qa tasks use squad_f1"))
         if errors:

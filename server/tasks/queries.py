@@ -71,6 +71,14 @@ CURRENT_ROUNDS = Query("""
      WHERE t.id = ANY(:tasks)
 """)
 
+# Open rounds judged by each of these submissions ("in the loop for round N").
+ROUNDS_JUDGED_BY = Query("""
+    SELECT (t.target->>'model_id')::int AS model_id, array_agg(r.number ORDER BY r.number) AS rounds
+      FROM rounds r CROSS JOIN LATERAL jsonb_array_elements(r.target_models) AS t(target)
+     WHERE r.end_at IS NULL AND t.target ? 'model_id' AND (t.target->>'model_id')::int = ANY(:models)
+     GROUP BY 1
+""")
+
 
 async def lock_current_round(task_id: int) -> int:
     """The task's current round number, its row locked until the transaction ends."""
@@ -84,6 +92,16 @@ async def end_open_rounds(task_id: int, at: datetime) -> None:
 async def insert_round(task_id: int, number: int, target_models: list[TargetModelRef]) -> RoundRow:
     rows = await Round.insert(Round(task=task_id, number=number, target_models=target_models)).returning(*Round.all_columns())
     return cast(RoundRow, rows[0])
+
+
+async def set_round_targets(round_id: int, target_models: list[TargetModelRef]) -> RoundRow | None:
+    """None when the round is closed (only open rounds change judges)."""
+    rows = (
+        await Round.update({Round.target_models: target_models})
+        .where((Round.id == round_id) & Round.end_at.is_null())
+        .returning(*Round.all_columns())
+    )
+    return cast(RoundRow, rows[0]) if rows else None
 
 
 async def set_current_round(task_id: int, number: int) -> None:
@@ -116,6 +134,11 @@ async def rounds_page(task_id: int, after_id: int | None, limit: int) -> list[Ro
     if after_id is not None:
         query = query.where(Round.id > after_id)
     return cast(list[RoundRow], await query.order_by(Round.id).limit(limit).output(load_json=True))
+
+
+async def rounds_judged_by(model_ids: Sequence[int]) -> list[dict[str, Any]]:
+    """[{"model_id", "rounds": [numbers of the open rounds it judges]}] for the submissions that judge one."""
+    return await ROUNDS_JUDGED_BY.rows(models=list(model_ids))
 
 
 async def current_rounds(task_ids: Sequence[int]) -> list[RoundRow]:

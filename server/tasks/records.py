@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class ContextStrategy(StrEnum):
@@ -16,10 +16,12 @@ class ContextStrategy(StrEnum):
 
 
 class TargetModelRef(TypedDict):
-    """A target model a round asks: its Triton name and version ("" = the newest Triton has loaded)."""
+    """A target model a round asks: its Triton name and exact version; a submission's id too when the
+    model is a researcher's submission (served by the sandboxed submissions Triton)."""
 
     name: str
     version: str
+    model_id: NotRequired[int]
 
 
 class TaskRow(TypedDict):

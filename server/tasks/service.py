@@ -3,26 +3,24 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from asyncpg.exceptions import UniqueViolationError
 from redis.asyncio import Redis
-from tritonclient.http.aio import InferenceServerClient
 
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.jsonutil import from_json
+from server.core.services import Services
 from server.core.storable import document_problem, text_problem
-from server.core.target_models import latest_version
 from server.tasks import queries
 from server.tasks.config import TaskConfig, parse_task_config
 from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow
+from server.tasks.targets import TargetRequest, resolve_targets
 
 TASK_CODE = re.compile(r"^[a-z][a-z0-9_]{1,47}$")
-MODEL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
-VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.model_version is a varchar(32))
 MAX_CONTEXTS_PER_CALL = 10_000
 
 
@@ -66,21 +64,41 @@ async def create_task(owner_id: int | None, code: str, name: str, description: s
 
 
 async def create_round(
-    task_code: str, target_models: list[dict], *, redis: Redis | None = None, triton: InferenceServerClient | None = None
+    task_code: str,
+    target_models: Sequence[TargetModelRef | TargetRequest],
+    *,
+    services: Services | None = None,
+    announce: bool = True,
 ) -> RoundRow:
     """The task's next round (the open one is closed), judged by exact model versions: a target without a
     version is pinned to the newest one the target Triton serves now (a later version never changes the
-    round's judge). Announced (RoundCreated) after commit when given a Redis; the seed, run at migrate time,
-    has none and nobody listens then."""
+    round's judge). With ``services`` every target is checked live first (server/tasks/targets.py) and the
+    round is announced (RoundCreated) after commit unless the caller announces it itself; the seed, run at
+    migrate time, passes none."""
     task = await get_task_by_code(task_code)
-    targets = await _pin_versions(_check_targets(target_models), triton)
+    targets = await resolve_targets(task, load_config(task), target_models, services)
     async with db.transaction():
         number = await queries.lock_current_round(task["id"]) + 1
         await queries.end_open_rounds(task["id"], datetime.now(UTC))
         row = await queries.insert_round(task["id"], number, targets)
         await queries.set_current_round(task["id"], number)
-    if redis is not None:
-        await events.publish(redis, events.RoundCreated(round_id=row["id"]))
+    if services is not None and announce:
+        await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
+    return row
+
+
+async def set_round_targets(round_id: int, target_models: Sequence[TargetRequest], *, services: Services) -> RoundRow:
+    """Replace an open round's targets (checked like createRound's); examples already written keep their verdicts."""
+    round_row = await get_round(round_id)
+    if round_row["end_at"] is not None:
+        raise conflict("The round is closed: open a new round (createRound) instead.", "roundId")
+    task = await queries.task_by_id(round_row["task"])
+    assert task is not None  # rounds.task is a foreign key
+    targets = await resolve_targets(task, load_config(task), target_models, services)
+    row = await queries.set_round_targets(round_id, targets)
+    if row is None:
+        raise conflict("The round was closed meanwhile: open a new round (createRound) instead.", "roundId")
+    await events.publish(services.redis, events.RoundTargetsChanged(round_id=round_id))
     return row
 
 
@@ -92,38 +110,6 @@ async def close_round(round_id: int, *, redis: Redis | None = None) -> RoundRow:
     if redis is not None:
         await events.publish(redis, events.RoundClosed(round_id=row["id"]))
     return row
-
-
-def _check_targets(target_models: list[dict]) -> list[TargetModelRef]:
-    if not target_models:
-        raise invalid("A round needs at least one target model.", FieldProblem("targetModels", "is empty"))
-    if len(target_models) > 10:
-        raise invalid("At most 10 target models.", FieldProblem("targetModels", "has more than 10 entries"))
-    checked: list[TargetModelRef] = []
-    for i, target in enumerate(target_models):
-        name, version = str(target.get("name", "")).strip(), str(target.get("version") or "").strip()
-        if not MODEL_NAME.match(name):
-            raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.name", "is not a valid Triton model name"))
-        if version and not VERSION.match(version):
-            raise invalid("Bad target model.", FieldProblem(f"targetModels.{i}.version", "must be 1–9 digits or empty"))
-        checked.append({"name": name, "version": version})
-    return checked
-
-
-async def _pin_versions(targets: list[TargetModelRef], triton: InferenceServerClient | None) -> list[TargetModelRef]:
-    pinned: list[TargetModelRef] = []
-    for i, target in enumerate(targets):
-        version = target["version"] or (await latest_version(triton, target["name"]) if triton is not None else None)
-        if not version:
-            raise invalid(
-                "Name the version of each target model.",
-                FieldProblem(
-                    f"targetModels.{i}.version",
-                    f"the target Triton serves no model '{target['name']}' right now: name the version that judges this round",
-                ),
-            )
-        pinned.append({"name": target["name"], "version": version})
-    return pinned
 
 
 async def get_round(round_id: int) -> RoundRow:

@@ -2,6 +2,8 @@
 
 The job recomputes everything from the run's row (the validated examples of the chosen rounds are read
 again), so a retry after a killed worker builds the same version number again and ends in the same state.
+What the run says it trained on (`n_validated`, `trained_on`) is the training code's own count of the
+validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.training import queries
-from server.training.records import ACTIVE_STATUSES, TrainingStatus, log_entry
+from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingStatus, log_entry
 
 
 async def _record(
@@ -50,6 +52,7 @@ async def run_training(services: Services, run_id: int) -> str:
         stored, context = row["input"], row["context"]
         examples.append(
             {
+                "id": row["id"],
                 "fields": {**context, **stored},
                 "label": stored.get("label"),
                 "answer": stored.get("answer"),
@@ -57,12 +60,15 @@ async def run_training(services: Services, run_id: int) -> str:
             }
         )
     extra = training_rows(spec, examples)
+    skipped = (
+        f" ({len(examples) - len(extra)} of them lack an input or label the model takes)" if len(extra) < len(examples) else ""
+    )
     await _record(
         services,
         run_id,
         TrainingStatus.TRAINING,
-        f"Training {spec.model_name} ({run['profile']} profile) on the seed data plus {len(extra)} validated examples.",
-        n_validated=len(extra),
+        f"Training {spec.model_name} ({run['profile']} profile) on the seed data plus every usable one of the "
+        f"{len(examples)} validated examples of rounds {run['from_rounds'] or 'none'}{skipped}.",
         progress=0.0,
     )
     loop = asyncio.get_running_loop()
@@ -82,11 +88,16 @@ async def run_training(services: Services, run_id: int) -> str:
         await _record(services, run_id, TrainingStatus.FAILED, f"Training failed: {exc}")
         return TrainingStatus.FAILED.value
     score = meta.get("heldout_accuracy", meta.get("heldout_f1"))
+    trained = meta["validated"]
     await _record(
         services,
         run_id,
         TrainingStatus.EVALUATING,
-        f"Built version {version}: held-out {meta.get('heldout_metric')} {score}; loading it into the target Triton.",
+        f"Built version {version} from {meta.get('n_seed_train')} seed rows and {trained['trained']} validated examples "
+        f"({trained['share']:.0%} of the training draws, each drawn at least {trained['min_draws']} time(s); ids digest "
+        f"{trained['digest'][:12]}): held-out {meta.get('heldout_metric')} {score}; loading it into the target Triton.",
+        n_validated=trained["trained"],
+        trained_on=_trained_on(meta, len(examples)),
         model_version=str(version),
         progress=0.9,
         metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": []},
@@ -107,6 +118,22 @@ async def run_training(services: Services, run_id: int) -> str:
         metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": scores},
     )
     return TrainingStatus.PUBLISHED.value
+
+
+def _trained_on(meta: dict, read: int) -> TrainedOn:
+    """The run's record of what the build trained on (the ids themselves stay in the version's metadata.json)."""
+    trained = meta["validated"]
+    return {
+        "validated": trained["trained"],
+        "available": trained["available"],
+        "read": read,
+        "by_label": trained["by_label"],
+        "digest": trained["digest"],
+        "share": trained["share"],
+        "min_draws": trained["min_draws"],
+        "seed": meta.get("n_seed_train", 0),
+        "steps": meta.get("train_steps", 0),
+    }
 
 
 async def _evaluate(services: Services, task_id: int, config: TaskConfig, model_name: str, version: str) -> list[dict]:

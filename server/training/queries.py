@@ -88,7 +88,8 @@ def _active() -> list[str]:
 # The job's progress ---------------------------------------------------------------------------
 
 # Columns the job sets as it goes (with the status and a log entry appended in the same statement).
-_RECORDED = ("progress", "n_validated", "model_version", "metrics")
+_RECORDED = ("progress", "n_validated", "model_version", "metrics", "trained_on")
+_JSONB = ("metrics", "trained_on")
 
 
 @functools.cache
@@ -101,14 +102,14 @@ def _record_statement(status: bool, entry: bool, columns: tuple[str, ...]) -> Qu
     for column in columns:
         if column not in _RECORDED:
             raise ValueError(f"not a training run column the job sets: {column}")
-        sets.append(f"{column} = :{column}" + ("::jsonb" if column == "metrics" else ""))
+        sets.append(f"{column} = :{column}" + ("::jsonb" if column in _JSONB else ""))
     return Query(f"UPDATE training_runs SET {', '.join(sets)} WHERE id = :id")
 
 
 async def record(run_id: int, status: TrainingStatus | None, entry: LogEntry | None, values: dict[str, Any]) -> None:
     """One statement: the status, a log entry appended (so concurrent updates never lose one), the columns."""
     statement = _record_statement(status is not None, entry is not None, tuple(values))
-    arguments = {column: to_json(value) if column == "metrics" else value for column, value in values.items()}
+    arguments = {column: to_json(value) if column in _JSONB else value for column, value in values.items()}
     if status is not None:
         arguments["status"] = str(status)
     if entry is not None:
@@ -120,7 +121,7 @@ async def record(run_id: int, status: TrainingStatus | None, entry: LogEntry | N
 
 VALIDATED_EXAMPLES = Query(
     """
-    SELECT e.input::text AS input, c.fields::text AS context
+    SELECT e.id, e.input::text AS input, c.fields::text AS context
       FROM examples e JOIN contexts c ON c.id = e.context JOIN rounds r ON r.id = e.round
      WHERE r.task = :task AND r.number = ANY(:numbers::int[]) AND e.status = 'validated' AND NOT e.retracted
      ORDER BY e.id

@@ -47,14 +47,30 @@ class TrainingRunRow(TypedDict):
     status_log: Any  # list[LogEntry] once decoded
     model_name: str
     model_version: str
-    n_validated: int
+    n_validated: int  # validated examples the build trained on (the training code's count; 0 until built)
     metrics: Any  # dict once decoded
+    trained_on: Any  # dict once decoded: TrainedOn, or {} until built
     created_at: datetime
+
+
+class TrainedOn(TypedDict):
+    """What a run's build trained on, as the training code counted it (server/modelbuild/mixing.py)."""
+
+    validated: int  # validated examples drawn into at least one batch
+    available: int  # validated examples of the chosen rounds the model could take
+    read: int  # validated examples of the chosen rounds
+    by_label: dict[str, int]
+    digest: str  # sha256 of their ids, ascending, one per line
+    share: float  # share of the training draws taken from them
+    min_draws: int
+    seed: int  # seed rows in the training pool (after the recipe's per-label cap)
+    steps: int
 
 
 class ValidatedExample(TypedDict):
     """A validated example of a task: what the annotator wrote and the context it was written against."""
 
+    id: int
     input: dict[str, Any]
     context: dict[str, Any]
 

@@ -3,8 +3,6 @@ next round with the version it published."""
 
 from __future__ import annotations
 
-from redis.asyncio import Redis
-
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.core import db, events, jobs
@@ -12,11 +10,13 @@ from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
+from server.evaluation import queries as evaluation_queries
 from server.tasks import queries as task_queries
 from server.tasks.records import RoundRow, TaskRow
 from server.tasks.service import create_round, get_task_by_code
 from server.training import queries
 from server.training.records import TrainingProfile, TrainingRunRow, TrainingStatus, log_entry
+from workers import contamination as contamination_jobs
 from workers import training as training_jobs
 
 PROFILES = tuple(TrainingProfile)
@@ -106,9 +106,9 @@ async def start_training(
     return await get_run(run_id)
 
 
-async def open_next_round(redis: Redis, task_code: str, model_version: str) -> RoundRow:
-    """The next round, judged by `model_version` of the task's target model, with the current round's contexts
-    (announced as RoundCreated)."""
+async def open_next_round(services: Services, task_code: str, model_version: str) -> RoundRow:
+    """The next round, judged by `model_version` of the task's target model (checked live like any round's
+    target), with the current round's contexts (announced as RoundCreated)."""
     task = await get_task_by_code(task_code)
     version = model_version.strip()
     if len(version) > 32 or text_problem(version):  # training_runs.model_version is a varchar(32)
@@ -120,8 +120,17 @@ async def open_next_round(redis: Redis, task_code: str, model_version: str) -> R
             FieldProblem("modelVersion", f"version {version!r} was not published for task '{task_code}'"),
         )
     previous = await task_queries.round_by_number(task["id"], task["current_round"])
-    row = await create_round(task_code, [{"name": run["model_name"], "version": version}])
+    row = await create_round(task_code, [{"name": run["model_name"], "version": version}], services=services, announce=False)
     if previous is not None:
         await task_queries.copy_contexts(previous["id"], row["id"])
-    await events.publish(redis, events.RoundCreated(round_id=row["id"]))
+    await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
+    await queue_contamination_checks(services, task["id"], row["id"])
     return row
+
+
+async def queue_contamination_checks(services: Services, task_id: int, round_id: int) -> None:
+    """A retrained target: the round's report (its training data against the scoring datasets), and each dataset's
+    report again, since "any model's training data" now holds more (docs/design.md §4.9)."""
+    await jobs.enqueue(services.arq, contamination_jobs.check_round_contamination, round_id)
+    for dataset in await evaluation_queries.datasets_of_task(task_id):
+        await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset["id"])

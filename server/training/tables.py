@@ -25,4 +25,5 @@ class TrainingRun(Table, tablename="training_runs"):
     model_version = Varchar(length=32, default="")
     n_validated = Integer(default=0)
     metrics = JSONB(default="{}")  # held-out accuracy/F1 of the build, perf per scoring dataset
+    trained_on = JSONB(default="{}")  # records.TrainedOn: the validated examples the build trained on
     created_at = Timestamptz(default=TimestamptzNow())

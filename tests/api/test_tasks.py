@@ -81,10 +81,10 @@ def test_create_task_errors(api):
     assert not_object["fields"] == [{"field": "config.config", "message": "must be a JSON object"}]
 
 
-def test_rounds_are_numbered_and_only_owners_open_them(api):
+def test_rounds_are_numbered_and_only_owners_open_them(api, community_model):
     owner = api.sign_up("owner")
     create_task(api, owner)
-    variables = {"i": {"taskCode": "movies", "targetModels": [{"name": "movie_model", "version": "4"}]}}
+    variables = {"i": {"taskCode": "movies", "targetModels": [{"name": community_model, "version": "1"}]}}
     stranger = api.sign_up("stranger")
     assert api(CREATE_ROUND, variables, token=stranger)["createRound"]["__typename"] == "PermissionError"
     assert api(CREATE_ROUND, variables)["createRound"]["__typename"] == "AuthenticationError"
@@ -92,7 +92,7 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
     second = api(CREATE_ROUND, variables, token=owner)["createRound"]["round"]
     assert (first["number"], second["number"]) == (1, 2)
     assert second["task"]["currentRound"]["number"] == 2
-    assert second["targetModels"] == [{"name": "movie_model", "version": "4"}]
+    assert second["targetModels"] == [{"name": community_model, "version": "1"}]
     assert run_sql("SELECT count(*) AS n FROM rounds WHERE end_at IS NULL")[0]["n"] == 1
     unknown = api(CREATE_ROUND, {"i": {"taskCode": "nope", "targetModels": [{"name": "m"}]}}, token=owner)
     assert unknown["createRound"] == {
@@ -107,12 +107,13 @@ def test_rounds_are_numbered_and_only_owners_open_them(api):
     assert api(CREATE_ROUND, variables, token=admin)["createRound"]["round"]["number"] == 3
 
 
-def test_add_contexts_validates_against_the_task_config_all_or_nothing(api):
+def test_add_contexts_validates_against_the_task_config_all_or_nothing(api, community_model):
     owner = api.sign_up("owner")
     create_task(api, owner)
-    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "m", "version": "1"}]}}, token=owner)[
-        "createRound"
-    ]["round"]["id"]
+    targets = [{"name": community_model, "version": "1"}]
+    round_id = api(CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": targets}}, token=owner)["createRound"]["round"][
+        "id"
+    ]
     good = {"fields": {"context": "Write about a film."}, "tag": "films"}
     bad = [{"fields": {"context": ""}}, {"fields": {"premise": "x"}}, {"fields": {"context": "x" * 5001}}]
     result = api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good, *bad]}}, token=owner)["addContexts"]

@@ -1,6 +1,7 @@
 """Closing the loop through GraphQL: retrain the target model from validated examples (a real fast-profile
 training run in the worker), serve the new version next to the old one, open the next round with it."""
 
+import hashlib
 import json
 import shutil
 from datetime import timedelta
@@ -21,6 +22,22 @@ OPEN_NEXT = """mutation($t: String!, $v: String!) { openNextRound(taskCode: $t, 
   __typename ... on NextRoundOpened { round { id number targetModels { name version } } } ... on Error { code message } } }"""
 FOLLOW = """subscription($r: ID!) { trainingRunUpdated(runId: $r) {
   status progress modelVersion nValidated metrics statusLog { status message } } }"""
+RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated statusLog { message }
+  trainingData { validatedExamples validatedAvailable validatedRead validatedByLabel { label count } validatedDigest
+                 validatedShare minDraws seedExamples steps } } } }"""
+# Validated examples written straight into round 1 (thousands through validateExample would take minutes);
+# $5 = how many, labels: the first $6 positive, then negative and neutral alternately.
+INSERT_VALIDATED = """
+INSERT INTO examples (client_id, round, context, "user", input, model_output, fooled, status, retracted, flagged,
+                      flag_reason, explanation, pending_reason, model_name, model_version, created_at)
+SELECT gen_random_uuid(), $1, $2, $3,
+       jsonb_build_object('statement', 'Visit ' || i || ': ' || (ARRAY['the staff smiled all evening.',
+           'the soup came cold, twice.', 'we ordered the set menu.'])[CASE WHEN i <= $6 THEN 1 ELSE 2 + i % 2 END],
+           'label', (ARRAY['positive', 'negative', 'neutral'])[CASE WHEN i <= $6 THEN 1 ELSE 2 + i % 2 END]),
+       '{}', true, $7, $8, false, '', '', '', $4, '1', now()
+  FROM generate_series(1, $5) AS i
+RETURNING id, input->>'label' AS label
+"""
 
 
 def _infer(url, model, version, text):
@@ -185,4 +202,60 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
         shutil.rmtree(model_dir / "2", ignore_errors=True)
         client = target_triton(stack)
         client.load_model(target_models["sentiment"])
+        client.close()
+
+
+def test_retrain_trains_on_every_validated_example(stack, api, admin_token, target_models):
+    """More validated examples of one label than the recipe's per-label cap: the run says it trained on all N, and
+    the new version's metadata lists exactly their ids (retracted and unvalidated examples are not among them)."""
+    from server.modelbuild.train import PROFILES
+
+    model = target_models["sentiment"]
+    model_dir = stack.model_repository / model
+    cap = PROFILES["fast"]["sentiment"].max_per_class
+    try:
+        seed_builtin_tasks()
+        api.sign_up("author")
+        [where] = run_sql(
+            "SELECT r.id AS round, (SELECT min(c.id) FROM contexts c WHERE c.round = r.id) AS context, "
+            "(SELECT id FROM users WHERE username = 'author') AS author FROM rounds r JOIN tasks t ON t.id = r.task "
+            "WHERE t.code = 'sentiment' AND r.number = 1"
+        )
+        place = (where["round"], where["context"], where["author"], model)
+        inserted = run_sql(INSERT_VALIDATED, *place, cap + 60, cap + 20, "validated", False)
+        for status, retracted in (("validated", True), ("open", False), ("rejected", False)):
+            run_sql(INSERT_VALIDATED, *place, 2, 0, status, retracted)  # never trained on
+        n = len(inserted)
+        ids = sorted(row["id"] for row in inserted)
+        by_label: dict[str, int] = {}
+        for row in inserted:
+            by_label[row["label"]] = by_label.get(row["label"], 0) + 1
+        assert n > cap and by_label["positive"] > cap
+
+        started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+        assert started["__typename"] == "TrainingStarted", started
+        run = wait_until(
+            lambda: (
+                (r := api(RUN, {"id": started["run"]["id"]}, token=admin_token)["node"])["status"] in ("published", "failed")
+                and r
+            ),
+            timeout=1200,
+            interval=1.0,
+        )
+        assert run["status"] == "published", run["statusLog"]
+        assert run["nValidated"] == n
+        data = run["trainingData"]
+        assert data["validatedExamples"] == data["validatedAvailable"] == data["validatedRead"] == n
+        assert {c["label"]: c["count"] for c in data["validatedByLabel"]} == by_label
+        assert data["validatedDigest"] == hashlib.sha256("\n".join(map(str, ids)).encode()).hexdigest()
+        # At least 30% of the draws, each example drawn at least once: more steps than the recipe's 100.
+        assert data["validatedShare"] >= 0.3 and data["minDraws"] >= 1
+        assert data["steps"] >= n / (0.3 * 16) > 100 and 0 < data["seedExamples"] <= 3 * cap
+        metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
+        assert metadata["validated"]["example_ids"] == ids and metadata["n_validated_examples"] == n
+        assert metadata["validated"]["digest"] == data["validatedDigest"]
+    finally:
+        shutil.rmtree(model_dir / "2", ignore_errors=True)
+        client = target_triton(stack)
+        client.load_model(model)
         client.close()

@@ -16,6 +16,8 @@ from tests.authz.world import build_world, load_qa_target
 @pytest.fixture(scope="module")
 def world(stack, request):
     load_qa_target(stack, request)
+    # Rounds are opened (and their targets replaced) only with models that answer: the scratch task's own.
+    request.getfixturevalue("target_models")
     built = build_world(stack)
     yield built
     built.api.http.close()

@@ -199,6 +199,21 @@ OPS = [
         ),
     ),
     Op(
+        "setRoundTargets",
+        "Mutation.setRoundTargets",
+        f"mutation($i: SetRoundTargetsInput!) {{ setRoundTargets(input: $i) {{ __typename "
+        f"... on RoundTargetsSet {{ round {{ id targetModels {{ name version }} }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="RoundTargetsSet",
+        prepare=lambda w, p: {
+            "i": {"roundId": gid("Round", w.new_scratch_round()), "targetModels": [{"name": SCRATCH_TARGET, "version": "1"}]}
+        },
+        watch=lambda w, v: run_sql("SELECT target_models::text AS t FROM rounds WHERE id = $1", pk_of(v["i"]["roundId"])),
+        check=lambda w, p, v, a: same(
+            (v["round"]["id"], v["round"]["targetModels"]), (a["i"]["roundId"], [{"name": SCRATCH_TARGET, "version": "1"}])
+        ),
+    ),
+    Op(
         "closeRound",
         "Mutation.closeRound",
         f"mutation($r: ID!) {{ closeRound(roundId: $r) {{ __typename ... on RoundClosed {{ round {{ id endAt }} }} {ERR} }} }}",

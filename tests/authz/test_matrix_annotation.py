@@ -37,6 +37,17 @@ def _example_state(world, variables):
     return run_sql("SELECT retracted, flagged, explanation, status FROM examples WHERE id = $1", pk_of(variables["e"]))
 
 
+def _awaiting_claim(world, principal):
+    """A fooling ask_user example waiting for its author's claim (the annotator's; a token's own for tokens)."""
+    author = world.self_of(principal) if principal.startswith("token_") else "annotator"
+    example = world.new_example(author, status="awaiting_claim", fooled=None)
+    return {"i": {"exampleId": gid("Example", example), "modelWasWrong": True, "clientId": str(uuid.uuid4())}}
+
+
+def _claim_state(world, variables):
+    return run_sql("SELECT fooled, status, claim_client_id FROM examples WHERE id = $1", pk_of(variables["i"]["exampleId"]))
+
+
 def _votes_on(world, variables):
     return run_sql('SELECT "user", label, mode FROM validations WHERE example = $1', pk_of(variables["e"]))
 
@@ -200,6 +211,18 @@ OPS = [
     _change("retractExample", "", lambda row: same(row["retracted"], True)),
     _change("flagExample", ', reason: "spam"', lambda row: same(row["flagged"], True)),
     _change("explainExample", ', explanation: "Because."', lambda row: same(row["explanation"], "Because.")),
+    Op(
+        "claimFooled",
+        "Mutation.claimFooled",
+        f"mutation($i: ClaimFooledInput!) {{ claimFooled(input: $i) {{ __typename "
+        f"... on FoolingClaimed {{ example {{ id status fooled }} }} {ERR} }} }}",
+        # Only the author (ask_user tasks); with a token, on the token's own example with the annotate scope.
+        "401 ok 403 403 403 403 ok 403 ok",
+        ok_type="FoolingClaimed",
+        prepare=_awaiting_claim,
+        watch=_claim_state,
+        check=lambda w, p, v, a: same(v["example"], {"id": a["i"]["exampleId"], "status": "open", "fooled": True}),
+    ),
     _vote("USER"),
     _vote("OWNER"),
     Op(

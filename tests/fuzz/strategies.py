@@ -60,7 +60,7 @@ VIEWERS = (
 ID_REFS = {
     "round": ("round:alpha", "round:beta", "round:gamma"),
     "context": ("context:alpha:0", "context:alpha:1", "context:beta:0", "context:gamma:0"),
-    "example": ("example:carol:alpha", "example:bob:alpha", "example:alice:beta", "example:carol:gamma"),
+    "example": ("example:carol:alpha", "example:bob:alpha", "example:alice:beta", "example:carol:gamma", "example:carol:delta"),
     "dataset": ("dataset:alpha",),
     "model": ("model:bob",),
     "token": ("apiToken:carol", "apiToken:alice"),

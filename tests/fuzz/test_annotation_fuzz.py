@@ -1,5 +1,5 @@
 """Fuzzing what annotators and validators do: createExample, submitExamples, validateExample,
-flagExample, explainExample, retractExample (last: it retracts the world's examples). Each `@example`
+flagExample, explainExample, claimFooled, retractExample (last: it retracts the world's examples). Each `@example`
 is a case that once crashed the server (a masked `Unexpected error.`)."""
 
 from hypothesis import example, given
@@ -49,6 +49,12 @@ def test_flag_example(fuzzer, case):
 @example(Case("explainExample", "carol", {"exampleId": Ref("example:carol:alpha"), "explanation": "\udfff"}))
 @given(case=cases("explainExample"))
 def test_explain_example(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@given(case=cases("claimFooled"))
+def test_claim_fooled(fuzzer, case):
     fuzzer.send(case)
 
 

@@ -87,3 +87,17 @@ def test_open_next_round(fuzzer, case):
 @given(case=cases("closeRound"))
 def test_close_round(fuzzer, case):
     fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("setRoundTargets", "alice", {"input": {"roundId": Ref("round:alpha"), "targetModels": [{"modelId": "\x00"}]}}))
+@example(
+    Case(
+        "setRoundTargets",
+        "alice",
+        {"input": {"roundId": Ref("round:alpha"), "targetModels": [{"name": "submission_1", "modelId": to_base64("Model", 1)}]}},
+    )
+)
+@given(case=cases("setRoundTargets"))
+def test_set_round_targets(fuzzer, case):
+    fuzzer.send(case)

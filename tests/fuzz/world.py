@@ -31,6 +31,8 @@ SENTIMENT_CONFIG = {
     "fooling": {"metric": "exact_match"},
     "performance_metric": "accuracy",
 }
+# fooling ask_user: examples await their author's claim (claimFooled).
+ASK_USER_CONFIG = {**SENTIMENT_CONFIG, "fooling": {"metric": "ask_user"}}
 TARGET = "sentiment_minilm"
 QA_TARGET = "qa_overlap_baseline"
 PASSAGE = "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891 and won the Nobel Prize twice."
@@ -211,6 +213,8 @@ def build_world(http: httpx.Client, db: Database) -> World:
     _example(world, "bob", "alpha", {"statement": "The bus was late again."}, label="positive")
     _example(world, "alice", "beta", {"statement": "What a lovely morning."}, label="positive")
     _example(world, "carol", "gamma", {"question": "Where was Marie Curie born?"}, answer="Warsaw")
+    _task(world, "alice", "delta", ASK_USER_CONFIG)
+    _example(world, "carol", "delta", {"statement": "The film was long."}, label="negative")  # awaiting its claim
     world.gql(
         "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }",
         {"e": world.refs["example:carol:alpha"]},

@@ -98,10 +98,13 @@ def test_rounds_record_exact_versions(api, target_models):
             "message": "the target Triton serves no model 'ghost_model' right now: name the version that judges this round",
         }
     ]
+    # Named with a version, it is still checked live: a model Triton does not serve cannot judge a round.
     named = api(
         CREATE_ROUND, {"i": {"taskCode": "movies", "targetModels": [{"name": "ghost_model", "version": "3"}]}}, token=owner
     )
-    assert named["createRound"]["round"]["targetModels"] == [{"name": "ghost_model", "version": "3"}]
+    assert named["createRound"]["fields"] == [
+        {"field": "targetModels.0", "message": "'ghost_model' version 3: not loaded and ready in the target Triton"}
+    ]
 
 
 def test_builtin_task_codes_are_reserved(api):

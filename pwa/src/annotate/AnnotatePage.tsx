@@ -289,7 +289,14 @@ function Annotate({ task }: { task: Task }) {
           )}
         </div>
         <aside class="col-side" aria-label="Verdict and round">
-          <VerdictPanel shown={shown} online={isOnline} isQA={qa} onChange={onVerdictChange} onTryAgain={tryAgain} />
+          <VerdictPanel
+            shown={shown}
+            online={isOnline}
+            isQA={qa}
+            claimMeta={{ username, taskCode: task.code, taskName: task.name, roundId: round.id }}
+            onChange={onVerdictChange}
+            onTryAgain={tryAgain}
+          />
           <RoundStats taskCode={task.code} round={round} />
         </aside>
       </div>

@@ -11,7 +11,8 @@ import { subscribe } from "../api/ws";
 import { reconnected } from "../lib/network";
 import { humanize } from "../tasks/config";
 import { ProbabilityBars, VerdictBadge } from "../ui/Verdict";
-import { viewOfExample, type VerdictView } from "./verdict";
+import { ClaimQuestion, type ClaimMeta } from "./ClaimQuestion";
+import { viewAfterClaim, viewOfExample, type VerdictView } from "./verdict";
 
 export type Shown =
   | { kind: "verdict"; view: VerdictView; clientId: string | null }
@@ -22,11 +23,12 @@ interface Props {
   shown: Shown | null;
   online: boolean;
   isQA: boolean;
+  claimMeta: ClaimMeta; // who answers "Did the model get it wrong?" (tasks with fooling ask_user), and where
   onChange: (view: VerdictView) => void;
   onTryAgain: () => void;
 }
 
-export function VerdictPanel({ shown, online, isQA, onChange, onTryAgain }: Props) {
+export function VerdictPanel({ shown, online, isQA, claimMeta, onChange, onTryAgain }: Props) {
   const view = shown?.kind === "verdict" ? shown.view : null;
   const sectionRef = useRef<HTMLElement>(null);
   usePendingFollow(view, onChange);
@@ -58,6 +60,14 @@ export function VerdictPanel({ shown, online, isQA, onChange, onTryAgain }: Prop
         )}
       </div>
       {view && <ModelAnswers view={view} isQA={isQA} />}
+      {view && view.verdict === "AWAITING_CLAIM" && !view.sandbox && view.exampleId && !view.retracted && (
+        <ClaimQuestion
+          exampleId={view.exampleId}
+          summary={view.summary ?? view.intended ?? ""}
+          meta={claimMeta}
+          onClaimed={(claimed) => onChange(viewAfterClaim(view, claimed))}
+        />
+      )}
       {shown && (
         <ExampleActions view={view && !view.sandbox && view.exampleId ? view : null} online={online} onChange={onChange} onTryAgain={onTryAgain} />
       )}

@@ -3,7 +3,7 @@
  * example (its `modelOutput`, e.g. when the outbox got `duplicate: true` and no predictions back).
  * Pure functions.
  */
-import type { Example, ExampleSubmitted, LabelProbability, ModelPrediction, Verdict } from "../api/types";
+import type { Example, ExampleSubmitted, FoolingClaimed, LabelProbability, ModelPrediction, Verdict } from "../api/types";
 
 export interface ModelAnswer {
   modelName: string;
@@ -24,6 +24,7 @@ export interface VerdictView {
   retracted: boolean;
   flagged: boolean;
   explanation: string;
+  summary?: string; // the example's inputs → intended answer (absent in views saved by older versions)
 }
 
 export function fromPredictions(predictions: ModelPrediction[]): ModelAnswer[] {
@@ -68,6 +69,16 @@ export function orderProbabilities(probabilities: LabelProbability[]): LabelProb
     .map(({ p }) => p);
 }
 
+/** The example in one line: its input fields, then → the intended label or answer. */
+export function summaryOfExample(example: Pick<Example, "input">): string {
+  const text = Object.entries(example.input)
+    .filter(([key, value]) => !["label", "answer", "answer_start"].includes(key) && typeof value === "string")
+    .map(([, value]) => value as string)
+    .join(" · ");
+  const intended = intendedOf(example);
+  return intended ? `${text} → ${intended}` : text;
+}
+
 export function intendedOf(example: Pick<Example, "input"> | null): string | null {
   if (!example) return null;
   const { label, answer } = example.input as { label?: unknown; answer?: unknown };
@@ -94,6 +105,7 @@ export function viewOfSubmission(result: ExampleSubmitted, sandbox = false, inte
     retracted: example?.retracted ?? false,
     flagged: example?.flagged ?? false,
     explanation: example?.explanation ?? "",
+    summary: example ? summaryOfExample(example) : undefined,
   };
 }
 
@@ -109,10 +121,12 @@ export function viewOfExample(example: Example, message = ""): VerdictView {
     retracted: example.retracted,
     flagged: example.flagged,
     explanation: example.explanation,
+    summary: summaryOfExample(example),
   };
 }
 
 export function defaultMessage(example: Pick<Example, "verdict" | "pendingReason">): string {
+  if (example.verdict === "AWAITING_CLAIM") return "Here is the model's answer. Did the model get it wrong?";
   if (example.verdict === "FOOLED") return "You fooled the model!";
   if (example.verdict === "NOT_FOOLED") return "The model got it right. Try again?";
   return "Saved. The model has not judged this example yet; the verdict appears here when it does.";
@@ -122,4 +136,16 @@ export const VERDICT_TEXT: Record<Verdict, string> = {
   FOOLED: "Fooled",
   NOT_FOOLED: "Not fooled",
   PENDING: "Pending",
+  AWAITING_CLAIM: "Your call",
 };
+
+/** The view once the author's claim ("Did the model get it wrong?") is stored: the claim is the verdict. */
+export function viewAfterClaim(view: VerdictView, claimed: FoolingClaimed): VerdictView {
+  return {
+    ...view,
+    verdict: claimed.verdict,
+    message: claimed.message,
+    retracted: claimed.example.retracted,
+    flagged: claimed.example.flagged,
+  };
+}

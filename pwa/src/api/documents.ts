@@ -1,6 +1,6 @@
 /** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
 import type {
-  AuthResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
+  AuthResult, ClaimFooledInput, ClaimFooledResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
   ExampleChangeResult, ExportFormat, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
   RoundExport, TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
 } from "./types";
@@ -16,7 +16,7 @@ const doc = <TData, TVariables = Record<string, never>>(source: string) => sourc
 const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
 
 const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
-  flagReason explanation pendingReason createdAt`;
+  flagReason explanation pendingReason createdAt claimedFooled`;
 
 const PREDICTION_FIELDS = `modelName modelVersion label probabilities { label probability } answer answerStart answerEnd confidence`;
 
@@ -70,6 +70,11 @@ export const EXPLAIN_EXAMPLE = doc<{ explainExample: ExampleChangeResult }, { ex
     explainExample(exampleId: $exampleId, explanation: $explanation) { ${CHANGED_FIELDS} } }`,
 );
 
+export const CLAIM_FOOLED = doc<{ claimFooled: ClaimFooledResult }, { input: ClaimFooledInput }>(
+  `mutation ClaimFooled($input: ClaimFooledInput!) { claimFooled(input: $input) { ${ERROR_FIELDS}
+    ... on FoolingClaimed { verdict message duplicate example { ${EXAMPLE_FIELDS} } } } }`,
+);
+
 export const MY_EXAMPLES = doc<{ myExamples: Connection<Example> }, { first: number; after?: string | null }>(
   `query MyExamples($first: Int!, $after: String) { myExamples(first: $first, after: $after) {
     pageInfo { hasNextPage endCursor }
@@ -91,7 +96,7 @@ export const EXAMPLE_UPDATED = doc<{ exampleUpdated: Example }, { exampleId: str
 // ---- Validation ------------------------------------------------------------------------------
 
 const ROUND_DETAIL_FIELDS = `${ROUND_FIELDS} startAt totalValidated totalValidatedFooled`;
-const TASK_FIELDS = `id code name description config active viewerIsOwner currentRound { ${ROUND_FIELDS} }
+const TASK_FIELDS = `id code name description config active viewerIsOwner hasScoringDataset scoringNotice currentRound { ${ROUND_FIELDS} }
   rounds(first: 100) { pageInfo { hasNextPage endCursor } edges { cursor node { ${ROUND_DETAIL_FIELDS} } } }`;
 
 export const TASK_DETAIL = doc<{ task: TaskDetail | null }, { code: string }>(
@@ -122,7 +127,7 @@ export const VALIDATE_EXAMPLE = doc<
 // ---- Researchers: models and the leaderboard ---------------------------------------------------
 
 const MODEL_FIELDS = `id name card status published anonymous createdAt statusLog { at status message }
-  owner { username } task { code name }`;
+  owner { username } task { code name } inTheLoop`;
 
 export const MY_MODELS = doc<{ myModels: Model[] }, { taskCode: string | null }>(
   `query MyModels($taskCode: String) { myModels(taskCode: $taskCode) { ${MODEL_FIELDS} } }`,
@@ -163,9 +168,10 @@ export const LEADERBOARD = doc<
     leaderboard(taskCode: $taskCode, metricWeights: $metricWeights, datasetWeights: $datasetWeights, configName: $configName,
       first: 50) {
       totalCount
-      rows { rank dynascore model { id name owner { username } } metrics { perf throughput memory robustness fairness } }
+      rows { rank dynascore model { id name owner { username } inTheLoop } metrics { perf throughput memory robustness fairness } }
       metricWeights { metric weight }
-      datasetWeights { dataset { id name } weight } } }`,
+      datasetWeights { dataset { id name } weight }
+      datasetOverlap { datasetId datasetName rowsOverlappingTrainingData rowsDuplicatingCollected } } }`,
 );
 
 export const SAVE_LEADERBOARD_CONFIG = doc<
@@ -241,7 +247,7 @@ export const EXPORT_ROUND = doc<{ exportRound: Result<RoundExport> }, { roundId:
 /** Every document, for the schema check in tests. */
 export const ALL_DOCUMENTS = {
   SIGN_UP, LOG_IN, ME, TASKS, NEXT_CONTEXT, CREATE_EXAMPLE, SUBMIT_EXAMPLES, RETRACT_EXAMPLE, FLAG_EXAMPLE,
-  EXPLAIN_EXAMPLE, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
+  EXPLAIN_EXAMPLE, CLAIM_FOOLED, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
   NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, MODEL_UPDATED, UPLOAD_MODEL, PUBLISH_MODEL,
   LEADERBOARD, SAVE_LEADERBOARD_CONFIG, DATASETS, OWNER_TASKS, CREATE_TASK, CREATE_ROUND, ADD_CONTEXTS, CREATE_DATASET,
   CLOSE_ROUND, EXPORT_ROUND,

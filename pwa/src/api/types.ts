@@ -1,6 +1,7 @@
 /** TypeScript shapes of the parts of schema.graphql the annotation app reads and writes. */
 
-export type Verdict = "FOOLED" | "NOT_FOOLED" | "PENDING";
+/** AWAITING_CLAIM: fooling ask_user, the author says whether the model got it wrong (claimFooled). */
+export type Verdict = "FOOLED" | "NOT_FOOLED" | "PENDING" | "AWAITING_CLAIM";
 
 export interface FieldError {
   field: string;
@@ -111,6 +112,8 @@ export interface Example {
   explanation: string;
   pendingReason: string;
   createdAt: string;
+  /** fooling ask_user: the author's claim that the model got it wrong; null before it and on other tasks. */
+  claimedFooled?: boolean | null;
   round?: { id: string; number: number; task: { code: string; name: string } };
   context?: { id: string; fields: Record<string, string> };
 }
@@ -132,6 +135,23 @@ export interface ExampleChanged {
 }
 
 export type ExampleChangeResult = ExampleChanged | ErrorResult;
+
+/** ClaimFooledInput, as JSON: the author's answer to "Did the model get it wrong?" (clientId: a UUID). */
+export interface ClaimFooledInput {
+  exampleId: string;
+  modelWasWrong: boolean;
+  clientId: string;
+}
+
+export interface FoolingClaimed {
+  __typename: "FoolingClaimed";
+  verdict: Verdict;
+  message: string;
+  duplicate: boolean;
+  example: Example;
+}
+
+export type ClaimFooledResult = FoolingClaimed | ErrorResult;
 
 /** CreateExampleInput, as JSON. */
 export interface CreateExampleInput {
@@ -197,6 +217,10 @@ export interface RoundExport {
 export interface TaskDetail extends Task {
   viewerIsOwner: boolean;
   active: boolean;
+  /** Without a scoring dataset, submissions are "Not ranked" (optional: details cached before it existed lack it). */
+  hasScoringDataset?: boolean;
+  /** To the task's owners while it has no scoring dataset; null otherwise. */
+  scoringNotice?: string | null;
   rounds: Connection<RoundDetail>;
 }
 
@@ -221,6 +245,8 @@ export interface Model {
   statusLog: StatusEntry[] | null;
   owner: { username: string } | null;
   task: { code: string; name: string };
+  /** Numbers of the open rounds this submission judges ("in the loop for round N"). */
+  inTheLoop: number[];
 }
 
 export interface Dataset {
@@ -242,11 +268,19 @@ export interface MetricValues {
 export interface LeaderboardRow {
   rank: number;
   dynascore: number;
-  model: { id: string; name: string; owner: { username: string } | null };
+  model: { id: string; name: string; owner: { username: string } | null; inTheLoop: number[] };
   metrics: MetricValues;
 }
 
+export interface DatasetOverlap {
+  datasetId: string;
+  datasetName: string;
+  rowsOverlappingTrainingData: number | null;
+  rowsDuplicatingCollected: number | null;
+}
+
 export interface LeaderboardPage {
+  datasetOverlap?: DatasetOverlap[];
   rows: LeaderboardRow[];
   totalCount: number;
   metricWeights: { metric: Metric; weight: number }[];

@@ -11,7 +11,8 @@ import { delivered } from "../outbox/sync";
 import { href } from "../router";
 import { cacheGet, cachePut } from "../storage/db";
 import { humanize } from "../tasks/config";
-import { intendedOf } from "../annotate/verdict";
+import { ClaimQuestion } from "../annotate/ClaimQuestion";
+import { intendedOf, summaryOfExample } from "../annotate/verdict";
 import { VerdictBadge } from "../ui/Verdict";
 
 const PAGE = 20;
@@ -94,6 +95,14 @@ export function MyExamplesPage() {
                 {modelSaid(example) && <>; the model said <strong>{modelSaid(example)}</strong></>}
                 {example.verdict === "PENDING" && example.pendingReason && ` (waiting for the model: ${example.pendingReason})`}
               </p>
+              {example.verdict === "AWAITING_CLAIM" && !example.retracted && example.round && (
+                <ClaimQuestion
+                  exampleId={example.id}
+                  summary={summaryOfExample(example)}
+                  meta={{ username, taskCode: example.round.task.code, taskName: example.round.task.name, roundId: example.round.id }}
+                  onClaimed={(claimed) => setExamples((current) => current?.map((e) => (e.id === claimed.example.id ? { ...e, ...claimed.example } : e)) ?? current)}
+                />
+              )}
             </li>
           ))}
         </ul>

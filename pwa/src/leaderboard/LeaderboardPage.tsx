@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { LEADERBOARD, SAVE_LEADERBOARD_CONFIG } from "../api/documents";
-import type { LeaderboardPage as Board, Metric } from "../api/types";
+import type { LeaderboardPage as Board, DatasetOverlap, Metric } from "../api/types";
 import type { PageProps } from "../routes";
 import { href } from "../router";
 import { TaskPicker } from "../ui/TaskPicker";
@@ -39,6 +39,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
   const [metricWeights, setMetricWeights] = useState<Record<Metric, number> | null>(null);
   const [datasetWeights, setDatasetWeights] = useState<Record<string, number>>({});
   const [datasetNames, setDatasetNames] = useState<Record<string, string>>({});
+  const [overlaps, setOverlaps] = useState<Record<string, string>>({});
   const [status, setStatus] = useState("Loading the leaderboard…");
   const [error, setError] = useState<string | null>(null);
   const [saveName, setSaveName] = useState(configName ?? "");
@@ -68,6 +69,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
         lastKey.current = weightsKey(initialMetrics, initialDatasets);
       }
       setDatasetNames(Object.fromEntries(leaderboard.datasetWeights.map((d) => [d.dataset.id, d.dataset.name])));
+      setOverlaps(Object.fromEntries((leaderboard.datasetOverlap ?? []).map((o) => [o.datasetId, overlapText(o)])));
       setStatus(`${leaderboard.totalCount} model${leaderboard.totalCount === 1 ? "" : "s"} ranked.`);
     } catch (problem) {
       if (id !== sequence.current) return;
@@ -166,6 +168,9 @@ export function LeaderboardPage({ params, query }: PageProps) {
                         <th scope="row" class="model-name">
                           {row.model.name}
                           {row.model.owner && <span class="hint"> by {row.model.owner.username}</span>}
+                          {row.model.inTheLoop?.length ? (
+                            <span class="hint in-the-loop"> · in the loop for round {row.model.inTheLoop.join(", ")}</span>
+                          ) : null}
                         </th>
                         <td class="num dynascore">{formatMetric("dynascore", row.dynascore)}</td>
                         {METRICS.map((m) => <td class="num" key={m}>{formatMetric(m, row.metrics[METRIC_KEY[m]])}</td>)}
@@ -193,7 +198,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
                 <h3>Dataset weights</h3>
                 <div class="weights">
                   {Object.entries(datasetWeights).map(([id, weight]) => (
-                    <Slider key={id} id={`dataset-${id}`} label={datasetNames[id] ?? id} value={weight} detail="" onChange={(v) => setDataset(id, v)} />
+                    <Slider key={id} id={`dataset-${id}`} label={datasetNames[id] ?? id} value={weight} detail={overlaps[id] ?? ""} onChange={(v) => setDataset(id, v)} />
                   ))}
                 </div>
               </>
@@ -214,6 +219,15 @@ export function LeaderboardPage({ params, query }: PageProps) {
       </div>
     </div>
   );
+}
+
+/** How many of a dataset's rows some model may have trained on, or that repeat a collected example. */
+function overlapText(o: DatasetOverlap): string {
+  if (o.rowsOverlappingTrainingData === null && o.rowsDuplicatingCollected === null) return "";
+  const parts = [];
+  if (o.rowsOverlappingTrainingData) parts.push(`${o.rowsOverlappingTrainingData} rows overlap a model's training data`);
+  if (o.rowsDuplicatingCollected) parts.push(`${o.rowsDuplicatingCollected} rows repeat collected examples`);
+  return parts.length ? parts.join("; ") : "no overlap found";
 }
 
 function Slider({ id, label, value, detail, onChange }: {

@@ -19,8 +19,18 @@ const STATUS_TEXT: Record<string, string> = {
   deployed: "Deployed",
   evaluating: "Evaluating",
   evaluated: "Evaluated",
+  not_ranked: "Not ranked: no scoring dataset",
   failed: "Failed",
 };
+
+/** "In the loop for round N": the submission judges annotators' examples in an open round. */
+export function InTheLoop({ rounds }: { rounds: number[] }) {
+  if (!rounds.length) return null;
+  return <span class="status-tag in-the-loop" data-testid="in-the-loop">In the loop for round {rounds.join(", ")}</span>;
+}
+
+// Publishable once evaluated; a not ranked model too (it is listed when its task gets a scoring dataset).
+const PUBLISHABLE = new Set(["evaluated", "not_ranked"]);
 
 export function StatusBadge({ status }: { status: string }) {
   return <span class={`status-tag model-status-${status}`} data-status={status}>{STATUS_TEXT[status] ?? status}</span>;
@@ -105,7 +115,7 @@ export function ModelsPage() {
                 {models.map((model) => (
                   <li class="card example-row" key={model.id} data-model={model.name}>
                     <div class="example-row-head">
-                      <StatusBadge status={model.status} />
+                      <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} />
                       <a href={href(`/models/${encodeURIComponent(model.id)}`)}>{model.name}</a>
                       <span class="hint">{model.task.name}{model.published ? " · published" : ""}</span>
                     </div>
@@ -199,7 +209,7 @@ export function ModelPage({ params }: PageProps) {
             <section class="card" aria-labelledby="status-title">
               <h2 id="status-title">Status</h2>
               <p role="status" aria-live="polite" data-testid="model-status">
-                <StatusBadge status={model.status} /> {model.task.name}
+                <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} /> {model.task.name}
               </p>
               <h3>Status log</h3>
               {log.length === 0 ? <p class="hint">Nothing yet.</p> : (
@@ -220,7 +230,7 @@ export function ModelPage({ params }: PageProps) {
               <h2 id="publish-title">Leaderboard</h2>
               <p class="hint">{model.published ? "Published: shown to everyone." : "Not published: only you see it on the leaderboard."}</p>
               <div class="actions">
-                <button type="button" onClick={() => void publish(!model.published)} disabled={model.status !== "evaluated" && !model.published}>
+                <button type="button" onClick={() => void publish(!model.published)} disabled={!PUBLISHABLE.has(model.status) && !model.published}>
                   {model.published ? "Unpublish" : "Publish"}
                 </button>
                 <a href={href(`/leaderboard/${encodeURIComponent(model.task.code)}`)}>Open the leaderboard</a>

@@ -8,6 +8,7 @@ import { VerdictBadge } from "../ui/Verdict";
 import { summaryOf, type OutboxItem } from "./outbox";
 import { discardItem, outboxItems, retryItem, syncedRecords } from "./store";
 import { requestSync, syncState } from "./sync";
+import { CLAIM_TEXT } from "./claims";
 import { VOTE_TEXT } from "./validations";
 
 export function OutboxPage() {
@@ -100,7 +101,13 @@ function ItemRow({ item, children }: { item: OutboxItem; children?: preact.Compo
         </span>
       </div>
       <p class="example-text">
-        {item.kind === "validation" ? <>Your vote <strong>{VOTE_TEXT[item.label]}</strong>{item.mode === "OWNER" && " (owner)"} on: {item.summary}</> : summaryOf(item.input)}
+        {item.kind === "validation" ? (
+          <>Your vote <strong>{VOTE_TEXT[item.label]}</strong>{item.mode === "OWNER" && " (owner)"} on: {item.summary}</>
+        ) : item.kind === "claim" ? (
+          <>{CLAIM_TEXT.outbox(item.modelWasWrong)} {item.summary}</>
+        ) : (
+          summaryOf(item.input)
+        )}
       </p>
       {item.state === "pending" && item.lastError && <p class="hint">Last problem: {item.lastError}</p>}
       {children}

@@ -6,6 +6,7 @@
  */
 import type { CreateExampleInput, CreateExampleResult, ErrorResult, FieldError } from "../api/types";
 import { viewOfSubmission, type VerdictView } from "../annotate/verdict";
+import type { ClaimOutboxItem } from "./claims";
 import type { ValidationOutboxItem } from "./validations";
 
 export const MAX_BATCH = 100; // the server's submitExamples limit
@@ -27,10 +28,10 @@ export interface ExampleOutboxItem {
   failure: { code: string; message: string; fields: FieldError[] } | null; // refused for good
 }
 
-export type OutboxItem = ExampleOutboxItem | ValidationOutboxItem;
+export type OutboxItem = ExampleOutboxItem | ValidationOutboxItem | ClaimOutboxItem;
 
 export function isExampleItem(item: OutboxItem): item is ExampleOutboxItem {
-  return item.kind !== "validation";
+  return item.kind === undefined || item.kind === "example";
 }
 
 /** A delivered example and its verdict, kept for display after it left the outbox. */

@@ -65,7 +65,7 @@ export async function applyPlan(plan: BatchPlan): Promise<void> {
   await changed();
 }
 
-/** After a vote was sent: the item is done (null → removed) or updated, unless the user discarded it meanwhile. */
+/** After a vote (or a claim) was sent: the item is done (null → removed) or updated, unless the user discarded it meanwhile. */
 export async function applyVote(clientId: string, item: OutboxItem | null): Promise<void> {
   const tx = (await db()).transaction("outbox", "readwrite");
   const current = await tx.store.get(clientId);

@@ -3,17 +3,20 @@
  *   on start, on the browser's `online` event (and any first success after failures), when the tab
  *   comes back to the foreground, after each new item, after signing in, and on a timer with
  *   exponential backoff after a failure.
- * Items go through `submitExamples` (idempotent on clientId). An item leaves the outbox only once
+ * Items go through `submitExamples` (idempotent on clientId), then votes and claims one by one. An item leaves the outbox only once
  * its result came back; a reply lost in transit is simply resent and answered `duplicate: true`.
  */
 import { AuthExpiredError, NetworkError, describeError, request } from "../api/client";
-import { CREATE_EXAMPLE, SUBMIT_EXAMPLES, VALIDATE_EXAMPLE } from "../api/documents";
-import type { CreateExampleInput, CreateExampleResult, ValidateExampleResult } from "../api/types";
+import { CLAIM_FOOLED, CREATE_EXAMPLE, SUBMIT_EXAMPLES, VALIDATE_EXAMPLE } from "../api/documents";
+import type { ClaimFooledResult, CreateExampleInput, CreateExampleResult, FoolingClaimed, ValidateExampleResult } from "../api/types";
+import { viewAfterClaim } from "../annotate/verdict";
+import { newClientId } from "../lib/uuid";
 import { currentToken, currentUsername, session } from "../auth/session";
 import { online, reconnected } from "../lib/network";
 import { eventBus, observable } from "../lib/observable";
 import { backoffDelay, nextBatch, newOutboxItem, planBatch, sendable, type OutboxItem, type SyncedRecord } from "./outbox";
-import { allItems, applyPlan, applyVote, putItem, putItems, reloadOutbox } from "./store";
+import { afterClaim, newClaimItem, type ClaimOutboxItem } from "./claims";
+import { allItems, applyPlan, applyVote, putItem, putItems, reloadOutbox, updateSyncedView } from "./store";
 import { afterVote, newValidationItem, type ValidationOutboxItem } from "./validations";
 
 export const SYNC_BATCH = 10; // ≤ the server's 100; small so one slow model call does not hold many items
@@ -31,6 +34,9 @@ export const delivered = eventBus<SyncedRecord>();
 
 /** Fired for each vote the server has stored (or refused for good). */
 export const voteSettled = eventBus<{ item: ValidationOutboxItem; outcome: "done" | "refused" }>();
+
+/** Fired for each claim ("Did the model get it wrong?") the server has stored (with its answer) or refused for good. */
+export const claimSettled = eventBus<{ item: ClaimOutboxItem; outcome: "done" | "refused"; claimed: FoolingClaimed | null }>();
 
 const inFlight = new Set<string>();
 let failures = 0;
@@ -91,14 +97,16 @@ async function syncLoop(): Promise<void> {
     const items = await allItems();
     const batch = nextBatch(items, username, inFlight, SYNC_BATCH);
     if (batch.length === 0) {
-      const votes = sendable(items, username, inFlight).filter((item): item is ValidationOutboxItem => item.kind === "validation");
-      if (votes.length === 0) {
+      const rest = sendable(items, username, inFlight);
+      const votes = rest.filter((item): item is ValidationOutboxItem => item.kind === "validation");
+      const claims = rest.filter((item): item is ClaimOutboxItem => item.kind === "claim");
+      if (votes.length === 0 && claims.length === 0) {
         failures = 0;
         return syncState.set({ kind: "idle" });
       }
       syncState.set({ kind: "syncing" });
-      const stop = await sendVotes(votes.slice(0, SYNC_BATCH));
-      if (stop) return;
+      if (votes.length && (await sendVotes(votes.slice(0, SYNC_BATCH)))) return;
+      if (claims.length && (await sendClaims(claims.slice(0, SYNC_BATCH)))) return;
       failures = 0;
       continue;
     }
@@ -180,6 +188,62 @@ async function sendVotes(votes: ValidationOutboxItem[]): Promise<boolean> {
     }
   }
   return false;
+}
+
+/** Send claims one by one (claimFooled takes one); true when the loop must stop, as for votes. */
+async function sendClaims(claims: ClaimOutboxItem[]): Promise<boolean> {
+  for (const claim of claims) {
+    const attempted: ClaimOutboxItem = { ...claim, attempts: claim.attempts + 1, lastAttemptAt: Date.now() };
+    inFlight.add(claim.clientId);
+    let result: ClaimFooledResult;
+    try {
+      const input = { exampleId: claim.exampleId, modelWasWrong: claim.modelWasWrong, clientId: claim.claimId };
+      result = (await request(CLAIM_FOOLED, { input }, { timeoutMs: 60_000 })).claimFooled;
+    } catch (error) {
+      const message = describeError(error);
+      await applyVote(attempted.clientId, { ...attempted, lastError: message });
+      if (error instanceof AuthExpiredError) {
+        syncState.set({ kind: "signIn" });
+        return true;
+      }
+      failures += 1;
+      schedule(backoffDelay(failures), message);
+      return true;
+    } finally {
+      inFlight.delete(claim.clientId);
+    }
+    const next = afterClaim(attempted, result);
+    await applyVote(attempted.clientId, next.item);
+    if (next.outcome === "done" && result.__typename === "FoolingClaimed") {
+      const claimed = result;
+      // The delivered example's record (outbox page) shows the claim as its verdict.
+      await updateSyncedView(claimed.example.clientId, (record) => ({ ...record, view: viewAfterClaim(record.view, claimed) }));
+      claimSettled.emit({ item: attempted, outcome: "done", claimed });
+    }
+    if (next.outcome === "refused") claimSettled.emit({ item: next.item ?? attempted, outcome: "refused", claimed: null });
+    if (next.outcome === "signIn") {
+      session.update((s) => (s ? { ...s, expired: true } : s));
+      syncState.set({ kind: "signIn" });
+      return true;
+    }
+    if (next.outcome === "retry") {
+      failures += 1;
+      schedule(backoffDelay(failures), next.item?.lastError ?? "Some answers could not be sent yet.");
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Record a claim ("Did the model get it wrong?"): written to the outbox first, then sent by the sync loop. */
+export async function castClaim(
+  claim: Parameters<typeof newClaimItem>[0],
+  meta: { username: string; taskCode: string; taskName: string },
+): Promise<ClaimOutboxItem> {
+  const item = newClaimItem(claim, meta, Date.now(), newClientId());
+  await putItem(item);
+  requestSync();
+  return item;
 }
 
 /** Record a vote: written to the outbox first (nothing is lost offline), then sent by the sync loop. */

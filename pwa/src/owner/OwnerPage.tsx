@@ -210,6 +210,7 @@ export function OwnerTaskPage({ params }: PageProps) {
       );
       if (result.__typename === "DatasetCreated") {
         setDatasetMessage({ text: `Dataset “${result.dataset.name}” created with ${result.exampleCount} examples.`, ok: true });
+        if (access === "SCORING") void detail.reload(); // the "no scoring dataset" notice goes away
       } else setDatasetMessage({ text: errorText(result), ok: false });
     } catch (problem) {
       setDatasetMessage({ text: describeError(problem), ok: false });
@@ -222,6 +223,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         <p class="crumbs"><a href={href("/owner")}>Your tasks</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1}>{task.name}</h1>
         {!task.viewerIsOwner && <p class="note">You do not own this task: the server will refuse changes.</p>}
+        {task.scoringNotice && <p class="note" role="note" data-testid="scoring-notice">{task.scoringNotice}</p>}
       </header>
       <div class="columns">
         <div class="col-main">

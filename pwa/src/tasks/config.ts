@@ -18,6 +18,11 @@ export function labelsOf(config: TaskConfig): string[] {
   return config.kind === "classification" ? (config.labels ?? []) : [];
 }
 
+/** fooling `ask_user`: the annotator, not a metric, says whether the model got an example wrong. */
+export function asksAnnotator(config: TaskConfig): boolean {
+  return (config.fooling as { metric?: unknown } | undefined)?.metric === "ask_user";
+}
+
 /** The context field that holds the passage answers are spans of (QA only). */
 export function passageField(config: TaskConfig): string | null {
   if (!isQA(config)) return null;

@@ -19,7 +19,8 @@ import { VOTE_KEYS, VOTE_TEXT, votedExampleIds } from "../outbox/validations";
 import type { PageProps } from "../routes";
 import { href, navigate } from "../router";
 import { cacheGet, cachePut } from "../storage/db";
-import { fieldLabel, humanize } from "../tasks/config";
+import { asksAnnotator, fieldLabel, humanize } from "../tasks/config";
+import { CLAIM_TEXT } from "../outbox/claims";
 import { useTaskDetail } from "../tasks/detail";
 import { TaskPicker } from "../ui/TaskPicker";
 import { ProbabilityBars } from "../ui/Verdict";
@@ -80,6 +81,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const rounds = task.rounds.edges.map((edge) => edge.node);
   const round = rounds.find((r) => r.id === roundId);
 
+  const askUser = asksAnnotator(task.config); // validators check the author's claim: "was the model really wrong?"
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
   const current = visible[0] ?? null;
@@ -137,7 +139,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         if (item.roundId !== roundId) return;
         // The server has the vote: the example has left this validator's queue for good.
         if (outcome === "done") setQueue((q) => (q ? store(q.filter((e) => e.id !== item.exampleId)) : q));
-        if (outcome === "done") setNotice({ text: `Your vote “${VOTE_TEXT[item.label]}” is stored.`, tone: "ok" });
+        if (outcome === "done") setNotice({ text: `Your vote “${voteText(item.label, askUser)}” is stored.`, tone: "ok" });
         else setNotice({ text: `Your vote was refused: ${item.failure?.message ?? ""}`, tone: "error" });
       }),
     [roundId],
@@ -158,8 +160,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setNote("");
     setNotice(
       online.get()
-        ? { text: `Vote “${VOTE_TEXT[label]}” sent.`, tone: "queued" }
-        : { text: `Vote “${VOTE_TEXT[label]}” saved on this device; it will be sent when you are online.`, tone: "queued" },
+        ? { text: `Vote “${voteText(label, askUser)}” sent.`, tone: "queued" }
+        : { text: `Vote “${voteText(label, askUser)}” saved on this device; it will be sent when you are online.`, tone: "queued" },
     );
   }
 
@@ -186,7 +188,9 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
       <header class="page-head">
         <p class="crumbs"><a href={href("/validate")}>Validate</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1}>Validate: {task.name}</h1>
-        <p class="lead">Is each example’s intended label right, and did it really fool the model? Vote with the buttons or the keys 1, 2 and 3.</p>
+        <p class="lead">
+          {askUser ? CLAIM_TEXT.validateLead : "Is each example’s intended label right, and did it really fool the model? Vote with the buttons or the keys 1, 2 and 3."}
+        </p>
       </header>
       <div class="columns">
         <div class="col-main">
@@ -198,7 +202,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
             {queue === null ? (
               <p role="status">{isOnline ? "Loading the queue…" : "You are offline and no queue of this round is saved on this device yet."}</p>
             ) : current ? (
-              <ExampleView key={current.id} example={current} config={task.config} />
+              <ExampleView key={current.id} example={current} config={task.config} askUser={askUser} />
             ) : (
               <p data-testid="queue-empty">No examples wait for validation. New ones appear here as soon as someone fools the model.</p>
             )}
@@ -217,7 +221,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                   disabled={!current}
                   onClick={() => void vote(label)}
                 >
-                  {label === "FLAGGED" ? "Flag" : VOTE_TEXT[label]} <kbd aria-hidden="true">{key}</kbd>
+                  {voteText(label, askUser)} <kbd aria-hidden="true">{key}</kbd>
                 </button>
               ))}
             </div>
@@ -270,7 +274,14 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   );
 }
 
-function ExampleView({ example, config }: { example: QueueExample; config: TaskConfig }) {
+/** A vote button's text; on ask_user tasks the question is whether the author's claim holds. */
+function voteText(label: ValidationLabel, askUser: boolean): string {
+  if (label === "FLAGGED") return "Flag";
+  if (askUser) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
+  return VOTE_TEXT[label];
+}
+
+function ExampleView({ example, config, askUser }: { example: QueueExample; config: TaskConfig; askUser: boolean }) {
   const intended = intendedAnswer(example);
   const answer = modelAnswer(example);
   const [prediction] = fromModelOutput(example.modelName, example.modelOutput);
@@ -296,6 +307,11 @@ function ExampleView({ example, config }: { example: QueueExample; config: TaskC
         <ProbabilityBars probabilities={prediction.probabilities} chosen={prediction.label} caption={`How sure ${example.modelName} was`} />
       )}
       {example.explanation && <p class="hint">Annotator’s explanation: {example.explanation}</p>}
+      {askUser && (
+        <p class="verdict-message" data-testid="claim-to-check">
+          {example.claimedFooled === false ? CLAIM_TEXT.validateRight : CLAIM_TEXT.validateWrong}
+        </p>
+      )}
     </article>
   );
 }

@@ -16,3 +16,10 @@ def example_written(services: Services, example: Mapping[str, Any]) -> None:
     if example.get("status") == ExampleStatus.OPEN:
         created.append(events.ExampleAvailable(round_id=example["round"], example_id=example["id"], author_id=example["user"]))
     services.publisher.publish_soon(created)
+
+
+def example_judged(services: Services, example: Mapping[str, Any]) -> None:
+    """A stored example got its verdict (a pending one judged, an ask_user claim): also its followers
+    (`exampleUpdated`) are told."""
+    example_written(services, example)
+    services.publisher.publish_soon([events.ExampleUpdated(example_id=example["id"], status=example["status"])])

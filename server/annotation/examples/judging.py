@@ -6,19 +6,24 @@ import asyncio
 import random
 from typing import Any
 
+from server.annotation import fooling
 from server.annotation.records import ExampleStatus, Verdict
 from server.core.inference import Prediction, predict
 from server.core.services import Services
+from server.core.target_models import serving_client
 from server.tasks.config import TaskConfig
 
 
-def verdict_of(fooled: bool | None) -> Verdict:
+def verdict_of(fooled: bool | None, status: str | None = None) -> Verdict:
+    if status == ExampleStatus.AWAITING_CLAIM:
+        return Verdict.AWAITING_CLAIM
     return Verdict.PENDING if fooled is None else (Verdict.FOOLED if fooled else Verdict.NOT_FOOLED)
 
 
-def status_after_verdict(config: TaskConfig, fooled: bool | None) -> ExampleStatus:
+def status_after_verdict(config: TaskConfig, fooled: bool | None, answered: bool = False) -> ExampleStatus:
+    """`answered`: the model did answer (a null verdict then means the annotator decides: fooling ask_user)."""
     if fooled is None:
-        return ExampleStatus.PENDING
+        return ExampleStatus.AWAITING_CLAIM if answered and fooling.annotator_decides(config) else ExampleStatus.PENDING
     return ExampleStatus.OPEN if fooled or config.validation.validate_non_fooling else ExampleStatus.CLOSED
 
 
@@ -32,7 +37,10 @@ async def ask_models(services: Services, config: TaskConfig, targets: list[dict]
     timeout = services.settings.triton_timeout_s
     return list(
         await asyncio.gather(
-            *(predict(services.triton, config, t["name"], t.get("version", ""), model_fields, timeout) for t in targets)
+            *(
+                predict(serving_client(services, t["name"]), config, t["name"], t.get("version", ""), model_fields, timeout)
+                for t in targets
+            )
         )
     )
 

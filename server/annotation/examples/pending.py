@@ -11,13 +11,14 @@ import asyncio
 
 from server.annotation import fooling
 from server.annotation.examples import queries
-from server.annotation.examples.announce import example_written
+from server.annotation.examples.announce import example_judged
 from server.annotation.examples.judging import ask_models, model_fields, model_output_document, status_after_verdict
 from server.annotation.records import ClaimedPending
 from server.core import db
 from server.core.inference import ModelUnavailable
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
+from server.core.target_models import serving_client
 from server.tasks.service import get_round, load_config
 
 WAKE_ATTEMPTS_MAX = 20  # past this, an example that keeps failing on a ready model waits out its backoff
@@ -36,7 +37,8 @@ async def wake_pending_of_ready_models(services: Services) -> int:
 
 async def _model_ready(services: Services, name: str, version: str) -> bool:
     try:
-        return bool(await asyncio.wait_for(services.triton.is_model_ready(name, version), services.settings.triton_timeout_s))
+        client = serving_client(services, name)
+        return bool(await asyncio.wait_for(client.is_model_ready(name, version), services.settings.triton_timeout_s))
     except Exception:  # noqa: BLE001 — down, unreachable or slow: not ready
         return False
 
@@ -66,7 +68,7 @@ async def _recheck_one(services: Services, row: ClaimedPending) -> int:
         settled = await queries.settle_pending(
             row["id"],
             fooled,
-            status_after_verdict(config, fooled),
+            status_after_verdict(config, fooled, answered=True),  # ask_user: now awaiting the author's claim
             to_json(model_output_document(predictions)),
             "+".join(p.model_name for p in predictions),
             "+".join(p.model_version for p in predictions),
@@ -75,6 +77,6 @@ async def _recheck_one(services: Services, row: ClaimedPending) -> int:
             # Already counted as collected: it now counts as fooled too.
             await queries.count_fooled(row["round"], row["context"], row["user"])
     if settled:
-        # Settled examples always have a verdict: nothing to re-check, only live views to tell.
-        example_written(services, {**settled[0], "round": row["round"]})
+        # Settled examples have a verdict (or await their author's claim): nothing to re-check, only live views to tell.
+        example_judged(services, {**settled[0], "round": row["round"]})
     return len(settled)

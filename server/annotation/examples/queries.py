@@ -153,6 +153,26 @@ async def explain(example_id: int, explanation: str) -> None:
     await EXPLAIN.execute(id=example_id, explanation=explanation)
 
 
+# --- the author's claim (fooling ask_user) ------------------------------------------------------
+
+# Once: only an example still awaiting its claim takes one (a concurrent second claim finds no row). Its
+# counters then move like a pending example's verdict (count_fooled: round, context, user, after this row).
+SETTLE_CLAIM = Query(
+    """
+UPDATE examples SET fooled = :fooled, status = :status, claim_client_id = :client_id
+WHERE id = :id AND status = 'awaiting_claim' AND claim_client_id IS NULL AND NOT retracted
+RETURNING *
+""",
+    json=_EXAMPLE_JSON,
+)
+
+
+async def settle_claim(example_id: int, fooled: bool, status: str, client_id: uuid.UUID) -> ExampleRow | None:
+    """The example with its claim stored, or None when it no longer awaits one."""
+    row = await SETTLE_CLAIM.row(id=example_id, fooled=fooled, status=status, client_id=client_id)
+    return cast(ExampleRow | None, row)
+
+
 # --- pending examples ---------------------------------------------------------------------------
 
 CLAIM_PENDING = Query(
@@ -201,7 +221,7 @@ async def claim_pending(limit: int) -> list[ClaimedPending]:
 
 
 async def settle_pending(
-    example_id: int, fooled: bool, status: str, output: str, name: str, version: str
+    example_id: int, fooled: bool | None, status: str, output: str, name: str, version: str
 ) -> list[SettledExample]:
     rows = await SETTLE_PENDING.rows(id=example_id, fooled=fooled, status=status, output=output, name=name, version=version)
     return cast(list[SettledExample], rows)

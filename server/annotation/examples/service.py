@@ -16,10 +16,10 @@ from typing import Any
 from server.annotation import fooling
 from server.annotation.examples import queries
 from server.annotation.examples.announce import example_written
-from server.annotation.examples.judging import ask_models, choose_targets, model_fields, verdict_of
+from server.annotation.examples.judging import ask_models, choose_targets, model_fields, status_after_verdict, verdict_of
 from server.annotation.examples.queries import example_by_client_id
 from server.annotation.examples.store import insert_example
-from server.annotation.records import ExampleRow, Verdict
+from server.annotation.records import ExampleRow, ExampleStatus, Verdict
 from server.annotation.validation_input import check_submission
 from server.core import jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -138,15 +138,16 @@ async def create_example(services: Services, user_id: int, submission: Submissio
             early.cancel()
     predictions, fooled, pending_reason = await _judge(asking, config, submission)
     if submission.sandbox:
-        return Outcome(verdict_of(fooled), _message(fooled, sandbox=True), None, predictions)
+        verdict = verdict_of(fooled, status_after_verdict(config, fooled, answered=bool(predictions)))
+        return Outcome(verdict, _message(verdict, sandbox=True), None, predictions)
     example, inserted = await insert_example(
         round_row, config, context, user_id, submission, stored_input, predictions, fooled, pending_reason, targets
     )
     if not inserted:
         await taken.give_back(services.redis)
-        return Outcome(verdict_of(example["fooled"]), _message(example["fooled"]), example, [], duplicate=True)
+        return _stored_outcome(example, [], duplicate=True)
     after_commit(services, example)
-    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+    return _stored_outcome(example, predictions)
 
 
 async def _judge(asking: asyncio.Future, config: TaskConfig, submission: Submission) -> tuple[list[Prediction], bool | None, str]:
@@ -189,7 +190,7 @@ async def _create_on_remembered_rows(
     if example is None or not inserted:
         return None
     after_commit(services, example)
-    return Outcome(verdict_of(fooled), _message(fooled, reason=pending_reason), example, predictions)
+    return _stored_outcome(example, predictions)
 
 
 # Speculation: the model call need not wait for the round/context read. Each process remembers what
@@ -283,14 +284,21 @@ async def _take_rate(services: Services, user_id: int, address: str | None) -> t
     return taken, None
 
 
-def _message(fooled: bool | None, sandbox: bool = False, reason: str = "") -> str:
-    if fooled is None:
+def _stored_outcome(example: ExampleRow, predictions: list[Prediction], duplicate: bool = False) -> Outcome:
+    verdict = verdict_of(example["fooled"], example["status"])
+    return Outcome(verdict, _message(verdict), example, predictions, duplicate=duplicate)
+
+
+def _message(verdict: Verdict, sandbox: bool = False) -> str:
+    if verdict == Verdict.PENDING:
         return (
             "Saved. The model is not answering right now, so your example is pending; "
             "it will be judged as soon as the model is back."
         )
     prefix = "Sandbox (not saved): " if sandbox else ""
-    return prefix + ("You fooled the model!" if fooled else "The model got it right. Try again?")
+    if verdict == Verdict.AWAITING_CLAIM:  # fooling ask_user: the annotator judges the answer (claimFooled)
+        return prefix + "Here is the model's answer. Did the model get it wrong?"
+    return prefix + ("You fooled the model!" if verdict == Verdict.FOOLED else "The model got it right. Try again?")
 
 
 async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
@@ -299,14 +307,14 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
         return None
     if row["user"] != user_id:
         raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
-    return Outcome(verdict_of(row["fooled"]), _message(row["fooled"]), row, [], duplicate=True)
+    return _stored_outcome(row, [], duplicate=True)
 
 
 def after_commit(services: Services, example: ExampleRow) -> None:
     """Live views are told once the write has committed, without the writer waiting for Redis; a
     pending example is re-checked shortly."""
     example_written(services, example)
-    if example["fooled"] is None:
+    if example["status"] == ExampleStatus.PENDING:
         task = asyncio.ensure_future(_enqueue_recheck(services, example))
         _BACKGROUND.add(task)
         task.add_done_callback(_BACKGROUND.discard)

@@ -9,7 +9,7 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
-from server.annotation.records import ExampleRow
+from server.annotation.records import ExampleRow, ExampleStatus
 from server.core.errors import ServiceError, not_found
 from server.core.inference import Prediction
 from server.core.jsonutil import to_json
@@ -32,6 +32,7 @@ async def insert_example(
     """(example, inserted). Guarded: (None, False) when the rows it was judged on are no longer current
     or the client UUID is taken."""
     output = model_output_document(predictions) if predictions else None
+    status = status_after_verdict(config, fooled, answered=bool(predictions))
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
     versions = [p.model_version for p in predictions] or [t.get("version", "") for t in targets]
     values = {
@@ -44,11 +45,11 @@ async def insert_example(
         "name": "+".join(names),
         "version": "+".join(versions),
         "fooled": fooled,
-        "status": status_after_verdict(config, fooled),
+        "status": status,
         "explanation": submission.explanation,
         "time_spent": submission.time_spent_ms,
         "reason": pending_reason,
-        "pending": fooled is None,
+        "pending": status == ExampleStatus.PENDING,
         "fooled_int": 1 if fooled else 0,
     }
     if guard:

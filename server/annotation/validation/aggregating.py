@@ -41,8 +41,8 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         example = await queries.lock_example(example_id)
         if example is None:
             return None
-        if example["status"] == ExampleStatus.PENDING:
-            return ExampleStatus.PENDING.value
+        if example["status"] in (ExampleStatus.PENDING, ExampleStatus.AWAITING_CLAIM):
+            return example["status"]  # no verdict (or claim) yet: nothing to validate
         votes = await queries.votes(example_id)
         round_row = await get_round(example["round"])
         config = load_config(await queries.task_row(round_row["task"]))

@@ -47,6 +47,8 @@ async def validate_example(
         raise ServiceError("CONFLICT", "This example was retracted by its author.")
     if example["status"] == ExampleStatus.PENDING:
         raise ServiceError("CONFLICT", "The model has not judged this example yet.")
+    if example["status"] == ExampleStatus.AWAITING_CLAIM:
+        raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
     async with db.transaction():
         inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip())
         if inserted is None:

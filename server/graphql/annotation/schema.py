@@ -18,6 +18,7 @@ from server.annotation.validation import stats, voting
 from server.core import events
 from server.core.errors import ServiceError, not_found
 from server.graphql.annotation.mutations import (
+    claim_fooled,
     create_example,
     explain_example,
     flag_example,
@@ -66,6 +67,7 @@ class AnnotationMutations:
     retract_example = retract_example.retract_example
     flag_example = flag_example.flag_example
     explain_example = explain_example.explain_example
+    claim_fooled = claim_fooled.claim_fooled
 
 
 @strawberry.type

@@ -79,7 +79,10 @@ class ExampleNode(relay.Node):
     model_name: str
     model_version: str
     fooled: bool | None
-    status: str = strawberry.field(description="pending | open | closed | validated | rejected | flagged")
+    status: str = strawberry.field(
+        description="pending | awaiting_claim (fooling ask_user: its author says whether the model got it wrong) | open "
+        "| closed | validated | rejected | flagged"
+    )
     retracted: bool
     flagged: bool
     flag_reason: str
@@ -89,6 +92,7 @@ class ExampleNode(relay.Node):
     created_at: datetime
     round_id: strawberry.Private[int]
     context_id: strawberry.Private[int]
+    claimed: strawberry.Private[bool] = False
 
     @classmethod
     def from_row(cls, row: records.ExampleRow | dict) -> ExampleNode:
@@ -110,11 +114,20 @@ class ExampleNode(relay.Node):
             created_at=row["created_at"],
             round_id=row["round"],
             context_id=row["context"],
+            claimed=row.get("claim_client_id") is not None,
         )
 
     @strawberry.field
     def verdict(self) -> Verdict:
-        return verdict_of(self.fooled)
+        return verdict_of(self.fooled, self.status)
+
+    @strawberry.field(
+        description="Tasks whose annotators judge the model (fooling ask_user): the author's claim that the model got it "
+        "wrong (`claimFooled`), null until they answer and on other tasks. Validators confirm or reject it; only a "
+        "confirmed claim counts in vMER."
+    )
+    def claimed_fooled(self) -> bool | None:
+        return self.fooled if self.claimed else None
 
     @strawberry.field
     async def round(self, info: Info) -> RoundNode:

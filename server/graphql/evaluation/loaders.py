@@ -46,9 +46,42 @@ def _scores() -> DataLoader[int, list[ScoreRow]]:
     return DataLoader(load_fn=load)
 
 
+def _dataset_contamination() -> DataLoader[int, dict | None]:
+    """Each dataset's stored contamination report ({"report", "computed_at"}), or None before its check ran."""
+
+    async def load(ids: list[int]) -> list[dict | None]:
+        found = await queries.dataset_reports(ids)
+        return [found.get(i) for i in ids]
+
+    return DataLoader(load_fn=load)
+
+
+def _round_contamination() -> DataLoader[int, dict | None]:
+    """Each round's stored contamination report, or None (a round not opened from a retrained model has none)."""
+
+    async def load(ids: list[int]) -> list[dict | None]:
+        found = await queries.round_reports(ids)
+        return [found.get(i) for i in ids]
+
+    return DataLoader(load_fn=load)
+
+
+def _has_scoring_dataset() -> DataLoader[int, bool]:
+    """By task id: whether the task has a scoring dataset (without one its submissions are not ranked)."""
+
+    async def load(ids: list[int]) -> list[bool]:
+        found = await queries.tasks_with_scoring_datasets(ids)
+        return [i in found for i in ids]
+
+    return DataLoader(load_fn=load)
+
+
 LOADERS: dict[str, Callable[[], DataLoader]] = {
     "model": _models,
     "dataset": _datasets,
     "dataset_example_count": _example_counts,
     "model_scores": _scores,
+    "dataset_contamination": _dataset_contamination,
+    "round_contamination": _round_contamination,
+    "task_has_scoring_dataset": _has_scoring_dataset,
 }

@@ -19,6 +19,7 @@ from server.evaluation.leaderboard import LeaderboardEntry
 from server.evaluation.records import DatasetRow, ModelRow
 from server.graphql.accounts.types import UserNode
 from server.graphql.core.relay import load_nodes, node_pk
+from server.graphql.evaluation.contamination import DatasetContamination, DatasetOverlap
 from server.graphql.tasks.types import TaskNode
 
 
@@ -52,6 +53,7 @@ class DatasetNode(relay.Node):
     access: DatasetAccess
     weight: float
     created_at: datetime
+    task_id: strawberry.Private[int]
 
     @classmethod
     def from_row(cls, row: DatasetRow) -> DatasetNode:
@@ -61,7 +63,16 @@ class DatasetNode(relay.Node):
             access=DatasetAccess(row["access"]),
             weight=row["weight"],
             created_at=row["created_at"],
+            task_id=row["task"],
         )
+
+    @strawberry.field(
+        description="Exact and near-duplicate overlap of its rows with collected examples, training data and the other "
+        "datasets (docs/design.md §4.9); null until the check queued when it was added has run."
+    )
+    async def contamination(self, info: Info) -> DatasetContamination | None:
+        stored = await info.context.loaders.dataset_contamination.load(self.id)
+        return DatasetContamination.from_stored(stored, self.task_id) if stored else None
 
     @strawberry.field
     async def example_count(self, info: Info) -> int:
@@ -94,7 +105,10 @@ class ModelNode(relay.Node):
     id: relay.NodeID[int]
     name: str
     card: JSON
-    status: str = strawberry.field(description="uploaded | deploying | deployed | evaluating | evaluated | failed")
+    status: str = strawberry.field(
+        description="uploaded | deploying | deployed | evaluating | evaluated | not_ranked | failed (not_ranked: evaluated "
+        "while the task had no scoring dataset, so absent from the leaderboard until one is added)"
+    )
     published: bool
     anonymous: bool
     created_at: datetime
@@ -121,6 +135,13 @@ class ModelNode(relay.Node):
             StatusEntry(at=datetime.fromisoformat(e["at"]), status=e["status"], message=e["message"])
             for e in from_json(self.row["status_log"])
         ]
+
+    @strawberry.field(
+        description='The numbers of the open rounds this submission judges ("in the loop for round N"); empty when none.'
+    )
+    async def in_the_loop(self, info: Info) -> list[int]:
+        found = await info.context.loaders.rounds_judged_by.load(int(self.id))
+        return list(found["rounds"]) if found else []
 
     @strawberry.field(description="Null when the model is anonymous (except to its owner).")
     async def owner(self, info: Info) -> UserNode | None:
@@ -232,6 +253,15 @@ class LeaderboardPage:
     end_cursor: str | None
     metric_weights: list[MetricWeight]
     dataset_weights: list[DatasetWeight]
+
+    @strawberry.field(
+        description="Per scoring dataset: how many of its rows overlap any model's training data, and how many "
+        "duplicate collected examples (docs/design.md §4.9)."
+    )
+    async def dataset_overlap(self, info: Info) -> list[DatasetOverlap]:
+        datasets = [w.dataset for w in self.dataset_weights]
+        stored = await info.context.loaders.dataset_contamination.load_many([d.id for d in datasets])
+        return [DatasetOverlap.of(d.id, d.name, s) for d, s in zip(datasets, stored, strict=True)]
 
 
 def metric_weights_of(items: list[MetricWeightInput] | None) -> dict[str, float]:

@@ -15,4 +15,6 @@ LOADERS: dict[str, Callable[[], DataLoader]] = {
     "context": lambda: by_id(queries.contexts_by_id),
     # The current round of a task, by the task's id.
     "current_round": lambda: by_id(queries.current_rounds, key="task"),
+    # The open rounds a submission judges, by the model's id.
+    "rounds_judged_by": lambda: by_id(queries.rounds_judged_by, key="model_id"),
 }

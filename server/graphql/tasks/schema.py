@@ -17,6 +17,7 @@ from server.graphql.tasks.mutations.close_round import close_round
 from server.graphql.tasks.mutations.create_round import create_round
 from server.graphql.tasks.mutations.create_task import create_task
 from server.graphql.tasks.mutations.export_round import export_round
+from server.graphql.tasks.mutations.set_round_targets import set_round_targets
 from server.graphql.tasks.types import RoundNode, TaskNode
 from server.tasks import queries
 from server.tasks import service as tasks
@@ -45,6 +46,7 @@ class TaskMutations:
     create_round = create_round
     add_contexts = add_contexts
     close_round = close_round
+    set_round_targets = set_round_targets
     export_round = export_round
 
 

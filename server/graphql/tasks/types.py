@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import strawberry
 from strawberry import relay
@@ -13,8 +13,12 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.jsonutil import from_json
+from server.evaluation.records import NO_SCORING_DATASET_NOTICE
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
 from server.tasks import queries
+
+if TYPE_CHECKING:
+    from server.graphql.evaluation.contamination import RoundContamination
 
 
 def _float(value: str | None) -> float | None:
@@ -41,12 +45,27 @@ class TargetModelStatus:
 class TargetModel:
     name: str
     version: str = strawberry.field(description="Empty: the newest version Triton has loaded.")
+    model_id: relay.GlobalID | None = strawberry.field(
+        default=None, description="The submission (a Model) when a researcher's model judges the round; null for built-ins."
+    )
 
-    @strawberry.field(description="Readiness in Triton and the build metadata (held-out accuracy) from its config.")
+    @classmethod
+    def from_ref(cls, ref: Mapping[str, Any]) -> TargetModel:
+        model_id = ref.get("model_id")
+        return cls(
+            name=ref["name"],
+            version=ref.get("version", ""),
+            model_id=relay.GlobalID("Model", str(model_id)) if model_id is not None else None,
+        )
+
+    @strawberry.field(
+        description="Readiness in the Triton that serves it (a target that is not ready leaves new examples pending) and "
+        "the build metadata (held-out accuracy) from its config."
+    )
     async def status(self, info: Info) -> TargetModelStatus:
-        from server.core.target_models import model_info
+        from server.core.target_models import model_info, serving_client
 
-        found = await model_info(info.context.services.triton, self.name, self.version)
+        found = await model_info(serving_client(info.context.services, self.name), self.name, self.version)
         p = found["parameters"]
         n_train, n_heldout = _float(p.get("n_train")), _float(p.get("n_heldout"))
         return TargetModelStatus(
@@ -117,7 +136,7 @@ class RoundNode(relay.Node):
             total_fooled=row["total_fooled"],
             total_validated=row["total_validated"],
             total_validated_fooled=row["total_validated_fooled"],
-            target_models=[TargetModel(name=t["name"], version=t.get("version", "")) for t in from_json(row["target_models"])],
+            target_models=[TargetModel.from_ref(t) for t in from_json(row["target_models"])],
             task_id=row["task"],
         )
 
@@ -138,6 +157,17 @@ class RoundNode(relay.Node):
         from server.annotation.validation.stats import round_agreement
 
         return await round_agreement(self.id)
+
+    @strawberry.field(
+        description="For a round opened from a retrained model: the scoring datasets' overlap with its training data and "
+        "the collected examples (docs/design.md §4.9); null otherwise, and until the check has run."
+    )
+    async def contamination(
+        self, info: Info
+    ) -> Annotated[RoundContamination, strawberry.lazy("server.graphql.evaluation.contamination")] | None:
+        from server.graphql.evaluation.contamination import round_contamination
+
+        return await round_contamination(info, self.id, self.task_id)
 
     @strawberry.field
     async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
@@ -198,6 +228,19 @@ class TaskNode(relay.Node):
     @strawberry.field(description="Whether the viewer owns this task (or is an admin).")
     async def viewer_is_owner(self, info: Info) -> bool:
         return permissions.is_task_owner(await info.context.viewer(), self.id)
+
+    @strawberry.field(description="Whether the task has a scoring dataset; without one, submissions are not ranked.")
+    async def has_scoring_dataset(self, info: Info) -> bool:
+        return await info.context.loaders.task_has_scoring_dataset.load(self.id)
+
+    @strawberry.field(
+        description="To the task's owners (and admins) while the task has no scoring dataset: why its submissions "
+        "cannot be ranked and how to fix it. Null otherwise."
+    )
+    async def scoring_notice(self, info: Info) -> str | None:
+        if not permissions.is_task_owner(await info.context.viewer(), self.id):
+            return None
+        return None if await info.context.loaders.task_has_scoring_dataset.load(self.id) else NO_SCORING_DATASET_NOTICE
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):

@@ -1,4 +1,4 @@
-"""Node types of retraining: a training run with its status log."""
+"""Node types of retraining: a training run with its status log and what its build trained on."""
 
 from __future__ import annotations
 
@@ -32,6 +32,51 @@ class TrainingLogEntry:
     message: str
 
 
+@strawberry.type
+class TrainedLabelCount:
+    label: str
+    count: int
+
+
+@strawberry.type(description="What a run's build trained on, as the training code counted it (docs/design.md §4.8).")
+class TrainingData:
+    validated_examples: int = strawberry.field(
+        description="Validated examples of the chosen rounds the new version was trained on (each drawn at least once)."
+    )
+    validated_available: int = strawberry.field(
+        description="Validated examples of the chosen rounds the model can take (an input and a label it knows)."
+    )
+    validated_read: int = strawberry.field(description="Validated examples of the chosen rounds.")
+    validated_by_label: list[TrainedLabelCount] = strawberry.field(description="Trained-on examples per label.")
+    validated_digest: str = strawberry.field(
+        description="SHA-256 (hex) of the trained-on examples' database ids, ascending, one decimal id per line; "
+        "the version's metadata.json lists the ids."
+    )
+    validated_share: float = strawberry.field(
+        description="Share of the training draws taken from validated examples: their natural share, at least 0.3 "
+        "(for a handful of examples: at most 20 draws each)."
+    )
+    min_draws: int = strawberry.field(description="The fewest times a trained-on validated example was drawn.")
+    seed_examples: int = strawberry.field(description="Seed rows in the training pool (after the per-label cap).")
+    steps: int = strawberry.field(description="Training steps (iterations for the QA ranker) run.")
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> TrainingData | None:
+        if not doc:
+            return None
+        return cls(
+            validated_examples=doc["validated"],
+            validated_available=doc["available"],
+            validated_read=doc["read"],
+            validated_by_label=[TrainedLabelCount(label=k, count=v) for k, v in doc["by_label"].items()],
+            validated_digest=doc["digest"],
+            validated_share=doc["share"],
+            min_draws=doc["min_draws"],
+            seed_examples=doc["seed"],
+            steps=doc["steps"],
+        )
+
+
 @strawberry.type(name="TrainingRun")
 class TrainingRunNode(relay.Node):
     id: relay.NodeID[int]
@@ -42,8 +87,11 @@ class TrainingRunNode(relay.Node):
     profile: str
     model_name: str
     model_version: str = strawberry.field(description="The Triton version this run built (empty until built).")
-    n_validated: int = strawberry.field(description="Validated examples added to the seed data.")
+    n_validated: int = strawberry.field(
+        description="Validated examples the new version was trained on, as the training code counted them (0 until built)."
+    )
     metrics: JSON = strawberry.field(description="Held-out score of the build, and perf per scoring dataset.")
+    training_data: TrainingData | None = strawberry.field(description="What the build trained on (null until built).")
     created_at: datetime
     task_id: strawberry.Private[int]
     log: strawberry.Private[list]
@@ -61,6 +109,7 @@ class TrainingRunNode(relay.Node):
             model_version=row["model_version"],
             n_validated=row["n_validated"],
             metrics=from_json(row["metrics"]),
+            training_data=TrainingData.from_doc(from_json(row.get("trained_on")) or {}),
             created_at=row["created_at"],
             task_id=row["task"],
             log=from_json(row["status_log"]),

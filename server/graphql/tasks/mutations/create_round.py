@@ -5,21 +5,38 @@ from __future__ import annotations
 from typing import Annotated
 
 import strawberry
+from strawberry import relay
 from strawberry.types import Info
 
 from server import permissions
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
+from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
 from server.tasks import service as tasks
+from server.tasks.targets import TargetRequest
 
 
-@strawberry.input
+@strawberry.input(description="A built-in (or operator's) model of the target Triton by name, or a submission by modelId.")
 class TargetModelInput:
-    name: str
+    name: str = strawberry.field(default="", description="A model of the target Triton.")
     version: str = strawberry.field(
         default="", description="The exact version; empty: the newest the target Triton serves now (pinned when the round opens)."
     )
+    model_id: relay.GlobalID | None = strawberry.field(
+        default=None, description="An evaluated, published submission of the task (served by the sandboxed submissions Triton)."
+    )
+
+
+def target_requests(inputs: list[TargetModelInput]) -> list[TargetRequest]:
+    return [
+        TargetRequest(
+            name=t.name,
+            version=t.version,
+            model_id=node_pk(t.model_id, "Model", f"targetModels.{i}.modelId") if t.model_id is not None else None,
+        )
+        for i, t in enumerate(inputs)
+    ]
 
 
 @strawberry.input
@@ -43,7 +60,5 @@ async def create_round(info: Info, input: CreateRoundInput) -> CreateRoundResult
     task = await tasks.get_task_by_code(input.task_code)
     await authorize(info, permissions.manage_task, task["id"])
     await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
-    targets = [{"name": t.name, "version": t.version} for t in input.target_models]
-    services = info.context.services
-    row = await tasks.create_round(task["code"], targets, redis=services.redis, triton=services.triton)
+    row = await tasks.create_round(task["code"], target_requests(input.target_models), services=info.context.services)
     return RoundCreated(round=RoundNode.from_row(row))

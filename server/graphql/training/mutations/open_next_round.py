@@ -34,5 +34,5 @@ OpenNextRoundResult = Annotated[
 async def open_next_round(info: Info, task_code: str, model_version: str) -> OpenNextRoundResult:
     task = await get_task_by_code(task_code)
     await authorize(info, permissions.open_next_round, task["id"])
-    row = await training.open_next_round(info.context.services.redis, task_code, model_version)
+    row = await training.open_next_round(info.context.services, task_code, model_version)
     return NextRoundOpened(round=RoundNode.from_row(row))

@@ -1,0 +1,157 @@
+"""The models that judge a round: a built-in (or operator's) model in the target Triton, named with its
+version, or an evaluated, published submission of the task, served from the sandboxed submissions Triton.
+
+Checked when a round opens and when its targets change: each target must exist, be ready, follow the
+task's I/O contract and answer a smoke example, or the request fails with an InputError naming it.
+A target that disappears later leaves examples PENDING until it answers again; the round's
+`targetModels { status { ready } }` tells the owner which one is away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.core.errors import FieldProblem, invalid
+from server.core.inference import ModelUnavailable, output_names, predict
+from server.core.services import Services
+from server.core.target_models import is_submission_name, latest_version, serving_client
+from server.evaluation import queries as evaluation_queries
+from server.evaluation.records import ModelStatus
+from server.tasks.config import TaskConfig
+from server.tasks.records import TargetModelRef
+
+MAX_TARGETS = 10
+MODEL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.model_version is a varchar(32))
+# Finished evaluations (ranked or not: a task without a scoring dataset still has a loop): the statuses a
+# submission may judge a round in.
+EVALUATED_STATUSES = frozenset({ModelStatus.EVALUATED, ModelStatus.NOT_RANKED})
+
+
+@dataclass(frozen=True)
+class TargetRequest:
+    """One target as asked for: a Triton model name (and version), or a submission's id."""
+
+    name: str = ""
+    version: str = ""
+    model_id: int | None = None
+
+
+def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
+    if not requests:
+        return [FieldProblem("targetModels", "is empty")]
+    if len(requests) > MAX_TARGETS:
+        return [FieldProblem("targetModels", f"has more than {MAX_TARGETS} entries")]
+    problems = []
+    for i, request in enumerate(requests):
+        name, version = request.name.strip(), request.version.strip()
+        if request.model_id is not None:
+            if name or version:
+                problems.append(FieldProblem(f"targetModels.{i}", "give either modelId or name (and version), not both"))
+            continue
+        if not MODEL_NAME.match(name):
+            problems.append(FieldProblem(f"targetModels.{i}.name", "is not a valid Triton model name"))
+        elif is_submission_name(name):
+            problems.append(FieldProblem(f"targetModels.{i}.name", "names a submission: give its modelId instead"))
+        elif version and not VERSION.match(version):
+            problems.append(FieldProblem(f"targetModels.{i}.version", "must be 1–9 digits or empty"))
+    return problems
+
+
+async def _submission_target(task_id: int, i: int, model_id: int) -> TargetModelRef | FieldProblem:
+    field = f"targetModels.{i}.modelId"
+    model = await evaluation_queries.model(model_id)
+    if model is None:
+        return FieldProblem(field, "no such model")
+    name = model["name"]
+    if model["task"] != task_id:
+        return FieldProblem(field, f"the model '{name}' was submitted to another task")
+    if model["status"] == ModelStatus.FAILED:
+        return FieldProblem(field, f"the model '{name}' failed its deployment or evaluation")
+    if model["status"] not in EVALUATED_STATUSES:
+        return FieldProblem(field, f"the model '{name}' is not evaluated yet (status: {model['status']})")
+    if not model["published"]:
+        return FieldProblem(field, f"the model '{name}' is not published: its owner publishes it first")
+    return {"name": model["triton_name"], "version": model["triton_version"] or "1", "model_id": model_id}
+
+
+async def resolve_targets(
+    task: Mapping[str, Any],
+    config: TaskConfig | None,
+    requests: Sequence[TargetModelRef | TargetRequest],
+    services: Services | None,
+) -> list[TargetModelRef]:
+    """The round's targets at exact versions, each checked live when ``services`` is given (the seed,
+    run before any Triton is up, passes none); an InputError names every target that is refused."""
+    asked = [r if isinstance(r, TargetRequest) else TargetRequest(r["name"], r.get("version", "")) for r in requests]
+    problems = _shape_problems(asked)
+    if problems:
+        raise invalid("Bad target models.", *problems)
+    resolved: list[TargetModelRef | FieldProblem] = []
+    for i, request in enumerate(asked):
+        if request.model_id is not None:
+            resolved.append(await _submission_target(task["id"], i, request.model_id))
+            continue
+        name, version = request.name.strip(), request.version.strip()
+        if not version and services is not None:
+            version = await latest_version(services.triton, name) or ""
+        if not version:
+            resolved.append(
+                FieldProblem(
+                    f"targetModels.{i}.version",
+                    f"the target Triton serves no model '{name}' right now: name the version that judges this round",
+                )
+            )
+        else:
+            resolved.append({"name": name, "version": version})
+    if services is not None and config is not None:
+        checks = await asyncio.gather(
+            *(check_live(services, config, ref) for ref in resolved if not isinstance(ref, FieldProblem))
+        )
+        answers = iter(checks)
+        for i, ref in enumerate(resolved):
+            if not isinstance(ref, FieldProblem) and (problem := next(answers)):
+                resolved[i] = FieldProblem(f"targetModels.{i}", f"'{ref['name']}' version {ref['version']}: {problem}")
+    problems = [p for p in resolved if isinstance(p, FieldProblem)]
+    if problems:
+        raise invalid("A target model cannot judge this round.", *problems)
+    return [ref for ref in resolved if not isinstance(ref, FieldProblem)]
+
+
+async def check_live(services: Services, config: TaskConfig, ref: TargetModelRef) -> str | None:
+    """Why this model cannot judge the task's examples now, or None: ready, the task's inputs and outputs, an answer."""
+    client = serving_client(services, ref["name"])
+    timeout = services.settings.triton_timeout_s
+    try:
+        ready = await asyncio.wait_for(client.is_model_ready(ref["name"], ref["version"]), timeout)
+        metadata = await asyncio.wait_for(client.get_model_metadata(ref["name"], ref["version"]), timeout) if ready else {}
+    except Exception:  # noqa: BLE001 — unknown model, unreachable Triton: not ready either way
+        ready, metadata = False, {}
+    if not ready:
+        where = "the sandboxed submissions Triton" if is_submission_name(ref["name"]) else "the target Triton"
+        return f"not loaded and ready in {where}"
+    inputs = {tensor.get("name") for tensor in metadata.get("inputs") or ()}
+    outputs = {tensor.get("name") for tensor in metadata.get("outputs") or ()}
+    missing_in = [name for name in config.model_inputs if name not in inputs]
+    missing_out = [name for name in output_names(config) if name not in outputs]
+    if missing_in or missing_out:
+        parts = ([f"input(s) {', '.join(missing_in)}"] if missing_in else []) + (
+            [f"output(s) {', '.join(missing_out)}"] if missing_out else []
+        )
+        return f"does not follow the task's I/O contract: it lacks the {' and the '.join(parts)}"
+    try:
+        await predict(client, config, ref["name"], ref["version"], smoke_fields(config), timeout)
+    except ModelUnavailable as exc:
+        return f"did not answer a smoke example ({exc})"
+    return None
+
+
+def smoke_fields(config: TaskConfig) -> dict[str, str]:
+    """One plausible example for any task: a passage with its answer for QA-style inputs, a sentence otherwise."""
+    passage = "The bridge opened in 1932 and carries four lanes of traffic."
+    generic = {"context": passage, "passage": passage, "question": "When did the bridge open?"}
+    return {name: generic.get(name, "This is a smoke test sentence.") for name in config.model_inputs}
