@@ -114,9 +114,9 @@ async def bench(stack, rows: int, model_dir: Path) -> dict:
     records = await connection.fetch("SELECT fields::text AS f FROM dataset_examples")
     texts = [json.loads(r["f"])["statement"] for r in records]
     all_rows = len(texts)
-    pk = await connection.fetchval("SELECT id FROM models")
+    triton_name = await connection.fetchval("SELECT triton_name FROM models")
     await connection.close()
-    raw = await raw_batched(stack.env["TRITON_SUBMISSIONS_URL"], f"submission_{pk}", texts)
+    raw = await raw_batched(stack.env["TRITON_SUBMISSIONS_URL"], triton_name, texts)
     await http.aclose()
     job_rate = all_rows / (finished - started).total_seconds()
     return {

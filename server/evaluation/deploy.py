@@ -53,14 +53,6 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         return await _fail(services, model_id, f"The stored archive could not be read: {exc}")
     triton_config = {**repository.config, "name": model["triton_name"]}
     files = {f"file:{path}": data for path, data in repository.files.items()}
-    if await model_ready(client, model["triton_name"]):
-        # Loaded under this name but not live here (a deploy cut short, or a name reused after the database was
-        # reset): Triton would keep that model and call the new load a success, so it goes first.
-        await unload_quietly(client, model["triton_name"])
-        for _ in range(300):  # Triton unloads in the background; a guard, not a delay
-            if not await model_ready(client, model["triton_name"]):
-                break
-            await asyncio.sleep(0.1)
     try:
         await asyncio.wait_for(
             client.load_model(model["triton_name"], config=json.dumps(triton_config), files=files),

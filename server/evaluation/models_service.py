@@ -90,8 +90,9 @@ async def upload_model(
             [log_entry(ModelStatus.UPLOADED, "The archive passed every check.")],
         )
         staging.rename(archive_path(settings, model["id"]))
-        await queries.set_triton_name(model["id"], triton_name(model["id"]), "1")
-        model["triton_name"], model["triton_version"] = triton_name(model["id"]), "1"
+        name = triton_name(model["id"])
+        await queries.set_triton_name(model["id"], name, "1")
+        model["triton_name"], model["triton_version"] = name, "1"
     finally:
         staging.unlink(missing_ok=True)
     await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])

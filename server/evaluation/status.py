@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
@@ -19,7 +20,9 @@ def archive_path(settings: Settings, model_id: int) -> Path:
 
 
 def triton_name(model_id: int) -> str:
-    return f"submission_{model_id}"
+    """The model's name in the submissions Triton: its id and a random tag, so a name is never reused (ids can
+    be, after a database is reset, and Triton keeps a model already loaded under a name it is asked to load)."""
+    return f"submission_{model_id}_{secrets.token_hex(4)}"
 
 
 def log_entry(status: ModelStatus, message: str) -> dict[str, str]:

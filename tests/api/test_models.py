@@ -96,9 +96,9 @@ def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, 
         ("sentiment", _dynasent_test_rows(), ["statement"]),
         ("nli", _anli_rows(), ["context", "hypothesis"]),
     ):
-        model_pk = int(run_sql("SELECT id FROM models WHERE name = $1", f"my {task} model")[0]["id"])
+        triton_name = run_sql("SELECT triton_name FROM models WHERE name = $1", f"my {task} model")[0]["triton_name"]
         score = model_status(api, researcher, uploaded[task])["scores"][0]
-        expected = _independent_accuracy(stack, f"submission_{model_pk}", rows, inputs)
+        expected = _independent_accuracy(stack, triton_name, rows, inputs)
         assert abs(score["perf"] - expected) < 1e-6, (task, score, expected)
         assert 0 <= score["robustness"] <= 1 and score["throughput"] > 0 and score["memoryGb"] > 0
         assert score["fairness"] is None or 0 <= score["fairness"] <= 1

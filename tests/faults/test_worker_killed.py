@@ -76,6 +76,6 @@ def test_worker_killed_during_evaluation(stack, api, target_models, admin_token)
     assert "job(s) of dead workers" in new_worker_log.read_text()
     # One score row, equal to an independent computation on the same rows.
     assert run_sql("SELECT count(*) AS n FROM scores")[0]["n"] == 1
-    pk = run_sql("SELECT id FROM models")[0]["id"]
-    expected = _independent_accuracy(stack, f"submission_{pk}", rows, ["statement"])
+    triton_name = run_sql("SELECT triton_name FROM models")[0]["triton_name"]
+    expected = _independent_accuracy(stack, triton_name, rows, ["statement"])
     assert abs(status["scores"][0]["perf"] - expected) < 1e-6

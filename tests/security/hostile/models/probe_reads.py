@@ -16,6 +16,9 @@ TOKEN = re.compile(rb"[A-Za-z0-9_\-]{16,}")
 # System trees (the Python install and the venv are bound read-only into the sandbox) hold nothing of anyone;
 # this model's own folder holds its params (the marker and the secrets' hashes it looks for).
 OWN = str(Path(__file__).resolve().parent.parent)
+SYSTEM_UNDER_TMP = tuple(
+    Path(t).parts[2] for t in PARAMS["system_trees"] if Path(t).parts[1:2] == ("tmp",) and len(Path(t).parts) > 2
+)
 SKIP = ("/usr", "/proc", "/sys", "/dev", sys.prefix, sys.base_prefix, OWN, *PARAMS["system_trees"])
 SKIP_TREES = tuple(t for t in SKIP if t.strip("/"))
 
@@ -69,8 +72,9 @@ class TritonPythonModel:
             "proc": listing("/proc", allowed=("cpuinfo", "meminfo")),
             "proc-1-environ": read("/proc/1/environ"),
             "run": listing("/run"),
-            # A private /tmp: only this model's own folder (bound at the path Triton gave it).
-            "tmp": listing("/tmp", allowed=(Path(OWN).name,)),
+            # A private /tmp: only this model's own folder (bound at the path Triton gave it), and the Python
+            # installation or venv when they live under /tmp (a CI checkout), bound again read-only.
+            "tmp": listing("/tmp", allowed=(Path(OWN).name, *SYSTEM_UNDER_TMP)),
             "relay-socket": read("/run/dynabench/triton.sock"),
         }
         # Other submissions' files live in Triton's /tmp and shared-memory regions: hidden from here.
