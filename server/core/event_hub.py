@@ -58,9 +58,8 @@ class EventHub:
             if confirmed is None:
                 confirmed = self._confirmed[channel] = asyncio.get_running_loop().create_future()
                 try:
-                    await self._ensure_connection()
-                    await self._pubsub.subscribe(channel)
-                except (RedisError, OSError) as exc:
+                    await self._subscribe(channel)
+                except (RedisError, OSError, RuntimeError) as exc:
                     self._forget(channel, queue)
                     raise ConnectionError(f"Redis is unreachable: {exc}") from None
                 self._ensure_reader()
@@ -69,6 +68,19 @@ class EventHub:
         except TimeoutError:
             self._forget(channel, queue)
             raise ConnectionError("Redis did not confirm the subscription") from None
+
+    async def _subscribe(self, channel: str) -> None:
+        """SUBSCRIBE on the shared pub/sub connection. redis-py may ping it first (a health check) while the
+        reader waits on the same socket, which raises RuntimeError; the reader then reconnects: try again."""
+        for attempt in range(3):
+            await self._ensure_connection()
+            try:
+                await self._pubsub.subscribe(channel)
+                return
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.1 * (attempt + 1))
 
     def _forget(self, channel: str, queue: asyncio.Queue) -> None:
         queues = self._queues.get(channel)
