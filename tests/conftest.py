@@ -60,9 +60,27 @@ def stack(tmp_path_factory):
     )
     try:
         local.start()
+        _RUNNING.append(local)
         yield local
     finally:
+        _RUNNING.clear()
         local.stop()
+
+
+_RUNNING: list = []  # the session's stack once started (unit-test modules never start one)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fresh_submissions_triton():
+    """Each module starts with no submission loaded: tables are emptied between tests, so the models earlier
+    modules uploaded are orphans, and together they would outgrow the sandbox's memory limit (its cgroup's
+    OOM killer then takes a live model's process)."""
+    if _RUNNING and _RUNNING[0].env.get("TRITON_SUBMISSIONS_URL"):
+        triton = submissions_triton(_RUNNING[0])
+        for entry in triton.get_model_repository_index():
+            if entry.get("state") == "READY":
+                triton.unload_model(entry["name"])
+    yield
 
 
 TABLES = (
