@@ -36,6 +36,9 @@ SESSION_LIMITS = {
     "MODEL_LOAD_TIMEOUT_S": "90",
     "SMOKE_TEST_TIMEOUT_S": "30",
     "EVALUATION_BATCH_TIMEOUT_S": "60",
+    # Folders of unloaded models' files go soon (tests/api/test_submission_residency.py watches them go).
+    "SANDBOX_SCRATCH_SWEEP_S": "5",
+    "SANDBOX_SCRATCH_GRACE_S": "20",
 }
 
 
@@ -75,11 +78,10 @@ def fresh_submissions_triton():
     """Each module starts with no submission loaded: tables are emptied between tests, so the models earlier
     modules uploaded are orphans, and together they would outgrow the sandbox's memory limit (its cgroup's
     OOM killer then takes a live model's process)."""
-    if _RUNNING and _RUNNING[0].env.get("TRITON_SUBMISSIONS_URL"):
+    if _RUNNING and _RUNNING[0].env.get("TRITON_SUBMISSIONS_STATS_URL"):
         triton = submissions_triton(_RUNNING[0])
-        for entry in triton.get_model_repository_index():
-            if entry.get("state") == "READY":
-                triton.unload_model(entry["name"])
+        for name in loaded_submissions(_RUNNING[0]):
+            triton.unload_model(name)
     yield
 
 
@@ -125,6 +127,17 @@ class SyncTriton:
 
 def submissions_triton(stack, with_key: bool = True) -> SyncTriton:
     return SyncTriton(stack.env["TRITON_SUBMISSIONS_URL"], stack.env["TRITON_CONTROL_KEY"] if with_key else "")
+
+
+def loaded_submissions(stack) -> dict[str, int]:
+    """{Triton name: resident bytes} of the submissions whose processes run in the sandbox, as its agent
+    lists them (Triton's repository index omits models loaded with their files in the request)."""
+    from server.core.triton_clients import agent_request
+
+    answer = asyncio.run(
+        agent_request(stack.env["TRITON_SUBMISSIONS_STATS_URL"], "/models", control_key=stack.env["TRITON_CONTROL_KEY"])
+    )
+    return dict(answer["models"])
 
 
 def run_sql(sql: str, *args: Any) -> list[dict]:

@@ -19,7 +19,7 @@ from server.observability.jobs import (
     start_worker_metrics,
 )
 from workers.contamination import check_dataset_contamination, check_round_contamination
-from workers.evaluation import deploy_model, evaluate_model, rank_not_ranked_models
+from workers.evaluation import deploy_model, evaluate_model, keep_round_targets_loaded, rank_not_ranked_models
 from workers.liveness import (
     job_ended,
     job_started,
@@ -103,6 +103,14 @@ class WorkerSettings:
             instrument(rank_not_ranked_models),
             name="cron:rank_not_ranked_models",
             second={17, 47},
+            unique=True,
+            run_at_startup=True,
+        ),
+        # Submissions that judge an open round are loaded again if the sandbox lost them (server/evaluation/residency.py).
+        cron(
+            instrument(keep_round_targets_loaded),
+            name="cron:keep_round_targets_loaded",
+            second={37},
             unique=True,
             run_at_startup=True,
         ),

@@ -70,6 +70,9 @@ class Settings:
     model_load_timeout_s: float = 600.0
     smoke_test_timeout_s: float = 120.0
     evaluation_batch_timeout_s: float = 300.0
+    # Submissions kept loaded in the sandboxed Triton at once (0: no limit); before a load beyond it, the
+    # least recently active idle ones are unloaded (server/evaluation/residency.py).
+    submissions_max_loaded: int = 3
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -123,6 +126,7 @@ class Settings:
             model_load_timeout_s=float(env.get("MODEL_LOAD_TIMEOUT_S", cls.model_load_timeout_s)),
             smoke_test_timeout_s=float(env.get("SMOKE_TEST_TIMEOUT_S", cls.smoke_test_timeout_s)),
             evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
+            submissions_max_loaded=int(env.get("SUBMISSIONS_MAX_LOADED", cls.submissions_max_loaded)),
         )
 
 

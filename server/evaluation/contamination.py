@@ -135,11 +135,11 @@ def exact_matches(rows: Sequence[Row], corpus: Sequence[Row]) -> dict[int, int]:
     first: dict[str, int] = {}
     for j, item in enumerate(corpus):
         first.setdefault(exact_key(item), j)
-    found = {}
+    found: dict[int, int] = {}
     for i, row in enumerate(rows):
-        j = first.get(exact_key(row))
-        if j is not None:
-            found[i] = j
+        match = first.get(exact_key(row))
+        if match is not None:
+            found[i] = match
     return found
 
 

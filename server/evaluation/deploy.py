@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import json
 import math
 from typing import NamedTuple
-
-from tritonclient.utils import InferenceServerException
 
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
-from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
+from server.evaluation.residency import load_submission, model_ready
 from server.evaluation.sandbox_agent import stop_stuck_model, unload_quietly
-from server.evaluation.status import archive_path, get_model, publish_model_event, record_status
+from server.evaluation.status import get_model, publish_model_event, record_status
 from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
@@ -43,32 +39,9 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     task = await task_queries.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
-    try:
-        repository = await asyncio.to_thread(
-            read_model_repository,
-            archive_path(services.settings, model_id),
-            ArchiveLimits(max_files=services.settings.upload_max_files, max_total_bytes=services.settings.upload_max_bytes),
-        )
-    except (ArchiveRejected, OSError) as exc:
-        return await _fail(services, model_id, f"The stored archive could not be read: {exc}")
-    triton_config = {**repository.config, "name": model["triton_name"]}
-    files = {f"file:{path}": data for path, data in repository.files.items()}
-    try:
-        await asyncio.wait_for(
-            client.load_model(model["triton_name"], config=json.dumps(triton_config), files=files),
-            timeout=services.settings.model_load_timeout_s,
-        )
-    except InferenceServerException as exc:
-        return await _fail(services, model_id, f"Triton refused to load the model: {exc.message()}")
-    except TimeoutError:
-        await stop_stuck_model(services, model["triton_name"])
-        return await _fail(
-            services,
-            model_id,
-            f"Triton did not load the model within MODEL_LOAD_TIMEOUT_S ({services.settings.model_load_timeout_s:g} s); its processes were stopped.",
-        )
-    except OSError as exc:
-        return await _fail(services, model_id, f"Triton did not load the model: {type(exc).__name__} {exc}")
+    problem, triton_config = await load_submission(services, model)
+    if problem:
+        return await _fail(services, model_id, problem)
     await publish_model_event(services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test."))
     rows = (await smoke_rows(task["id"], config))[: max(1, int(triton_config.get("max_batch_size") or SMOKE_EXAMPLES))]
     try:
@@ -87,13 +60,6 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.")
     await publish_model_event(services, model)
     return Deployment(ModelStatus.DEPLOYED, evaluate_next=True)
-
-
-async def model_ready(client, name: str) -> bool:
-    try:
-        return bool(await client.is_model_ready(name))
-    except Exception:  # noqa: BLE001 — unreachable Triton: not ready
-        return False
 
 
 async def _fail(services: Services, model_id: int, message: str) -> Deployment:

@@ -11,7 +11,6 @@ from typing import Any, NamedTuple
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import metrics, queries
-from server.evaluation.deploy import model_ready
 from server.evaluation.records import (
     LIVE_STATUSES,
     NOT_RANKED_MESSAGE,
@@ -20,6 +19,7 @@ from server.evaluation.records import (
     ModelStatus,
     Perturbation,
 )
+from server.evaluation.residency import model_ready
 from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
 from server.evaluation.status import get_model, publish_model_event, record_status
 from server.tasks import queries as task_queries

@@ -16,6 +16,7 @@ from server.evaluation.records import (
     ModelRow,
     ModelStatus,
     Perturbation,
+    ResidentModelRow,
     ScoreRow,
 )
 from server.evaluation.tables import Dataset, DatasetExample, LeaderboardConfig, Model, Score
@@ -31,6 +32,30 @@ RECORD_STATUS = Query(
 """,
     json=("card", "status_log"),
 )
+
+
+RESIDENT_MODELS = Query("""
+    SELECT m.id, m.triton_name, m.status,
+           coalesce((m.status_log -> -1 ->> 'at')::timestamptz, m.created_at) AS changed_at,
+           EXISTS (SELECT 1 FROM rounds r CROSS JOIN LATERAL jsonb_array_elements(r.target_models) t
+                    WHERE r.end_at IS NULL AND t->>'name' = m.triton_name) AS in_the_loop
+      FROM models m
+     WHERE m.triton_name = ANY(:names)
+""")
+OPEN_ROUND_SUBMISSIONS = Query("""
+    SELECT DISTINCT (t->>'model_id')::int AS model_id
+      FROM rounds r CROSS JOIN LATERAL jsonb_array_elements(r.target_models) t
+     WHERE r.end_at IS NULL AND t ? 'model_id'
+""")
+
+
+async def resident_models(triton_names: Sequence[str]) -> list[ResidentModelRow]:
+    return cast(list[ResidentModelRow], await RESIDENT_MODELS.rows(names=list(triton_names)))
+
+
+async def open_round_submissions() -> list[int]:
+    """The submissions that judge an open round (of any task)."""
+    return [row["model_id"] for row in await OPEN_ROUND_SUBMISSIONS.rows()]
 
 
 async def record_status(model_id: int, status: ModelStatus, entries: list[dict[str, str]]) -> ModelRow | None:

@@ -62,6 +62,16 @@ class ModelRow(TypedDict):
     created_at: datetime
 
 
+class ResidentModelRow(TypedDict):
+    """A submission loaded in the submissions Triton, as the residency policy sees it."""
+
+    id: int
+    triton_name: str
+    status: str
+    changed_at: datetime  # its last status change (its evaluation, for an idle model)
+    in_the_loop: bool  # a target of an open round
+
+
 class DatasetRow(TypedDict):
     id: int
     task: int

@@ -1,5 +1,6 @@
 """What the worker asks of the sandbox agent (server/sandbox/agent.py) beside Triton's own API: the
-peak memory of a model's processes, and killing them when the model's code does not return."""
+peak memory of a model's processes, which models are loaded, and killing a model's processes when its
+code does not return."""
 
 from __future__ import annotations
 
@@ -26,6 +27,21 @@ async def peak_memory_gb(services: Services, triton_name: str) -> float | None:
         return None
     peak = int(answer.get("peak_bytes") or 0) if isinstance(answer, dict) else 0
     return peak / 1024**3 if peak else None
+
+
+async def loaded_models(services: Services) -> dict[str, int] | None:
+    """{Triton name: resident bytes} of the models whose processes run in the sandbox (Triton's own
+    repository index omits models loaded with their files in the request); None when no agent is
+    configured or it does not answer."""
+    url = services.settings.triton_submissions_stats_url
+    if not url:
+        return None
+    try:
+        answer = await agent_request(url, "/models", control_key=services.settings.triton_control_key)
+    except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
+        return None
+    models = answer.get("models") if isinstance(answer, dict) else None
+    return {str(name): int(size) for name, size in models.items()} if isinstance(models, dict) else None
 
 
 async def stop_stuck_model(services: Services, triton_name: str) -> None:

@@ -13,7 +13,13 @@ library only, so it can be copied into any image. It
   loopback, which nothing outside can reach;
 * answers ``GET /memory/<model>`` on ``--stats-listen``: the peak resident memory of the model's
   stub processes, measured here, where they are visible (docs/design.md §4, memory); and
-  ``POST /kill/<model>`` (with the key): kills a model's stub processes, stuck or not.
+  with the key, ``GET /models``: the models whose stubs run, with their resident memory (Triton's
+  repository index lists no model loaded with its files in the request), and ``POST /kill/<model>``:
+  kills a model's stub processes, stuck or not;
+* removes the folders Triton writes a model's files into when they come with the load request
+  (``<scratch>/folderXXXXXX``) once no model uses them: Triton keeps them until the same name is
+  loaded again, which never happens to a submission (each has its own name), and in the sandbox's
+  private /tmp (a tmpfs) they count against its memory limit for as long as it runs.
 
 It exits with Triton's exit code when Triton exits, and stops Triton on SIGTERM.
 """
@@ -29,6 +35,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -37,6 +44,8 @@ RESTRICTED_APIS = "model-repository,model-config,shared-memory,trace,logging"
 STUB = "triton_python_backend_stub"
 PIPE_CHUNK = 1 << 16
 INSTANCE_SUFFIX = re.compile(r"[0-9]+_[0-9]+")
+INSTANCE_NAME = re.compile(r"([^/]+)_[0-9]+_[0-9]+")  # a stub's instance argument: <model>_<group>_<n>
+OVERRIDE_FOLDER = re.compile(r"folder[A-Za-z0-9]{6}")  # Triton's mkdtemp for files sent with a load
 
 
 def parse_address(value: str) -> tuple[str, str | tuple[str, int]]:
@@ -116,6 +125,111 @@ def kill_model(model: str) -> int:
     return killed
 
 
+def override_folders_in_use(scratch: str) -> dict[str, str]:
+    """{folder: model} for every override folder a running process names (a stub's model.py path),
+    with the model of the stub's instance argument ("" when it has none)."""
+    prefix = scratch.rstrip("/") + "/"
+    found: dict[str, str] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            args = [a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+        except OSError:
+            continue
+        folders = [a[len(prefix) :].split("/", 1)[0] for a in args if a.startswith(prefix)]
+        instances = [m.group(1) for a in args if (m := INSTANCE_NAME.fullmatch(a))]
+        for folder in folders:
+            if OVERRIDE_FOLDER.fullmatch(folder):
+                found[folder] = found.get(folder) or (instances[0] if instances else "")
+    return found
+
+
+def unused_override_folders(scratch: str, seen: dict[str, str], now: float, grace_s: float) -> list[tuple[str, str]]:
+    """(folder, the model it was last seen serving or "") for the override folders no process names and
+    written more than ``grace_s`` ago (younger: a load in progress, before its stubs start). ``seen``
+    remembers folder -> model between sweeps."""
+    in_use = override_folders_in_use(scratch)
+    seen.update({folder: model for folder, model in in_use.items() if model})
+    unused: list[tuple[str, str]] = []
+    try:
+        entries = list(os.scandir(scratch))
+    except OSError:
+        return unused
+    for entry in entries:
+        if not OVERRIDE_FOLDER.fullmatch(entry.name) or entry.name in in_use:
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False) and now - entry.stat(follow_symlinks=False).st_mtime >= grace_s:
+                unused.append((entry.name, seen.get(entry.name, "")))
+        except OSError:
+            continue
+    return unused
+
+
+async def model_ready(port: int, model: str) -> bool | None:
+    """Whether Triton has ``model`` ready (its readiness URL needs no key); None when it does not answer."""
+    request = f"GET /v2/models/{urllib.parse.quote(model)}/ready HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 10)
+        try:
+            writer.write(request.encode())
+            await writer.drain()
+            status_line = await asyncio.wait_for(reader.readline(), 30)
+        finally:
+            writer.close()
+    except (OSError, TimeoutError):
+        return None
+    parts = status_line.split()
+    return parts[1] == b"200" if len(parts) > 1 else None
+
+
+async def sweep_once(port: int, scratch: str, seen: dict[str, str], grace_s: float) -> list[str]:
+    """Remove the override folders no model uses any more; their names. A folder stays while a process
+    names it and while the model it was last seen serving is ready (a stub that crashed is started
+    again by Triton, and reads its files again)."""
+    removed = []
+    for folder, model in await asyncio.to_thread(unused_override_folders, scratch, seen, time.time(), grace_s):
+        if model and await model_ready(port, model) is not False:
+            continue
+        await asyncio.to_thread(shutil.rmtree, os.path.join(scratch, folder), True)
+        seen.pop(folder, None)
+        removed.append(folder)
+    return removed
+
+
+async def sweep_forever(port: int, scratch: str, every_s: float, grace_s: float) -> None:
+    seen: dict[str, str] = {}
+    while True:
+        await asyncio.sleep(every_s)
+        removed = await sweep_once(port, scratch, seen, grace_s)
+        if removed:
+            print(f"sandbox agent: removed {len(removed)} unused model folder(s) from {scratch}", file=sys.stderr)
+
+
+def loaded_models() -> dict[str, int]:
+    """{model: resident bytes of its stubs now} for every model whose stubs run (loaded, or loading)."""
+    found: dict[str, int] = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            args = [a.decode(errors="replace") for a in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+            if not args[0].endswith(STUB):
+                continue
+            model = next((m.group(1) for a in args[1:] if (m := INSTANCE_NAME.fullmatch(a))), None)
+            if model is None:
+                continue
+            rss = next(
+                (
+                    int(line.split()[1]) * 1024
+                    for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                    if line.startswith("VmRSS:")
+                ),
+                0,
+            )
+        except (OSError, ValueError, IndexError):
+            continue
+        found[model] = found.get(model, 0) + rss
+    return found
+
+
 async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     try:
         while data := await reader.read(PIPE_CHUNK):
@@ -183,8 +297,9 @@ def relay_to(port: int, max_response_bytes: int):
 
 def stats_handler(key: str):
     async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """One request per connection (HTTP/1.0): ``GET /memory/<model>`` -> {"peak_bytes": N};
-        ``POST /kill/<model>`` with the control key -> {"killed": N}."""
+        """One request per connection (HTTP/1.0): ``GET /memory/<model>`` -> {"peak_bytes": N}; with the
+        control key, ``GET /models`` -> {"models": {name: resident bytes}} and ``POST /kill/<model>`` ->
+        {"killed": N}."""
         try:
             request_line = (await asyncio.wait_for(reader.readline(), 10)).decode("latin-1").split()
             headers = {}
@@ -196,12 +311,13 @@ def stats_handler(key: str):
             if method == "GET" and path.startswith("/memory/"):
                 model = urllib.parse.unquote(path[len("/memory/") :])
                 body, status = json.dumps({"peak_bytes": stub_peak_bytes(model)}).encode(), "200 OK"
+            elif not hmac.compare_digest(headers.get(CONTROL_HEADER, "").encode(), key.encode()):
+                body, status = b'{"error": "forbidden"}', "403 Forbidden"
+            elif method == "GET" and path == "/models":
+                body, status = json.dumps({"models": loaded_models()}).encode(), "200 OK"
             elif method == "POST" and path.startswith("/kill/"):
-                if not hmac.compare_digest(headers.get(CONTROL_HEADER, "").encode(), key.encode()):
-                    body, status = b'{"error": "forbidden"}', "403 Forbidden"
-                else:
-                    model = urllib.parse.unquote(path[len("/kill/") :])
-                    body, status = json.dumps({"killed": kill_model(model)}).encode(), "200 OK"
+                model = urllib.parse.unquote(path[len("/kill/") :])
+                body, status = json.dumps({"killed": kill_model(model)}).encode(), "200 OK"
             writer.write(
                 f"HTTP/1.0 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
             )
@@ -242,7 +358,13 @@ async def run(args: argparse.Namespace, key: str) -> int:
     servers = [await serve(args.listen, relay_to(args.triton_port, args.max_response_bytes))]
     if args.stats_listen:
         servers.append(await serve(args.stats_listen, stats_handler(key)))
+    sweeper = None
+    if args.scratch_dir:
+        sweep = sweep_forever(args.triton_port, args.scratch_dir, args.sweep_every_s, args.sweep_grace_s)
+        sweeper = asyncio.ensure_future(sweep)
     code = await triton.wait()
+    if sweeper is not None:
+        sweeper.cancel()
     for server in servers:
         server.close()
     return code
@@ -259,6 +381,9 @@ def main() -> int:
     parser.add_argument("--backend-source", default="", help="the python backend folder to copy")
     parser.add_argument("--launcher", default="", help="stub_launcher.sh: one nested sandbox per stub")
     parser.add_argument("--backends-dir", default="", help="a writable folder for the backend copy")
+    parser.add_argument("--scratch-dir", default="/tmp", help="where Triton writes loaded models' files; empty: no sweep")
+    parser.add_argument("--sweep-every-s", type=float, default=30.0, help="how often unused model folders are removed")
+    parser.add_argument("--sweep-grace-s", type=float, default=120.0, help="a folder younger than this is kept")
     parser.add_argument("triton", nargs="+", help="after --: tritonserver and its arguments")
     args = parser.parse_args()
     key = sys.stdin.readline().strip()

@@ -62,6 +62,9 @@ class SandboxLimits:
     # a fork bomb must not take the threads Triton and the other models need from the sandbox's pool.
     stub_max_processes: int = 256
     max_response_bytes: int = 64 << 20  # one Triton response (a batch's outputs)
+    # The agent removes the folders of unloaded models' files this often, once they are this old.
+    scratch_sweep_s: float = 30.0
+    scratch_grace_s: float = 120.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SandboxLimits:
@@ -73,6 +76,8 @@ class SandboxLimits:
             stub_cpu_seconds=int(env.get("SANDBOX_STUB_CPU_SECONDS", "3600")),
             stub_max_processes=int(env.get("SANDBOX_STUB_MAX_PROCESSES", "256")),
             max_response_bytes=int(float(env.get("SANDBOX_MAX_RESPONSE_MB", "64")) * (1 << 20)),
+            scratch_sweep_s=float(env.get("SANDBOX_SCRATCH_SWEEP_S", "30")),
+            scratch_grace_s=float(env.get("SANDBOX_SCRATCH_GRACE_S", "120")),
         )
 
 
@@ -195,6 +200,8 @@ def command(
         f"--listen={listen}",
         f"--stats-listen={stats_listen}",
         f"--max-response-bytes={limits.max_response_bytes}",
+        f"--sweep-every-s={limits.scratch_sweep_s:g}",
+        f"--sweep-grace-s={limits.scratch_grace_s:g}",
         f"--backend-source={BACKEND_SOURCE}",
         "--launcher=/sandbox/stub_launcher.sh",
         f"--backends-dir={BACKENDS_DIR}",

@@ -1,7 +1,8 @@
 """The models that judge a round: a built-in (or operator's) model in the target Triton, named with its
 version, or an evaluated, published submission of the task, served from the sandboxed submissions Triton.
 
-Checked when a round opens and when its targets change: each target must exist, be ready, follow the
+Checked when a round opens and when its targets change (a submission unloaded to make room is loaded
+again first): each target must exist, be ready, follow the
 task's I/O contract and answer a smoke example, or the request fails with an InputError naming it.
 A target that disappears later leaves examples PENDING until it answers again; the round's
 `targetModels { status { ready } }` tells the owner which one is away.
@@ -21,6 +22,7 @@ from server.core.services import Services
 from server.core.target_models import is_submission_name, latest_version, serving_client
 from server.evaluation import queries as evaluation_queries
 from server.evaluation.records import ModelStatus
+from server.evaluation.residency import ensure_loaded
 from server.tasks.config import TaskConfig
 from server.tasks.records import TargetModelRef
 
@@ -62,7 +64,7 @@ def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
     return problems
 
 
-async def _submission_target(task_id: int, i: int, model_id: int) -> TargetModelRef | FieldProblem:
+async def _submission_target(task_id: int, i: int, model_id: int, services: Services | None) -> TargetModelRef | FieldProblem:
     field = f"targetModels.{i}.modelId"
     model = await evaluation_queries.model(model_id)
     if model is None:
@@ -76,6 +78,9 @@ async def _submission_target(task_id: int, i: int, model_id: int) -> TargetModel
         return FieldProblem(field, f"the model '{name}' is not evaluated yet (status: {model['status']})")
     if not model["published"]:
         return FieldProblem(field, f"the model '{name}' is not published: its owner publishes it first")
+    # An idle submission may have been unloaded to make room (server/evaluation/residency.py): load it again.
+    if services is not None and (problem := await ensure_loaded(services, model)):
+        return FieldProblem(field, f"the model '{name}' could not be loaded again: {problem}")
     return {"name": model["triton_name"], "version": model["triton_version"] or "1", "model_id": model_id}
 
 
@@ -94,7 +99,7 @@ async def resolve_targets(
     resolved: list[TargetModelRef | FieldProblem] = []
     for i, request in enumerate(asked):
         if request.model_id is not None:
-            resolved.append(await _submission_target(task["id"], i, request.model_id))
+            resolved.append(await _submission_target(task["id"], i, request.model_id, services))
             continue
         name, version = request.name.strip(), request.version.strip()
         if not version and services is not None:

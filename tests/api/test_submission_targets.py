@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -178,8 +180,14 @@ def test_targets_can_be_replaced_and_a_missing_one_leaves_examples_pending(api, 
     assert [t["modelId"] for t in changed["round"]["targetModels"]] == [good]
     assert api(IN_THE_LOOP, {"m": good})["node"]["inTheLoop"] == [opened["round"]["number"]]
 
-    # The submission goes away (unloaded): new examples wait as pending, and the round says which target is away.
+    # The submission goes away for good (unloaded, and its stored archive gone, so the worker cannot load it
+    # again): new examples wait as pending, and the round says which target is away.
     triton_name = changed["round"]["targetModels"][0]["name"]
+    stored = (
+        Path(os.environ["MODEL_STORE_DIR"])
+        / f"model-{run_sql('SELECT id FROM models WHERE triton_name = $1', triton_name)[0]['id']}.archive"
+    )
+    hidden = stored.rename(stored.with_name(stored.name + ".away"))
     submissions_triton(stack).unload_model(triton_name)
     wait_until(lambda: not submissions_triton(stack).is_model_ready(triton_name), timeout=60)
     api(
@@ -197,6 +205,13 @@ def test_targets_can_be_replaced_and_a_missing_one_leaves_examples_pending(api, 
         lambda: api(targets, {"r": round_id})["node"]["targetModels"] == [{"name": triton_name, "status": {"ready": False}}],
         timeout=60,
     )
+    # Once it can be, the worker's cron loads the round's target again, and the pending example is judged.
+    hidden.rename(stored)
+    wait_until(lambda: submissions_triton(stack).is_model_ready(triton_name), timeout=180, interval=1)
+    verdict = "SELECT fooled FROM examples WHERE id = $1"
+    example_pk = int(base64.b64decode(written["example"]["id"]).decode().split(":")[1])
+    wait_until(lambda: run_sql(verdict, example_pk)[0]["fooled"] is not None, timeout=120, interval=1)
+    assert run_sql(verdict, example_pk)[0]["fooled"] is True  # the model says "positive"; the annotator, negative
     # Replacing the targets of a closed round is refused.
     api("mutation($r: ID!) { closeRound(roundId: $r) { __typename } }", {"r": round_id}, token=owner)
     closed = api(SET_TARGETS, {"i": {"roundId": round_id, "targetModels": [{"name": loop["community"]}]}}, token=owner)

@@ -13,7 +13,7 @@ import pytest
 
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import model_status, upload_model
-from tests.conftest import run_sql, seed_builtin_tasks, submissions_triton
+from tests.conftest import loaded_submissions, run_sql, seed_builtin_tasks, submissions_triton
 
 # A sentiment model that follows the I/O contract without torch: every statement is "negative".
 MODEL_PY = b"""import numpy as np
@@ -74,7 +74,7 @@ def archive(config: str) -> bytes:
 
 
 def submission_models(stack) -> set[str]:
-    return {model["name"] for model in submissions_triton(stack).get_model_repository_index()}
+    return set(loaded_submissions(stack))
 
 
 @pytest.mark.parametrize("case", sorted(REFUSED))
