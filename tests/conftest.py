@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +20,29 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "shared" / "data")
 os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
+RUN_DIR_PREFIX = "dynabench-tests-"
+KEEP_FINISHED_RUNS = 2  # the folders (stack logs) of the last runs that ended stay for a look
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each run gets a temporary root of its own, not pytest's shared numbered folders under
+    /tmp/pytest-of-<user>: their clean-up at the start of one run deleted the live stack folders (database,
+    sockets) of another run on the same machine."""
+    if config.option.basetemp is None:
+        runs = Path(tempfile.gettempdir())
+        _remove_finished_runs(runs)
+        config.option.basetemp = str(runs / f"{RUN_DIR_PREFIX}{os.getpid()}")
+
+
+def _remove_finished_runs(runs: Path) -> None:
+    finished = []
+    for folder in runs.glob(f"{RUN_DIR_PREFIX}*"):
+        pid = folder.name[len(RUN_DIR_PREFIX) :]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            finished.append(folder)
+    finished.sort(key=lambda folder: folder.stat().st_mtime, reverse=True)
+    for folder in finished[KEEP_FINISHED_RUNS:]:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # The whole suite talks to one stack from 127.0.0.1, so the per-address (and per-account) rate limits are raised for
