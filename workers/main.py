@@ -18,7 +18,7 @@ from server.observability.jobs import (
     serialize_job,
     start_worker_metrics,
 )
-from workers.contamination import check_dataset_contamination, check_round_contamination
+from workers.contamination import check_dataset_contamination, check_round_contamination, check_unreported_datasets
 from workers.evaluation import deploy_model, evaluate_model, keep_round_targets_loaded, rank_not_ranked_models
 from workers.liveness import (
     job_ended,
@@ -103,6 +103,14 @@ class WorkerSettings:
             instrument(rank_not_ranked_models),
             name="cron:rank_not_ranked_models",
             second={17, 47},
+            unique=True,
+            run_at_startup=True,
+        ),
+        # Datasets with no contamination report (the seeded ones) are checked (server/evaluation/pipeline.py).
+        cron(
+            instrument(check_unreported_datasets),
+            name="cron:check_unreported_datasets",
+            second={41},
             unique=True,
             run_at_startup=True,
         ),

@@ -59,3 +59,19 @@ async def rank_not_ranked(services: Services) -> int:
         await publish_model_event(services, model)
         await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model["id"])
     return len(models)
+
+
+# A dataset's own check is queued when it is added; the sweep leaves it that long before queuing another.
+UNREPORTED_GRACE_S = 300
+UNREPORTED_PER_SWEEP = 20
+
+
+async def check_unreported_datasets(services: Services) -> int:
+    """The sweeper's other half (a worker cron): queue the contamination check of every dataset that has no report,
+    e.g. the scoring datasets the seed step of `dynabench migrate` added (it runs without Redis); the number queued."""
+    from workers import contamination as contamination_jobs  # deferred: workers import the evaluation domain
+
+    dataset_ids = await queries.unreported_datasets(UNREPORTED_GRACE_S, UNREPORTED_PER_SWEEP)
+    for dataset_id in dataset_ids:
+        await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset_id)
+    return len(dataset_ids)

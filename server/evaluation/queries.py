@@ -356,6 +356,19 @@ REPORTS_OF_ROUNDS = Query(
 )
 
 
+UNREPORTED_DATASETS = Query("""
+    SELECT d.id FROM datasets d
+     WHERE NOT EXISTS (SELECT 1 FROM contamination_reports r WHERE r.dataset = d.id)
+       AND d.created_at < now() - make_interval(secs => :min_age_s)
+     ORDER BY d.id LIMIT :limit
+""")
+
+
+async def unreported_datasets(min_age_s: float, limit: int) -> list[int]:
+    """Datasets older than ``min_age_s`` with no contamination report (e.g. those `dynabench migrate` seeded)."""
+    return [row["id"] for row in await UNREPORTED_DATASETS.rows(min_age_s=float(min_age_s), limit=limit)]
+
+
 async def original_rows(dataset_id: int) -> list[dict[str, Any]]:
     """{"id", "uid", "fields"} of the dataset's rows as uploaded."""
     return await ORIGINAL_ROWS.rows(dataset=dataset_id)

@@ -222,3 +222,28 @@ def test_a_round_opened_from_a_retrained_model_reports_its_training_data(stack, 
         client = target_triton(stack)
         client.load_model(model)
         client.close()
+
+
+def test_the_seeded_scoring_datasets_get_a_report_from_the_sweep(stack, api, admin_token):
+    """`dynabench migrate` seeds each built-in task's scoring dataset without Redis (no job is queued): the worker's
+    sweep queues their checks once they are older than its grace period."""
+    import asyncio
+
+    from server.evaluation.seed_datasets import seed_scoring_datasets
+
+    seed_builtin_tasks()
+    asyncio.run(seed_scoring_datasets())
+    seeded = {code: set(_datasets(api, code, admin_token)) for code in ("sentiment", "nli", "hate_speech", "qa")}
+    assert all(seeded.values()), seeded
+    assert run_sql("SELECT count(*) AS n FROM contamination_reports")[0]["n"] == 0
+    run_sql("UPDATE datasets SET created_at = created_at - interval '1 hour'")  # past the sweep's grace period
+    wait_until(
+        lambda: all(
+            report["contamination"] is not None for code in seeded for report in _datasets(api, code, admin_token).values()
+        ),
+        timeout=240,
+        interval=2,
+    )
+    for code in seeded:
+        for report in _datasets(api, code, admin_token).values():
+            assert report["contamination"]["rows"] > 0 and report["contamination"]["computedAt"]
