@@ -18,6 +18,7 @@ from server.observability.jobs import (
     serialize_job,
     start_worker_metrics,
 )
+from workers.campaigns import recompute_campaign_ledger, sweep_campaign_ledgers
 from workers.contamination import check_dataset_contamination, check_round_contamination, check_unreported_datasets
 from workers.evaluation import deploy_model, evaluate_model, keep_round_targets_loaded, rank_not_ranked_models
 from workers.liveness import (
@@ -79,6 +80,7 @@ class WorkerSettings:
             train_target_model,
             check_dataset_contamination,
             check_round_contamination,
+            recompute_campaign_ledger,
         )
     )
     # The sweeper: pending examples are found from database state, so none is lost even if an
@@ -121,6 +123,15 @@ class WorkerSettings:
             second={37},
             unique=True,
             run_at_startup=True,
+        ),
+        # Campaign ledgers whose recompute job was lost are brought up to date (server/campaigns/ledger.py).
+        cron(
+            instrument(sweep_campaign_ledgers),
+            name="cron:sweep_campaign_ledgers",
+            minute=set(range(0, 60, 5)),
+            second={27},
+            unique=True,
+            run_at_startup=False,
         ),
         # Jobs of a worker that died (SIGKILL, lost machine) run again within ~30 s (workers/liveness.py).
         cron(

@@ -12,6 +12,12 @@ import { ValidateIndexPage, ValidatePage } from "./validate/ValidatePage";
 import { LeaderboardIndexPage, LeaderboardPage } from "./leaderboard/LeaderboardPage";
 import { ModelPage, ModelsPage } from "./models/ModelsPage";
 import { OwnerIndexPage, OwnerTaskPage } from "./owner/OwnerPage";
+import { lazyPage } from "./lib/lazy";
+
+// Separate chunks, loaded on first use: crowd workers' join flow, owners' campaign pages.
+const JoinPage = lazyPage<PageProps>(() => import("./join/JoinPage").then((m) => m.JoinPage));
+const CampaignsPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignsPage").then((m) => m.CampaignsPage));
+const CampaignPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignPage").then((m) => m.CampaignPage));
 
 export interface PageProps {
   params: Record<string, string>;
@@ -39,5 +45,8 @@ export const routes: Route[] = [
   { path: "/leaderboard/:code", title: "Leaderboard", page: LeaderboardPage },
   { path: "/owner", title: "Your tasks", page: OwnerIndexPage, nav: "Own tasks" },
   { path: "/owner/:code", title: "Task owner", page: OwnerTaskPage },
+  { path: "/owner/:code/campaigns", title: "Campaigns", page: CampaignsPage },
+  { path: "/owner/:code/campaigns/:id", title: "Campaign", page: CampaignPage },
+  { path: "/join/:code", title: "Join", page: JoinPage, public: true },
   { path: "/login", title: "Log in", page: LoginPage, public: true },
 ];

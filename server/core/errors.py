@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,6 +18,7 @@ class ServiceError(Exception):
     message: str
     fields: list[FieldProblem] = field(default_factory=list)
     retry_after_s: int | None = None  # RATE_LIMITED: whole seconds until the client may try again
+    details: dict[str, Any] = field(default_factory=dict)  # extra fields of the error's GraphQL type (e.g. DUPLICATE_EXAMPLE)
 
     def __str__(self) -> str:
         return self.message

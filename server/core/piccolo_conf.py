@@ -17,5 +17,6 @@ APP_REGISTRY = AppRegistry(
         "server.annotation.piccolo_app",
         "server.evaluation.piccolo_app",
         "server.training.piccolo_app",
+        "server.campaigns.piccolo_app",
     ]
 )

@@ -34,6 +34,7 @@ class Action(StrEnum):
     CREATE_TASK = "new tasks"
     UPLOAD_MODEL = "uploads"
     SUBMIT_EXAMPLE = "examples"
+    JOIN_CAMPAIGN = "campaign joins"  # per address, and per campaign (passed as the `account` of the window)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,10 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
         Action.SUBMIT_EXAMPLE: (
             Window(settings.submissions_per_minute, MINUTE, False),
             Window(settings.submissions_per_minute_per_address, MINUTE, True),
+        ),
+        Action.JOIN_CAMPAIGN: (
+            Window(settings.campaign_joins_per_minute, MINUTE, False),
+            Window(settings.campaign_joins_per_hour_per_address, HOUR, True),
         ),
     }
     return tuple(window for window in table[action] if window.max > 0)
@@ -144,7 +149,7 @@ async def take(
         return Taken(keys, cost)
     window = counted[int(full) - 1][0]
     wait_s = max(1, (int(wait_ms) + 999) // 1000) if int(wait_ms) > 0 else window.seconds
-    whom = "from one address" if window.per_address else "per account"
+    whom = "from one address" if window.per_address else _PER_KEY.get(action, "per account")
     what = action.value if window.max != 1 else action.value.removesuffix("s")
     raise rate_limited(
         f"At most {window.max} {what} per {_UNITS[window.seconds]} {whom}; try again in {wait_text(wait_s)}{note}.",
@@ -153,6 +158,7 @@ async def take(
 
 
 _UNITS = {MINUTE: "minute", HOUR: "hour", DAY: "day"}
+_PER_KEY = {Action.JOIN_CAMPAIGN: "per campaign"}  # what the non-address window counts, when not an account
 
 
 def wait_text(seconds: int) -> str:

@@ -73,6 +73,12 @@ class Settings:
     # Submissions kept loaded in the sandboxed Triton at once (0: no limit); before a load beyond it, the
     # least recently active idle ones are unloaded (server/evaluation/residency.py).
     submissions_max_loaded: int = 3
+    # Crowd campaigns (server/campaigns/): the key of the HMAC under which external worker ids are stored (at least
+    # 32 characters; empty: derived from JWT_SECRET), and the joins allowed per client address per hour and per
+    # campaign per minute (server/core/rate_limits.py; 0 turns one off).
+    crowd_id_secret: str = ""
+    campaign_joins_per_hour_per_address: int = 60
+    campaign_joins_per_minute: int = 120
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -127,6 +133,11 @@ class Settings:
             smoke_test_timeout_s=float(env.get("SMOKE_TEST_TIMEOUT_S", cls.smoke_test_timeout_s)),
             evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
             submissions_max_loaded=int(env.get("SUBMISSIONS_MAX_LOADED", cls.submissions_max_loaded)),
+            crowd_id_secret=env.get("CROWD_ID_SECRET", ""),
+            campaign_joins_per_hour_per_address=int(
+                env.get("CAMPAIGN_JOINS_PER_HOUR_PER_ADDRESS", cls.campaign_joins_per_hour_per_address)
+            ),
+            campaign_joins_per_minute=int(env.get("CAMPAIGN_JOINS_PER_MINUTE", cls.campaign_joins_per_minute)),
         )
 
 

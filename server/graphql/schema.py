@@ -24,6 +24,7 @@ from server.graphql.annotation.schema import (
     ValidationQueries,
     ValidationSubscriptions,
 )
+from server.graphql.campaigns.schema import CampaignMutations, CampaignQueries
 from server.graphql.core.errors import (
     ArchiveRejectedError,
     AuthenticationError,
@@ -45,12 +46,22 @@ from server.graphql.training.schema import TrainingMutations, TrainingQueries, T
 
 
 @strawberry.type
-class Query(AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries, TrainingQueries):
+class Query(
+    AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries, TrainingQueries, CampaignQueries
+):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
 
 @strawberry.type
-class Mutation(AccountMutations, TaskMutations, AnnotationMutations, ValidationMutations, EvaluationMutations, TrainingMutations):
+class Mutation(
+    AccountMutations,
+    TaskMutations,
+    AnnotationMutations,
+    ValidationMutations,
+    EvaluationMutations,
+    TrainingMutations,
+    CampaignMutations,
+):
     pass
 
 

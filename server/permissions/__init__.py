@@ -7,9 +7,11 @@ bool and are applied by lists and `node(id:)` alike. Callers use `server.permiss
 
 from server.permissions.accounts import *  # noqa: F403
 from server.permissions.base import *  # noqa: F403
+from server.permissions.campaigns import *  # noqa: F403
 from server.permissions.datasets import *  # noqa: F403
 from server.permissions.examples import *  # noqa: F403
 from server.permissions.models import *  # noqa: F403
+from server.permissions.quality import *  # noqa: F403
 from server.permissions.target_models import *  # noqa: F403
 from server.permissions.tasks import *  # noqa: F403
 from server.permissions.training import *  # noqa: F403

@@ -45,6 +45,24 @@ class FoolingConfig(_Strict):
 class ValidationConfig(_Strict):
     num_matching_validations: int = Field(default=3, ge=1, le=25)
     validate_non_fooling: bool = False
+    # The outcome rule (docs/design.md §4.2): N matching votes, or reliability-weighted votes (Dawid–Skene,
+    # server/crowd/reliability.py) decided once the posterior reaches `reliability_threshold`.
+    rule: Literal["matching", "reliability"] = "matching"
+    reliability_threshold: float = Field(default=0.9, gt=0.5, le=1.0)
+    # Gold items (server/crowd/gold.py): the share of queue items that are gold, and the pause rule.
+    gold_rate: float = Field(default=0.0, ge=0.0, le=0.5)
+    gold_min_answers: int = Field(default=5, ge=1, le=1000)
+    gold_pause_below: float = Field(default=0.7, ge=0.0, le=1.0)
+
+
+class DuplicatesConfig(_Strict):
+    """The near-duplicate guard at submission (server/crowd/duplicates.py): refuse an example that repeats one of
+    the worker's earlier examples of the task or a validated example of the round (normalized text, word n-gram
+    Jaccard ≥ `jaccard`)."""
+
+    enabled: bool = False
+    jaccard: float = Field(default=0.7, gt=0.0, le=1.0)
+    ngram: int = Field(default=3, ge=1, le=10)
 
 
 class DynascoreConfig(_Strict):
@@ -78,6 +96,7 @@ class TaskConfig(_Strict):
     fooling: FoolingConfig
     performance_metric: Literal["accuracy", "macro_f1", "squad_f1"]
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    duplicates: DuplicatesConfig = Field(default_factory=DuplicatesConfig)
     dynascore: DynascoreConfig = Field(default_factory=DynascoreConfig)
     # Several target models per round: send each example to one at random, or to all (majority decides).
     target_selection: Literal["random", "all"] = "random"

@@ -34,7 +34,8 @@ REFUSALS = {
     "NotFoundError": ("hide", "NOT_FOUND"),
 }
 # Every table a refused call might write to. Not user_round_stats nor validation_claims: the worker's
-# aggregation of an earlier allowed vote upserts the first, and handing out examples (a query) writes the second.
+# aggregation of an earlier allowed vote upserts the first, and handing out examples (a query) writes the second;
+# nor campaign_ledger_lines, which the ledger job writes after an earlier allowed call.
 COUNTED = (
     "users",
     "api_tokens",
@@ -50,6 +51,12 @@ COUNTED = (
     "scores",
     "leaderboard_configs",
     "training_runs",
+    "campaigns",
+    "campaign_workers",
+    "campaign_approved",
+    "gold_items",
+    "gold_answers",
+    "duplicate_refusals",
 )
 
 

@@ -6,12 +6,20 @@ from graphql import build_schema
 from tests.authz import (
     test_matrix_accounts_tasks,
     test_matrix_annotation,
+    test_matrix_campaigns,
     test_matrix_models_training,
+    test_matrix_quality,
 )
 from tests.authz.world import PRINCIPALS
 from tests.conftest import ROOT
 
-MODULES = (test_matrix_accounts_tasks, test_matrix_annotation, test_matrix_models_training)
+MODULES = (
+    test_matrix_accounts_tasks,
+    test_matrix_annotation,
+    test_matrix_models_training,
+    test_matrix_campaigns,
+    test_matrix_quality,
+)
 
 
 def _schema_operations() -> set[str]:

@@ -67,6 +67,9 @@ ID_REFS = {
     "user": ("user:alice", "user:bob", "user:carol"),
 }
 ALL_ID_REFS = tuple(key for keys in ID_REFS.values() for key in keys)
+# Only the campaign fuzzers' world has these (tests/fuzz/test_campaigns_fuzz.py); no other mutation takes them.
+CAMPAIGN_REFS = ("campaign:alpha", "campaign:beta", "campaign:draft")
+CAMPAIGN_CODE_REFS = ("campaignCode:alpha", "campaignCode:beta", "campaignCode:draft")
 
 
 def weighted(*pairs: tuple[int, st.SearchStrategy]) -> st.SearchStrategy:
@@ -285,6 +288,62 @@ HINTS: dict[str, st.SearchStrategy] = {
     "ContextInput.fields": st.fixed_dictionaries(
         {"context": weighted((4, texts), (1, junk_strings))}, optional={"statement": texts}
     ),
+    # Crowd campaigns (tests/fuzz/test_campaigns_fuzz.py adds the campaigns and their codes to its world).
+    "campaignId": weighted(
+        (5, st.sampled_from(CAMPAIGN_REFS).map(Ref)), (2, st.sampled_from(ALL_ID_REFS).map(Ref)), (3, malformed_ids)
+    ),
+    "JoinCampaignInput.code": weighted(
+        (5, st.sampled_from(CAMPAIGN_CODE_REFS).map(Ref)), (1, st.from_regex(r"\A[A-Za-z0-9_-]{1,40}\Z")), (1, junk_strings)
+    ),
+    "JoinParam.name": st.sampled_from(
+        ["PROLIFIC_PID", "STUDY_ID", "SESSION_ID", "workerId", "assignmentId", "hitId", "turkSubmitTo", "pid", "", "\x00"]
+    ),
+    "JoinParam.value": st.sampled_from(
+        [
+            "5e9088a8a4b6ed018b45ba7b",
+            "6" * 24,
+            "A1B2C3D4E5F6G7",
+            "ASSIGNMENT_ID_NOT_AVAILABLE",
+            "3AAAAAAAAAAAAAAAAAAAAA",
+            "https://www.mturk.com",
+            "javascript:alert(1)",
+            "x" * 300,
+            "",
+        ]
+    ),
+    "JoinCampaignInput.query": st.sampled_from(
+        [
+            "PROLIFIC_PID=5e9088a8a4b6ed018b45ba7b&STUDY_ID=" + "6" * 24 + "&SESSION_ID=" + "7" * 24,
+            "?workerId=A1B2C3D4E5F6G7&assignmentId=3AAAAAAAAAAAAAAAAAAAAA&hitId=3H&turkSubmitTo=https%3A%2F%2Fwww.mturk.com",
+            "assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=3H",
+            "pid=a&pid=b",
+            "%ZZ%00=%ff",
+            "&&==",
+            "a=" + "b" * 5000,
+        ]
+    ),
+    "questionId": st.sampled_from(["q1", "q2", "q3", "", "Q1", "q1 "]),
+    "QuizAnswer.answer": st.sampled_from(["a", "b", "A", "", " a"]),
+    "QuizQuestionInput.answer": st.sampled_from(["a", "b", "c", ""]),
+    "choices[]": st.sampled_from(["a", "b", "", "a"]),
+    "passMark": st.sampled_from([1, 2, 0, -1, 50]),
+    "attempts": st.sampled_from([1, 3, 0, -1, 1000]),
+    "currency": st.sampled_from(["GBP", "USD", "gbp", "EURO", "", "XXX"]),
+    "baseCents": st.sampled_from([0, 100, 10_000_000, 10_000_001, -1]),
+    "foolingBonusCents": st.sampled_from([0, 50, 10_000_001, -1]),
+    "agreementBonusCents": st.sampled_from([0, 10, -5]),
+    "bonusCapCents": st.sampled_from([0, 500, None, -1]),
+    "completionCode": st.sampled_from(["C1ABCDEF", "", "c" * 65, "=cmd|' /C calc'!A0", "CODE WITH SPACES"]),
+    "failureCode": st.sampled_from(["SCREENED1", "", "C1ABCDEF", "\u202eEVIL"]),
+    "completionRedirect": st.sampled_from(
+        ["https://example.org/done", "javascript:alert(1)", "http://localhost/", "//evil.example", "", "h" * 3000]
+    ),
+    "consent": st.sampled_from(
+        ["# Consent\n\nI **agree**.", "<script>alert(1)</script>", "[x](javascript:alert(1))", "<img src=x onerror=alert(1)>"]
+    ),
+    "instructions": texts,
+    "examplesPerCampaign": st.sampled_from([None, 0, 1, 2, -1, 10**6]),
+    "examplesPerDay": st.sampled_from([None, 1, 0, -1]),
     "config": st.one_of(
         st.just(SENTIMENT_CONFIG),
         st.builds(_corrupt_config, st.sampled_from(sorted(SENTIMENT_CONFIG)), st.integers(0, 5), json_values),

@@ -58,6 +58,12 @@ _TRACKED = {
     "scores": "model, dataset",
     "leaderboard_configs": "id, task, owner, name, metric_weights, dataset_weights",
     "training_runs": "id, task, requested_by, from_rounds, base_model, profile",
+    # Not campaign_ledger_lines: the ledger job writes them in the background (after an allowed finishCampaign).
+    "campaigns": "id, task, round, platform, title, status, code, consent_md, instructions_md, quiz, quotas, currency, "
+    "base_cents, fooling_bonus_cents, agree_bonus_cents, bonus_cap_cents, completion_code, failure_code, completion_redirect",
+    "campaign_workers": 'id, campaign, "user", external_key, entry, consented_at, quiz_attempts, quiz_passed, screened_out, '
+    "finished_at",
+    "campaign_approved": "id, campaign, worker, external_id, assignment_id, submission_id",
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

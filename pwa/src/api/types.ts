@@ -16,6 +16,7 @@ export interface ErrorResult {
     | "ConflictError"
     | "ModelUnavailableError"
     | "RoundClosedError"
+    | "DuplicateExampleError"
     | "AuthenticationError"
     | "PermissionError"
     | "ArchiveRejectedError"

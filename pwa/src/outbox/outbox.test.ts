@@ -94,6 +94,14 @@ describe("planBatch", () => {
     expect(plan.signInRequired).toBe(false);
   });
 
+  it("keeps a near-duplicate refused on sync as a failed draft with the server's message (nothing is lost)", () => {
+    const message = "This repeats your earlier example #12 (nearly the same words, similarity 0.82). Please write something new.";
+    const plan = planBatch([item("a", 1)], [{ __typename: "DuplicateExampleError", code: "DUPLICATE_EXAMPLE", message }], 1);
+    expect(plan.delivered).toHaveLength(0);
+    expect(plan.retry).toHaveLength(0);
+    expect(plan.refused[0]).toMatchObject({ clientId: "a", state: "failed", input: item("a", 1).input, failure: { code: "DUPLICATE_EXAMPLE", message } });
+  });
+
   it("asks for a new session on AuthenticationError and keeps the item pending", () => {
     const plan = planBatch([item("a", 1)], [{ __typename: "AuthenticationError", code: "AUTHENTICATION_FAILED", message: "expired" }], 1);
     expect(plan.signInRequired).toBe(true);

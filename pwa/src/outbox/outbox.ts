@@ -82,8 +82,8 @@ export function nextBatch(items: OutboxItem[], username: string, inFlight: Reado
 
 export type ResultKind = "delivered" | "refused" | "retry" | "signIn";
 
-/** Errors that will not go away by sending the same input again. */
-const REFUSED = new Set(["InputError", "NotFoundError", "ConflictError", "RoundClosedError", "PermissionError"]);
+/** Errors that will not go away by sending the same input again (the draft stays, failed, for editing). */
+const REFUSED = new Set(["InputError", "NotFoundError", "ConflictError", "RoundClosedError", "PermissionError", "DuplicateExampleError"]);
 
 export function classifyResult(result: CreateExampleResult | null | undefined): ResultKind {
   if (!result) return "retry";

@@ -6,6 +6,7 @@ from server import permissions
 from server.accounts.viewer import Principal
 from server.annotation.examples import queries
 from server.annotation.records import ExampleRow
+from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.services import Services
@@ -30,6 +31,7 @@ async def retract_example(services: Services, example_id: int, viewer: Principal
     async with db.transaction():
         await queries.retract(example_id)
     row = await own_example(example_id, viewer)
+    await campaign_ledger.outcome_changed(services, row["round"])  # a retracted example earns no campaign bonus
     await events.publish(services.redis, events.RoundStatsChanged(round_id=row["round"]))
     return row
 

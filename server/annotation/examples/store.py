@@ -9,10 +9,14 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
+from server.annotation.quality.duplicates import refuse_duplicate
 from server.annotation.records import ExampleRow, ExampleStatus
+from server.campaigns.work import check_quota
+from server.core import db
 from server.core.errors import ServiceError, not_found
 from server.core.inference import Prediction
 from server.core.jsonutil import to_json
+from server.crowd.quotas import Action as QuotaAction
 from server.tasks.config import TaskConfig
 
 
@@ -29,8 +33,9 @@ async def insert_example(
     targets: list[dict],
     guard: bool = False,
 ) -> tuple[ExampleRow | None, bool]:
-    """(example, inserted). Guarded: (None, False) when the rows it was judged on are no longer current
+    """(example, inserted); DUPLICATE_EXAMPLE when it repeats an earlier example (quality/duplicates.py). Guarded: (None, False) when the rows it was judged on are no longer current
     or the client UUID is taken."""
+    await refuse_duplicate(config, round_row["task"], round_row["id"], user_id, submission.client_id, stored_input)
     output = model_output_document(predictions) if predictions else None
     status = status_after_verdict(config, fooled, answered=bool(predictions))
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
@@ -59,7 +64,9 @@ async def insert_example(
             seen_fields=to_json(context["fields"]),
         )
     try:
-        row = await queries.insert_example(values, guard=guard)
+        async with db.transaction():  # a campaign worker's quota is checked under a lock, with the insert
+            await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
+            row = await queries.insert_example(values, guard=guard)
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):

@@ -16,7 +16,7 @@ SELECT e.id, e."user", e.input::text AS input, e.model_output::text AS model_out
   COALESCE((SELECT json_agg(json_build_object('user', v."user", 'label', v.label, 'mode', v.mode) ORDER BY v.id)
             FROM validations v WHERE v.example = e.id), '[]')::text AS validations
 FROM examples e JOIN contexts c ON c.id = e.context
-WHERE e.round = :round_id
+WHERE e.round = :round_id AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)
 ORDER BY e.id
 """)
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from server.annotation.aggregation import OPEN, Vote, outcome
+from server.annotation.quality import gold, reliability
 from server.annotation.records import ExampleStatus, ValidationMode
 from server.annotation.validation import queries, stats
+from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.services import Services
 from server.tasks.service import get_round, load_config
@@ -46,7 +48,8 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         votes = await queries.votes(example_id)
         round_row = await get_round(example["round"])
         config = load_config(await queries.task_row(round_row["task"]))
-        decided = outcome([Vote(v["label"], v["mode"]) for v in votes], config.validation.num_matching_validations)
+        counted = await _counted_votes(round_row["task"], config, example, votes)
+        decided = await _decide(round_row["task"], config, example, counted)
         if decided == OPEN:
             decided = (
                 ExampleStatus.OPEN if (example["fooled"] or config.validation.validate_non_fooling) else ExampleStatus.CLOSED
@@ -61,6 +64,8 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         )
         for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
             await recount_user(user_id, example["round"])
+    if decided != example["status"]:  # a campaign on the round pays from outcomes: its ledger is recomputed
+        await campaign_ledger.outcome_changed(services, example["round"])
     await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
     await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
     await events.publish(
@@ -73,6 +78,27 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         ),
     )
     return decided
+
+
+async def _decide(task_id: int, config, example: dict, counted: list) -> str:
+    """The task's outcome rule (docs/design.md §4.2): N matching votes, or reliability-weighted votes. Under the
+    reliability rule a decided example keeps its outcome (the model moves with the history; an owner vote decides
+    at once when it comes before any decision, as in the matching rule)."""
+    if config.validation.rule != "reliability":
+        return outcome([Vote(v["label"], v["mode"]) for v in counted], config.validation.num_matching_validations)
+    if example["status"] not in (ExampleStatus.OPEN, ExampleStatus.CLOSED):
+        return example["status"]
+    model = await reliability.task_model(task_id)
+    return reliability.reliable_outcome(counted, model, config.validation)
+
+
+async def _counted_votes(task_id: int, config, example: dict, votes: list) -> list:
+    """The votes the outcome is computed from: on an example still undecided (open or closed), the user-mode votes
+    of validators the gold rule pauses do not count (docs/design.md §4.2); a decided example keeps its votes."""
+    if example["status"] not in (ExampleStatus.OPEN, ExampleStatus.CLOSED):
+        return votes
+    paused = await gold.paused_users(task_id, config, (v["user"] for v in votes if v["mode"] == ValidationMode.USER))
+    return [v for v in votes if not (v["mode"] == ValidationMode.USER and v["user"] in paused)]
 
 
 async def sweep_unaggregated(services: Services, limit: int = 200) -> int:

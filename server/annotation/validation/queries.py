@@ -11,8 +11,8 @@ _EXAMPLE_JSON = ("input", "model_output")
 
 # --- the validator's queue ----------------------------------------------------------------------
 
-# Open examples this validator may vote on, fooling first, then fewest votes, then random. Rows
-# another validator holds a live claim on come last, and FOR UPDATE SKIP LOCKED keeps two
+# Open examples this validator may vote on (gold items are served only by quality/gold.py), fooling first,
+# then fewest votes, then random. Rows another validator holds a live claim on come last, and FOR UPDATE SKIP LOCKED keeps two
 # simultaneous requests from taking the same row: so concurrent validators get different examples
 # while others remain. The choice is made among the 500 oldest of them (their upper id bound found
 # first, once per call, through the partial index examples_open_by_round), not among every open
@@ -21,7 +21,8 @@ _EXAMPLE_JSON = ("input", "model_output")
 # tables were empty: 1 s per call under load.)
 _VOTABLE_BY = """
   {alias}.round = :round_id AND {alias}.status = 'open' AND NOT {alias}.retracted AND {alias}."user" <> :user_id
-  AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = {alias}.id AND v."user" = :user_id)"""
+  AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = {alias}.id AND v."user" = :user_id)
+  AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = {alias}.id)"""
 CANDIDATES = Query(f"""
 SELECT e.id FROM examples e
 WHERE {_VOTABLE_BY.format(alias="e")}
@@ -127,7 +128,8 @@ SELECT :user_id, :round_id, a.submitted, a.fooled, a.fooled_rejected, a.retracte
 FROM (SELECT count(*) AS submitted, count(*) FILTER (WHERE fooled AND NOT retracted) AS fooled,
              count(*) FILTER (WHERE fooled AND NOT retracted AND status = 'rejected') AS fooled_rejected,
              count(*) FILTER (WHERE retracted) AS retracted
-      FROM examples WHERE "user" = :user_id AND round = :round_id) a
+      FROM examples x WHERE "user" = :user_id AND round = :round_id
+        AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = x.id AND g.hidden)) a
 ON CONFLICT ("user", round) DO UPDATE SET submitted = EXCLUDED.submitted, fooled = EXCLUDED.fooled,
   fooled_rejected = EXCLUDED.fooled_rejected, retracted = EXCLUDED.retracted, validations_done = EXCLUDED.validations_done
 """)
@@ -145,6 +147,7 @@ FROM (
     count(*) FILTER (WHERE NOT e.retracted AND e.status = 'validated') AS validated,
     count(*) FILTER (WHERE NOT e.retracted AND e.fooled AND e.status = 'validated') AS validated_fooled
   FROM examples e WHERE e.round = :round_id
+    AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)  -- uploaded gold (quality/gold_upload.py)
 ) s
 WHERE r.id = :round_id
 RETURNING r.total_collected, r.total_fooled, r.total_validated, r.total_validated_fooled

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from server import permissions
 from server.accounts.viewer import Viewer
+from server.annotation.quality import gold
+from server.annotation.quality import queries as gold_queries
 from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel, ValidationMode, ValidationRow
 from server.annotation.validation import queries
+from server.campaigns.work import check_quota
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.services import Services
 from server.core.storable import text_problem
-from server.tasks.service import get_round
+from server.crowd.quotas import Action as QuotaAction
+from server.tasks.service import get_round, load_config
 from workers import validation as validation_jobs
 
 CLAIM_MINUTES = 10
@@ -18,11 +22,15 @@ MAX_NOTE = 2000
 
 
 async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -> list[ExampleRow]:
-    await get_round(round_id)
+    round_row = await get_round(round_id)
+    config = load_config(await queries.task_row(round_row["task"]))
+    if viewer.user_id in await gold.paused_users(round_row["task"], config, [viewer.user_id]):
+        return []  # paused by the gold rule: no more items in this task
     async with db.transaction():
         ids = await queries.pick_candidates(round_id, viewer.user_id, first)
         if ids:
             await queries.claim(ids, viewer.user_id, CLAIM_MINUTES)
+    ids = await gold.mix_gold(round_id, viewer.user_id, config, ids, first)  # gold items, served like the others
     if not ids:
         return []
     by_id = {row["id"]: row for row in await queries.examples_by_ids(ids)}
@@ -49,7 +57,13 @@ async def validate_example(
         raise ServiceError("CONFLICT", "The model has not judged this example yet.")
     if example["status"] == ExampleStatus.AWAITING_CLAIM:
         raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
+    config = load_config(await queries.task_row(round_row["task"]))
+    await gold.check_not_paused(round_row["task"], config, viewer.user_id)
+    gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None
+    if gold_item is not None:  # graded, never a vote (quality/gold.py)
+        return await gold.answer_gold(services, gold_item, config, viewer.user_id, label)  # type: ignore[return-value]
     async with db.transaction():
+        await check_quota(viewer.user_id, example["round"], QuotaAction.VALIDATION)  # campaign workers' quotas
         inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip())
         if inserted is None:
             raise ServiceError("CONFLICT", "You have already validated this example.")

@@ -17,13 +17,17 @@ from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats, voting
 from server.core import events
 from server.core.errors import ServiceError, not_found
+from server.graphql.annotation import quality
 from server.graphql.annotation.mutations import (
     claim_fooled,
     create_example,
     explain_example,
     flag_example,
+    mark_gold,
     retract_example,
     submit_examples,
+    unmark_gold,
+    upload_gold,
     validate_example,
 )
 from server.graphql.annotation.types import Badge, ContextStrategy, ExampleNode, UserStatsRow, ValidationQueueUpdate
@@ -72,6 +76,10 @@ class AnnotationMutations:
 
 @strawberry.type
 class ValidationQueries:
+    @strawberry.field(description="Task owners: refused near-duplicates and each validator's gold accuracy and pause state.")
+    async def task_quality(self, info: Info, task_code: str) -> quality.TaskQuality:
+        return await quality.task_quality(info, task_code)
+
     @strawberry.field(
         description="Up to `first` examples for the viewer to validate now (handed out so that concurrent validators get different ones)."
     )
@@ -126,6 +134,9 @@ class ValidationQueries:
 @strawberry.type
 class ValidationMutations:
     validate_example = validate_example.validate_example
+    mark_gold = mark_gold.mark_gold
+    unmark_gold = unmark_gold.unmark_gold
+    upload_gold = upload_gold.upload_gold
 
 
 @strawberry.type

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import strawberry
 from graphql import GraphQLError
+from strawberry import relay
 from strawberry.extensions import FieldExtension
 from strawberry.relay.types import GlobalIDValueError
 from strawberry.types import Info
@@ -107,6 +108,18 @@ class ServiceUnavailableError(Error):
     pass
 
 
+@strawberry.type(
+    description="The example repeats an earlier one (the worker's own, or a validated example of the round); "
+    "`message` says which and how. Nothing was stored: edit the draft and send it again."
+)
+class DuplicateExampleError(Error):
+    repeats_example_id: strawberry.ID = strawberry.field(description="The global id of the example it repeats.")
+    repeats_excerpt: str = strawberry.field(description="The start of the repeated example's text.")
+    own: bool = strawberry.field(description="True when it repeats one of the viewer's own examples.")
+    kind: str = strawberry.field(description="exact | near: how it repeats it.")
+    similarity: float
+
+
 # The one table from a service error's code to the union member a mutation answers with.
 ERROR_TYPES: dict[str, type[Error]] = {
     "INVALID_INPUT": InputError,
@@ -116,11 +129,13 @@ ERROR_TYPES: dict[str, type[Error]] = {
     "FORBIDDEN": PermissionError,
     "NOT_FOUND": NotFoundError,
     "CONFLICT": ConflictError,
+    "QUOTA_REACHED": ConflictError,  # a campaign worker's quota (server/campaigns/work.py)
     "MODEL_UNAVAILABLE": ModelUnavailableError,
     "ROUND_CLOSED": RoundClosedError,
     "RATE_LIMITED": RateLimitedError,
     "ARCHIVE_REJECTED": ArchiveRejectedError,
     "SERVICE_UNAVAILABLE": ServiceUnavailableError,
+    "DUPLICATE_EXAMPLE": DuplicateExampleError,
 }
 ALL_ERROR_TYPES = tuple(dict.fromkeys([Error, *ERROR_TYPES.values()]))
 
@@ -136,6 +151,10 @@ def error_from_service(exc: ServiceError) -> Error:
         )
     if error_type is RateLimitedError:
         return RateLimitedError(code=exc.code, message=exc.message, retry_after_seconds=exc.retry_after_s)
+    if error_type is DuplicateExampleError:
+        details = dict(exc.details)
+        details["repeats_example_id"] = strawberry.ID(relay.to_base64("Example", details["repeats_example_id"]))
+        return DuplicateExampleError(code=exc.code, message=exc.message, **details)
     return error_type(code=exc.code, message=exc.message)
 
 

@@ -16,6 +16,7 @@ from server.graphql.annotation.types import ExampleNode, ModelPrediction, Verdic
 from server.graphql.core.errors import (
     AuthenticationError,
     ConflictError,
+    DuplicateExampleError,
     InputError,
     ModelUnavailableError,
     NotFoundError,
@@ -56,6 +57,7 @@ CreateExampleResult = Annotated[
     | InputError
     | NotFoundError
     | ConflictError
+    | DuplicateExampleError
     | ModelUnavailableError
     | RoundClosedError
     | RateLimitedError

@@ -1,0 +1,136 @@
+/**
+ * /#/join/<code>?<platform params>: a crowd worker arrives without a password. joinCampaign (with this browser's id,
+ * kept per code so a retry resumes the same account) answers a session token, stored like a sign-in; then the stage
+ * decides the page: consent → quiz → the task with the quota visible and Finish → the completion code and the way
+ * back to the platform. An MTurk preview shows the campaign and "Accept the HIT to start", creating nothing.
+ * A separate chunk (routes.tsx loads it lazily).
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { describeError, NetworkError, request } from "../api/client";
+import { ME } from "../api/documents";
+import { closeLive } from "../api/ws";
+import { session } from "../auth/session";
+import { newClientId } from "../lib/uuid";
+import type { PageProps } from "../routes";
+import { CompletionView } from "./CompletionView";
+import { JOIN_CAMPAIGN } from "./documents";
+import { clientIdKey, isMturkPreview, joinParams, viewOfState } from "./flow";
+import { ConsentView, PreviewView, QuizView } from "./StageViews";
+import { JOIN_TEXT } from "./text";
+import type { CampaignPage, CampaignWorkerState, CompletionInfo } from "./types";
+import { WorkView } from "./WorkView";
+
+type Phase =
+  | { kind: "loading" }
+  | { kind: "error"; message: string; canRetry: boolean }
+  | { kind: "preview"; campaign: CampaignPage }
+  | { kind: "worker"; state: CampaignWorkerState; completion: CompletionInfo | null };
+
+function storedClientId(code: string): string {
+  const key = clientIdKey(code);
+  try {
+    const existing = localStorage.getItem(key);
+    if (existing) return existing;
+    const fresh = newClientId();
+    localStorage.setItem(key, fresh);
+    return fresh;
+  } catch {
+    return newClientId();
+  }
+}
+
+const stateKey = (code: string) => `${clientIdKey(code)}.state`;
+
+/** The last state seen, so that a reload while offline still opens the task (the outbox keeps the examples). */
+function savedState(code: string): CampaignWorkerState | null {
+  try {
+    const raw = localStorage.getItem(stateKey(code));
+    return raw ? (JSON.parse(raw) as CampaignWorkerState) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function JoinPage({ params, query }: PageProps) {
+  const code = params.code;
+  const [phase, setPhase] = useState<Phase>({ kind: "loading" });
+  const started = useRef(false);
+
+  function show(state: CampaignWorkerState, completion: CompletionInfo | null = null) {
+    try {
+      localStorage.setItem(stateKey(code), JSON.stringify(state));
+    } catch {
+      /* private mode: the state is simply asked again next time */
+    }
+    setPhase({ kind: "worker", state, completion });
+  }
+
+  async function join() {
+    setPhase({ kind: "loading" });
+    const preview = isMturkPreview(query);
+    try {
+      const { joinCampaign: result } = await request(
+        JOIN_CAMPAIGN,
+        { input: { code, params: joinParams(query), clientId: storedClientId(code) } },
+        { token: null },
+      );
+      if (result.__typename === "CampaignPreview") {
+        setPhase({ kind: "preview", campaign: result.campaign });
+      } else if (result.__typename === "CampaignJoined") {
+        const { me } = await request(ME, {}, { token: result.token });
+        if (!me) throw new Error(JOIN_TEXT.badLink);
+        closeLive();
+        session.set({ token: result.token, user: me, expired: false });
+        show(result.state);
+      } else {
+        const fields = result.fields?.map((f) => f.message).join(" ");
+        setPhase({ kind: "error", message: fields ? `${result.message} ${fields}` : result.message, canRetry: result.__typename === "RateLimitedError" });
+      }
+    } catch (error) {
+      const saved = preview ? null : savedState(code);
+      if (error instanceof NetworkError && saved && session.get()) show(saved);
+      else setPhase({ kind: "error", message: error instanceof NetworkError ? JOIN_TEXT.offlineJoin : describeError(error), canRetry: true });
+    }
+  }
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void join();
+  }, []);
+
+  // A new stage replaces the page: move focus to its heading, so screen readers announce it.
+  const viewKey = phase.kind === "worker" ? viewOfState(phase.state) : phase.kind;
+  const lastView = useRef(viewKey);
+  useEffect(() => {
+    if (lastView.current === viewKey) return;
+    lastView.current = viewKey;
+    requestAnimationFrame(() => document.getElementById("page-title")?.focus());
+  }, [viewKey]);
+
+  if (phase.kind === "loading") {
+    return (
+      <section class="join" aria-labelledby="page-title">
+        <h1 id="page-title" tabIndex={-1}>{JOIN_TEXT.joining}</h1>
+        <p role="status" aria-live="polite">{JOIN_TEXT.joining}</p>
+      </section>
+    );
+  }
+  if (phase.kind === "error") {
+    return (
+      <section class="join card narrow" aria-labelledby="page-title">
+        <h1 id="page-title" tabIndex={-1}>{JOIN_TEXT.badLink}</h1>
+        <p role="alert" class="error" data-testid="join-error">{phase.message}</p>
+        {phase.canRetry && <button type="button" onClick={() => void join()}>{JOIN_TEXT.retry}</button>}
+      </section>
+    );
+  }
+  if (phase.kind === "preview") return <PreviewView campaign={phase.campaign} />;
+
+  const { state } = phase;
+  const view = viewOfState(state);
+  if (view === "consent") return <ConsentView state={state} onState={(s) => show(s)} />;
+  if (view === "quiz") return <QuizView state={state} onState={show} />;
+  if (view === "work") return <WorkView state={state} onState={show} />;
+  return <CompletionView state={state} completion={phase.completion} onState={show} />;
+}

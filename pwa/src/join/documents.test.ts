@@ -1,0 +1,17 @@
+// The campaign documents (join flow and owner pages) must be valid against the server's schema.graphql.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { buildSchema, parse, validate } from "graphql";
+import { describe, expect, it } from "vitest";
+import { OWNER_CAMPAIGN_DOCUMENTS } from "../owner/campaigns/documents";
+import { JOIN_DOCUMENTS } from "./documents";
+
+const schema = buildSchema(readFileSync(fileURLToPath(new URL("../../../schema.graphql", import.meta.url)), "utf8"));
+
+describe("campaign GraphQL documents", () => {
+  for (const [name, source] of Object.entries({ ...JOIN_DOCUMENTS, ...OWNER_CAMPAIGN_DOCUMENTS })) {
+    it(`${name} is valid against schema.graphql`, () => {
+      expect(validate(schema, parse(source)).map((e) => e.message)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,37 @@
+/**
+ * A page loaded on first use (its own chunk: the base bundle stays small). The service worker precaches every chunk,
+ * so a lazy page opens offline too once the app was installed.
+ */
+import type { ComponentType } from "preact";
+import { useEffect, useState } from "preact/hooks";
+
+export const LAZY_TEXT = {
+  loading: "Loading…",
+  failed: "This page could not be loaded. Check your connection and reload.",
+  reload: "Reload",
+} as const;
+
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let loaded: ComponentType<P> | null = null;
+  return function LazyPage(props: P) {
+    const [Page, setPage] = useState<ComponentType<P> | null>(() => loaded);
+    const [failed, setFailed] = useState(false);
+    useEffect(() => {
+      if (Page) return;
+      load().then(
+        (component) => {
+          loaded = component;
+          setPage(() => component);
+        },
+        () => setFailed(true),
+      );
+    }, []);
+    if (Page) return <Page {...props} />;
+    return (
+      <section aria-labelledby="page-title">
+        <h1 id="page-title" tabIndex={-1}>{failed ? LAZY_TEXT.failed : LAZY_TEXT.loading}</h1>
+        {failed && <button type="button" onClick={() => window.location.reload()}>{LAZY_TEXT.reload}</button>}
+      </section>
+    );
+  };
+}

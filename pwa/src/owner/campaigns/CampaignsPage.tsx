@@ -1,0 +1,86 @@
+/** Task owners: the task's crowd campaigns (status, ledger totals), the task's quality (gold, duplicates) and a form for a new one. */
+import { useEffect, useState } from "preact/hooks";
+import { describeError, request } from "../../api/client";
+import { session } from "../../auth/session";
+import { formatMoney } from "../../join/flow";
+import { reconnected } from "../../lib/network";
+import { useObservable } from "../../lib/observable";
+import { href, navigate } from "../../router";
+import type { PageProps } from "../../routes";
+import { useTaskDetail } from "../../tasks/detail";
+import { CampaignForm } from "./CampaignForm";
+import { CAMPAIGNS, CREATE_CAMPAIGN, type Campaign } from "./documents";
+import { emptyForm } from "./form";
+import { QualityPanel } from "./QualityPanel";
+import { CAMPAIGN_TEXT as T } from "./text";
+
+export function CampaignsPage({ params }: PageProps) {
+  const code = params.code;
+  const username = useObservable(session)?.user.username ?? "";
+  const detail = useTaskDetail(code, username);
+  const [campaigns, setCampaigns] = useState<Campaign[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function load() {
+    try {
+      setCampaigns((await request(CAMPAIGNS, { taskCode: code })).campaigns);
+      setError(null);
+    } catch (problem) {
+      setError(describeError(problem));
+    }
+  }
+  useEffect(() => {
+    void load();
+    return reconnected.on(() => void load());
+  }, [code]);
+
+  const task = detail.task;
+  return (
+    <section aria-labelledby="page-title" class="campaigns">
+      <p class="crumbs"><a href={href(`/owner/${encodeURIComponent(code)}`)}>{T.backToTask}</a> <span aria-hidden="true">›</span></p>
+      <h1 id="page-title" tabIndex={-1}>{T.listTitle(task?.name ?? code)}</h1>
+      <p class="lead">{T.listLead}</p>
+      {error && <p role="alert" class="error">{error}</p>}
+      {campaigns === null ? (
+        <p role="status">{T.loading}</p>
+      ) : campaigns.length === 0 ? (
+        <p>{T.none}</p>
+      ) : (
+        <ul class="example-list" data-testid="campaign-list">
+          {campaigns.map((c) => (
+            <li class="card example-row" key={c.id}>
+              <h2><a href={href(`/owner/${encodeURIComponent(code)}/campaigns/${encodeURIComponent(c.id)}`)}>{c.title}</a></h2>
+              <p class="example-row-head">
+                <span class="status-tag">{T.statusText[c.status]}</span>
+                <span class="status-tag">{c.platform}</span>
+                <span class="hint">{T.ledgerTotal}: {formatMoney(c.ledger.totalCents, c.currency)} · {T.ledgerWorkers}: {c.ledger.workers}</span>
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <QualityPanel taskCode={code} />
+      <h2>{T.newCampaign}</h2>
+      {task && (
+        <CampaignForm
+          key={task.id}
+          initial={emptyForm(task.currentRound?.number ?? null)}
+          creating
+          submitLabel={T.create}
+          onSubmit={async (input) => {
+            try {
+              const { createCampaign: result } = await request(CREATE_CAMPAIGN, { taskCode: code, input });
+              if (result.__typename === "CampaignSaved") {
+                navigate(`/owner/${encodeURIComponent(code)}/campaigns/${encodeURIComponent(result.campaign.id)}`);
+                return T.created(result.campaign.title);
+              }
+              return result.fields?.length ? result.fields : result.message;
+            } catch (problem) {
+              return describeError(problem);
+            }
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+/** The owners' campaign documents (checked against schema.graphql by join/documents.test.ts). */
+import type { Document } from "../../api/documents";
+import type { CampaignError, CampaignStatus, CrowdPlatform } from "../../join/types";
+import type { CampaignInput, CampaignSettings } from "./form";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
+
+export interface CampaignLedger {
+  totalCents: number;
+  pendingCents: number;
+  exportedCents: number;
+  workers: number;
+  unmatched: string[];
+}
+
+export interface Campaign extends CampaignSettings {
+  id: string;
+  code: string;
+  roundId: string;
+  platform: CrowdPlatform;
+  status: CampaignStatus;
+  ledger: CampaignLedger;
+}
+
+const CAMPAIGN_FIELDS = `id title platform status code roundId consent instructions quiz { id prompt choices answer }
+  quizPassMark quizAttempts quotas { examplesPerDay examplesPerCampaign validationsPerDay validationsPerCampaign exampleBudget }
+  currency baseCents foolingBonusCents agreementBonusCents bonusCapCents completionCode failureCode completionRedirect
+  ledger { totalCents pendingCents exportedCents workers unmatched }`;
+
+export type SaveResult = { __typename: "CampaignSaved"; campaign: Campaign } | CampaignError;
+
+export const CAMPAIGNS = doc<{ campaigns: Campaign[] }, { taskCode: string }>(
+  `query Campaigns($taskCode: String!) { campaigns(taskCode: $taskCode, first: 100) { ${CAMPAIGN_FIELDS} } }`,
+);
+
+export const CAMPAIGN = doc<{ campaign: Campaign | null }, { id: string }>(
+  `query Campaign($id: ID!) { campaign(id: $id) { ${CAMPAIGN_FIELDS} } }`,
+);
+
+export const CREATE_CAMPAIGN = doc<{ createCampaign: SaveResult }, { taskCode: string; input: CampaignInput }>(
+  `mutation CreateCampaign($taskCode: String!, $input: CampaignInput!) { createCampaign(taskCode: $taskCode, input: $input) {
+    ${ERROR_FIELDS} ... on CampaignSaved { campaign { ${CAMPAIGN_FIELDS} } } } }`,
+);
+
+export const UPDATE_CAMPAIGN = doc<{ updateCampaign: SaveResult }, { campaignId: string; input: CampaignInput }>(
+  `mutation UpdateCampaign($campaignId: ID!, $input: CampaignInput!) { updateCampaign(campaignId: $campaignId, input: $input) {
+    ${ERROR_FIELDS} ... on CampaignSaved { campaign { ${CAMPAIGN_FIELDS} } } } }`,
+);
+
+export type ImportResult =
+  | { __typename: "ApprovedImported"; matched: number; unmatchedWorkers: string[]; unknown: number; notApproved: number; problems: string[] }
+  | CampaignError;
+
+export const IMPORT_APPROVED = doc<{ importApprovedSubmissions: ImportResult }, { campaignId: string; file: null }>(
+  `mutation ImportApproved($campaignId: ID!, $file: Upload!) { importApprovedSubmissions(campaignId: $campaignId, file: $file) {
+    ${ERROR_FIELDS} ... on ApprovedImported { matched unmatchedWorkers unknown notApproved problems } } }`,
+);
+
+export type ExportResult =
+  | { __typename: "PayoutsExported"; csv: string; totalCents: number; workers: number; unpaidWorkers: number }
+  | CampaignError;
+
+export const EXPORT_PAYOUTS = doc<{ exportPayouts: ExportResult }, { campaignId: string; format: "PROLIFIC" | "MTURK" }>(
+  `mutation ExportPayouts($campaignId: ID!, $format: PayoutFormat!) { exportPayouts(campaignId: $campaignId, format: $format) {
+    ${ERROR_FIELDS} ... on PayoutsExported { csv totalCents workers unpaidWorkers } } }`,
+);
+
+export interface ValidatorQuality {
+  username: string;
+  votes: number;
+  goldAnswered: number;
+  goldCorrect: number;
+  goldAccuracy: number | null;
+  paused: boolean;
+}
+
+export const TASK_QUALITY = doc<{ taskQuality: { duplicatesRefused: number; validators: ValidatorQuality[] } }, { taskCode: string }>(
+  `query TaskQuality($taskCode: String!) { taskQuality(taskCode: $taskCode) { duplicatesRefused
+    validators { username votes goldAnswered goldCorrect goldAccuracy paused } } }`,
+);
+
+export const OWNER_CAMPAIGN_DOCUMENTS = {
+  CAMPAIGNS, CAMPAIGN, CREATE_CAMPAIGN, UPDATE_CAMPAIGN, IMPORT_APPROVED, EXPORT_PAYOUTS, TASK_QUALITY,
+};

@@ -1,0 +1,51 @@
+"""The owners' quality view of a task (issue #17): `taskQuality(taskCode)`."""
+
+from __future__ import annotations
+
+import strawberry
+from strawberry.types import Info
+
+from server import permissions
+from server.annotation.quality import view
+from server.graphql.core.guard import authorize
+from server.tasks.service import get_task_by_code, load_config
+
+
+@strawberry.type
+class ValidatorQuality:
+    username: str
+    votes: int = strawberry.field(description="Votes cast in the task (user mode).")
+    gold_answered: int
+    gold_correct: int
+    gold_accuracy: float | None = strawberry.field(description="Null before the first gold answer.")
+    paused: bool = strawberry.field(description="Paused by the task's gold rule: their undecided votes do not count.")
+    reliability: float | None = strawberry.field(
+        description="Estimated accuracy (Dawid–Skene over the task's newest votes); null without votes in that window."
+    )
+
+
+@strawberry.type
+class TaskQuality:
+    duplicates_refused: int = strawberry.field(description="Submissions refused as near-duplicates (each client UUID once).")
+    validators: list[ValidatorQuality]
+
+
+async def task_quality(info: Info, task_code: str) -> TaskQuality:
+    task = await get_task_by_code(task_code)
+    await authorize(info, permissions.view_task_quality, task["id"])
+    quality = await view.task_quality(task["id"], load_config(task))
+    return TaskQuality(
+        duplicates_refused=quality.duplicates_refused,
+        validators=[
+            ValidatorQuality(
+                username=v.username,
+                votes=v.votes,
+                gold_answered=v.gold_answered,
+                gold_correct=v.gold_right,
+                gold_accuracy=v.gold_accuracy,
+                paused=v.paused,
+                reliability=v.reliability,
+            )
+            for v in quality.validators
+        ],
+    )

@@ -1,0 +1,1 @@
+"""Crowd campaigns in GraphQL."""

@@ -1,0 +1,143 @@
+"""The near-duplicate guard at submission through GraphQL (docs/design.md §4.1): createExample and the offline
+submitExamples refuse an example that repeats the worker's own earlier example or a validated example of the round,
+name the example it repeats, store nothing, and count the refusal for the task's owners."""
+
+import json
+import uuid
+
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round
+from tests.conftest import run_sql, seed_builtin_tasks
+
+DUPLICATE = "... on DuplicateExampleError { code message repeatsExampleId repeatsExcerpt own kind similarity }"
+CREATE = (
+    "mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename "
+    "... on ExampleSubmitted { duplicate example { id } } " + DUPLICATE + " ... on Error { code message } } }"
+)
+BATCH = (
+    "mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) { __typename "
+    "... on ExampleSubmitted { duplicate example { id } } " + DUPLICATE + " ... on Error { code message } } }"
+)
+FIRST = "This movie was a slow, beautiful and utterly heartbreaking journey through grief."
+
+
+def _world(api, enabled=True):
+    seed_builtin_tasks()
+    if enabled:
+        run_sql(
+            "UPDATE tasks SET config = jsonb_set(config, '{duplicates}', $1::jsonb) WHERE code = 'sentiment'",
+            json.dumps({"enabled": True, "jaccard": 0.6}),
+        )
+    author = api.sign_up("author")
+    round_id = current_round(api, "sentiment")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    return author, round_id, context_id
+
+
+def _create(api, token, round_id, context_id, text, client_id=None):
+    variables = {
+        "i": {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": {"statement": text},
+            "label": "positive",
+            "clientId": str(client_id or uuid.uuid4()),
+        }
+    }
+    return api(CREATE, variables, token=token)["createExample"]
+
+
+def _count_examples() -> int:
+    return run_sql("SELECT count(*) AS n FROM examples")[0]["n"]
+
+
+def test_exact_and_near_repeats_of_own_examples_are_refused(api, target_models):
+    author, round_id, context_id = _world(api)
+    first = _create(api, author, round_id, context_id, FIRST)
+    assert first["__typename"] == "ExampleSubmitted", first
+    # A retry of the same client UUID is not a repeat: it answers from the stored example.
+    client_id = uuid.uuid4()
+    second = _create(api, author, round_id, context_id, "A different review about a dull film.", client_id)
+    retried = _create(api, author, round_id, context_id, "A different review about a dull film.", client_id)
+    assert retried["__typename"] == "ExampleSubmitted" and retried["duplicate"] is True
+    assert retried["example"]["id"] == second["example"]["id"]
+
+    exact = _create(
+        api,
+        author,
+        round_id,
+        context_id,
+        "  this MOVIE was a slow, beautiful, and utterly heartbreaking journey through grief!! ",
+    )
+    assert exact["__typename"] == "DuplicateExampleError", exact
+    assert exact["code"] == "DUPLICATE_EXAMPLE" and exact["kind"] == "exact" and exact["own"] is True
+    assert exact["repeatsExampleId"] == first["example"]["id"]
+    assert exact["repeatsExcerpt"].startswith("This movie was a slow")
+    assert "your earlier example" in exact["message"] and "Please write something new" in exact["message"]
+
+    near = _create(
+        api, author, round_id, context_id, "This movie was a slow, beautiful and utterly heartbreaking journey through loss."
+    )
+    assert near["__typename"] == "DuplicateExampleError" and near["kind"] == "near", near
+    assert 0.6 <= near["similarity"] < 1.0
+    assert _count_examples() == 2  # nothing was stored for the refusals
+
+    # Another worker may write the same text (it is not validated yet); a different text passes.
+    other = api.sign_up("other")
+    assert _create(api, other, round_id, context_id, FIRST)["__typename"] == "ExampleSubmitted"
+    assert _create(api, author, round_id, context_id, "Completely new words about acting.")["__typename"] == "ExampleSubmitted"
+    # Each refused client UUID counts once for the owners.
+    assert run_sql("SELECT count(*) AS n FROM duplicate_refusals")[0]["n"] == 2
+
+
+def test_validated_examples_of_the_round_are_protected(api, target_models):
+    author, round_id, context_id = _world(api)
+    first = _create(api, author, round_id, context_id, FIRST)
+    run_sql("UPDATE examples SET status = 'validated'")
+    other = api.sign_up("other")
+    refused = _create(api, other, round_id, context_id, FIRST.upper())
+    assert refused["__typename"] == "DuplicateExampleError", refused
+    assert refused["own"] is False and refused["repeatsExampleId"] == first["example"]["id"]
+    assert "the validated example" in refused["message"]
+
+
+def test_guard_is_off_unless_the_task_turns_it_on(api, target_models):
+    author, round_id, context_id = _world(api, enabled=False)
+    assert _create(api, author, round_id, context_id, FIRST)["__typename"] == "ExampleSubmitted"
+    assert _create(api, author, round_id, context_id, FIRST)["__typename"] == "ExampleSubmitted"
+
+
+def test_offline_batch_answers_per_item_and_stores_the_rest(api, target_models):
+    author, round_id, context_id = _world(api)
+    texts = [FIRST, "Another idea entirely: the soundtrack carried it.", FIRST.lower()]
+    inputs = [
+        {
+            "roundId": round_id,
+            "contextId": context_id,
+            "fields": {"statement": t},
+            "label": "positive",
+            "clientId": str(uuid.uuid4()),
+        }
+        for t in texts
+    ]
+    results = api(BATCH, {"i": inputs}, token=author)["submitExamples"]
+    assert [r["__typename"] for r in results] == ["ExampleSubmitted", "ExampleSubmitted", "DuplicateExampleError"]
+    assert results[2]["repeatsExampleId"] == results[0]["example"]["id"]
+    # The sync is replayed (a lost reply): the same answers, nothing written twice.
+    again = api(BATCH, {"i": inputs}, token=author)["submitExamples"]
+    assert [r["__typename"] for r in again] == ["ExampleSubmitted", "ExampleSubmitted", "DuplicateExampleError"]
+    assert _count_examples() == 2
+    assert run_sql("SELECT count(*) AS n FROM duplicate_refusals")[0]["n"] == 1
+
+
+def test_task_quality_counts_refused_duplicates(api, target_models):
+    author, round_id, context_id = _world(api)
+    owner = api.sign_up("owner")
+    run_sql("UPDATE users SET is_admin = true WHERE username = 'owner'")
+    quality = "query($c: String!) { taskQuality(taskCode: $c) { duplicatesRefused } }"
+    assert api(quality, {"c": "sentiment"}, token=owner)["taskQuality"]["duplicatesRefused"] == 0
+    assert _create(api, author, round_id, context_id, FIRST)["__typename"] == "ExampleSubmitted"
+    refused_id = uuid.uuid4()
+    for _ in range(2):  # a retried refusal (same client UUID) counts once
+        assert _create(api, author, round_id, context_id, FIRST, refused_id)["__typename"] == "DuplicateExampleError"
+    assert _create(api, author, round_id, context_id, FIRST.upper())["__typename"] == "DuplicateExampleError"
+    assert api(quality, {"c": "sentiment"}, token=owner)["taskQuality"]["duplicatesRefused"] == 2
