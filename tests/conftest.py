@@ -226,6 +226,25 @@ def clear_job_queue() -> None:
         client.close()
 
 
+def wait_for_running_jobs(timeout_s: float = 60.0) -> None:
+    """A job a previous test started (a deploy, an evaluation) would act on this test's rows once they take its ids:
+    let it end first. Bounded: a killed worker's mark stays until the worker's cron releases it."""
+    import time
+
+    import redis
+
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            running = [key for key in client.scan_iter(match="arq:in-progress:*") if not key.startswith(b"arq:in-progress:cron:")]
+            if not running:
+                return
+            time.sleep(0.1)
+    finally:
+        client.close()
+
+
 def clear_rate_limits() -> None:
     """Rate-limit counters are keyed by user id, and ids restart at 1 with every test's TRUNCATE."""
     import redis
@@ -242,6 +261,8 @@ def clear_rate_limits() -> None:
 @pytest.fixture
 def api(stack) -> GraphQLClient:
     clear_job_queue()
+    wait_for_running_jobs()
+    clear_job_queue()  # what the jobs that were running queued next
     clear_rate_limits()
     run_sql(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
     client = GraphQLClient(stack.api_url)

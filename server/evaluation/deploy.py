@@ -29,20 +29,25 @@ class Deployment(NamedTuple):
 async def deploy(services: Services, model_id: int) -> Deployment:
     """Idempotent: a model already live in Triton is left alone; otherwise it is (re)loaded."""
     model = await get_model(model_id)
+    name = model["triton_name"]
     client = services.triton_submissions
     if model["status"] in LIVE_STATUSES and await model_ready(client, model["triton_name"]):
         return Deployment(model["status"])
     if model["status"] == ModelStatus.FAILED:
         return Deployment(ModelStatus.FAILED)
-    model = await record_status(model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.")
+    model = await record_status(model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.", name)
+    if not model:  # deleted, or (tests) the id names another model now
+        return Deployment(ModelStatus.FAILED)
     await publish_model_event(services, model)
     task = await task_queries.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
     problem, triton_config = await load_submission(services, model)
     if problem:
-        return await _fail(services, model_id, problem)
-    await publish_model_event(services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test."))
+        return await _fail(services, model_id, name, problem)
+    await publish_model_event(
+        services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test.", name)
+    )
     rows = (await smoke_rows(task["id"], config))[: max(1, int(triton_config.get("max_batch_size") or SMOKE_EXAMPLES))]
     try:
         outputs = await predict_batch(
@@ -56,14 +61,14 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         problem = str(exc)
     if problem:
         await unload_quietly(client, model["triton_name"])
-        return await _fail(services, model_id, f"Smoke test failed: {problem}")
-    model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.")
+        return await _fail(services, model_id, name, f"Smoke test failed: {problem}")
+    model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.", name)
     await publish_model_event(services, model)
-    return Deployment(ModelStatus.DEPLOYED, evaluate_next=True)
+    return Deployment(ModelStatus.DEPLOYED, evaluate_next=bool(model))
 
 
-async def _fail(services: Services, model_id: int, message: str) -> Deployment:
-    model = await record_status(model_id, ModelStatus.FAILED, message)
+async def _fail(services: Services, model_id: int, name: str, message: str) -> Deployment:
+    model = await record_status(model_id, ModelStatus.FAILED, message, name)
     await publish_model_event(services, model)
     return Deployment(ModelStatus.FAILED)
 

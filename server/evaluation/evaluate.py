@@ -80,12 +80,15 @@ class Evaluation(NamedTuple):
 
 async def evaluate(services: Services, model_id: int) -> Evaluation:
     model = await get_model(model_id)
+    name = model["triton_name"]
     if model["status"] not in LIVE_STATUSES:
         return Evaluation(model["status"])
     if not await model_ready(services.triton_submissions, model["triton_name"]):
         # Triton restarted since the deploy: deploy again, which queues this job once more.
-        await record_status(model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.")
-        return Evaluation(ModelStatus.UPLOADED, deploy_again=True)
+        again = await record_status(
+            model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.", name
+        )
+        return Evaluation(ModelStatus.UPLOADED, deploy_again=bool(again))
     task = await task_queries.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
@@ -93,28 +96,30 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
     if not datasets:
         # Nothing to rank it on: a distinct outcome, never "evaluated"; adding a scoring dataset evaluates it
         # (datasets_service → pipeline.after_scoring_dataset).
-        await publish_model_event(services, await record_status(model_id, ModelStatus.NOT_RANKED, NOT_RANKED_MESSAGE))
+        await publish_model_event(services, await record_status(model_id, ModelStatus.NOT_RANKED, NOT_RANKED_MESSAGE, name))
         return Evaluation(ModelStatus.NOT_RANKED)
     await publish_model_event(
-        services, await record_status(model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).")
+        services,
+        await record_status(model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).", name),
     )
     try:
         for dataset in datasets:
             summary = await _evaluate_dataset(services, config, model, dataset)
-            await publish_model_event(services, await record_status(model_id, ModelStatus.EVALUATING, summary))
+            await publish_model_event(services, await record_status(model_id, ModelStatus.EVALUATING, summary, name))
     except ModelTimedOut as exc:
         # A batch took longer than EVALUATION_BATCH_TIMEOUT_S: the model's code is stuck or far too
         # slow to rank; retrying would only wait again.
         await stop_stuck_model(services, model["triton_name"])
         message = f"Evaluation failed: {exc} (EVALUATION_BATCH_TIMEOUT_S); its processes were stopped."
-        await publish_model_event(services, await record_status(model_id, ModelStatus.FAILED, message))
+        await publish_model_event(services, await record_status(model_id, ModelStatus.FAILED, message, name))
         return Evaluation(ModelStatus.FAILED)
     except ModelUnavailable as exc:
         await publish_model_event(
-            services, await record_status(model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.")
+            services,
+            await record_status(model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.", name),
         )
         raise
-    final = await record_status(model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).")
+    final = await record_status(model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).", name)
     await publish_model_event(services, final)
     return Evaluation(ModelStatus.EVALUATED)
 

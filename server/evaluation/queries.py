@@ -28,7 +28,8 @@ INSERT_BATCH = 1000  # dataset examples per INSERT statement
 # Appends to the log and sets the status in one statement, so concurrent jobs never lose an entry.
 RECORD_STATUS = Query(
     """
-    UPDATE models SET status = :status, status_log = status_log || :entries::jsonb WHERE id = :id RETURNING *
+    UPDATE models SET status = :status, status_log = status_log || :entries::jsonb
+     WHERE id = :id AND (:triton_name = '' OR triton_name = :triton_name) RETURNING *
 """,
     json=("card", "status_log"),
 )
@@ -58,8 +59,11 @@ async def open_round_submissions() -> list[int]:
     return [row["model_id"] for row in await OPEN_ROUND_SUBMISSIONS.rows()]
 
 
-async def record_status(model_id: int, status: ModelStatus, entries: list[dict[str, str]]) -> ModelRow | None:
-    row = await RECORD_STATUS.row(status=str(status), entries=to_json(entries), id=model_id)
+async def record_status(
+    model_id: int, status: ModelStatus, entries: list[dict[str, str]], triton_name: str = ""
+) -> ModelRow | None:
+    """None when no such model, or (``triton_name`` given) the row is another model's now."""
+    row = await RECORD_STATUS.row(status=str(status), entries=to_json(entries), id=model_id, triton_name=triton_name)
     return cast(ModelRow | None, row)
 
 

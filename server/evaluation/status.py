@@ -36,12 +36,15 @@ async def get_model(model_id: int) -> ModelRow:
     return row
 
 
-async def record_status(model_id: int, status: ModelStatus, message: str) -> ModelRow:
+async def record_status(model_id: int, status: ModelStatus, message: str, triton_name: str = "") -> ModelRow:
     """Append to the status log and set the status in one statement (safe under concurrent jobs); {} when the
-    model is gone."""
-    row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])])
+    model is gone, or when ``triton_name`` (the model a job started with) no longer names the row: a job never
+    writes another model's status (ids restart when tests empty the tables)."""
+    row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
     return row if row is not None else cast(ModelRow, {})
 
 
 async def publish_model_event(services: Services, model: ModelRow) -> None:
+    if not model:  # gone (record_status's {}): nothing to announce
+        return
     await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))
