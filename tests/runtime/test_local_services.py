@@ -440,9 +440,12 @@ time.sleep(600)
 """
 
 SUPERVISOR_SCRIPT = """
-import sys, time
+import signal, sys, time
 from pathlib import Path
 from server.runtime import LocalRedis, ServiceGroup
+# As under a terminal: a run started in the background of a script (`cmd &`) inherits SIGINT ignored, and a
+# Ctrl-C landing before wait() installs its handler would then be lost.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 base, recorder = Path(sys.argv[1]), sys.argv[2]
 with ServiceGroup() as group:
     rd = group.add("redis", LocalRedis(base / "redis"))
