@@ -32,9 +32,13 @@ def _closed_port() -> int:
 
 
 def _stub_like(scratch: Path, folder: str, instance: str) -> subprocess.Popen:
-    """A process whose argv names a folder's model.py and an instance, as a python-backend stub's does."""
-    code = "import time; time.sleep(60)"
-    return subprocess.Popen([sys.executable, "-c", code, f"{scratch}/{folder}/1/model.py", "region", instance])
+    """A process whose argv names a folder's model.py and an instance, as a python-backend stub's does; returned
+    once it runs (it says so), and it lives until killed (it waits for its stdin to close)."""
+    code = "import sys; print('running', flush=True); sys.stdin.read()"
+    args = [sys.executable, "-c", code, f"{scratch}/{folder}/1/model.py", "region", instance]
+    process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdout.readline() == "running\n"
+    return process
 
 
 def test_unused_old_folders_go_and_used_or_young_ones_stay(tmp_path):
@@ -45,9 +49,7 @@ def test_unused_old_folders_go_and_used_or_young_ones_stay(tmp_path):
     (tmp_path / "folderFILE01").write_text("a file, not a folder")
     stub = _stub_like(tmp_path, "folderBBBBBB", "submission_7_ab12cd34_0_1")
     try:
-        deadline = time.time() + 10
-        while "folderBBBBBB" not in agent.override_folders_in_use(str(tmp_path)) and time.time() < deadline:
-            time.sleep(0.05)
+        assert "folderBBBBBB" in agent.override_folders_in_use(str(tmp_path))
         seen = {"folderCCCCCC": "submission_3_00000000"}  # seen serving a model earlier; Triton cannot say if ready
         removed = asyncio.run(agent.sweep_once(_closed_port(), str(tmp_path), seen, grace_s=60))
         assert sorted(removed) == ["folderAAAAAA", "folderDDDDDD"]
