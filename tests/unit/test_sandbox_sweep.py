@@ -13,8 +13,6 @@ from pathlib import Path
 
 from server.sandbox import agent
 
-OLD = time.time() - 3600
-
 
 def _folder(scratch: Path, name: str, age_s: float | None = 3600) -> Path:
     folder = scratch / name / "1"
