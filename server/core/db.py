@@ -51,7 +51,8 @@ def _redact(url: str) -> str:
 
 async def _keep_session(connection: asyncpg.Connection) -> None:
     """Release without asyncpg's default RESET ALL round trip: our pooled sessions never LISTEN, take
-    advisory locks or SET anything, and asyncpg still rolls back a transaction left open."""
+    session-level advisory locks (transaction-level ones end with the transaction) or SET anything, and
+    asyncpg still rolls back a transaction left open."""
 
 
 async def start_pool(max_size: int = 10) -> None:

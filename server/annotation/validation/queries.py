@@ -55,6 +55,20 @@ EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMI
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
 
 
+# One pick at a time per round. SKIP LOCKED alone is not enough: a pick whose snapshot was taken before
+# another pick committed still sees that pick's rows unclaimed, and their locks are gone by the time it
+# reaches them, so two validators could be handed the same example. Waiting here first means the
+# candidates statement starts after the previous pick committed and sees its claims. (A pick takes a few
+# milliseconds; the lock is released with the transaction.)
+SERIALIZE_PICKS = Query("SELECT pg_advisory_xact_lock(:namespace, :round_id)")
+_PICKS_LOCK_NAMESPACE = 0x7A11D  # the first key of the two-key advisory lock: "validation picks"
+
+
+async def serialize_picks(round_id: int) -> None:
+    """Call first in the pick's transaction."""
+    await SERIALIZE_PICKS.execute(namespace=_PICKS_LOCK_NAMESPACE, round_id=round_id)
+
+
 async def pick_candidates(round_id: int, user_id: int, first: int) -> list[int]:
     """Call in a transaction: the picked rows stay locked until their claims are written."""
     return [row["id"] for row in await CANDIDATES.records(round_id=round_id, user_id=user_id, first=first)]

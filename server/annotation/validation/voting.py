@@ -27,6 +27,7 @@ async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -
     if viewer.user_id in await gold.paused_users(round_row["task"], config, [viewer.user_id]):
         return []  # paused by the gold rule: no more items in this task
     async with db.transaction():
+        await queries.serialize_picks(round_id)
         ids = await queries.pick_candidates(round_id, viewer.user_id, first)
         if ids:
             await queries.claim(ids, viewer.user_id, CLAIM_MINUTES)
