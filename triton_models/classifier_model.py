@@ -13,7 +13,9 @@ tokenizer (``save_pretrained`` layout, loaded with ``AutoModel``/``AutoTokenizer
 and run as one forward pass.
 
 Inputs:  one BYTES tensor per field, dims [1] (batched: [batch, 1]).
-Outputs: ``label`` BYTES [1] (the label string), ``probs`` FP32 [NUM_LABELS] (softmax, label order).
+Outputs: ``label`` BYTES [1] (the label string), ``probs`` FP32 [NUM_LABELS] (softmax, label order) and
+``embedding`` FP32 [HIDDEN] (what the head reads, scaled to length 1: the near-duplicate guard compares examples
+by it; sent only when a request asks for it).
 """
 
 import json
@@ -82,7 +84,7 @@ class TritonPythonModel:
         return columns
 
     def predict(self, columns):
-        """columns: one list of strings per input field -> (labels, probs [n, L] float32)."""
+        """columns: one list of strings per input field -> (labels, probs [n, L], embeddings [n, H]; float32)."""
         torch = self.torch
         enc = self.tokenizer(*columns, padding=True, truncation=True, max_length=self.max_length, return_tensors="pt")
         with torch.inference_mode():
@@ -90,9 +92,10 @@ class TritonPythonModel:
             mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1.0)
             logits = pooled @ self.weight.T + self.bias
+            embeddings = torch.nn.functional.normalize(pooled, dim=-1).float().numpy()
         probs = torch.softmax(logits, dim=-1)[:, self.order].numpy().astype(np.float32)
         labels = [self.labels[i] for i in probs.argmax(axis=1)]
-        return labels, probs
+        return labels, probs, embeddings
 
     def execute(self, requests):
         responses = [None] * len(requests)
@@ -108,10 +111,10 @@ class TritonPythonModel:
             for acc, column in zip(batch, columns):
                 acc.extend(column)
             spans.append((i, start, len(batch[0])))
-        labels, probs = [], np.zeros((0, len(self.labels)), np.float32)
+        labels, probs, embeddings = [], np.zeros((0, len(self.labels)), np.float32), np.zeros((0, 0), np.float32)
         if spans and batch[0]:
             try:
-                labels, probs = self.predict(batch)
+                labels, probs, embeddings = self.predict(batch)
             except Exception as exc:  # noqa: BLE001 - answer with an error instead of crashing the stub
                 for i, _, _ in spans:
                     responses[i] = pb_utils.InferenceResponse(error=pb_utils.TritonError(f"inference failed: {exc}"))
@@ -122,6 +125,7 @@ class TritonPythonModel:
                 output_tensors=[
                     pb_utils.Tensor("label", label_arr),
                     pb_utils.Tensor("probs", np.ascontiguousarray(probs[start:end], dtype=np.float32)),
+                    pb_utils.Tensor("embedding", np.ascontiguousarray(embeddings[start:end], dtype=np.float32)),
                 ]
             )
         return responses

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
@@ -23,6 +23,9 @@ CLASSIFICATION_OUTPUTS = ("label", "probs")
 # aiohttp asks for gzip by default; Triton then compresses a few hundred bytes and we inflate them.
 PLAIN_RESPONSE = {"Accept-Encoding": "identity"}
 QA_OUTPUTS = ("answer", "start", "end", "confidence")
+# Optional output of any model: the example's vector (FP32 [D]), for the near-duplicate guard's semantic test.
+EMBEDDING_OUTPUT = "embedding"
+MAX_EMBEDDING = 4096  # dimensions; a longer (or non-finite) vector is ignored, never an error
 
 
 def _failure_outcome(exc: Exception) -> str:
@@ -43,6 +46,12 @@ class Prediction:
     model_name: str
     model_version: str
     output: dict[str, Any]  # {"label", "probs": {label: p}} or {"answer", "start", "end", "confidence"}
+    embedding: np.ndarray | None = field(default=None, compare=False)  # float32 [D], when asked for and given
+
+    @property
+    def encoder(self) -> str:
+        """Whose vector space `embedding` is in: vectors of different encoders are never compared."""
+        return f"{self.model_name}@{self.model_version}"
 
 
 def build_inputs(config: TaskConfig, fields: dict[str, str]) -> list[InferInput]:
@@ -118,6 +127,18 @@ def output_names(config: TaskConfig) -> tuple[str, ...]:
     return CLASSIFICATION_OUTPUTS if config.kind == "classification" else QA_OUTPUTS
 
 
+def parse_embedding(result: Any) -> np.ndarray | None:
+    """The optional `embedding` output of the first row, or None when absent or unusable (a model's own business)."""
+    try:
+        values = result.as_numpy(EMBEDDING_OUTPUT)
+    except Exception:  # noqa: BLE001 — a malformed optional output is as good as none
+        return None
+    if values is None or values.ndim != 2 or not 0 < values.shape[1] <= MAX_EMBEDDING:
+        return None
+    vector = np.asarray(values[0], dtype=np.float32)
+    return vector if np.isfinite(vector).all() else None
+
+
 async def predict(
     client: InferenceServerClient,
     config: TaskConfig,
@@ -125,9 +146,12 @@ async def predict(
     model_version: str,
     fields: dict[str, str],
     timeout_s: float,
+    embedding: bool = False,
 ) -> Prediction:
-    """One example through one model; every failure becomes ModelUnavailable with a readable reason."""
-    outputs = [InferRequestedOutput(name) for name in output_names(config)]
+    """One example through one model; every failure becomes ModelUnavailable with a readable reason.
+    `embedding`: also read the model's optional `embedding` output. Asking for an output a model does not declare
+    is an error in Triton, so then no output is named and Triton sends them all (binary)."""
+    outputs = None if embedding else [InferRequestedOutput(name) for name in output_names(config)]
     started, outcome = time.perf_counter(), "error"
     try:
         result = await asyncio.wait_for(
@@ -137,7 +161,12 @@ async def predict(
             timeout=timeout_s,
         )
         response = result.get_response()
-        prediction = Prediction(model_name, str(response.get("model_version", model_version)), parse_output(config, result))
+        prediction = Prediction(
+            model_name,
+            str(response.get("model_version", model_version)),
+            parse_output(config, result),
+            parse_embedding(result) if embedding else None,
+        )
         outcome = "ok"
         return prediction
     except TimeoutError:

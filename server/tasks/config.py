@@ -58,11 +58,19 @@ class ValidationConfig(_Strict):
 class DuplicatesConfig(_Strict):
     """The near-duplicate guard at submission (server/crowd/duplicates.py): refuse an example that repeats one of
     the worker's earlier examples of the task or a validated example of the round (normalized text, word n-gram
-    Jaccard ≥ `jaccard`)."""
+    Jaccard ≥ `jaccard`, or cosine ≥ `cosine` of the vectors the round's target model gives, when it gives them;
+    `cosine: null` turns that test off)."""
 
     enabled: bool = False
     jaccard: float = Field(default=0.7, gt=0.0, le=1.0)
     ngram: int = Field(default=3, ge=1, le=10)
+    # 0.98, not the usual 0.95: the targets' encoders are fine-tuned classifiers whose vectors crowd together
+    # (measured for the contamination check, server/evaluation/contamination.py).
+    cosine: float | None = Field(default=0.98, gt=0.0, le=1.0)
+
+    @property
+    def wants_vectors(self) -> bool:
+        return self.enabled and self.cosine is not None
 
 
 class DynascoreConfig(_Strict):

@@ -20,12 +20,12 @@ BATCH = (
 FIRST = "This movie was a slow, beautiful and utterly heartbreaking journey through grief."
 
 
-def _world(api, enabled=True):
+def _world(api, enabled=True, **settings):
     seed_builtin_tasks()
     if enabled:
         run_sql(
             "UPDATE tasks SET config = jsonb_set(config, '{duplicates}', $1::jsonb) WHERE code = 'sentiment'",
-            json.dumps({"enabled": True, "jaccard": 0.6}),
+            json.dumps({"enabled": True, "jaccard": 0.6, **settings}),
         )
     author = api.sign_up("author")
     round_id = current_round(api, "sentiment")
@@ -141,3 +141,35 @@ def test_task_quality_counts_refused_duplicates(api, target_models):
         assert _create(api, author, round_id, context_id, FIRST, refused_id)["__typename"] == "DuplicateExampleError"
     assert _create(api, author, round_id, context_id, FIRST.upper())["__typename"] == "DuplicateExampleError"
     assert api(quality, {"c": "sentiment"}, token=owner)["taskQuality"]["duplicatesRefused"] == 2
+
+
+# The same sentence with its clauses swapped: too few shared word 3-grams for the n-gram test (Jaccard 0.56 < 0.7),
+# the same meaning to the model (cosine 0.99 with the test stack's sentiment model).
+MEANT = "The food was absolutely wonderful and the waiters were kind to every one of us tonight."
+REORDERED = "Tonight the waiters were kind to every one of us and the food was absolutely wonderful."
+
+
+def test_a_repeat_in_other_words_is_refused_by_the_models_vectors(api, target_models):
+    author, round_id, context_id = _world(api, jaccard=0.7)
+    first = _create(api, author, round_id, context_id, MEANT)
+    assert first["__typename"] == "ExampleSubmitted", first
+    # The target model's vector of each stored example is kept, by encoder (model and version).
+    [stored] = run_sql("SELECT encoder, length(vector) AS n FROM example_vectors")
+    assert stored["encoder"].startswith(target_models["sentiment"] + "@") and stored["n"] > 0
+
+    reordered = _create(api, author, round_id, context_id, REORDERED)
+    assert reordered["__typename"] == "DuplicateExampleError", reordered
+    assert reordered["kind"] == "semantic" and reordered["own"] is True
+    assert reordered["repeatsExampleId"] == first["example"]["id"]
+    assert 0.98 <= reordered["similarity"] <= 1.0 and "the same meaning" in reordered["message"]
+    # Something else passes: the semantic test does not refuse every review of the same kind.
+    other = _create(api, author, round_id, context_id, "Cold soup, a forty-minute wait and nobody said sorry.")
+    assert other["__typename"] == "ExampleSubmitted", other
+    assert _count_examples() == 2 and run_sql("SELECT count(*) AS n FROM example_vectors")[0]["n"] == 2
+
+
+def test_the_semantic_test_follows_the_tasks_threshold(api, target_models):
+    author, round_id, context_id = _world(api, jaccard=0.7, cosine=None)  # off: the text tests alone decide
+    assert _create(api, author, round_id, context_id, MEANT)["__typename"] == "ExampleSubmitted"
+    assert _create(api, author, round_id, context_id, REORDERED)["__typename"] == "ExampleSubmitted"
+    assert run_sql("SELECT count(*) AS n FROM example_vectors")[0]["n"] == 0  # nothing to keep vectors for

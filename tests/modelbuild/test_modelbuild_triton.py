@@ -110,6 +110,10 @@ def test_classifier_batch_through_triton(triton) -> None:
     decoded = [v.decode() for v in labels.reshape(-1)]
     assert decoded == [TASKS["hate_speech"].labels[i] for i in probs.argmax(axis=1)]
     assert set(decoded) <= {"not_hateful", "hateful"}
+    # The optional embedding (the near-duplicate guard's vector): one unit-length row per statement, on request.
+    vectors = _infer(triton, "hate_speech_minilm", {"statement": statements}, ["embedding"])["embedding"]
+    assert vectors.dtype == np.float32 and vectors.shape[0] == 5 and vectors.shape[1] > 0
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, rtol=1e-4)
 
 
 def test_pair_classifier_through_triton(triton) -> None:

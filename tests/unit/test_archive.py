@@ -952,6 +952,22 @@ def test_contract_accepts_extra_outputs(tmp_path):
     check_contract(qa, "qa", ["context", "question"], [])
 
 
+def test_contract_optional_embedding_output(tmp_path):
+    good = ',\n  { name: "embedding" data_type: TYPE_FP32 dims: [ -1 ] }'
+    check_contract(
+        repo_for(tmp_path, classification_config(extra_outputs=good)), "classification", ["statement"], SENTIMENT_LABELS
+    )
+    bad = ',\n  { name: "embedding" data_type: TYPE_STRING dims: [ 4, 4 ] }'
+    (tmp_path / "bad").mkdir()
+    error = contract_error(
+        repo_for(tmp_path / "bad", classification_config(extra_outputs=bad)),
+        "classification",
+        ["statement"],
+        SENTIMENT_LABELS,
+    )
+    assert "output 'embedding' (optional" in error.message and "expected TYPE_FP32 dims [-1] or [D]" in error.message
+
+
 def test_contract_wrong_input_name(tmp_path):
     repo = repo_for(tmp_path, classification_config(inputs=("text",)))
     error = contract_error(repo, "classification", ["statement"], SENTIMENT_LABELS)

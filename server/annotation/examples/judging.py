@@ -34,11 +34,13 @@ def choose_targets(config: TaskConfig, targets: list[dict]) -> list[dict]:
 
 
 async def ask_models(services: Services, config: TaskConfig, targets: list[dict], model_fields: dict) -> list[Prediction]:
-    timeout = services.settings.triton_timeout_s
+    timeout, vectors = services.settings.triton_timeout_s, config.duplicates.wants_vectors
     return list(
         await asyncio.gather(
             *(
-                predict(serving_client(services, t["name"]), config, t["name"], t.get("version", ""), model_fields, timeout)
+                predict(
+                    serving_client(services, t["name"]), config, t["name"], t.get("version", ""), model_fields, timeout, vectors
+                )
                 for t in targets
             )
         )

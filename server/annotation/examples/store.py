@@ -9,7 +9,7 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
-from server.annotation.quality.duplicates import refuse_duplicate
+from server.annotation.quality.duplicates import refuse_duplicate, remember_vector
 from server.annotation.records import ExampleRow, ExampleStatus
 from server.campaigns.work import check_quota
 from server.core import db
@@ -33,9 +33,9 @@ async def insert_example(
     targets: list[dict],
     guard: bool = False,
 ) -> tuple[ExampleRow | None, bool]:
-    """(example, inserted); DUPLICATE_EXAMPLE when it repeats an earlier example (quality/duplicates.py). Guarded: (None, False) when the rows it was judged on are no longer current
-    or the client UUID is taken."""
-    await refuse_duplicate(config, round_row["task"], round_row["id"], user_id, submission.client_id, stored_input)
+    """(example, inserted); DUPLICATE_EXAMPLE when it repeats an earlier example (quality/duplicates.py). Guarded:
+    (None, False) when the rows it was judged on are no longer current or the client UUID is taken."""
+    await refuse_duplicate(config, round_row["task"], round_row["id"], user_id, submission.client_id, stored_input, predictions)
     output = model_output_document(predictions) if predictions else None
     status = status_after_verdict(config, fooled, answered=bool(predictions))
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
@@ -67,6 +67,8 @@ async def insert_example(
         async with db.transaction():  # a campaign worker's quota is checked under a lock, with the insert
             await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
             row = await queries.insert_example(values, guard=guard)
+            if row is not None:
+                await remember_vector(row["id"], config, predictions)
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):

@@ -11,20 +11,27 @@ from server.core.sql import Query
 
 # The worker's own earlier examples of the task (not retracted, not this client UUID: a retry is not a repeat) and
 # the round's validated examples (newest first, each side capped), served by examples ("user", id) and (round).
+# With each, its vector from the encoder named (NULL: none stored by that encoder, or no encoder asked for).
 EARLIER_EXAMPLES = Query(
     """
-(SELECT e.id, e.input, true AS own FROM examples e JOIN rounds r ON r.id = e.round
+(SELECT e.id, e.input, true AS own, v.vector FROM examples e JOIN rounds r ON r.id = e.round
+ LEFT JOIN example_vectors v ON v.example = e.id AND v.encoder = :encoder
  WHERE e."user" = :user AND r.task = :task AND NOT e.retracted AND e.client_id IS DISTINCT FROM :client_id
    AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)
  ORDER BY e.id DESC LIMIT :cap)
 UNION ALL
-(SELECT e.id, e.input, false AS own FROM examples e
+(SELECT e.id, e.input, false AS own, v.vector FROM examples e
+ LEFT JOIN example_vectors v ON v.example = e.id AND v.encoder = :encoder
  WHERE e.round = :round AND e.status = 'validated' AND e."user" <> :user AND NOT e.retracted
    AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)
  ORDER BY e.id DESC LIMIT :cap)
 """,
     json=("input",),
 )
+STORE_VECTOR = Query("""
+INSERT INTO example_vectors (example, encoder, vector) VALUES (:example, :encoder, :vector)
+ON CONFLICT (example) DO UPDATE SET encoder = EXCLUDED.encoder, vector = EXCLUDED.vector
+""")
 
 RECORD_REFUSAL = Query("""
 INSERT INTO duplicate_refusals (client_id, task, "user", repeats, kind) VALUES (:client_id, :task, :user, :repeats, :kind)
@@ -35,9 +42,13 @@ REFUSALS_OF_TASK = Query("SELECT count(*) FROM duplicate_refusals WHERE task = :
 
 
 async def earlier_examples(
-    task_id: int, round_id: int, user_id: int, client_id: uuid.UUID | None, cap: int
+    task_id: int, round_id: int, user_id: int, client_id: uuid.UUID | None, cap: int, encoder: str | None = None
 ) -> list[dict[str, Any]]:
-    return await EARLIER_EXAMPLES.rows(task=task_id, round=round_id, user=user_id, client_id=client_id, cap=cap)
+    return await EARLIER_EXAMPLES.rows(task=task_id, round=round_id, user=user_id, client_id=client_id, cap=cap, encoder=encoder)
+
+
+async def store_vector(example_id: int, encoder: str, vector: bytes) -> None:
+    await STORE_VECTOR.execute(example=example_id, encoder=encoder, vector=vector)
 
 
 async def record_refusal(client_id: uuid.UUID, task_id: int, user_id: int, repeats: int, kind: str) -> None:

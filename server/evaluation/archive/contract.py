@@ -7,6 +7,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from server.core.inference import EMBEDDING_OUTPUT
 from server.evaluation.archive.limits import ArchiveRejected
 from server.evaluation.archive.repository import ModelRepository, _pb2
 
@@ -91,6 +92,13 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
             problems.append(f"output '{name}' is {_dtype(tensor.data_type)}, expected {_dtype(dtype)}")
         if list(tensor.dims) != dims:
             problems.append(f"output '{name}' has dims {list(tensor.dims)}, expected {dims}{why}")
+
+    embedding = outputs.get(EMBEDDING_OUTPUT)
+    if embedding is not None and (embedding.data_type != pb2.TYPE_FP32 or len(embedding.dims) != 1):
+        problems.append(
+            f"output '{EMBEDDING_OUTPUT}' (optional: the near-duplicate guard compares examples by it) is "
+            f"{_dtype(embedding.data_type)} dims {list(embedding.dims)}, expected TYPE_FP32 dims [-1] or [D]"
+        )
 
     if "labels" in config.parameters:
         expected_labels = list(labels or []) if kind == "classification" else []

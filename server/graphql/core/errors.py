@@ -116,7 +116,9 @@ class DuplicateExampleError(Error):
     repeats_example_id: strawberry.ID = strawberry.field(description="The global id of the example it repeats.")
     repeats_excerpt: str = strawberry.field(description="The start of the repeated example's text.")
     own: bool = strawberry.field(description="True when it repeats one of the viewer's own examples.")
-    kind: str = strawberry.field(description="exact | near: how it repeats it.")
+    kind: str = strawberry.field(
+        description="exact | near | semantic: how it repeats it (same text, nearly the same words, same meaning)."
+    )
     similarity: float
 
 
