@@ -4,6 +4,7 @@ name the example it repeats, store nothing, and count the refusal for the task's
 
 import json
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round
 from tests.conftest import run_sql, seed_builtin_tasks
@@ -173,3 +174,16 @@ def test_the_semantic_test_follows_the_tasks_threshold(api, target_models):
     assert _create(api, author, round_id, context_id, MEANT)["__typename"] == "ExampleSubmitted"
     assert _create(api, author, round_id, context_id, REORDERED)["__typename"] == "ExampleSubmitted"
     assert run_sql("SELECT count(*) AS n FROM example_vectors")[0]["n"] == 0  # nothing to keep vectors for
+
+
+def test_the_same_text_sent_at_once_is_stored_once(api, target_models):
+    # Four tabs (or a sync and a tab) send one text at the same moment, each with its own client UUID: one is stored
+    # and the others are told what they repeat; checking before storing must not let them all pass.
+    author, round_id, context_id = _world(api)
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda _: _create(api, author, round_id, context_id, FIRST), range(4)))
+    kinds = sorted(r["__typename"] for r in results)
+    assert kinds == ["DuplicateExampleError"] * 3 + ["ExampleSubmitted"], results
+    [stored] = [r["example"]["id"] for r in results if r["__typename"] == "ExampleSubmitted"]
+    assert {r["repeatsExampleId"] for r in results if r["__typename"] == "DuplicateExampleError"} == {stored}
+    assert _count_examples() == 1

@@ -9,7 +9,7 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
-from server.annotation.quality.duplicates import refuse_duplicate, remember_vector
+from server.annotation.quality.duplicates import find_repeat, refuse, remember_vector
 from server.annotation.records import ExampleRow, ExampleStatus
 from server.campaigns.work import check_quota
 from server.core import db
@@ -35,7 +35,6 @@ async def insert_example(
 ) -> tuple[ExampleRow | None, bool]:
     """(example, inserted); DUPLICATE_EXAMPLE when it repeats an earlier example (quality/duplicates.py). Guarded:
     (None, False) when the rows it was judged on are no longer current or the client UUID is taken."""
-    await refuse_duplicate(config, round_row["task"], round_row["id"], user_id, submission.client_id, stored_input, predictions)
     output = model_output_document(predictions) if predictions else None
     status = status_after_verdict(config, fooled, answered=bool(predictions))
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
@@ -63,17 +62,23 @@ async def insert_example(
             seen_config=round_row["config_text"],
             seen_fields=to_json(context["fields"]),
         )
+    task_id, client_id, row = round_row["task"], submission.client_id, None
     try:
-        async with db.transaction():  # a campaign worker's quota is checked under a lock, with the insert
-            await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
-            row = await queries.insert_example(values, guard=guard)
-            if row is not None:
-                await remember_vector(row["id"], config, predictions)
+        # The near-duplicate check and a campaign worker's quota are checked under locks, with the insert.
+        async with db.transaction():
+            repeat = await find_repeat(config, task_id, round_row["id"], user_id, client_id, stored_input, predictions)
+            if repeat is None:
+                await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
+                row = await queries.insert_example(values, guard=guard)
+                if row is not None:
+                    await remember_vector(row["id"], config, predictions)
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):
             raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.") from None
         raise not_found("That round or context") from None
+    if repeat is not None:
+        await refuse(repeat, task_id, user_id, client_id)
     if row is None and guard:
         return None, False
     if row is None:  # the same client UUID won a race a moment ago

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import numpy as np
 
 from server.annotation.quality import queries
 from server.core.errors import ServiceError
 from server.core.inference import Prediction
-from server.crowd.duplicates import DuplicateIndex, Earlier, Source, Thresholds
+from server.crowd.duplicates import DuplicateIndex, DuplicateMatch, Earlier, Source, Thresholds
 from server.tasks.config import TaskConfig
 
 VECTOR_DTYPE = np.dtype("<f2")  # stored as float16: 768 bytes for 384 dimensions, ample for a 0.98 threshold
@@ -46,7 +47,15 @@ def vector_of(config: TaskConfig, predictions: Sequence[Prediction]) -> Predicti
     return next((p for p in predictions if p.embedding is not None), None)
 
 
-async def refuse_duplicate(
+@dataclass(frozen=True)
+class Repeat:
+    """What a refused submission repeats."""
+
+    match: DuplicateMatch
+    text: str  # the repeated example's text
+
+
+async def find_repeat(
     config: TaskConfig,
     task_id: int,
     round_id: int,
@@ -54,15 +63,18 @@ async def refuse_duplicate(
     client_id: uuid.UUID | None,
     stored_input: dict,
     predictions: Sequence[Prediction] = (),
-) -> None:
-    """Raise DUPLICATE_EXAMPLE (and count the refusal for the task's owners) when the new example repeats one."""
+) -> Repeat | None:
+    """The earlier example the new one repeats, if any. Call in the transaction that stores the example: it first
+    takes the author's lock, so two submissions of one author at once are checked one after the other (the second
+    sees the first once it is stored) and cannot both pass."""
     settings = config.duplicates
     if not settings.enabled:
-        return
+        return None
+    await queries.lock_author(user_id)
     judged = vector_of(config, predictions)
     rows = await queries.earlier_examples(task_id, round_id, user_id, client_id, MAX_EARLIER, judged.encoder if judged else None)
     if not rows:
-        return
+        return None
     vector = judged.embedding if judged else None
     texts = {row["id"]: example_text(config, row["input"] or {}) for row in rows}
     earlier = [
@@ -71,8 +83,12 @@ async def refuse_duplicate(
     ]
     thresholds = Thresholds(jaccard=settings.jaccard, cosine=settings.cosine, ngram=settings.ngram)
     match = DuplicateIndex(earlier, thresholds).check(example_text(config, stored_input), vector)
-    if match is None:
-        return
+    return Repeat(match, texts[match.earlier_id]) if match is not None else None
+
+
+async def refuse(repeat: Repeat, task_id: int, user_id: int, client_id: uuid.UUID | None) -> NoReturn:
+    """Raise DUPLICATE_EXAMPLE, after counting the refusal for the task's owners (once per client UUID)."""
+    match = repeat.match
     if client_id is not None:
         await queries.record_refusal(client_id, task_id, user_id, match.earlier_id, match.kind.value)
     raise ServiceError(
@@ -80,7 +96,7 @@ async def refuse_duplicate(
         match.message(),
         details={
             "repeats_example_id": match.earlier_id,
-            "repeats_excerpt": excerpt(texts[match.earlier_id]),
+            "repeats_excerpt": excerpt(repeat.text),
             "own": match.source is Source.OWN,
             "kind": match.kind.value,
             "similarity": round(match.score, 4),

@@ -33,6 +33,10 @@ INSERT INTO example_vectors (example, encoder, vector) VALUES (:example, :encode
 ON CONFLICT (example) DO UPDATE SET encoder = EXCLUDED.encoder, vector = EXCLUDED.vector
 """)
 
+# One author's submissions are checked for repeats one at a time (a transaction-level advisory lock: two keys).
+LOCK_AUTHOR = Query("SELECT pg_advisory_xact_lock(:namespace, :user)")
+_AUTHOR_LOCK_NAMESPACE = 0xD0B1E  # the first key: "near-duplicate checks"
+
 RECORD_REFUSAL = Query("""
 INSERT INTO duplicate_refusals (client_id, task, "user", repeats, kind) VALUES (:client_id, :task, :user, :repeats, :kind)
 ON CONFLICT (client_id) DO NOTHING
@@ -45,6 +49,11 @@ async def earlier_examples(
     task_id: int, round_id: int, user_id: int, client_id: uuid.UUID | None, cap: int, encoder: str | None = None
 ) -> list[dict[str, Any]]:
     return await EARLIER_EXAMPLES.rows(task=task_id, round=round_id, user=user_id, client_id=client_id, cap=cap, encoder=encoder)
+
+
+async def lock_author(user_id: int) -> None:
+    """Call in the transaction that checks and stores the author's example."""
+    await LOCK_AUTHOR.execute(namespace=_AUTHOR_LOCK_NAMESPACE, user=user_id)
 
 
 async def store_vector(example_id: int, encoder: str, vector: bytes) -> None:
