@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from server.campaigns.records import CampaignRow, LedgerLineRow, WorkerRow
+from server.campaigns.records import CampaignRow, LedgerLineRow, ProgressRow, WorkerRow
 from server.core.jsonutil import to_json
 from server.core.sql import Query
 
@@ -194,6 +194,33 @@ async def worker_counts(campaign_id: int, round_id: int, user_id: int, day_start
     row = await WORKER_COUNTS.row(campaign=campaign_id, round=round_id, user=user_id, day_start=day_start, day_end=day_end)
     assert row is not None
     return row
+
+
+# The owner's progress counts: the workers' stages, and what they wrote and validated in the campaign's round.
+PROGRESS = Query(
+    """
+    WITH c AS (SELECT id, round FROM campaigns WHERE id = :campaign),
+         w AS (SELECT cw.* FROM campaign_workers cw JOIN c ON cw.campaign = c.id),
+         ex AS (SELECT e.fooled, e.status FROM examples e JOIN w ON w."user" = e."user" JOIN c ON e.round = c.round
+                 WHERE NOT e.retracted)
+    SELECT (SELECT count(*) FROM w) AS joined,
+           (SELECT count(*) FROM w WHERE consented_at IS NOT NULL) AS consented,
+           (SELECT count(*) FROM w WHERE quiz_passed) AS quiz_passed,
+           (SELECT count(*) FROM w WHERE screened_out) AS quiz_failed,
+           (SELECT count(*) FROM w WHERE finished_at IS NOT NULL AND NOT screened_out) AS finished,
+           (SELECT count(*) FROM ex) AS examples,
+           (SELECT count(*) FROM ex WHERE fooled) AS fooling,
+           (SELECT count(*) FROM ex WHERE fooled AND status = 'validated') AS validated_fooling,
+           (SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example JOIN c ON e.round = c.round
+              JOIN w ON w."user" = v."user" WHERE v.mode = 'user') AS validations
+"""
+)
+
+
+async def progress(campaign_id: int) -> ProgressRow:
+    row = await PROGRESS.row(campaign=campaign_id)
+    assert row is not None
+    return cast(ProgressRow, row)
 
 
 # Ledger facts -----------------------------------------------------------------------------------

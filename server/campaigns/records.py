@@ -71,3 +71,17 @@ class LedgerLineRow(TypedDict):
     reason: str
     status: str
     exported_at: datetime | None
+
+
+class ProgressRow(TypedDict):
+    """The owner's progress counts of a campaign (server/campaigns/queries.py PROGRESS)."""
+
+    joined: int
+    consented: int
+    quiz_passed: int
+    quiz_failed: int  # failed for good (screened out)
+    finished: int  # given the completion code (not the screened-out one)
+    examples: int  # not retracted, in the campaign's round, by its workers
+    fooling: int
+    validated_fooling: int
+    validations: int  # user-mode votes (gold answers are not votes) in the round by its workers

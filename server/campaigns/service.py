@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.campaigns import queries
-from server.campaigns.records import CampaignRow, CampaignStatus
+from server.campaigns.records import CampaignRow, CampaignStatus, ProgressRow
 from server.campaigns.text import MAX_MARKDOWN
 from server.core import db
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -72,6 +72,11 @@ async def campaign_by_code(code: str) -> CampaignRow | None:
 
 async def campaigns_of_task(task_id: int, first: int) -> list[CampaignRow]:
     return await queries.campaigns_of_task(task_id, max(1, min(first, 100)))
+
+
+async def progress(campaign_id: int) -> ProgressRow:
+    """The owner's progress counts (workers by stage, their examples and validations in the round)."""
+    return await queries.progress(campaign_id)
 
 
 async def create_campaign(task: Mapping[str, Any], user_id: int, spec: Mapping[str, Any]) -> CampaignRow:

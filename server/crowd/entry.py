@@ -77,6 +77,8 @@ _PROLIFIC_ID = re.compile(r"[0-9a-fA-F]{24}")
 _MTURK_ID = re.compile(r"[A-Z0-9]{1,64}")
 _OPEN_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 _COMPLETION_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_PROLIFIC_SHAPE = "24 hexadecimal characters"
+_MTURK_SHAPE = "uppercase letters and digits"
 
 
 @dataclass(frozen=True)
@@ -132,16 +134,10 @@ def parse_entry(platform: Platform, params: Params) -> WorkerEntry | EntryRefusa
 
 
 def _prolific(params: Params) -> WorkerEntry | EntryRefusal:
-    ids: dict[str, str] = {}
-    for name in (PROLIFIC_PID, STUDY_ID, SESSION_ID):
-        value = _one(params, name, required=True)
-        if isinstance(value, EntryRefusal):
-            return value
-        assert value is not None
-        checked = _checked(name, value, _PROLIFIC_ID, PROLIFIC_ID_LENGTH, "24 hexadecimal characters")
-        if isinstance(checked, EntryRefusal):
-            return checked
-        ids[name] = checked.lower()
+    ids = _required_ids(params, (PROLIFIC_PID, STUDY_ID, SESSION_ID), _PROLIFIC_ID, PROLIFIC_ID_LENGTH, _PROLIFIC_SHAPE)
+    if isinstance(ids, EntryRefusal):
+        return ids
+    ids = {name: value.lower() for name, value in ids.items()}
     return WorkerEntry(Platform.PROLIFIC, ids[PROLIFIC_PID], study_id=ids[STUDY_ID], session_id=ids[SESSION_ID])
 
 
@@ -154,20 +150,13 @@ def _mturk(params: Params) -> WorkerEntry | EntryRefusal:
         if isinstance(hit, EntryRefusal):
             return hit
         if hit is not None:
-            hit = _checked(MTURK_HIT_ID, hit, _MTURK_ID, MTURK_ID_MAX, "uppercase letters and digits")
+            hit = _checked(MTURK_HIT_ID, hit, _MTURK_ID, MTURK_ID_MAX, _MTURK_SHAPE)
             if isinstance(hit, EntryRefusal):
                 return hit
         return WorkerEntry(Platform.MTURK, None, preview=True, hit_id=hit)
-    ids: dict[str, str] = {}
-    for name in (MTURK_WORKER_ID, MTURK_ASSIGNMENT_ID, MTURK_HIT_ID):
-        value = _one(params, name, required=True)
-        if isinstance(value, EntryRefusal):
-            return value
-        assert value is not None
-        checked = _checked(name, value, _MTURK_ID, MTURK_ID_MAX, "uppercase letters and digits")
-        if isinstance(checked, EntryRefusal):
-            return checked
-        ids[name] = checked
+    ids = _required_ids(params, (MTURK_WORKER_ID, MTURK_ASSIGNMENT_ID, MTURK_HIT_ID), _MTURK_ID, MTURK_ID_MAX, _MTURK_SHAPE)
+    if isinstance(ids, EntryRefusal):
+        return ids
     submit_to = _one(params, MTURK_SUBMIT_TO, required=True)
     if isinstance(submit_to, EntryRefusal):
         return submit_to
@@ -226,6 +215,23 @@ def _one(params: Params, name: str, *, required: bool) -> str | EntryRefusal | N
     if value == "":
         return EntryRefusal(name, RefusalReason.EMPTY, f"The link's {name} is empty: open the study from your platform again.")
     return value
+
+
+def _required_ids(
+    params: Params, names: Sequence[str], pattern: re.Pattern[str], max_length: int, shape: str
+) -> dict[str, str] | EntryRefusal:
+    """Each of `names` present once and shaped like `pattern`, in order; the first refusal otherwise."""
+    ids: dict[str, str] = {}
+    for name in names:
+        value = _one(params, name, required=True)
+        if isinstance(value, EntryRefusal):
+            return value
+        assert value is not None
+        checked = _checked(name, value, pattern, max_length, shape)
+        if isinstance(checked, EntryRefusal):
+            return checked
+        ids[name] = checked
+    return ids
 
 
 def _checked(name: str, value: str, pattern: re.Pattern[str], max_length: int, shape: str) -> str | EntryRefusal:

@@ -17,6 +17,7 @@ from strawberry.extensions import (
 
 from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
+from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
 from server.graphql.annotation.schema import (
     AnnotationMutations,
     AnnotationQueries,
@@ -47,7 +48,14 @@ from server.graphql.training.schema import TrainingMutations, TrainingQueries, T
 
 @strawberry.type
 class Query(
-    AccountQueries, TaskQueries, AnnotationQueries, ValidationQueries, EvaluationQueries, TrainingQueries, CampaignQueries
+    AccountQueries,
+    TaskQueries,
+    AnnotationQueries,
+    ValidationQueries,
+    BrowseQueries,
+    EvaluationQueries,
+    TrainingQueries,
+    CampaignQueries,
 ):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
@@ -58,6 +66,7 @@ class Mutation(
     TaskMutations,
     AnnotationMutations,
     ValidationMutations,
+    BrowseMutations,
     EvaluationMutations,
     TrainingMutations,
     CampaignMutations,

@@ -7,8 +7,17 @@ from typing import Any
 
 from server.accounts.viewer import Principal, Viewer
 from server.permissions.base import Denied, is_task_owner, signed_in
+from server.permissions.tasks import manage_task
 
-__all__ = ["annotate", "can_view_example", "change_example", "follow_example", "validate", "vote_on_example"]
+__all__ = [
+    "annotate",
+    "can_view_example",
+    "change_example",
+    "follow_example",
+    "review_examples",
+    "validate",
+    "vote_on_example",
+]
 
 
 def annotate(viewer: Principal | None) -> Denied | None:
@@ -49,3 +58,9 @@ def follow_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: i
     if not can_view_example(viewer, example, task_id):
         return Denied("FORBIDDEN", "You can follow only your own examples.")
     return None
+
+
+def review_examples(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """Browse and search a task's examples, see their votes (with the voters) and history, act on many at once
+    (owner votes, resolve flags, retract): the task's owners and admins; API tokens need the admin scope."""
+    return manage_task(viewer, task_id)

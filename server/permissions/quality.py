@@ -6,7 +6,7 @@ from server.accounts.viewer import Viewer
 from server.permissions.base import Denied
 from server.permissions.tasks import manage_task
 
-__all__ = ["manage_gold", "view_task_quality"]
+__all__ = ["manage_gold", "reinstate_validator", "view_task_quality"]
 
 
 def manage_gold(viewer: Viewer | None, task_id: int) -> Denied | None:
@@ -16,4 +16,10 @@ def manage_gold(viewer: Viewer | None, task_id: int) -> Denied | None:
 
 def view_task_quality(viewer: Viewer | None, task_id: int) -> Denied | None:
     """Per-validator gold accuracy, pause state, reliability, refused duplicates: the task's owners (and admins)."""
+    return manage_task(viewer, task_id)
+
+
+def reinstate_validator(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """reinstateValidator: give a validator the gold rule paused a fresh start in the task; the task's owners (and
+    admins), tokens need the admin scope."""
     return manage_task(viewer, task_id)

@@ -8,7 +8,8 @@ Outcomes, as written in the table:
         GraphQL error with that code for queries and subscriptions;
 - 403:  refused: `PermissionError` (code FORBIDDEN), or a GraphQL error with code FORBIDDEN;
 - hide: the object is hidden from this viewer, as documented: `node` (and `me` when anonymous) answer null,
-        `revokeApiToken` answers `NotFoundError` for another user's token.
+        `revokeApiToken` answers `NotFoundError` for another user's token, and queries of one object
+        (`exampleReview`) answer a GraphQL error with code NOT_FOUND.
 
 A refused cell must also leave the database as it was: the row count of every table, and the rows the
 operation would have changed (its `watch` query), are compared before and after.
@@ -27,7 +28,7 @@ from tests.authz.world import PRINCIPALS, World
 from tests.conftest import run_sql
 
 OUTCOMES = ("ok", "401", "403", "hide")
-CODES = {"AUTHENTICATION_REQUIRED": "401", "FORBIDDEN": "403"}
+CODES = {"AUTHENTICATION_REQUIRED": "401", "FORBIDDEN": "403", "NOT_FOUND": "hide"}
 REFUSALS = {
     "AuthenticationError": ("401", "AUTHENTICATION_REQUIRED"),
     "PermissionError": ("403", "FORBIDDEN"),
@@ -57,6 +58,8 @@ COUNTED = (
     "gold_items",
     "gold_answers",
     "duplicate_refusals",
+    "validator_reinstatements",
+    "example_events",
 )
 
 

@@ -6,6 +6,7 @@ from graphql import build_schema
 from tests.authz import (
     test_matrix_accounts_tasks,
     test_matrix_annotation,
+    test_matrix_browse,
     test_matrix_campaigns,
     test_matrix_models_training,
     test_matrix_quality,
@@ -19,6 +20,7 @@ MODULES = (
     test_matrix_models_training,
     test_matrix_campaigns,
     test_matrix_quality,
+    test_matrix_browse,
 )
 
 

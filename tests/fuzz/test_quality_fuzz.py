@@ -1,5 +1,5 @@
 """Fuzzing the owners' gold-item operations (issue #17): markGold, unmarkGold, uploadGold (multipart JSONL files, and
-as JSON)."""
+as JSON), and reinstateValidator."""
 
 import json
 
@@ -60,4 +60,12 @@ def test_upload_gold_multipart(fuzzer, case):
 @FUZZ
 @given(case=cases("uploadGold"))
 def test_upload_gold_as_json(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("reinstateValidator", "alice", {"taskCode": Ref("code:alpha"), "username": Ref("username:bob")}))
+@example(Case("reinstateValidator", "alice", {"taskCode": Ref("code:alpha"), "username": "\x00" * 70}))
+@given(case=cases("reinstateValidator"))
+def test_reinstate_validator(fuzzer, case):
     fuzzer.send(case)

@@ -64,6 +64,7 @@ _TRACKED = {
     "campaign_workers": 'id, campaign, "user", external_key, entry, consented_at, quiz_attempts, quiz_passed, screened_out, '
     "finished_at",
     "campaign_approved": "id, campaign, worker, external_id, assignment_id, submission_id",
+    "validator_reinstatements": 'task, "user", reinstated_at, reinstated_by',
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

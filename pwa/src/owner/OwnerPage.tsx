@@ -1,14 +1,13 @@
 /**
  * Task owners: create a task from a JSON config, open a round with its target models, add contexts
  * to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart, and per
- * round: export it (JSONL or an HF-datasets tar.gz, through a short-lived same-origin link) or close it.
+ * round: export it or close it (RoundActions.tsx).
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { describeError, request, requestUpload } from "../api/client";
-import { ADD_CONTEXTS, CLOSE_ROUND, CREATE_DATASET, CREATE_ROUND, CREATE_TASK, EXPORT_ROUND, OWNER_TASKS } from "../api/documents";
-import type { Dataset, ErrorResult, ExportFormat, RoundDetail, RoundExport } from "../api/types";
+import { ADD_CONTEXTS, CREATE_DATASET, CREATE_ROUND, CREATE_TASK, OWNER_TASKS } from "../api/documents";
+import type { Dataset, RoundDetail } from "../api/types";
 import { session } from "../auth/session";
-import { reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
 import type { PageProps } from "../routes";
 import { href } from "../router";
@@ -16,21 +15,9 @@ import { formatRate } from "../tasks/config";
 import { useTaskDetail } from "../tasks/detail";
 import { loadTasks } from "../tasks/store";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
-
-type Message = { text: string; ok: boolean } | null;
-
-function errorText(result: ErrorResult): string {
-  const fields = result.fields?.map((f) => `${f.field}: ${f.message}`).join("; ");
-  return fields ? `${result.message} (${fields})` : result.message;
-}
-
-function Status({ message, testId }: { message: Message; testId: string }) {
-  return (
-    <p role="status" aria-live="polite" class={message ? (message.ok ? "notice-ok" : "error") : ""} data-testid={testId}>
-      {message?.text}
-    </p>
-  );
-}
+import { RoundActions } from "./RoundActions";
+import { errorText, Status, type Message } from "./status";
+import { useOwnerQuery } from "./useOwnerQuery";
 
 const CONFIG_TEMPLATE = `{
   "kind": "classification",
@@ -40,26 +27,15 @@ const CONFIG_TEMPLATE = `{
 }`;
 
 export function OwnerIndexPage() {
-  const [tasks, setTasks] = useState<{ id: string; code: string; name: string; viewerIsOwner: boolean }[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { data: tasks, error, reload: load } = useOwnerQuery(
+    async () => (await request(OWNER_TASKS, { first: 100 })).tasks.edges.map((e) => e.node),
+    [],
+  );
   const [code, setCode] = useState("");
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [config, setConfig] = useState(CONFIG_TEMPLATE);
   const [message, setMessage] = useState<Message>(null);
-
-  async function load() {
-    try {
-      setTasks((await request(OWNER_TASKS, { first: 100 })).tasks.edges.map((e) => e.node));
-      setError(null);
-    } catch (problem) {
-      setError(describeError(problem));
-    }
-  }
-  useEffect(() => {
-    void load();
-    return reconnected.on(() => void load());
-  }, []);
 
   async function create(event: Event) {
     event.preventDefault();
@@ -93,7 +69,7 @@ export function OwnerIndexPage() {
           <section class="card" aria-labelledby="owned-title">
             <h2 id="owned-title">Tasks you own</h2>
             {error && <p class="error" role="alert">{error}</p>}
-            {tasks === null ? <p role="status">Loading…</p> : owned.length === 0 ? <p class="hint">You do not own any task.</p> : (
+            {tasks === undefined ? <p role="status">Loading…</p> : owned.length === 0 ? <p class="hint">You do not own any task.</p> : (
               <ul>
                 {owned.map((t) => <li key={t.id}><a href={href(`/owner/${encodeURIComponent(t.code)}`)}>{t.name}</a> <span class="hint">({t.code})</span></li>)}
               </ul>
@@ -309,96 +285,6 @@ export function OwnerTaskPage({ params }: PageProps) {
         </aside>
       </div>
     </div>
-  );
-}
-
-const FORMAT_FILES: Record<ExportFormat, { label: string; suffix: string }> = {
-  JSONL: { label: "JSONL", suffix: ".jsonl" },
-  HF_DATASET: { label: "HF dataset (tar.gz)", suffix: "-hf.tar.gz" },
-};
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
-
-/** One round: open / closed, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
-function RoundActions({ code, round, onChanged }: { code: string; round: RoundDetail; onChanged: () => Promise<void> }) {
-  const n = round.number;
-  const [format, setFormat] = useState<ExportFormat>("JSONL");
-  const [link, setLink] = useState<RoundExport | null>(null);
-  const [exporting, setExporting] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [closing, setClosing] = useState(false);
-  const [message, setMessage] = useState<Message>(null);
-  const closed = Boolean(round.endAt);
-
-  async function exportRound() {
-    setExporting(true);
-    setLink(null);
-    try {
-      const { exportRound: result } = await request(EXPORT_ROUND, { roundId: round.id, format });
-      if (result.__typename === "RoundExport") {
-        setLink(result);
-        setMessage({ text: `The ${FORMAT_FILES[result.format].label} export of round ${n} is ready to download.`, ok: true });
-      } else setMessage({ text: errorText(result), ok: false });
-    } catch (problem) {
-      setMessage({ text: describeError(problem), ok: false });
-    } finally {
-      setExporting(false);
-    }
-  }
-
-  async function closeRound() {
-    setClosing(true);
-    try {
-      const { closeRound: result } = await request(CLOSE_ROUND, { roundId: round.id });
-      if (result.__typename === "RoundClosed") {
-        setConfirming(false);
-        setMessage({ text: `Round ${n} is closed: it takes no new examples.`, ok: true });
-        await onChanged();
-      } else setMessage({ text: errorText(result), ok: false });
-    } catch (problem) {
-      setMessage({ text: describeError(problem), ok: false });
-    } finally {
-      setClosing(false);
-    }
-  }
-
-  const formatId = `export-format-${n}`;
-  return (
-    <li class="round-item" data-testid={`round-${n}`} data-state={closed ? "closed" : "open"}>
-      <div class="round-head">
-        <h3 id={`round-${n}-title`}>Round {n}</h3>
-        <span class="round-state" data-testid={`round-${n}-state`}>
-          {closed ? `Closed ${formatTime(round.endAt as string)}` : "Open"}
-        </span>
-      </div>
-      <div class="actions">
-        <label for={formatId}>Format<span class="visually-hidden"> of the round {n} export</span></label>
-        <select id={formatId} value={format} onChange={(e) => { setFormat(e.currentTarget.value as ExportFormat); setLink(null); }}>
-          {(Object.keys(FORMAT_FILES) as ExportFormat[]).map((f) => <option key={f} value={f}>{FORMAT_FILES[f].label}</option>)}
-        </select>
-        <button type="button" disabled={exporting} onClick={() => void exportRound()}>Export round {n}</button>
-        {!closed && !confirming && <button type="button" onClick={() => setConfirming(true)}>Close round {n}</button>}
-      </div>
-      {!closed && confirming && (
-        <div class="actions" role="group" aria-label={`Confirm closing round ${n}`}>
-          <span>Closing round {n} stops collecting examples in it.</span>
-          <button type="button" class="primary" disabled={closing} onClick={() => void closeRound()}>Yes, close round {n}</button>
-          <button type="button" disabled={closing} onClick={() => setConfirming(false)}>Cancel</button>
-        </div>
-      )}
-      {link && (
-        <p>
-          <a href={link.url} download={`${code}-round-${n}${FORMAT_FILES[link.format].suffix}`} data-testid={`round-${n}-download`}>
-            Download round {n} ({FORMAT_FILES[link.format].label})
-          </a>{" "}
-          <span class="hint">The link works until {formatTime(link.expiresAt)}.</span>
-        </p>
-      )}
-      <Status message={message} testId={`round-${n}-status`} />
-    </li>
   );
 }
 

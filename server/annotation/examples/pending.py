@@ -13,7 +13,8 @@ from server.annotation import fooling
 from server.annotation.examples import queries
 from server.annotation.examples.announce import example_judged
 from server.annotation.examples.judging import ask_models, model_fields, model_output_document, status_after_verdict
-from server.annotation.records import ClaimedPending
+from server.annotation.quality import queries as gold_queries
+from server.annotation.records import ClaimedPending, ExampleStatus
 from server.core import db
 from server.core.inference import ModelUnavailable
 from server.core.jsonutil import from_json, to_json
@@ -64,19 +65,24 @@ async def _recheck_one(services: Services, row: ClaimedPending) -> int:
         await queries.back_off(row["id"], str(exc))
         return 0
     fooled = fooling.fooled(config, intended, [p.output for p in predictions])
+    # An uploaded gold row (quality/gold_upload.py) only gets its model output and verdict: it stays open for the gold
+    # mix whatever the verdict, moves no counter and is announced to nobody (it is nobody's submission).
+    gold = await gold_queries.gold_of_example(row["id"])
+    hidden_gold = gold is not None and bool(gold["hidden"])
     async with db.transaction():
         settled = await queries.settle_pending(
             row["id"],
             fooled,
-            status_after_verdict(config, fooled, answered=True),  # ask_user: now awaiting the author's claim
+            # ask_user: now awaiting the author's claim
+            ExampleStatus.OPEN if hidden_gold else status_after_verdict(config, fooled, answered=True),
             to_json(model_output_document(predictions)),
             "+".join(p.model_name for p in predictions),
             "+".join(p.model_version for p in predictions),
         )
-        if settled and fooled:
+        if settled and fooled and not hidden_gold:
             # Already counted as collected: it now counts as fooled too.
             await queries.count_fooled(row["round"], row["context"], row["user"])
-    if settled:
+    if settled and not hidden_gold:
         # Settled examples have a verdict (or await their author's claim): nothing to re-check, only live views to tell.
         example_judged(services, {**settled[0], "round": row["round"]})
     return len(settled)

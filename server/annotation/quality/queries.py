@@ -76,10 +76,11 @@ ON CONFLICT (example) DO UPDATE SET answer = EXCLUDED.answer
 """)
 UNMARK_GOLD = Query("DELETE FROM gold_items WHERE example = :example RETURNING example")
 GOLD_OF_EXAMPLE = Query("SELECT example, task, answer, hidden FROM gold_items WHERE example = :example")
-# The round's gold items this validator may be served: not their own, not retracted, not answered yet.
+# The round's gold items this validator may be served: not their own, not retracted, not answered yet, and judged
+# (one still awaiting its model's answer or its author's claim would have no verdict: a tell, and not answerable).
 FRESH_GOLD = Query("""
 SELECT g.example FROM gold_items g JOIN examples e ON e.id = g.example
-WHERE e.round = :round AND e."user" <> :user AND NOT e.retracted
+WHERE e.round = :round AND e."user" <> :user AND NOT e.retracted AND e.status NOT IN ('pending', 'awaiting_claim')
   AND NOT EXISTS (SELECT 1 FROM gold_answers a WHERE a.example = g.example AND a."user" = :user)
 ORDER BY g.example
 """)
@@ -88,29 +89,45 @@ INSERT INTO gold_answers (example, task, "user", label, gold_label) VALUES (:exa
 ON CONFLICT (example, "user") DO NOTHING
 RETURNING example, "user", label, created_at
 """)
+# Only the answers given after the validator's latest reinstatement in the task count toward the pause rule.
 GOLD_COUNTS = Query("""
-SELECT "user", count(*) AS answered, count(*) FILTER (WHERE label = gold_label) AS right FROM gold_answers
-WHERE task = :task AND "user" = ANY(:users::int[]) GROUP BY "user"
+SELECT a."user", count(*) AS answered, count(*) FILTER (WHERE a.label = a.gold_label) AS right FROM gold_answers a
+LEFT JOIN validator_reinstatements r ON r.task = a.task AND r."user" = a."user"
+WHERE a.task = :task AND a."user" = ANY(:users::int[]) AND (r.reinstated_at IS NULL OR a.created_at > r.reinstated_at)
+GROUP BY a."user"
 """)
 # The votes a paused validator cast on the task's examples that are still undecided: re-aggregated without them.
 OPEN_VOTED_EXAMPLES = Query("""
 SELECT v.example FROM validations v JOIN examples e ON e.id = v.example JOIN rounds r ON r.id = e.round
 WHERE v."user" = :user AND r.task = :task AND e.status IN ('open', 'closed') AND v.mode = 'user'
 """)
-# Owners' view: everyone who validated in the task (votes or gold answers), with their gold counts.
+# Owners' view: everyone who validated in the task (votes or gold answers), with their gold counts (all of them, and
+# those since their latest reinstatement: the pause rule's), or only the one of that username.
 VALIDATORS_OF_TASK = Query("""
 WITH voters AS (
   SELECT v."user", count(*) AS votes FROM validations v JOIN examples e ON e.id = v.example JOIN rounds r ON r.id = e.round
   WHERE r.task = :task AND v.mode = 'user' GROUP BY v."user"
 ), gold AS (
-  SELECT "user", count(*) AS answered, count(*) FILTER (WHERE label = gold_label) AS right FROM gold_answers
-  WHERE task = :task GROUP BY "user"
+  SELECT a."user", count(*) AS answered, count(*) FILTER (WHERE a.label = a.gold_label) AS right,
+    count(*) FILTER (WHERE r.reinstated_at IS NULL OR a.created_at > r.reinstated_at) AS answered_since,
+    count(*) FILTER (WHERE a.label = a.gold_label AND (r.reinstated_at IS NULL OR a.created_at > r.reinstated_at))
+      AS right_since
+  FROM gold_answers a LEFT JOIN validator_reinstatements r ON r.task = a.task AND r."user" = a."user"
+  WHERE a.task = :task GROUP BY a."user"
 )
 SELECT u.id AS "user", u.username, coalesce(voters.votes, 0) AS votes, coalesce(gold.answered, 0) AS gold_answered,
-  coalesce(gold.right, 0) AS gold_right
+  coalesce(gold.right, 0) AS gold_right, coalesce(gold.answered_since, 0) AS gold_answered_since,
+  coalesce(gold.right_since, 0) AS gold_right_since, ri.reinstated_at
 FROM (SELECT "user" FROM voters UNION SELECT "user" FROM gold) who JOIN users u ON u.id = who."user"
 LEFT JOIN voters ON voters."user" = who."user" LEFT JOIN gold ON gold."user" = who."user"
+LEFT JOIN validator_reinstatements ri ON ri.task = :task AND ri."user" = who."user"
+WHERE :username::text IS NULL OR u.username = :username::text
 ORDER BY u.username LIMIT :limit
+""")
+# The owner's reinstatement of a paused validator: from now on only later gold answers count (latest one wins).
+REINSTATE = Query("""
+INSERT INTO validator_reinstatements (task, "user", reinstated_by) VALUES (:task, :user, :by)
+ON CONFLICT (task, "user") DO UPDATE SET reinstated_at = now(), reinstated_by = EXCLUDED.reinstated_by
 """)
 
 
@@ -143,8 +160,12 @@ async def open_voted_examples(task_id: int, user_id: int) -> list[int]:
     return [row["example"] for row in await OPEN_VOTED_EXAMPLES.rows(task=task_id, user=user_id)]
 
 
-async def validators_of_task(task_id: int, limit: int) -> list[dict[str, Any]]:
-    return await VALIDATORS_OF_TASK.rows(task=task_id, limit=limit)
+async def validators_of_task(task_id: int, limit: int, username: str | None = None) -> list[dict[str, Any]]:
+    return await VALIDATORS_OF_TASK.rows(task=task_id, limit=limit, username=username)
+
+
+async def reinstate(task_id: int, user_id: int, by: int) -> None:
+    await REINSTATE.execute(task=task_id, user=user_id, by=by)
 
 
 # --- validator reliability (Dawid–Skene) ------------------------------------------------------------
@@ -176,14 +197,16 @@ async def vote_history(task_id: int, cap: int) -> list[dict[str, Any]]:
 GOLD_CONTEXT = Query("""
 SELECT id FROM contexts WHERE round = :round AND (:context::int IS NULL OR id = :context) ORDER BY id LIMIT 1
 """)
-# A hidden gold example: open and fooling like the queue's first items, but no counter moves (round and user counters
-# are recounted without hidden gold: validation/queries.py) and it is never a candidate of the ordinary queue.
+# A hidden gold example: judged like a submission (the model's output and verdict, or pending until its model answers:
+# then examples/pending.py fills them), but no counter moves (round and user counters are recounted without hidden gold:
+# validation/queries.py) and it is never a candidate of the ordinary queue.
 INSERT_HIDDEN_GOLD = Query("""
 WITH new AS (
   INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version, fooled,
-    status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts, created_at)
-  VALUES (gen_random_uuid(), :round, :context, :user, :input::jsonb, NULL, '', '', true, 'open', false, false, '', '',
-    NULL, '', 0, now())
+    status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts, next_check_at,
+    created_at)
+  VALUES (gen_random_uuid(), :round, :context, :user, :input::jsonb, :output::jsonb, :name, :version, :fooled, :status::text,
+    false, false, '', '', NULL, :reason, 0, CASE WHEN :status::text = 'pending' THEN now() END, now())
   RETURNING id
 )
 INSERT INTO gold_items (example, task, answer, hidden) SELECT id, :task, :answer, true FROM new RETURNING example
@@ -195,9 +218,34 @@ async def gold_context(round_id: int, context_id: int | None) -> int | None:
     return None if row is None else int(row["id"])
 
 
-async def insert_hidden_gold(round_id: int, task_id: int, context_id: int, user_id: int, stored_input: str, answer: str) -> int:
+async def insert_hidden_gold(
+    round_id: int,
+    task_id: int,
+    context_id: int,
+    user_id: int,
+    stored_input: str,
+    answer: str,
+    *,
+    output: str | None,
+    model_name: str,
+    model_version: str,
+    fooled: bool | None,
+    status: str,
+    pending_reason: str,
+) -> int:
     row = await INSERT_HIDDEN_GOLD.row(
-        round=round_id, task=task_id, context=context_id, user=user_id, input=stored_input, answer=answer
+        round=round_id,
+        task=task_id,
+        context=context_id,
+        user=user_id,
+        input=stored_input,
+        answer=answer,
+        output=output,
+        name=model_name,
+        version=model_version,
+        fooled=fooled,
+        status=status,
+        reason=pending_reason,
     )
     assert row is not None
     return int(row["example"])

@@ -47,12 +47,17 @@ EXAMPLE_BY_ID = Query("SELECT * FROM examples WHERE id = :id", json=_EXAMPLE_JSO
 # The open examples of a round that the viewer may still vote on, by id (a keyset page), and the first
 # ones of the live queue (fooling first). Each is served by a small partial index of open examples
 # (examples_open_by_round, examples_open_queue; tests/scale checks the plans on a million examples).
+# Gold items are never listed: they reach a validator only through the gold mix of nextExamplesToValidate, so
+# a list that showed them would single them out.
+_NOT_GOLD = "AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id) "
 _VOTABLE = (
     "SELECT * FROM examples e WHERE e.round = :round_id AND e.status = 'open' AND NOT e.retracted AND e.\"user\" <> :user_id "
-    'AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = :user_id) '
+    'AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = :user_id) ' + _NOT_GOLD
 )
 EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMIT :limit", json=_EXAMPLE_JSON)
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
+# An example announced to the live queue, unless it is a gold item (then None, like a vanished one).
+QUEUE_EXAMPLE = Query("SELECT * FROM examples e WHERE e.id = :id " + _NOT_GOLD, json=_EXAMPLE_JSON)
 
 
 # One pick at a time per round. SKIP LOCKED alone is not enough: a pick whose snapshot was taken before
@@ -93,6 +98,11 @@ async def examples_to_validate(round_id: int, user_id: int, after_id: int, limit
 
 async def queue_snapshot(round_id: int, user_id: int, limit: int) -> list[ExampleRow]:
     return cast(list[ExampleRow], await QUEUE_SNAPSHOT.rows(round_id=round_id, user_id=user_id, limit=limit))
+
+
+async def queue_example(example_id: int) -> ExampleRow | None:
+    """The example for the live queue; None when it is gone or a gold item."""
+    return cast(ExampleRow | None, await QUEUE_EXAMPLE.row(id=example_id))
 
 
 # --- votes --------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from server.graphql.annotation.mutations import (
     explain_example,
     flag_example,
     mark_gold,
+    reinstate_validator,
     retract_example,
     submit_examples,
     unmark_gold,
@@ -137,6 +138,7 @@ class ValidationMutations:
     mark_gold = mark_gold.mark_gold
     unmark_gold = unmark_gold.unmark_gold
     upload_gold = upload_gold.upload_gold
+    reinstate_validator = reinstate_validator.reinstate_validator
 
 
 @strawberry.type
@@ -170,8 +172,8 @@ class ValidationSubscriptions:
                 global_id = relay.GlobalID("Example", str(event["id"]))
                 if event["kind"] == "available" and event["author"] != viewer.user_id:
                     row = await hub.shared(
-                        ("example", event["id"], event.get("_sequence")),
-                        lambda example_id=event["id"]: validation_queries.example_by_id(example_id),
+                        ("queue_example", event["id"], event.get("_sequence")),
+                        lambda example_id=event["id"]: validation_queries.queue_example(example_id),
                     )
                     if row and row["status"] == ExampleStatus.OPEN:
                         yield ValidationQueueUpdate(added=[ExampleNode.from_row(row)], removed_ids=[])

@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from server.campaigns import ledger as campaign_ledger
 from server.campaigns import records
+from server.campaigns import service as campaign_service
 from server.campaigns.joining import Completion
 from server.campaigns.text import to_safe_html
 from server.campaigns.work import WorkerState
@@ -151,6 +152,19 @@ class CampaignLedger:
     unmatched: list[str] = strawberry.field(description="Accounts with no approved submission in the last import.")
 
 
+@strawberry.type(description="Owner-visible counts of a campaign, computed from the stored rows.")
+class CampaignProgress:
+    joined: int = strawberry.field(description="Workers who joined (one per external worker id).")
+    consented: int
+    quiz_passed: int
+    quiz_failed: int = strawberry.field(description="Failed the quiz for good (given the screened-out code).")
+    finished: int = strawberry.field(description="Given the completion code.")
+    examples: int = strawberry.field(description="Examples (not retracted) the workers wrote in the campaign's round.")
+    fooling: int = strawberry.field(description="Of those, the ones that fooled the model.")
+    validated_fooling: int = strawberry.field(description="Of those, the ones validators confirmed.")
+    validations: int = strawberry.field(description="Votes the workers cast in the round.")
+
+
 @strawberry.type(name="Campaign", description="A crowd campaign, as its task's owners see it.")
 class CampaignType:
     id: relay.GlobalID
@@ -192,6 +206,10 @@ class CampaignType:
             workers=summary.workers,
             unmatched=summary.unmatched,
         )
+
+    @strawberry.field
+    async def progress(self, info: Info) -> CampaignProgress:
+        return CampaignProgress(**await campaign_service.progress(int(self.id.node_id)))
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> CampaignType:

@@ -1,23 +1,24 @@
 /**
- * Task owners: one campaign — its join link, the ledger totals (earned, pending, exported, workers, unmatched
- * accounts), importing the platform's approved submissions (CSV upload), exporting payouts (a CSV download built in
+ * Task owners: one campaign — its join link, its progress counts (workers by stage, examples, validations), links to
+ * the round's validation page and the task's quality panel, the ledger totals (earned, pending, exported, workers,
+ * unmatched accounts), importing the platform's approved submissions (CSV upload), exporting payouts (a CSV download built in
  * the browser from exportPayouts' answer), and the settings form.
  */
 import { useEffect, useState } from "preact/hooks";
 import { describeError, request, requestUpload } from "../../api/client";
 import { session } from "../../auth/session";
 import { formatMoney } from "../../join/flow";
-import { reconnected } from "../../lib/network";
 import { useObservable } from "../../lib/observable";
 import { href } from "../../router";
 import type { PageProps } from "../../routes";
 import { useTaskDetail } from "../../tasks/detail";
+import type { Message } from "../status";
+import { useOwnerQuery } from "../useOwnerQuery";
 import { CampaignForm } from "./CampaignForm";
-import { CAMPAIGN, EXPORT_PAYOUTS, IMPORT_APPROVED, UPDATE_CAMPAIGN, type Campaign } from "./documents";
+import { CAMPAIGN, EXPORT_PAYOUTS, IMPORT_APPROVED, UPDATE_CAMPAIGN } from "./documents";
 import { formOf, QUOTA_NAMES } from "./form";
+import { progressRows } from "./progress";
 import { CAMPAIGN_TEXT as T } from "./text";
-
-type Message = { text: string; ok: boolean } | null;
 
 export function joinLink(code: string): string {
   return `${window.location.origin}/#/join/${encodeURIComponent(code)}`;
@@ -27,25 +28,15 @@ export function CampaignPage({ params }: PageProps) {
   const { code, id } = params;
   const username = useObservable(session)?.user.username ?? "";
   const detail = useTaskDetail(code, username);
-  const [campaign, setCampaign] = useState<Campaign | null | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
+  const { data: campaign, error, reload: load, setData: setCampaign } = useOwnerQuery(
+    async () => (await request(CAMPAIGN, { id })).campaign,
+    [id],
+  );
   const [file, setFile] = useState<File | null>(null);
   const [importMessage, setImportMessage] = useState<Message>(null);
   const [exportMessage, setExportMessage] = useState<Message>(null);
   const [download, setDownload] = useState<{ url: string; name: string } | null>(null);
 
-  async function load() {
-    try {
-      setCampaign((await request(CAMPAIGN, { id })).campaign);
-      setError(null);
-    } catch (problem) {
-      setError(describeError(problem));
-    }
-  }
-  useEffect(() => {
-    void load();
-    return reconnected.on(() => void load());
-  }, [id]);
   useEffect(() => () => { if (download) URL.revokeObjectURL(download.url); }, [download]);
 
   if (!campaign) {
@@ -108,8 +99,23 @@ export function CampaignPage({ params }: PageProps) {
         <p><code class="join-link" data-testid="join-link">{joinLink(c.code)}</code></p>
         <p class="hint">{T.linkHint(c.platform)}</p>
       </div>
+      <section class="card" aria-labelledby="progress-title" data-testid="progress">
+        <h2 id="progress-title">{T.progressTitle}</h2>
+        <dl class="pairs">
+          {progressRows(c.progress, c.quiz.length > 0).map((row) => (
+            <div key={row.name} data-name={row.name}>
+              <dt>{T.progressText[row.name]}</dt>
+              <dd>{row.count}{row.percent !== null && <span class="hint"> {T.percentOf(row.percent)}</span>}</dd>
+            </div>
+          ))}
+        </dl>
+        <ul class="links">
+          <li><a href={href(`/validate/${encodeURIComponent(code)}?round=${encodeURIComponent(c.roundId)}`)}>{T.validationLink}</a></li>
+          <li><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)}>{T.qualityLink}</a></li>
+        </ul>
+      </section>
       <div class="card" data-testid="ledger">
-        <h2>{T.progress}</h2>
+        <h2>{T.ledgerTitle}</h2>
         <dl class="pairs">
           <div><dt>{T.ledgerTotal}</dt><dd>{money(c.ledger.totalCents)}</dd></div>
           <div><dt>{T.ledgerPending}</dt><dd>{money(c.ledger.pendingCents)}</dd></div>

@@ -1,15 +1,14 @@
 /** Task owners: the task's crowd campaigns (status, ledger totals), the task's quality (gold, duplicates) and a form for a new one. */
-import { useEffect, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
 import { session } from "../../auth/session";
 import { formatMoney } from "../../join/flow";
-import { reconnected } from "../../lib/network";
 import { useObservable } from "../../lib/observable";
 import { href, navigate } from "../../router";
 import type { PageProps } from "../../routes";
 import { useTaskDetail } from "../../tasks/detail";
+import { useOwnerQuery } from "../useOwnerQuery";
 import { CampaignForm } from "./CampaignForm";
-import { CAMPAIGNS, CREATE_CAMPAIGN, type Campaign } from "./documents";
+import { CAMPAIGNS, CREATE_CAMPAIGN } from "./documents";
 import { emptyForm } from "./form";
 import { QualityPanel } from "./QualityPanel";
 import { CAMPAIGN_TEXT as T } from "./text";
@@ -18,21 +17,7 @@ export function CampaignsPage({ params }: PageProps) {
   const code = params.code;
   const username = useObservable(session)?.user.username ?? "";
   const detail = useTaskDetail(code, username);
-  const [campaigns, setCampaigns] = useState<Campaign[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function load() {
-    try {
-      setCampaigns((await request(CAMPAIGNS, { taskCode: code })).campaigns);
-      setError(null);
-    } catch (problem) {
-      setError(describeError(problem));
-    }
-  }
-  useEffect(() => {
-    void load();
-    return reconnected.on(() => void load());
-  }, [code]);
+  const { data: campaigns, error } = useOwnerQuery(async () => (await request(CAMPAIGNS, { taskCode: code })).campaigns, [code]);
 
   const task = detail.task;
   return (
@@ -41,7 +26,7 @@ export function CampaignsPage({ params }: PageProps) {
       <h1 id="page-title" tabIndex={-1}>{T.listTitle(task?.name ?? code)}</h1>
       <p class="lead">{T.listLead}</p>
       {error && <p role="alert" class="error">{error}</p>}
-      {campaigns === null ? (
+      {campaigns === undefined ? (
         <p role="status">{T.loading}</p>
       ) : campaigns.length === 0 ? (
         <p>{T.none}</p>

@@ -1,35 +1,51 @@
-/** Task owners: near-duplicates refused and each validator's gold accuracy and pause state (taskQuality). */
-import { useEffect, useState } from "preact/hooks";
+/**
+ * Task owners: near-duplicates refused and each validator's gold accuracy, reliability and pause state
+ * (taskQuality); a paused validator can be reinstated (reinstateValidator, after a confirmation step), then the
+ * table is loaded again.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
-import { reconnected } from "../../lib/network";
-import { TASK_QUALITY, type ValidatorQuality } from "./documents";
+import type { Message } from "../status";
+import { useOwnerQuery } from "../useOwnerQuery";
+import { REINSTATE_VALIDATOR, TASK_QUALITY, type ValidatorQuality } from "./documents";
 import { CAMPAIGN_TEXT as T } from "./text";
 
 const percent = (value: number | null) => (value === null ? "—" : `${Math.round(value * 100)}%`);
+const when = (iso: string) => {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+};
 
 export function QualityPanel({ taskCode }: { taskCode: string }) {
-  const [quality, setQuality] = useState<{ duplicatesRefused: number; validators: ValidatorQuality[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useOwnerQuery(async () => (await request(TASK_QUALITY, { taskCode })).taskQuality, [taskCode]);
+  const quality = query.data;
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
 
-  async function load() {
+  async function reinstate(username: string) {
+    setBusy(true);
     try {
-      setQuality((await request(TASK_QUALITY, { taskCode })).taskQuality);
-      setError(null);
+      const { reinstateValidator: result } = await request(REINSTATE_VALIDATOR, { taskCode, username });
+      if (result.__typename === "ValidatorReinstated") {
+        setMessage({ text: T.reinstated(username), ok: true });
+        setConfirming(null);
+        await query.reload();
+        document.getElementById("quality-status")?.focus();
+      } else setMessage({ text: result.message, ok: false });
     } catch (problem) {
-      setError(describeError(problem));
+      setMessage({ text: describeError(problem), ok: false });
+    } finally {
+      setBusy(false);
     }
   }
-  useEffect(() => {
-    void load();
-    return reconnected.on(() => void load());
-  }, [taskCode]);
 
   return (
     <section class="card" aria-labelledby="quality-title" data-testid="quality">
       <h2 id="quality-title">{T.quality}</h2>
-      {error && <p role="alert" class="error">{error}</p>}
+      {query.error && <p role="alert" class="error">{query.error}</p>}
       {!quality ? (
-        !error && <p role="status">{T.loading}</p>
+        !query.error && <p role="status">{T.loading}</p>
       ) : (
         <>
           <p>{T.duplicatesRefused(quality.duplicatesRefused)}</p>
@@ -40,17 +56,17 @@ export function QualityPanel({ taskCode }: { taskCode: string }) {
               <table>
                 <caption id="quality-caption">{T.validatorsCaption}</caption>
                 <thead>
-                  <tr><th scope="col">{T.validator}</th><th scope="col">{T.votes}</th><th scope="col">{T.gold}</th><th scope="col">{T.accuracy}</th><th scope="col">{T.pausedHead}</th></tr>
+                  <tr>
+                    <th scope="col">{T.validator}</th><th scope="col">{T.votes}</th><th scope="col">{T.gold}</th>
+                    <th scope="col">{T.accuracy}</th><th scope="col"><abbr title={T.reliabilityHint}>{T.reliability}</abbr></th>
+                    <th scope="col">{T.pausedHead}</th><th scope="col">{T.actionsHead}</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {quality.validators.map((v) => (
-                    <tr key={v.username}>
-                      <th scope="row">{v.username}</th>
-                      <td>{v.votes}</td>
-                      <td>{v.goldCorrect} / {v.goldAnswered}</td>
-                      <td>{percent(v.goldAccuracy)}</td>
-                      <td>{v.paused ? T.paused : T.active}</td>
-                    </tr>
+                    <ValidatorRow key={v.username} v={v} confirming={confirming === v.username} busy={busy}
+                      onAsk={() => { setConfirming(v.username); setMessage(null); }}
+                      onCancel={() => setConfirming(null)} onConfirm={() => void reinstate(v.username)} />
                   ))}
                 </tbody>
               </table>
@@ -58,6 +74,45 @@ export function QualityPanel({ taskCode }: { taskCode: string }) {
           )}
         </>
       )}
+      <p id="quality-status" tabIndex={-1} role="status" aria-live="polite" data-testid="quality-status"
+        class={message ? (message.ok ? "notice-ok" : "error") : ""}>{message?.text}</p>
     </section>
+  );
+}
+
+interface RowProps {
+  v: ValidatorQuality;
+  confirming: boolean;
+  busy: boolean;
+  onAsk: () => void;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+function ValidatorRow({ v, confirming, busy, onAsk, onCancel, onConfirm }: RowProps) {
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => { if (confirming) yes.current?.focus(); }, [confirming]);
+  return (
+    <tr>
+      <th scope="row">{v.username}</th>
+      <td>{v.votes}</td>
+      <td>{v.goldCorrect} / {v.goldAnswered}</td>
+      <td>{percent(v.goldAccuracy)}</td>
+      <td>{percent(v.reliability)}</td>
+      <td>
+        {v.paused ? T.paused : T.active}
+        {v.reinstatedAt && <span class="hint"> · {T.reinstatedOn(when(v.reinstatedAt))}</span>}
+      </td>
+      <td>
+        {v.paused && !confirming && <button type="button" onClick={onAsk}>{T.reinstate(v.username)}</button>}
+        {v.paused && confirming && (
+          <div class="actions" role="group" aria-label={T.reinstate(v.username)}>
+            <span>{T.reinstateConfirm(v.username)}</span>
+            <button type="button" class="primary" disabled={busy} onClick={onConfirm} ref={yes}>{T.reinstateYes}</button>
+            <button type="button" disabled={busy} onClick={onCancel}>{T.cancel}</button>
+          </div>
+        )}
+      </td>
+    </tr>
   );
 }

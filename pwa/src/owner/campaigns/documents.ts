@@ -2,6 +2,7 @@
 import type { Document } from "../../api/documents";
 import type { CampaignError, CampaignStatus, CrowdPlatform } from "../../join/types";
 import type { CampaignInput, CampaignSettings } from "./form";
+import type { CampaignProgress } from "./progress";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -22,12 +23,14 @@ export interface Campaign extends CampaignSettings {
   platform: CrowdPlatform;
   status: CampaignStatus;
   ledger: CampaignLedger;
+  progress: CampaignProgress;
 }
 
 const CAMPAIGN_FIELDS = `id title platform status code roundId consent instructions quiz { id prompt choices answer }
   quizPassMark quizAttempts quotas { examplesPerDay examplesPerCampaign validationsPerDay validationsPerCampaign exampleBudget }
   currency baseCents foolingBonusCents agreementBonusCents bonusCapCents completionCode failureCode completionRedirect
-  ledger { totalCents pendingCents exportedCents workers unmatched }`;
+  ledger { totalCents pendingCents exportedCents workers unmatched }
+  progress { joined consented quizPassed quizFailed finished examples fooling validatedFooling validations }`;
 
 export type SaveResult = { __typename: "CampaignSaved"; campaign: Campaign } | CampaignError;
 
@@ -74,13 +77,24 @@ export interface ValidatorQuality {
   goldCorrect: number;
   goldAccuracy: number | null;
   paused: boolean;
+  reliability: number | null;
+  reinstatedAt: string | null;
 }
+
+const VALIDATOR_FIELDS = "username votes goldAnswered goldCorrect goldAccuracy paused reliability reinstatedAt";
 
 export const TASK_QUALITY = doc<{ taskQuality: { duplicatesRefused: number; validators: ValidatorQuality[] } }, { taskCode: string }>(
   `query TaskQuality($taskCode: String!) { taskQuality(taskCode: $taskCode) { duplicatesRefused
-    validators { username votes goldAnswered goldCorrect goldAccuracy paused } } }`,
+    validators { ${VALIDATOR_FIELDS} } } }`,
+);
+
+export type ReinstateResult = { __typename: "ValidatorReinstated"; validator: ValidatorQuality } | CampaignError;
+
+export const REINSTATE_VALIDATOR = doc<{ reinstateValidator: ReinstateResult }, { taskCode: string; username: string }>(
+  `mutation ReinstateValidator($taskCode: String!, $username: String!) { reinstateValidator(taskCode: $taskCode, username: $username) {
+    ${ERROR_FIELDS} ... on ValidatorReinstated { validator { ${VALIDATOR_FIELDS} } } } }`,
 );
 
 export const OWNER_CAMPAIGN_DOCUMENTS = {
-  CAMPAIGNS, CAMPAIGN, CREATE_CAMPAIGN, UPDATE_CAMPAIGN, IMPORT_APPROVED, EXPORT_PAYOUTS, TASK_QUALITY,
+  CAMPAIGNS, CAMPAIGN, CREATE_CAMPAIGN, UPDATE_CAMPAIGN, IMPORT_APPROVED, EXPORT_PAYOUTS, TASK_QUALITY, REINSTATE_VALIDATOR,
 };

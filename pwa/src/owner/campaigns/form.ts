@@ -50,16 +50,13 @@ export interface CampaignFormValues {
   completionRedirect: string;
 }
 
-/** What the API answers for a campaign (the owner's view), as far as the form needs it. */
-export interface CampaignSettings {
+/** The settings the API answers (CampaignSettings) and takes (CampaignInput) alike. */
+interface CampaignCommon {
   title: string;
   platform: CrowdPlatform;
   status: CampaignStatus;
   consent: string;
   instructions: string;
-  quiz: { prompt: string; choices: string[]; answer: string }[];
-  quizPassMark: number | null;
-  quizAttempts: number | null;
   quotas: Record<QuotaName, number | null>;
   currency: string;
   baseCents: number;
@@ -71,23 +68,18 @@ export interface CampaignSettings {
   completionRedirect: string | null;
 }
 
-export interface CampaignInput {
+type QuizQuestion = { prompt: string; choices: string[]; answer: string };
+
+/** What the API answers for a campaign (the owner's view), as far as the form needs it. */
+export interface CampaignSettings extends CampaignCommon {
+  quiz: QuizQuestion[];
+  quizPassMark: number | null;
+  quizAttempts: number | null;
+}
+
+export interface CampaignInput extends CampaignCommon {
   roundNumber?: number;
-  platform: CrowdPlatform;
-  title: string;
-  status: CampaignStatus;
-  consent: string;
-  instructions: string;
-  quiz: { questions: { prompt: string; choices: string[]; answer: string }[]; passMark: number; attempts: number } | null;
-  quotas: Record<QuotaName, number | null>;
-  currency: string;
-  baseCents: number;
-  foolingBonusCents: number;
-  agreementBonusCents: number;
-  bonusCapCents: number | null;
-  completionCode: string;
-  failureCode: string;
-  completionRedirect: string | null;
+  quiz: { questions: QuizQuestion[]; passMark: number; attempts: number } | null;
 }
 
 const emptyQuotas = (): Record<QuotaName, string> =>

@@ -1,6 +1,7 @@
 /** Every string of the owners' campaign pages, in one table (translate here). */
 import type { CampaignStatus } from "../../join/types";
 import type { PayName, QuotaName } from "./form";
+import type { ProgressName } from "./progress";
 
 const FIELD_NAMES: Record<string, string> = {
   title: "Title", platform: "Platform", status: "Status", roundNumber: "Round", consent: "Consent", instructions: "Instructions",
@@ -75,7 +76,6 @@ export const CAMPAIGN_TEXT = {
     platform === "PROLIFIC" ? "Give Prolific this URL; it adds PROLIFIC_PID, STUDY_ID and SESSION_ID."
       : platform === "MTURK" ? "Use it as the HIT's external URL; MTurk adds workerId, assignmentId, hitId and turkSubmitTo."
         : "Share it as is; add ?pid=… to know who is who.",
-  progress: "Progress and ledger",
   ledgerTotal: "Earned in total",
   ledgerPending: "Not yet exported",
   ledgerExported: "Exported",
@@ -109,4 +109,30 @@ export const CAMPAIGN_TEXT = {
   pausedHead: "Paused",
   paused: "Paused: their open votes do not count",
   active: "Active",
+  reliability: "Reliability",
+  reliabilityHint: "Estimated accuracy from the task's votes; — before enough votes.",
+  actionsHead: "Action",
+  reinstate: (name: string) => `Reinstate ${name}`,
+  reinstateConfirm: (name: string) =>
+    `Reinstate ${name}? Their gold record starts afresh from now and their votes on undecided examples count again.`,
+  reinstateYes: "Yes, reinstate",
+  cancel: "Cancel",
+  reinstated: (name: string) => `${name} is reinstated: they get items to validate again.`,
+  reinstatedOn: (when: string) => `reinstated ${when}`,
+  progressTitle: "Progress",
+  progressText: {
+    joined: "Workers joined",
+    consented: "Consented",
+    quizPassed: "Passed the quiz",
+    quizFailed: "Failed the quiz",
+    finished: "Finished (completion code given)",
+    examples: "Examples written",
+    fooling: "Fooled the model",
+    validatedFooling: "Fooled, confirmed by validators",
+    validations: "Validations done",
+  } as Record<ProgressName, string>,
+  percentOf: (percent: number) => `(${percent}%)`,
+  ledgerTitle: "Ledger",
+  validationLink: "Validate this round's examples",
+  qualityLink: "The task's quality: gold accuracy, reliability, duplicates",
 } as const;

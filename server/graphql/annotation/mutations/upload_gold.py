@@ -59,7 +59,7 @@ async def upload_gold(info: Info, round_id: relay.GlobalID, file: Upload) -> Upl
     except UnicodeDecodeError:
         raise invalid("The file is not UTF-8 text (JSONL).", FieldProblem("file", "not UTF-8 text")) from None
     config = load_config(await queries.task_row(round_row["task"]))
-    ids = await gold_upload.upload_gold(viewer, dict(round_row), config, text)
+    ids = await gold_upload.upload_gold(info.context.services, viewer, dict(round_row), config, text)
     rows = await queries.examples_by_ids(ids)
     by_id = {row["id"]: row for row in rows}
     return GoldUploaded(count=len(ids), examples=[ExampleNode.from_row(by_id[i]) for i in ids])

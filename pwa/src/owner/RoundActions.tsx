@@ -1,0 +1,99 @@
+/**
+ * One round on the task owner page: open / closed, an export link on demand (JSONL or an HF-datasets tar.gz, through
+ * a short-lived same-origin link), closing with a confirmation step.
+ */
+import { useState } from "preact/hooks";
+import { describeError, request } from "../api/client";
+import { CLOSE_ROUND, EXPORT_ROUND } from "../api/documents";
+import type { ExportFormat, RoundDetail, RoundExport } from "../api/types";
+import { errorText, Status, type Message } from "./status";
+
+const FORMAT_FILES: Record<ExportFormat, { label: string; suffix: string }> = {
+  JSONL: { label: "JSONL", suffix: ".jsonl" },
+  HF_DATASET: { label: "HF dataset (tar.gz)", suffix: "-hf.tar.gz" },
+};
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+/** One round: open / closed, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
+export function RoundActions({ code, round, onChanged }: { code: string; round: RoundDetail; onChanged: () => Promise<void> }) {
+  const n = round.number;
+  const [format, setFormat] = useState<ExportFormat>("JSONL");
+  const [link, setLink] = useState<RoundExport | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [closing, setClosing] = useState(false);
+  const [message, setMessage] = useState<Message>(null);
+  const closed = Boolean(round.endAt);
+
+  async function exportRound() {
+    setExporting(true);
+    setLink(null);
+    try {
+      const { exportRound: result } = await request(EXPORT_ROUND, { roundId: round.id, format });
+      if (result.__typename === "RoundExport") {
+        setLink(result);
+        setMessage({ text: `The ${FORMAT_FILES[result.format].label} export of round ${n} is ready to download.`, ok: true });
+      } else setMessage({ text: errorText(result), ok: false });
+    } catch (problem) {
+      setMessage({ text: describeError(problem), ok: false });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  async function closeRound() {
+    setClosing(true);
+    try {
+      const { closeRound: result } = await request(CLOSE_ROUND, { roundId: round.id });
+      if (result.__typename === "RoundClosed") {
+        setConfirming(false);
+        setMessage({ text: `Round ${n} is closed: it takes no new examples.`, ok: true });
+        await onChanged();
+      } else setMessage({ text: errorText(result), ok: false });
+    } catch (problem) {
+      setMessage({ text: describeError(problem), ok: false });
+    } finally {
+      setClosing(false);
+    }
+  }
+
+  const formatId = `export-format-${n}`;
+  return (
+    <li class="round-item" data-testid={`round-${n}`} data-state={closed ? "closed" : "open"}>
+      <div class="round-head">
+        <h3 id={`round-${n}-title`}>Round {n}</h3>
+        <span class="round-state" data-testid={`round-${n}-state`}>
+          {closed ? `Closed ${formatTime(round.endAt as string)}` : "Open"}
+        </span>
+      </div>
+      <div class="actions">
+        <label for={formatId}>Format<span class="visually-hidden"> of the round {n} export</span></label>
+        <select id={formatId} value={format} onChange={(e) => { setFormat(e.currentTarget.value as ExportFormat); setLink(null); }}>
+          {(Object.keys(FORMAT_FILES) as ExportFormat[]).map((f) => <option key={f} value={f}>{FORMAT_FILES[f].label}</option>)}
+        </select>
+        <button type="button" disabled={exporting} onClick={() => void exportRound()}>Export round {n}</button>
+        {!closed && !confirming && <button type="button" onClick={() => setConfirming(true)}>Close round {n}</button>}
+      </div>
+      {!closed && confirming && (
+        <div class="actions" role="group" aria-label={`Confirm closing round ${n}`}>
+          <span>Closing round {n} stops collecting examples in it.</span>
+          <button type="button" class="primary" disabled={closing} onClick={() => void closeRound()}>Yes, close round {n}</button>
+          <button type="button" disabled={closing} onClick={() => setConfirming(false)}>Cancel</button>
+        </div>
+      )}
+      {link && (
+        <p>
+          <a href={link.url} download={`${code}-round-${n}${FORMAT_FILES[link.format].suffix}`} data-testid={`round-${n}-download`}>
+            Download round {n} ({FORMAT_FILES[link.format].label})
+          </a>{" "}
+          <span class="hint">The link works until {formatTime(link.expiresAt)}.</span>
+        </p>
+      )}
+      <Status message={message} testId={`round-${n}-status`} />
+    </li>
+  );
+}
