@@ -6,8 +6,9 @@ Starts its own stack (PostgreSQL, Redis, Triton without models, one worker, one 
 with bench/seed_scale.py (1M examples with a realistic skew, ~0.95M votes, 10k users, 4 rounds,
 20k contexts, 300 models; the same data tests/scale/test_query_plans.py checks the plans on), then
 calls each query `--calls` times one after another over a kept-alive HTTP connection (after 20
-warm-up calls) and prints p50/p99 per query. The target is p99 < 50 ms for every list and leaderboard
-query. Times are end to end at the client: HTTP, auth, GraphQL parse/validate/execute, SQL.
+warm-up calls) and prints p50/p99 per query. The target is p99 < 50 ms for every list and leaderboard query,
+and for the owners' browsing (roundExamples with filters and full-text search, flaggedExamples). Times are end
+to end at the client: HTTP, auth, GraphQL parse/validate/execute, SQL.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ BADGES = "query($t: String!) { myBadges(taskCode: $t) { name } }"
 MODELS = "query($t: String!, $a: String) { leaderboard(taskCode: $t, first: 20, after: $a) { rows { rank dynascore model { name } metrics { perf throughput memory robustness fairness } } totalCount endCursor } }"
 ROUND = "query($r: ID!) { node(id: $r) { ... on Round { number totalCollected totalFooled totalValidated totalValidatedFooled mer vmer } } }"
 AGREEMENT = "query($r: ID!) { node(id: $r) { ... on Round { agreement } } }"
+BROWSE = "query($r: ID!, $f: ExampleFilterInput, $a: String) { roundExamples(roundId: $r, filter: $f, first: 20, after: $a) { edges { node { id input status fooled flagged createdAt } } pageInfo { hasNextPage endCursor } } }"
+FLAGGED = "query($t: String!) { flaggedExamples(taskCode: $t, first: 20) { edges { node { id input status flagReason } } } }"
 TASKS = "{ tasks(first: 20) { edges { node { code mer vmer currentRound { number totalCollected totalFooled mer vmer } } } } }"
 
 
@@ -48,7 +51,7 @@ def cases(world: dict) -> list[tuple[str, str, dict, str | None]]:
     from server.graphql.core.relay import encode_cursor
 
     current, oldest = (to_base64("Round", r) for r in (world["rounds"][-1], world["rounds"][0]))
-    busiest, rare, validator = world["busiest"], world["rare"], world["validator"]
+    busiest, rare, validator, owner = world["busiest"], world["rare"], world["validator"], world["owner"]
     deep_mine, deep_open = encode_cursor(world["deep_mine"]), encode_cursor(world["deep_open"])
     return [
         ("myExamples, busiest author (46k examples)", EXAMPLES, {}, busiest),
@@ -69,6 +72,13 @@ def cases(world: dict) -> list[tuple[str, str, dict, str | None]]:
         ("round counters, MER, vMER", ROUND, {"r": current}, None),
         ("tasks with current round counters", TASKS, {}, None),
         ("round agreement (Krippendorff's alpha), current round", AGREEMENT, {"r": current}, None),
+        ("roundExamples (owner), oldest round", BROWSE, {"r": oldest}, owner),
+        ("roundExamples (owner), oldest round, deep cursor", BROWSE, {"r": oldest, "a": encode_cursor(100_000)}, owner),
+        ("roundExamples(author: busiest), oldest round", BROWSE, {"r": oldest, "f": {"author": world["busiest_name"]}}, owner),
+        ("roundExamples(statuses: FLAGGED), current round", BROWSE, {"r": current, "f": {"statuses": ["FLAGGED"]}}, owner),
+        ("roundExamples(text: a word in 1/3), current round", BROWSE, {"r": current, "f": {"text": "awful"}}, owner),
+        ("roundExamples(text: a phrase in 1/200), oldest round", BROWSE, {"r": oldest, "f": {"text": '"place 117"'}}, owner),
+        ("flaggedExamples (the task's flag queue)", FLAGGED, {"t": TASK_CODE}, owner),
     ]
 
 
@@ -110,6 +120,9 @@ async def find_world(dsn: str, seeded) -> dict:
         deep_context = await connection.fetchval(
             "SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 1 OFFSET 4000", seeded.round_ids[-1]
         )
+        busiest_name = await connection.fetchval("SELECT username FROM users WHERE id = $1", busiest)
+        owner = seeded.user_ids[-1]  # owns the task: browses its rounds
+        await connection.execute('INSERT INTO task_owners (task, "user") VALUES ($1, $2)', seeded.task_id, owner)
     finally:
         await connection.close()
     return {
@@ -120,6 +133,8 @@ async def find_world(dsn: str, seeded) -> dict:
         "deep_open": deep_open,
         "deep_context": deep_context,
         "validator": seeded.user_ids[len(seeded.user_ids) // 2],
+        "owner": owner,
+        "busiest_name": busiest_name,
     }
 
 

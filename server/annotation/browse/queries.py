@@ -1,7 +1,7 @@
 """The query room of browsing: a round's (or a task's flag queue's) examples by filter, newest first by id (a keyset
 page), one example's votes and history, and the owners' actions recorded as history.
 
-Served by examples_round_id (round, id), examples_flag_queue (round, id) WHERE flagged, examples_user_round_id
+Served by examples_round_id (round, id), examples_flag_queue (round, id) and _by_id (id) WHERE flagged, examples_user_round_id
 ("user", round, id) and examples_search, a GIN index of the annotator's string fields (`jsonb_to_tsvector`: no
 stored column, so adding it rewrote no table). Full-text search uses the 'simple' configuration (no stemming, no
 stop words): the platform's tasks are in many languages."""
@@ -12,13 +12,19 @@ from functools import cache
 from typing import Any
 
 from server.annotation.browse.filters import ExampleFilter
+from server.core import db
 from server.core.sql import Query
 
 _EXAMPLE_JSON = ("input", "model_output")
 _SCOPES = {
-    "round": "e.round = :round_id",
+    "round": "e.round >= :round_id AND e.round <= :round_id",
     "task": "e.round IN (SELECT r.id FROM rounds r WHERE r.task = :task_id)",
 }
+# Newest first. For a round the scope is spelled as a range (round >= r AND round <= r) and ordered "round DESC, id
+# DESC": the index (round, id) read backwards. With "round = r" the planner drops the constant sort key and walks the
+# primary key backwards filtering on the round, expecting the round's rows to be spread evenly; for an old round that
+# read every newer example first (600,000 rows at scale, tests/scale/test_query_plans.py).
+_ORDER = {"round": "ORDER BY e.round DESC, e.id DESC", "task": "ORDER BY e.id DESC"}
 _CONDITIONS = {
     "statuses": "e.status = ANY(:statuses::text[])",
     "fooled": "e.fooled IS NOT DISTINCT FROM :fooled",
@@ -34,9 +40,9 @@ _CONDITIONS = {
 
 
 @cache
-def _browse(scope: str, conditions: frozenset[str]) -> Query:
+def browse_statement(scope: str, conditions: frozenset[str]) -> Query:
     where = [_SCOPES[scope], "e.id <= :below", *(_CONDITIONS[name] for name in sorted(conditions))]
-    return Query(f"SELECT e.* FROM examples e WHERE {' AND '.join(where)} ORDER BY e.id DESC LIMIT :limit", json=_EXAMPLE_JSON)
+    return Query(f"SELECT e.* FROM examples e WHERE {' AND '.join(where)} {_ORDER[scope]} LIMIT :limit", json=_EXAMPLE_JSON)
 
 
 def _conditions(f: ExampleFilter) -> tuple[frozenset[str], dict[str, Any]]:
@@ -56,11 +62,22 @@ def _conditions(f: ExampleFilter) -> tuple[frozenset[str], dict[str, Any]]:
     return frozenset(names), values
 
 
+# A search is planned for its words: how many rows a word matches decides between reading the round newest first and
+# the GIN index, and a generic plan (which a prepared statement switches to after five runs) cannot know it.
+CUSTOM_PLANS = Query("SET LOCAL plan_cache_mode = force_custom_plan")
+
+
 async def browse(scope: str, scope_id: int, f: ExampleFilter, below: int, limit: int) -> list[dict[str, Any]]:
     """Examples of the round (scope "round") or the task ("task") matching `f` with id ≤ below, newest first."""
     names, values = _conditions(f)
     scope_key = "round_id" if scope == "round" else "task_id"
-    return await _browse(scope, names).rows(**values, **{scope_key: scope_id, "below": below, "limit": limit})
+    statement = browse_statement(scope, names)
+    arguments = {**values, scope_key: scope_id, "below": below, "limit": limit}
+    if "text" not in names:
+        return await statement.rows(**arguments)
+    async with db.transaction():
+        await CUSTOM_PLANS.execute()
+        return await statement.rows(**arguments)
 
 
 VOTES = Query("""
