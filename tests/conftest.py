@@ -56,6 +56,10 @@ SESSION_LIMITS = {
     "SUBMISSIONS_PER_MINUTE": "1000000",
     "SUBMISSIONS_PER_MINUTE_PER_ADDRESS": "1000000",
     "LOGIN_FAILURES_PER_ADDRESS": "1000000",
+    # Account recovery (tests/api/test_password_reset.py keeps the per-account reset limit, 3 an hour).
+    "PASSWORD_RESETS_PER_HOUR_PER_ADDRESS": "1000000",
+    "EMAIL_CHANGES_PER_HOUR": "1000000",
+    "EMAIL_CHANGES_PER_HOUR_PER_ADDRESS": "1000000",
     # The worker gives up on a model's code sooner than in production (600 s / 120 s): hostile models
     # that never return wait these out (tests/security/test_hostile_models.py).
     "MODEL_LOAD_TIMEOUT_S": "90",
@@ -64,6 +68,13 @@ SESSION_LIMITS = {
     # Folders of unloaded models' files go soon (tests/api/test_submission_residency.py watches them go).
     "SANDBOX_SCRATCH_SWEEP_S": "5",
     "SANDBOX_SCRATCH_GRACE_S": "20",
+    # Webhooks reach the tests' receiver on 127.0.0.1 (plain http), retry after 0.2 s, 0.4 s, and a hook is disabled
+    # after two failed deliveries of three attempts each (tests/api/test_webhooks*.py).
+    "WEBHOOKS_ALLOW_PRIVATE": "1",
+    "WEBHOOK_RETRY_BASE_S": "0.2",
+    "WEBHOOK_MAX_ATTEMPTS": "3",
+    "WEBHOOK_DISABLE_AFTER": "2",
+    "WEBHOOK_TIMEOUT_S": "5",
 }
 
 
@@ -73,6 +84,10 @@ def stack(tmp_path_factory):
     from server.cli.local_stack import LocalStack
 
     os.environ.update(SESSION_LIMITS)
+    # A real SMTP server (aiosmtpd) that the API and the worker send mail to (tests/api/smtp_helpers.py).
+    from tests.api.smtp_helpers import start_session_smtp
+
+    os.environ.update(start_session_smtp())
 
     base = tmp_path_factory.mktemp("stack")
     (base / "model_repository").mkdir()

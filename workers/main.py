@@ -18,6 +18,7 @@ from server.observability.jobs import (
     serialize_job,
     start_worker_metrics,
 )
+from workers.accounts import send_email_verification, send_password_reset
 from workers.campaigns import recompute_campaign_ledger, sweep_campaign_ledgers
 from workers.contamination import check_dataset_contamination, check_round_contamination, check_unreported_datasets
 from workers.evaluation import deploy_model, evaluate_model, keep_round_targets_loaded, rank_not_ranked_models
@@ -28,10 +29,12 @@ from workers.liveness import (
     start_heartbeat,
     stop_heartbeat,
 )
+from workers.notifications import check_badges, send_notification_emails
 from workers.pending import recheck_pending_examples
 from workers.rounds import recompute_round_counters
 from workers.training import train_target_model
 from workers.validation import aggregate_example, sweep_unaggregated_votes
+from workers.webhooks import deliver_webhook, fan_out_webhook_event, retry_stalled_webhook_deliveries
 
 log = logging.getLogger("dynabench.worker")
 
@@ -81,6 +84,12 @@ class WorkerSettings:
             check_dataset_contamination,
             check_round_contamination,
             recompute_campaign_ledger,
+            send_email_verification,
+            send_password_reset,
+            send_notification_emails,
+            check_badges,
+            fan_out_webhook_event,
+            deliver_webhook,
         )
     )
     # The sweeper: pending examples are found from database state, so none is lost even if an
@@ -130,6 +139,22 @@ class WorkerSettings:
             name="cron:sweep_campaign_ledgers",
             minute=set(range(0, 60, 5)),
             second={27},
+            unique=True,
+            run_at_startup=False,
+        ),
+        # Email copies of notifications whose job was lost, or refused once by the SMTP server (server/notifications/).
+        cron(
+            instrument(send_notification_emails),
+            name="cron:send_notification_emails",
+            second={14, 44},
+            unique=True,
+            run_at_startup=False,
+        ),
+        # Webhook delivery attempts whose job was lost are queued again (server/webhooks/delivery.py).
+        cron(
+            instrument(retry_stalled_webhook_deliveries),
+            name="cron:retry_stalled_webhook_deliveries",
+            second={53},
             unique=True,
             run_at_startup=False,
         ),

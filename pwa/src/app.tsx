@@ -1,10 +1,14 @@
 /** The shell: skip link, header with navigation and sync status, the routed page in <main>. */
 import { useEffect, useRef } from "preact/hooks";
 import { logOut, session } from "./auth/session";
+import { lazyWidget } from "./lib/lazy";
 import { useObservable } from "./lib/observable";
 import { SyncStatus } from "./outbox/SyncStatus";
 import { href, matchPattern, navigate, parse, usePath } from "./router";
 import { routes } from "./routes";
+
+// The notifications bell: its own chunk, loaded once signed in (pwa/src/inbox/).
+const Bell = lazyWidget<{ user: string }>(() => import("./inbox/Bell").then((m) => m.Bell));
 
 export function App() {
   const fullPath = usePath();
@@ -66,7 +70,8 @@ export function App() {
           <div class="account">
             {user ? (
               <>
-                <span class="username" title="Signed in as">{user.user.username}</span>
+                <Bell key={user.user.username} user={user.user.username} />
+                <a class="username" href={href("/account")} title="Your account">{user.user.username}</a>
                 <button type="button" class="link" onClick={() => { logOut(); navigate("/login"); }}>Log out</button>
               </>
             ) : (

@@ -18,6 +18,15 @@ import { lazyPage } from "./lib/lazy";
 const JoinPage = lazyPage<PageProps>(() => import("./join/JoinPage").then((m) => m.JoinPage));
 const CampaignsPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignsPage").then((m) => m.CampaignsPage));
 const CampaignPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignPage").then((m) => m.CampaignPage));
+// Owners look through a round's examples and the task's flag queue (pwa/src/owner/browse/).
+const BrowsePage = lazyPage<PageProps>(() => import("./owner/browse/BrowsePage").then((m) => m.BrowsePage));
+const FlagQueuePage = lazyPage<PageProps>(() => import("./owner/browse/BrowsePage").then((m) => m.FlagQueuePage));
+const InboxPage = lazyPage<PageProps>(() => import("./inbox/InboxPage").then((m) => m.InboxPage));
+// Account pages: email and its verification, password resets (pwa/src/account/).
+const AccountPage = lazyPage<PageProps>(() => import("./account/AccountPage").then((m) => m.AccountPage));
+const ForgotPasswordPage = lazyPage<PageProps>(() => import("./account/RecoveryPages").then((m) => m.ForgotPasswordPage));
+const ResetPasswordPage = lazyPage<PageProps>(() => import("./account/RecoveryPages").then((m) => m.ResetPasswordPage));
+const VerifyEmailPage = lazyPage<PageProps>(() => import("./account/RecoveryPages").then((m) => m.VerifyEmailPage));
 
 export interface PageProps {
   params: Record<string, string>;
@@ -47,6 +56,13 @@ export const routes: Route[] = [
   { path: "/owner/:code", title: "Task owner", page: OwnerTaskPage },
   { path: "/owner/:code/campaigns", title: "Campaigns", page: CampaignsPage },
   { path: "/owner/:code/campaigns/:id", title: "Campaign", page: CampaignPage },
+  { path: "/owner/:code/browse", title: "Browse examples", page: BrowsePage },
+  { path: "/owner/:code/flags", title: "Flag queue", page: FlagQueuePage },
+  { path: "/inbox", title: "Notifications", page: InboxPage },
   { path: "/join/:code", title: "Join", page: JoinPage, public: true },
+  { path: "/account", title: "Your account", page: AccountPage },
+  { path: "/forgot-password", title: "Reset your password", page: ForgotPasswordPage, public: true },
+  { path: "/reset-password", title: "Choose a new password", page: ResetPasswordPage, public: true },
+  { path: "/verify-email", title: "Confirm your email address", page: VerifyEmailPage, public: true },
   { path: "/login", title: "Log in", page: LoginPage, public: true },
 ];

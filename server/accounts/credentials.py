@@ -1,4 +1,4 @@
-"""Passwords, session tokens (JWT) and API tokens. Pure functions apart from the clock."""
+"""Passwords, session tokens (JWT), API tokens and single-use account tokens. Pure functions apart from the clock."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import hmac
 import secrets
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import jwt
 from argon2 import PasswordHasher
@@ -34,9 +35,11 @@ def password_needs_rehash(password_hash: str) -> bool:
     return _hasher.check_needs_rehash(password_hash)
 
 
-def issue_session_token(user_id: int, secret: str, ttl_seconds: int, now: float | None = None) -> str:
+def issue_session_token(user_id: int, secret: str, ttl_seconds: int, now: float | None = None, epoch: int = 0) -> str:
+    """A session JWT; `epoch` is the account's session epoch (users.session_epoch): a password reset raises it,
+    and every session of an earlier epoch is refused from then on."""
     issued = int(now if now is not None else time.time())
-    payload = {"sub": str(user_id), "iat": issued, "exp": issued + ttl_seconds, "typ": "session"}
+    payload = {"sub": str(user_id), "iat": issued, "exp": issued + ttl_seconds, "typ": "session", "ep": epoch}
     return jwt.encode(payload, secret, algorithm="HS256")
 
 
@@ -46,11 +49,17 @@ def read_session_token(token: str, secret: str, now: float | None = None) -> int
     return session[0] if session is not None else None
 
 
-def read_session(token: str, secret: str, now: float | None = None) -> tuple[int, float] | None:
-    """(user id, expiry as a Unix time) of a valid, unexpired session token, else None."""
+class SessionClaims(NamedTuple):
+    user_id: int
+    expires: float  # a Unix time
+    epoch: int  # the account's session epoch when it was issued (0 for sessions issued before epochs existed)
+
+
+def read_session(token: str, secret: str, now: float | None = None) -> SessionClaims | None:
+    """(user id, expiry as a Unix time, session epoch) of a valid, unexpired session token, else None."""
     known = _VERIFIED.get((token, secret))
     if known is not None:  # verified before: only its expiry can have changed
-        return known if (now if now is not None else time.time()) < known[1] else None
+        return known if (now if now is not None else time.time()) < known.expires else None
     try:
         payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "sub"]})
     except jwt.PyJWTError:
@@ -58,18 +67,17 @@ def read_session(token: str, secret: str, now: float | None = None) -> tuple[int
     if payload.get("typ") != "session":
         return None
     try:
-        user_id = int(payload["sub"])
-        expires = float(payload["exp"])
+        claims = SessionClaims(int(payload["sub"]), float(payload["exp"]), int(payload.get("ep", 0)))
     except (TypeError, ValueError):
         return None
     if len(_VERIFIED) >= 10_000:
         _VERIFIED.clear()
-    _VERIFIED[(token, secret)] = (user_id, expires)
-    return (user_id, expires) if (now if now is not None else time.time()) < expires else None
+    _VERIFIED[(token, secret)] = claims
+    return claims if (now if now is not None else time.time()) < claims.expires else None
 
 
 # Signature checks of recently seen session tokens (every authenticated request would repeat one).
-_VERIFIED: dict[tuple[str, str], tuple[int, float]] = {}
+_VERIFIED: dict[tuple[str, str], SessionClaims] = {}
 
 
 @dataclass(frozen=True)
@@ -99,3 +107,31 @@ def api_token_prefix(token: str) -> str | None:
 
 def api_token_matches(token: str, token_hash: str) -> bool:
     return hmac.compare_digest(hash_api_token(token), token_hash)
+
+
+@dataclass(frozen=True)
+class NewAccountToken:
+    token: str  # mailed or handed over once, never stored
+    selector: str  # stored: finds the row
+    token_hash: str
+
+
+def new_account_token() -> NewAccountToken:
+    """A single-use token for email verification or a password reset: `selector.secret` (256 random bits)."""
+    selector = secrets.token_hex(8)
+    token = f"{selector}.{secrets.token_urlsafe(32)}"
+    return NewAccountToken(token=token, selector=selector, token_hash=hash_api_token(token))
+
+
+def account_token_selector(token: str) -> str | None:
+    selector, dot, rest = token.strip().partition(".")
+    if not dot or len(selector) != 16 or not rest or len(token) > 128:
+        return None
+    if any(c not in "0123456789abcdef" for c in selector):
+        return None
+    return selector
+
+
+def account_token_matches(token: str, token_hash: str) -> bool:
+    """Constant time in the token's content (the stored value is a hash of the whole token)."""
+    return hmac.compare_digest(hash_api_token(token.strip()), token_hash)

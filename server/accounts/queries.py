@@ -1,4 +1,4 @@
-"""The accounts domain's query room: every statement on users and API tokens (hand-written SQL as
+"""The accounts domain's query room: every statement on users, API tokens and account tokens (hand-written SQL as
 `Query` constants, the rest through Piccolo's query builder)."""
 
 from __future__ import annotations
@@ -9,7 +9,15 @@ from typing import Any, cast
 
 from piccolo.columns.combination import Where
 
-from server.accounts.records import ApiTokenRow, LiveApiToken, UserRow, UserWithHash, ViewerFacts
+from server.accounts.records import (
+    AccountTokenRow,
+    ApiTokenRow,
+    LiveApiToken,
+    ResetRecipient,
+    UserRow,
+    UserWithHash,
+    ViewerFacts,
+)
 from server.accounts.tables import ApiToken, User
 from server.core.sql import Query
 
@@ -68,7 +76,8 @@ async def users_by_id(ids: Sequence[int]) -> list[UserRow]:
 
 # The user and the tasks they own, in one round trip (read on every authenticated request).
 VIEWER_FACTS = Query("""
-    SELECT u.id, u.username, u.is_admin, array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned
+    SELECT u.id, u.username, u.is_admin, u.session_epoch,
+           array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned
       FROM users u WHERE u.id = :id
 """)
 
@@ -117,3 +126,110 @@ async def live_api_token_by_prefix(prefix: str) -> LiveApiToken | None:
 
 async def mark_api_token_used(token_id: int, at: datetime) -> None:
     await ApiToken.update({ApiToken.last_used_at: at}).where(ApiToken.id == token_id)
+
+
+# Sessions ---------------------------------------------------------------------------------------
+
+SESSION_EPOCH = Query("SELECT session_epoch FROM users WHERE id = :id")
+
+
+async def session_epoch(user_id: int) -> int | None:
+    """The account's current session epoch; None when the account is gone."""
+    row = await SESSION_EPOCH.row(id=user_id)
+    return row["session_epoch"] if row else None
+
+
+# Email and account tokens (server/accounts/recovery.py) ------------------------------------------
+
+# A new address starts unverified; the same address keeps its verification.
+SET_EMAIL = Query("""
+    UPDATE users SET email = :email::varchar,
+           email_verified_at = CASE WHEN email IS NOT DISTINCT FROM :email::varchar THEN email_verified_at END
+     WHERE id = :id
+    RETURNING email_verified_at
+""")
+
+# Verified only if the address is still the one the token was sent to.
+VERIFY_EMAIL = Query("""
+    UPDATE users SET email_verified_at = now() WHERE id = :id AND email = :email
+    RETURNING id, username, email
+""")
+
+RESET_RECIPIENT = Query("""
+    SELECT id, username, email FROM users
+     WHERE email_verified_at IS NOT NULL AND (lower(username) = lower(:who) OR email = lower(:who))
+     ORDER BY (lower(username) = lower(:who)) DESC
+     LIMIT 1
+""")
+
+INSERT_ACCOUNT_TOKEN = Query("""
+    INSERT INTO account_tokens ("user", purpose, selector, token_hash, email, expires_at)
+    VALUES (:user, :purpose, :selector, :token_hash, :email, now() + make_interval(secs => :ttl))
+    RETURNING expires_at
+""")
+
+# Issuing a token locks its account first (a statement of its own, so that the next one sees what a concurrent issuer
+# committed meanwhile): only the latest token of a purpose stays live.
+LOCK_USER = Query("SELECT id FROM users WHERE id = :id FOR UPDATE")
+
+# Outstanding tokens of one purpose end when a new one is issued or one of them is used.
+RETIRE_ACCOUNT_TOKENS = Query("""
+    UPDATE account_tokens SET used_at = now() WHERE "user" = :user AND purpose = :purpose AND used_at IS NULL
+""")
+
+ACCOUNT_TOKEN_BY_SELECTOR = Query("""
+    SELECT id, "user", purpose, token_hash, email, expires_at, used_at FROM account_tokens WHERE selector = :selector
+""")
+
+# Single use: only one caller marks a live token used (the row lock orders two at once).
+USE_ACCOUNT_TOKEN = Query("""
+    UPDATE account_tokens SET used_at = now() WHERE id = :id AND used_at IS NULL AND expires_at > now() RETURNING id
+""")
+
+RESET_PASSWORD = Query("""
+    UPDATE users SET password_hash = :password_hash, session_epoch = session_epoch + 1 WHERE id = :id
+    RETURNING username, session_epoch
+""")
+
+
+async def set_email(user_id: int, email: str | None) -> bool:
+    """Store the address; True when it is (still) verified."""
+    row = await SET_EMAIL.row(id=user_id, email=email)
+    return bool(row and row["email_verified_at"])
+
+
+async def verify_email(user_id: int, email: str) -> dict | None:
+    return await VERIFY_EMAIL.row(id=user_id, email=email)
+
+
+async def reset_recipient(who: str) -> ResetRecipient | None:
+    """The account named by this username (any case) or verified email, if it has a verified email."""
+    return cast(ResetRecipient | None, await RESET_RECIPIENT.row(who=who))
+
+
+async def insert_account_token(
+    user_id: int, purpose: str, selector: str, token_hash: str, email: str | None, ttl_s: int
+) -> datetime:
+    row = await INSERT_ACCOUNT_TOKEN.row(
+        user=user_id, purpose=purpose, selector=selector, token_hash=token_hash, email=email, ttl=float(ttl_s)
+    )
+    assert row is not None
+    return row["expires_at"]
+
+
+async def retire_account_tokens(user_id: int, purpose: str) -> None:
+    """In a transaction: lock the account, then retire its live tokens of this purpose."""
+    await LOCK_USER.execute(id=user_id)
+    await RETIRE_ACCOUNT_TOKENS.execute(user=user_id, purpose=purpose)
+
+
+async def account_token_by_selector(selector: str) -> AccountTokenRow | None:
+    return cast(AccountTokenRow | None, await ACCOUNT_TOKEN_BY_SELECTOR.row(selector=selector))
+
+
+async def use_account_token(token_id: int) -> bool:
+    return await USE_ACCOUNT_TOKEN.row(id=token_id) is not None
+
+
+async def reset_password(user_id: int, password_hash: str) -> dict | None:
+    return await RESET_PASSWORD.row(id=user_id, password_hash=password_hash)

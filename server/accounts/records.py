@@ -16,13 +16,22 @@ class TokenScope(StrEnum):
     ADMIN = "admin"
 
 
+class AccountTokenPurpose(StrEnum):
+    """What a single-use account token is for (account_tokens.purpose)."""
+
+    VERIFY_EMAIL = "verify_email"
+    RESET_PASSWORD = "reset_password"
+
+
 class UserRow(TypedDict):
     """A user as it leaves the accounts domain: never with its password hash."""
 
     id: int
     username: str
     email: str | None
+    email_verified_at: datetime | None
     is_admin: bool
+    session_epoch: int
     created_at: datetime
 
 
@@ -58,4 +67,25 @@ class ViewerFacts(TypedDict):
     id: int
     username: str
     is_admin: bool
+    session_epoch: int
     owned: list[int] | None
+
+
+class AccountTokenRow(TypedDict):
+    """A single-use account token found by its selector (with its hash, to compare)."""
+
+    id: int
+    user: int
+    purpose: str
+    token_hash: str
+    email: str | None
+    expires_at: datetime
+    used_at: datetime | None
+
+
+class ResetRecipient(TypedDict):
+    """Where a password reset may be mailed: an account with a verified email."""
+
+    id: int
+    username: str
+    email: str

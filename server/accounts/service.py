@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
@@ -35,14 +36,20 @@ class Session:
     user: UserRow
 
 
+def password_problems(password: str, field_name: str = "password") -> list[FieldProblem]:
+    """The password rules (sign-up and password reset alike)."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        return [FieldProblem(field_name, f"must be {PASSWORD_MIN}–{PASSWORD_MAX} characters")]
+    if problem := text_problem(password):
+        return [FieldProblem(field_name, problem)]
+    return []
+
+
 def _check_credentials_shape(username: str, password: str, email: str | None) -> None:
     problems: list[FieldProblem] = []
     if not USERNAME.match(username):
         problems.append(FieldProblem("username", "3–32 characters: letters, digits, '_', '.', '-'"))
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        problems.append(FieldProblem("password", f"must be {PASSWORD_MIN}–{PASSWORD_MAX} characters"))
-    elif problem := text_problem(password):
-        problems.append(FieldProblem("password", problem))
+    problems += password_problems(password)
     if email is not None and (len(email) > EMAIL_MAX or not EMAIL.match(email) or text_problem(email)):
         problems.append(FieldProblem("email", f"is not an email address (at most {EMAIL_MAX} characters)"))
     if problems:
@@ -60,7 +67,7 @@ async def sign_up(username: str, password: str, email: str | None, secret: str, 
     except UniqueViolationError as exc:
         field_name = "email" if "email" in str(exc) else "username"
         raise conflict(f"That {field_name} is taken.", field_name) from None
-    return Session(credentials.issue_session_token(user["id"], secret, ttl), user)
+    return Session(credentials.issue_session_token(user["id"], secret, ttl, epoch=user["session_epoch"]), user)
 
 
 async def create_user(username: str, password: str, is_admin: bool = False) -> UserRow | None:
@@ -102,7 +109,7 @@ async def log_in(
     if credentials.password_needs_rehash(row["password_hash"]):
         await queries.set_password(row["id"], credentials.hash_password(password))
     user = cast(UserRow, {key: value for key, value in row.items() if key != "password_hash"})
-    return Session(credentials.issue_session_token(row["id"], secret, ttl), user)
+    return Session(credentials.issue_session_token(row["id"], secret, ttl, epoch=row["session_epoch"]), user)
 
 
 _DUMMY_HASH = credentials.hash_password("not-a-real-password")
@@ -151,7 +158,8 @@ async def revoke_api_token(user_id: int, token_id: int, redis: Redis | None = No
 async def resolve_principal(authorization: str | None, secret: str) -> Principal | None:
     """Who an `Authorization: Bearer ...` value names; None when absent.
 
-    A session token is checked by its signature alone (no database read); an API token is looked up
+    A session token is checked by its signature and its account's session epoch (`_epoch_holds`: at most one
+    small read per account every few seconds); an API token is looked up
     (and then yields the full Viewer). Raises ServiceError(AUTHENTICATION_FAILED) when credentials are
     present but invalid, so that a client with an expired session is told so rather than silently
     treated as anonymous.
@@ -173,9 +181,37 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
             raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
         return viewer
     session = credentials.read_session(token, secret)
-    if session is None:
+    if session is None or not await _epoch_holds(session.user_id, session.epoch):
         raise _session_invalid()
-    return Principal(user_id=session[0], expires_at=session[1])
+    return Principal(user_id=session.user_id, expires_at=session.expires, epoch=session.epoch)
+
+
+# Each process remembers, for EPOCH_RECHECK_S, that an account's session epoch matched: a session costs at most one
+# small read per account in that time, and a password reset ends the account's sessions everywhere within it (at
+# once in the process that reset it, and wherever the account facts are read: complete_viewer compares them fresh).
+# A mismatch is always read again (never refused from memory).
+EPOCH_RECHECK_S = 5.0
+_EPOCHS: dict[int, tuple[int, float]] = {}
+
+
+async def _epoch_holds(user_id: int, epoch: int) -> bool:
+    now = time.monotonic()
+    known = _EPOCHS.get(user_id)
+    if known is not None and known[0] == epoch and now - known[1] < EPOCH_RECHECK_S:
+        return True
+    current = await queries.session_epoch(user_id)
+    if current is None:
+        _EPOCHS.pop(user_id, None)
+        return False
+    if len(_EPOCHS) >= 100_000:
+        _EPOCHS.clear()
+    _EPOCHS[user_id] = (current, now)
+    return current == epoch
+
+
+def forget_session_epoch(user_id: int) -> None:
+    """After this process raised an account's epoch: its earlier sessions are refused from the next request on."""
+    _EPOCHS.pop(user_id, None)
 
 
 async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | None:
@@ -187,7 +223,7 @@ async def resolve_viewer(authorization: str | None, secret: str) -> Viewer | Non
 async def complete_viewer(principal: Principal) -> Viewer:
     if isinstance(principal, Viewer):
         return principal
-    viewer = await _viewer_for(principal.user_id, scopes=principal.scopes, via_token=principal.via_token)
+    viewer = await _viewer_for(principal.user_id, scopes=principal.scopes, via_token=principal.via_token, epoch=principal.epoch)
     if viewer is None:
         raise _session_invalid()
     return viewer
@@ -197,9 +233,12 @@ def _session_invalid() -> ServiceError:
     return ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.")
 
 
-async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False) -> Viewer | None:
+async def _viewer_for(
+    user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False, epoch: int | None = None
+) -> Viewer | None:
+    """The account facts; None when the account is gone or (for a session) its epoch has moved on."""
     user = await queries.viewer_facts(user_id)
-    if user is None:
+    if user is None or (epoch is not None and epoch != user["session_epoch"]):
         return None
     kwargs = {"scopes": scopes} if scopes is not None else {}
     return Viewer(
@@ -207,6 +246,7 @@ async def _viewer_for(user_id: int, scopes: frozenset[str] | None = None, via_to
         username=user["username"],
         is_admin=user["is_admin"],
         via_token=via_token,
+        epoch=epoch,
         owned_task_ids=frozenset(user["owned"] or ()),
         **kwargs,
     )

@@ -17,6 +17,7 @@ class Principal:
     scopes: frozenset[str] = field(default_factory=lambda: frozenset(API_TOKEN_SCOPES))
     via_token: bool = False
     expires_at: float | None = None  # a session's expiry (Unix time); an API token lasts until revoked
+    epoch: int | None = None  # a session's epoch (users.session_epoch when issued); None for an API token
 
     def has_scope(self, scope: str) -> bool:
         return scope in self.scopes or TokenScope.ADMIN in self.scopes

@@ -53,6 +53,16 @@ def account_channel(user_id: int) -> str:
     return f"dynabench:account:{user_id}"
 
 
+def notification_channel(user_id: int) -> str:
+    """One account's inbox: a notification for it was written (server/notifications/)."""
+    return f"dynabench:notifications:{user_id}"
+
+
+def task_channel(task_id: int) -> str:
+    """A task's life: approved or rejected by an admin (server/tasks/lifecycle.py)."""
+    return f"dynabench:task:{task_id}"
+
+
 # Events -----------------------------------------------------------------------------------------
 
 
@@ -203,6 +213,51 @@ class CredentialsRevoked(Event):
 
     def fields(self) -> dict[str, Any]:
         return {"token": self.token_id}
+
+
+@dataclass(frozen=True)
+class NotificationReceived(Event):
+    """A notification for the user was written (`notification_id` 0: re-read the inbox, no id known)."""
+
+    kind: ClassVar[str] = "notification"
+    user_id: int
+    notification_id: int = 0
+
+    def channel(self) -> str:
+        return notification_channel(self.user_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.notification_id}
+
+
+@dataclass(frozen=True)
+class TaskApproved(Event):
+    """An admin approved a proposed task: it is public now (published after commit by server/tasks/lifecycle.py)."""
+
+    kind: ClassVar[str] = "task_approved"
+    task_id: int
+    note: str = ""
+
+    def channel(self) -> str:
+        return task_channel(self.task_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"task": self.task_id, "note": self.note}
+
+
+@dataclass(frozen=True)
+class TaskRejected(Event):
+    """An admin rejected a proposed task, with a note its owners read."""
+
+    kind: ClassVar[str] = "task_rejected"
+    task_id: int
+    note: str = ""
+
+    def channel(self) -> str:
+        return task_channel(self.task_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"task": self.task_id, "note": self.note}
 
 
 # Publishing -------------------------------------------------------------------------------------

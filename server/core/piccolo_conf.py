@@ -18,5 +18,7 @@ APP_REGISTRY = AppRegistry(
         "server.evaluation.piccolo_app",
         "server.training.piccolo_app",
         "server.campaigns.piccolo_app",
+        "server.notifications.piccolo_app",
+        "server.webhooks.piccolo_app",
     ]
 )

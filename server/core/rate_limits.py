@@ -35,6 +35,9 @@ class Action(StrEnum):
     UPLOAD_MODEL = "uploads"
     SUBMIT_EXAMPLE = "examples"
     JOIN_CAMPAIGN = "campaign joins"  # per address, and per campaign (passed as the `account` of the window)
+    # Per address when asked; per account (counted by the job that mails it, silently: no account enumeration).
+    PASSWORD_RESET = "password reset requests"
+    SET_EMAIL = "email changes"
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,14 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
         Action.JOIN_CAMPAIGN: (
             Window(settings.campaign_joins_per_minute, MINUTE, False),
             Window(settings.campaign_joins_per_hour_per_address, HOUR, True),
+        ),
+        Action.PASSWORD_RESET: (
+            Window(settings.password_resets_per_hour, HOUR, False),
+            Window(settings.password_resets_per_hour_per_address, HOUR, True),
+        ),
+        Action.SET_EMAIL: (
+            Window(settings.email_changes_per_hour, HOUR, False),
+            Window(settings.email_changes_per_hour_per_address, HOUR, True),
         ),
     }
     return tuple(window for window in table[action] if window.max > 0)

@@ -79,6 +79,33 @@ class Settings:
     crowd_id_secret: str = ""
     campaign_joins_per_hour_per_address: int = 60
     campaign_joins_per_minute: int = 120
+    # Outgoing mail (server/core/mail.py): smtp://[user:pass@]host[:port] (plain), smtp+starttls://… or smtps://…
+    # (implicit TLS); empty = no mail (password resets then go through an admin). MAIL_FROM is the sender address.
+    smtp_url: str = ""
+    mail_from: str = ""
+    smtp_timeout_s: float = 10.0
+    # Account recovery (server/accounts/recovery.py): how long an email-verification and a password-reset token
+    # live, and the reset requests allowed per hour per account and per client address (0 turns one off).
+    email_token_ttl_seconds: int = 24 * 3600
+    password_reset_ttl_seconds: int = 3600
+    password_resets_per_hour: int = 3
+    password_resets_per_hour_per_address: int = 20
+    email_changes_per_hour: int = 5  # setEmail (each mails a verification link): per account
+    email_changes_per_hour_per_address: int = 20
+    # The PWA's public address, used to build links in mail (empty: links are relative, tokens are shown instead).
+    public_url: str = ""
+    # Webhooks (server/webhooks/, docs/design.md §9): private/loopback targets and http:// allowed (tests, closed
+    # networks only); the key hooks' secrets are derived from (empty: derived from JWT_SECRET); one attempt's timeout;
+    # attempts per delivery with exponential backoff from retry_base_s (capped at retry_max_s); consecutive failed
+    # deliveries before a hook is disabled; hooks per task.
+    webhooks_allow_private: bool = False
+    webhook_secret_key: str = ""
+    webhook_timeout_s: float = 10.0
+    webhook_max_attempts: int = 8
+    webhook_retry_base_s: float = 10.0
+    webhook_retry_max_s: float = 3600.0
+    webhook_disable_after: int = 5
+    webhooks_per_task: int = 10
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -138,6 +165,28 @@ class Settings:
                 env.get("CAMPAIGN_JOINS_PER_HOUR_PER_ADDRESS", cls.campaign_joins_per_hour_per_address)
             ),
             campaign_joins_per_minute=int(env.get("CAMPAIGN_JOINS_PER_MINUTE", cls.campaign_joins_per_minute)),
+            smtp_url=env.get("SMTP_URL", ""),
+            mail_from=env.get("MAIL_FROM", ""),
+            smtp_timeout_s=float(env.get("SMTP_TIMEOUT_S", cls.smtp_timeout_s)),
+            email_token_ttl_seconds=int(env.get("EMAIL_TOKEN_TTL_SECONDS", cls.email_token_ttl_seconds)),
+            password_reset_ttl_seconds=int(env.get("PASSWORD_RESET_TTL_SECONDS", cls.password_reset_ttl_seconds)),
+            password_resets_per_hour=int(env.get("PASSWORD_RESETS_PER_HOUR", cls.password_resets_per_hour)),
+            password_resets_per_hour_per_address=int(
+                env.get("PASSWORD_RESETS_PER_HOUR_PER_ADDRESS", cls.password_resets_per_hour_per_address)
+            ),
+            email_changes_per_hour=int(env.get("EMAIL_CHANGES_PER_HOUR", cls.email_changes_per_hour)),
+            email_changes_per_hour_per_address=int(
+                env.get("EMAIL_CHANGES_PER_HOUR_PER_ADDRESS", cls.email_changes_per_hour_per_address)
+            ),
+            public_url=env.get("PUBLIC_URL", "").rstrip("/"),
+            webhooks_allow_private=env.get("WEBHOOKS_ALLOW_PRIVATE", "0").strip().lower() in ("1", "true", "yes"),
+            webhook_secret_key=env.get("WEBHOOK_SECRET_KEY", ""),
+            webhook_timeout_s=float(env.get("WEBHOOK_TIMEOUT_S", cls.webhook_timeout_s)),
+            webhook_max_attempts=max(1, int(env.get("WEBHOOK_MAX_ATTEMPTS", cls.webhook_max_attempts))),
+            webhook_retry_base_s=float(env.get("WEBHOOK_RETRY_BASE_S", cls.webhook_retry_base_s)),
+            webhook_retry_max_s=float(env.get("WEBHOOK_RETRY_MAX_S", cls.webhook_retry_max_s)),
+            webhook_disable_after=max(1, int(env.get("WEBHOOK_DISABLE_AFTER", cls.webhook_disable_after))),
+            webhooks_per_task=int(env.get("WEBHOOKS_PER_TASK", cls.webhooks_per_task)),
         )
 
 

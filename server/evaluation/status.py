@@ -7,12 +7,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
-from server.core import events
+from server.core import db, events
 from server.core.errors import not_found
 from server.core.services import Services
 from server.core.settings import Settings
 from server.evaluation import queries
 from server.evaluation.records import ModelRow, ModelStatus
+from server.notifications import producers as notifications
+from server.notifications import service as notification_service
+from server.webhooks import dispatch as webhooks
 
 
 def archive_path(settings: Settings, model_id: int) -> Path:
@@ -40,7 +43,13 @@ async def record_status(model_id: int, status: ModelStatus, message: str, triton
     """Append to the status log and set the status in one statement (safe under concurrent jobs); {} when the
     model is gone, or when ``triton_name`` (the model a job started with) no longer names the row: a job never
     writes another model's status (ids restart when tests empty the tables)."""
-    row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
+    if not notifications.model_notifies(status):
+        row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
+        return row if row is not None else cast(ModelRow, {})
+    async with db.transaction():  # the owner's notification commits with the status (announced by publish_model_event)
+        row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
+        if row is not None:
+            await notifications.model_status(row, message)
     return row if row is not None else cast(ModelRow, {})
 
 
@@ -48,3 +57,6 @@ async def publish_model_event(services: Services, model: ModelRow) -> None:
     if not model:  # gone (record_status's {}): nothing to announce
         return
     await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))
+    await webhooks.emit(services, webhooks.model_changed(model))  # deployed, scored or failed only
+    if notifications.model_notifies(str(model.get("status"))):
+        await notification_service.announce_user(services, model["owner"])

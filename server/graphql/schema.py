@@ -42,8 +42,10 @@ from server.graphql.core.errors import (
 from server.graphql.core.guard import ReadScope
 from server.graphql.core.operation_rules import OperationRules
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
+from server.graphql.notifications.schema import NotificationMutations, NotificationQueries, NotificationSubscriptions
 from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.training.schema import TrainingMutations, TrainingQueries, TrainingSubscriptions
+from server.graphql.webhooks.schema import WebhookMutations, WebhookQueries
 
 
 @strawberry.type
@@ -56,6 +58,8 @@ class Query(
     EvaluationQueries,
     TrainingQueries,
     CampaignQueries,
+    NotificationQueries,
+    WebhookQueries,
 ):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
@@ -70,12 +74,16 @@ class Mutation(
     EvaluationMutations,
     TrainingMutations,
     CampaignMutations,
+    NotificationMutations,
+    WebhookMutations,
 ):
     pass
 
 
 @strawberry.type
-class Subscription(TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions, TrainingSubscriptions):
+class Subscription(
+    TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions, TrainingSubscriptions, NotificationSubscriptions
+):
     pass
 
 

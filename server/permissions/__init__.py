@@ -11,7 +11,9 @@ from server.permissions.campaigns import *  # noqa: F403
 from server.permissions.datasets import *  # noqa: F403
 from server.permissions.examples import *  # noqa: F403
 from server.permissions.models import *  # noqa: F403
+from server.permissions.notifications import *  # noqa: F403
 from server.permissions.quality import *  # noqa: F403
 from server.permissions.target_models import *  # noqa: F403
 from server.permissions.tasks import *  # noqa: F403
 from server.permissions.training import *  # noqa: F403
+from server.permissions.webhooks import *  # noqa: F403

@@ -1,4 +1,4 @@
-"""Accounts and API tokens."""
+"""Accounts, API tokens, emails and password resets."""
 
 from __future__ import annotations
 
@@ -6,10 +6,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.accounts.records import TokenScope
-from server.accounts.viewer import Principal
+from server.accounts.viewer import Principal, Viewer
 from server.permissions.base import Denied, signed_in
 
-__all__ = ["can_view_api_token", "create_api_token", "list_api_tokens", "revoke_api_token"]
+__all__ = [
+    "admin_issue_password_reset",
+    "can_view_api_token",
+    "can_view_email",
+    "create_api_token",
+    "list_api_tokens",
+    "revoke_api_token",
+    "set_email",
+]
 
 
 def create_api_token(viewer: Principal | None) -> Denied | None:
@@ -35,3 +43,24 @@ def revoke_api_token(viewer: Principal | None) -> Denied | None:
 def can_view_api_token(viewer: Principal | None, token: Mapping[str, Any]) -> bool:
     """A token is seen by its owner only (`node(id:)` and `myApiTokens` alike)."""
     return viewer is not None and token["user"] == viewer.user_id
+
+
+def set_email(viewer: Principal | None) -> Denied | None:
+    """Changing the account's email (where its password resets go) is as guarded as minting a token."""
+    return create_api_token(viewer)
+
+
+def admin_issue_password_reset(viewer: Viewer | None) -> Denied | None:
+    """Admins only (a session, or an API token with the 'admin' scope of an admin account)."""
+    denied = signed_in(viewer, TokenScope.ADMIN)
+    if denied:
+        return denied
+    assert viewer is not None
+    if not viewer.is_admin:
+        return Denied("FORBIDDEN", "Only an admin can issue a password reset link.")
+    return None
+
+
+def can_view_email(viewer: Viewer | None, user_id: int) -> bool:
+    """A user's email is seen by that user and by admins only."""
+    return viewer is not None and (viewer.user_id == user_id or viewer.is_admin)

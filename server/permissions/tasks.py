@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
 from server.permissions.base import Denied, is_task_owner, signed_in
 from server.tasks.builtin import BUILTIN_CODES
+from server.tasks.records import OPEN_STATUSES, TaskStatus
 
-__all__ = ["create_task", "manage_task"]
+__all__ = [
+    "TaskListScope",
+    "can_view_task",
+    "create_task",
+    "manage_task",
+    "manage_task_owners",
+    "review_task",
+    "task_list_scope",
+    "task_starts_as_proposal",
+]
 
 
 def create_task(viewer: Principal | None, code: str | None = None) -> Denied | None:
@@ -27,3 +41,44 @@ def manage_task(viewer: Viewer | None, task_id: int) -> Denied | None:
     if not is_task_owner(viewer, task_id):
         return Denied("FORBIDDEN", "Only the task's owners (or an admin) can do this.")
     return None
+
+
+def manage_task_owners(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """Add or remove a task's co-owners: its owners and admins (a task always keeps one owner: the service)."""
+    return manage_task(viewer, task_id)
+
+
+def task_starts_as_proposal(viewer: Viewer) -> bool:
+    """A non-admin's new task is a proposal, seen only by its owners and admins until an admin approves it."""
+    return not viewer.is_admin
+
+
+def review_task(viewer: Viewer | None) -> Denied | None:
+    """Approve or reject a proposed task: admins only (API tokens need the admin scope)."""
+    denied = signed_in(viewer, TokenScope.ADMIN)
+    if denied is None and not (viewer is not None and viewer.is_admin):
+        return Denied("FORBIDDEN", "Only an admin can approve or reject a task.")
+    return denied
+
+
+def can_view_task(viewer: Viewer | None, task: Mapping[str, Any]) -> bool:
+    """Public and archived tasks: everyone. Proposed, rejected and hidden ones: their owners and admins. Everything
+    under a task (its rounds, contexts, leaderboards) follows it; lists and `node(id:)` apply the same rule."""
+    return task["status"] in OPEN_STATUSES or is_task_owner(viewer, task["id"])
+
+
+@dataclass(frozen=True)
+class TaskListScope:
+    """Which tasks the `tasks` list shows a viewer: every task (admins), else the tasks in `statuses` plus the
+    viewer's own tasks in any state (hidden tasks are not listed to others, though archived ones are)."""
+
+    everything: bool
+    statuses: tuple[str, ...]
+    owned: tuple[int, ...]
+
+
+def task_list_scope(viewer: Viewer | None) -> TaskListScope:
+    listed = (TaskStatus.PUBLIC.value, TaskStatus.ARCHIVED.value)
+    if viewer is None:
+        return TaskListScope(False, listed, ())
+    return TaskListScope(viewer.is_admin, listed, tuple(sorted(viewer.owned_task_ids)))

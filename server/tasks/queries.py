@@ -8,7 +8,16 @@ from datetime import datetime
 from typing import Any, cast
 
 from server.core.sql import Query
-from server.tasks.records import ContextRow, ContextStrategy, NewContext, RoundRow, TargetModelRef, TaskRow, TaskTotals
+from server.tasks.records import (
+    ConfigVersionRow,
+    ContextRow,
+    ContextStrategy,
+    NewContext,
+    RoundRow,
+    TargetModelRef,
+    TaskRow,
+    TaskTotals,
+)
 from server.tasks.tables import Context, Round, Task, TaskOwner
 
 INSERT_BATCH = 1000  # contexts per INSERT statement
@@ -29,21 +38,128 @@ async def tasks_by_id(ids: Sequence[int]) -> list[TaskRow]:
     return cast(list[TaskRow], await Task.select().where(Task.id.is_in(list(ids))).output(load_json=True))
 
 
-async def active_tasks_page(after_id: int | None, limit: int) -> list[TaskRow]:
-    """Active tasks after the cursor, oldest first (a keyset page)."""
-    query = Task.select().where(Task.active == True)  # noqa: E712 — Piccolo builds SQL from this
-    if after_id is not None:
-        query = query.where(Task.id > after_id)
-    return cast(list[TaskRow], await query.order_by(Task.id).limit(limit).output(load_json=True))
+# The tasks a viewer's list shows: the open ones (server/tasks/records.OPEN_STATUSES, minus HIDDEN), plus, for
+# its owners, their own tasks in any state; `:everything` (admins) shows every task. The rule is
+# permissions.task_list_scope; this statement only applies it.
+LISTED_TASKS = Query(
+    """
+    SELECT * FROM tasks
+     WHERE active AND id > :after
+       AND (:everything OR status = ANY(:statuses::text[]) OR id = ANY(:owned::int[]))
+     ORDER BY id LIMIT :limit
+""",
+    json=("config",),
+)
 
 
-async def insert_task(code: str, name: str, description: str, config: dict[str, Any]) -> TaskRow:
-    rows = await Task.insert(Task(code=code, name=name, description=description, config=config)).returning(*Task.all_columns())
-    return cast(TaskRow, rows[0])
+async def listed_tasks_page(
+    after_id: int | None, limit: int, *, everything: bool, statuses: Sequence[str], owned: Sequence[int]
+) -> list[TaskRow]:
+    """Active tasks after the cursor that the viewer's list shows, oldest first (a keyset page)."""
+    rows = await LISTED_TASKS.rows(
+        after=after_id or 0, limit=limit, everything=everything, statuses=list(statuses), owned=list(owned)
+    )
+    return cast(list[TaskRow], rows)
+
+
+async def insert_task(
+    code: str, name: str, description: str, config: dict[str, Any], status: str, instructions: str, created_by: int | None
+) -> TaskRow:
+    """The task and its config's version 1 (in the caller's transaction)."""
+    rows = await Task.insert(
+        Task(code=code, name=name, description=description, config=config, status=status, instructions=instructions)
+    ).returning(*Task.all_columns())
+    task = cast(TaskRow, rows[0])
+    await insert_config_version(task["id"], 1, config, created_by)
+    return task
 
 
 async def insert_owner(task_id: int, user_id: int) -> None:
     await TaskOwner.insert(TaskOwner(task=task_id, user=user_id))
+
+
+# Lifecycle (server/tasks/lifecycle.py) ----------------------------------------------------------
+
+# One change to a task at a time: two owners opening a round at once get consecutive numbers, two owners removing
+# each other cannot leave the task without one, two edits of its config get consecutive versions.
+LOCK_TASK = Query("SELECT * FROM tasks WHERE id = :id FOR UPDATE")
+INSERT_CONFIG_VERSION = Query("""
+    INSERT INTO task_config_versions (task, version, config, created_by) VALUES (:task, :version, :config::jsonb, :by)
+""")
+CONFIG_VERSION_TEXT = Query("SELECT config::text FROM task_config_versions WHERE task = :task AND version = :version")
+CONFIG_VERSIONS = Query("SELECT * FROM task_config_versions WHERE task = :task ORDER BY version DESC", json=("config",))
+# Owners in the order they were added; FOR UPDATE on the task serializes changes to one task's owners.
+OWNERS = Query("""
+    SELECT u.id, u.username FROM task_owners o JOIN users u ON u.id = o."user" WHERE o.task = :task ORDER BY o.id
+""")
+ADD_OWNER = Query("""
+    INSERT INTO task_owners (task, "user") VALUES (:task, :user) ON CONFLICT (task, "user") DO NOTHING RETURNING id
+""")
+REMOVE_OWNER = Query('DELETE FROM task_owners WHERE task = :task AND "user" = :user RETURNING id')
+OPEN_ROUND = Query(
+    "SELECT * FROM rounds WHERE task = :task AND end_at IS NULL ORDER BY number DESC LIMIT 1", json=("target_models",)
+)
+# What visibility needs of a round's task (permissions.can_view_task), in one small read (nextContext's hot path).
+TASK_OF_ROUND = Query("SELECT t.id, t.status FROM rounds r JOIN tasks t ON t.id = r.task WHERE r.id = :round")
+CLOSE_OPEN_ROUNDS = Query("UPDATE rounds SET end_at = now() WHERE task = :task AND end_at IS NULL RETURNING id")
+
+
+async def lock_task(task_id: int) -> TaskRow | None:
+    """The task, its row locked until the transaction ends (one change to a task at a time)."""
+    return cast(TaskRow | None, await LOCK_TASK.row(id=task_id))
+
+
+async def update_task(task_id: int, values: dict[str, Any]) -> TaskRow:
+    """Set these columns (names of tasks' columns: name, description, instructions, config, config_version, status,
+    review_note)."""
+    changes = {getattr(Task, name): value for name, value in values.items()}
+    rows = await Task.update(changes).where(Task.id == task_id).returning(*Task.all_columns())
+    return cast(TaskRow, rows[0])
+
+
+async def insert_config_version(task_id: int, version: int, config: dict[str, Any], created_by: int | None) -> None:
+    from server.core.jsonutil import to_json
+
+    await INSERT_CONFIG_VERSION.execute(task=task_id, version=version, config=to_json(config), by=created_by)
+
+
+async def config_version_text(task_id: int, version: int) -> str | None:
+    """The version's config document as JSON text (None when the task has no such version)."""
+    return await CONFIG_VERSION_TEXT.value(task=task_id, version=version)
+
+
+async def config_versions(task_id: int) -> list[ConfigVersionRow]:
+    """Newest first."""
+    return cast(list[ConfigVersionRow], await CONFIG_VERSIONS.rows(task=task_id))
+
+
+async def owners(task_id: int) -> list[dict[str, Any]]:
+    """[{"id", "username"}] of the task's owners."""
+    return await OWNERS.rows(task=task_id)
+
+
+async def add_owner(task_id: int, user_id: int) -> bool:
+    """False when the user already owns the task."""
+    return await ADD_OWNER.row(task=task_id, user=user_id) is not None
+
+
+async def remove_owner(task_id: int, user_id: int) -> bool:
+    """False when the user did not own the task."""
+    return await REMOVE_OWNER.row(task=task_id, user=user_id) is not None
+
+
+async def open_round(task_id: int) -> RoundRow | None:
+    return cast(RoundRow | None, await OPEN_ROUND.row(task=task_id))
+
+
+async def task_of_round(round_id: int) -> dict[str, Any] | None:
+    """{"id", "status"} of the round's task; None when there is no such round."""
+    return await TASK_OF_ROUND.row(round=round_id)
+
+
+async def close_open_rounds(task_id: int) -> list[int]:
+    """The ids of the rounds closed now."""
+    return [row["id"] for row in await CLOSE_OPEN_ROUNDS.rows(task=task_id)]
 
 
 # Totals over all of a task's rounds (TaskNode.mer / vmer).
@@ -59,9 +175,6 @@ async def task_totals(task_id: int) -> TaskTotals:
 
 
 # Rounds -----------------------------------------------------------------------------------------
-
-# Locks the task row so two owners opening a round at once get consecutive numbers.
-LOCK_CURRENT_ROUND = Query("SELECT current_round FROM tasks WHERE id = :task FOR UPDATE")
 
 # Idempotent: closing a closed round keeps its first end time.
 CLOSE_ROUND = Query("UPDATE rounds SET end_at = COALESCE(end_at, now()) WHERE id = :id RETURNING *")
@@ -80,17 +193,14 @@ ROUNDS_JUDGED_BY = Query("""
 """)
 
 
-async def lock_current_round(task_id: int) -> int:
-    """The task's current round number, its row locked until the transaction ends."""
-    return int(await LOCK_CURRENT_ROUND.value(task=task_id))
-
-
 async def end_open_rounds(task_id: int, at: datetime) -> None:
     await Round.update({Round.end_at: at}).where(Round.task == task_id, Round.end_at.is_null())
 
 
-async def insert_round(task_id: int, number: int, target_models: list[TargetModelRef]) -> RoundRow:
-    rows = await Round.insert(Round(task=task_id, number=number, target_models=target_models)).returning(*Round.all_columns())
+async def insert_round(task_id: int, number: int, target_models: list[TargetModelRef], config_version: int) -> RoundRow:
+    rows = await Round.insert(
+        Round(task=task_id, number=number, target_models=target_models, config_version=config_version)
+    ).returning(*Round.all_columns())
     return cast(RoundRow, rows[0])
 
 

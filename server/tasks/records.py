@@ -15,6 +15,25 @@ class ContextStrategy(StrEnum):
     UNIFORM = "UNIFORM"
 
 
+class TaskStatus(StrEnum):
+    """A task's life: a non-admin's new task is a PROPOSED one (seen only by its owners and admins) until an admin
+    approves it (PUBLIC) or rejects it (REJECTED, with a note; editing it proposes it again). An approved task may be
+    HIDDEN (not listed, reachable only by its owners and admins) or ARCHIVED (listed, read-only: no new rounds,
+    examples or votes; its data and exports stay)."""
+
+    PROPOSED = "PROPOSED"
+    REJECTED = "REJECTED"
+    PUBLIC = "PUBLIC"
+    HIDDEN = "HIDDEN"
+    ARCHIVED = "ARCHIVED"
+
+
+# Everyone sees these; the others only the task's owners and admins.
+OPEN_STATUSES = frozenset({TaskStatus.PUBLIC, TaskStatus.ARCHIVED})
+# What setTaskVisibility may choose (an approved task's states).
+VISIBILITIES = frozenset({TaskStatus.PUBLIC, TaskStatus.HIDDEN, TaskStatus.ARCHIVED})
+
+
 class TargetModelRef(TypedDict):
     """A target model a round asks: its Triton name and exact version; a submission's id too when the
     model is a researcher's submission (served by the sandboxed submissions Triton)."""
@@ -33,6 +52,10 @@ class TaskRow(TypedDict):
     active: bool
     current_round: int
     created_at: datetime
+    status: str  # TaskStatus
+    review_note: str
+    instructions: str
+    config_version: int
 
 
 class RoundRow(TypedDict):
@@ -46,6 +69,15 @@ class RoundRow(TypedDict):
     total_fooled: int
     total_validated: int
     total_validated_fooled: int
+    config_version: int
+
+
+class ConfigVersionRow(TypedDict):
+    task: int
+    version: int
+    config: Any  # the decoded document
+    created_by: int | None
+    created_at: datetime
 
 
 class ContextRow(TypedDict):

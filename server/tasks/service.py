@@ -13,19 +13,48 @@ from redis.asyncio import Redis
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.jsonutil import from_json
+from server.core.markdown import MAX_MARKDOWN
 from server.core.services import Services
 from server.core.storable import document_problem, text_problem
 from server.tasks import queries
 from server.tasks.config import TaskConfig, parse_task_config
-from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow
+from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow, TaskStatus
 from server.tasks.targets import TargetRequest, resolve_targets
+from server.webhooks import dispatch as webhooks
 
 TASK_CODE = re.compile(r"^[a-z][a-z0-9_]{1,47}$")
 MAX_CONTEXTS_PER_CALL = 10_000
 
 
 def load_config(task_row: Mapping[str, Any]) -> TaskConfig:
+    """The task's current config (new rounds open with it); a round's own is `round_config`."""
     return TaskConfig.model_validate(from_json(task_row["config"]))
+
+
+_PARSED: dict[str, TaskConfig] = {}
+
+
+async def round_config(round_row: Mapping[str, Any]) -> TaskConfig:
+    """The config version the round runs with: its examples are checked, judged, validated and exported with it.
+    One small read (the version's text); parsing is cached by that text."""
+    raw = await queries.config_version_text(round_row["task"], round_row.get("config_version") or 1)
+    if raw is None:  # a task written without versions (raw SQL): its current config
+        task = await queries.task_by_id(round_row["task"])
+        assert task is not None  # rounds.task is a foreign key
+        return load_config(task)
+    config = _PARSED.get(raw)
+    if config is None:
+        if len(_PARSED) > 1000:
+            _PARSED.clear()
+        config = _PARSED[raw] = TaskConfig.model_validate_json(raw)
+    return config
+
+
+async def check_accepts_votes(task_id: int) -> None:
+    """Votes are refused on an archived task (read-only, docs/design.md §12)."""
+    task = await queries.task_by_id(task_id)
+    if task is not None and task["status"] == TaskStatus.ARCHIVED:
+        raise conflict("The task is archived (read-only): it takes no new votes.")
 
 
 async def get_task_by_code(code: str) -> TaskRow:
@@ -37,25 +66,52 @@ async def get_task_by_code(code: str) -> TaskRow:
     return row
 
 
-async def create_task(owner_id: int | None, code: str, name: str, description: str, config_document: Any) -> TaskRow:
+def text_problems(name: str | None, description: str | None, instructions: str | None) -> list[FieldProblem]:
+    """The checks of a task's texts (None: not given)."""
     problems: list[FieldProblem] = []
-    code, name = code.strip(), name.strip()
-    if not TASK_CODE.match(code):
-        problems.append(FieldProblem("code", "2–48 characters: lowercase letters, digits, '_', starting with a letter"))
-    if not 1 <= len(name) <= 200 or text_problem(name):
+    if name is not None and (not 1 <= len(name) <= 200 or text_problem(name)):
         problems.append(FieldProblem("name", "must be 1–200 characters of text"))
-    if len(description) > 10_000 or text_problem(description):
+    if description is not None and (len(description) > 10_000 or text_problem(description)):
         problems.append(FieldProblem("description", "must be at most 10,000 characters of text"))
+    if instructions is not None and (len(instructions) > MAX_MARKDOWN or text_problem(instructions)):
+        problems.append(FieldProblem("instructions", f"must be at most {MAX_MARKDOWN:,} characters of markdown"))
+    return problems
+
+
+def checked_config(config_document: Any, problems: list[FieldProblem], message: str) -> TaskConfig:
+    """The config document parsed, or INVALID_INPUT with these and the config's own problems."""
     if unstorable := document_problem(config_document, "config"):
-        raise invalid("The task is not valid.", *problems, unstorable)
+        raise invalid(message, *problems, unstorable)
     config, config_errors = parse_task_config(config_document)
-    problems.extend(FieldProblem(f"config.{e.field}", e.message) for e in config_errors)
+    problems = [*problems, *(FieldProblem(f"config.{e.field}", e.message) for e in config_errors)]
     if problems:
-        raise invalid("The task is not valid.", *problems)
+        raise invalid(message, *problems)
     assert config is not None
+    return config
+
+
+async def create_task(
+    owner_id: int | None,
+    code: str,
+    name: str,
+    description: str,
+    config_document: Any,
+    *,
+    proposed: bool = False,
+    instructions: str = "",
+) -> TaskRow:
+    """A new task with its owner; a proposal (seen only by its owners and admins until approved) when `proposed`."""
+    code, name = code.strip(), name.strip()
+    problems = text_problems(name, description, instructions)
+    if not TASK_CODE.match(code):
+        problems.insert(0, FieldProblem("code", "2–48 characters: lowercase letters, digits, '_', starting with a letter"))
+    config = checked_config(config_document, problems, "The task is not valid.")
+    status = TaskStatus.PROPOSED if proposed else TaskStatus.PUBLIC
     try:
         async with db.transaction():
-            task = await queries.insert_task(code, name, description, config.model_dump(mode="json"))
+            task = await queries.insert_task(
+                code, name, description, config.model_dump(mode="json"), status, instructions, owner_id
+            )
             if owner_id is not None:
                 await queries.insert_owner(task["id"], owner_id)
     except UniqueViolationError:
@@ -76,14 +132,21 @@ async def create_round(
     round is announced (RoundCreated) after commit unless the caller announces it itself; the seed, run at
     migrate time, passes none."""
     task = await get_task_by_code(task_code)
+    if task["status"] == TaskStatus.ARCHIVED:
+        raise conflict("The task is archived: make it public or hidden again (setTaskVisibility) to open a round.", "taskCode")
     targets = await resolve_targets(task, load_config(task), target_models, services)
     async with db.transaction():
-        number = await queries.lock_current_round(task["id"]) + 1
+        locked = await queries.lock_task(task["id"])
+        assert locked is not None  # a task is never deleted
+        number = locked["current_round"] + 1
         await queries.end_open_rounds(task["id"], datetime.now(UTC))
-        row = await queries.insert_round(task["id"], number, targets)
+        # The round runs with the task's config as it is now, whatever later edits do (round_config).
+        row = await queries.insert_round(task["id"], number, targets, locked["config_version"])
         await queries.set_current_round(task["id"], number)
     if services is not None and announce:
         await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
+    if services is not None:
+        await webhooks.emit(services, webhooks.round_opened(row))
     return row
 
 
@@ -102,13 +165,15 @@ async def set_round_targets(round_id: int, target_models: Sequence[TargetRequest
     return row
 
 
-async def close_round(round_id: int, *, redis: Redis | None = None) -> RoundRow:
+async def close_round(round_id: int, *, redis: Redis | None = None, services: Services | None = None) -> RoundRow:
     """Stop collection in a round (idempotent: closing a closed round keeps its first end time);
-    announced (RoundClosed) when given a Redis."""
-    await get_round(round_id)
+    announced (RoundClosed) when given a Redis, and to webhooks when given the services and it was open."""
+    before = await get_round(round_id)
     row = await queries.close_round(round_id)
     if redis is not None:
         await events.publish(redis, events.RoundClosed(round_id=row["id"]))
+    if services is not None and before["end_at"] is None:
+        await webhooks.emit(services, webhooks.round_closed(row))
     return row
 
 
@@ -121,8 +186,7 @@ async def get_round(round_id: int) -> RoundRow:
 
 async def add_contexts(round_row: RoundRow, contexts: list[dict]) -> int:
     """Validate every context against the task's context fields, then insert them all or none."""
-    task = await queries.task_by_id(round_row["task"])
-    config = load_config(task)
+    config = await round_config(round_row)
     specs = {f.name: f for f in config.context_fields}
     if not contexts:
         raise invalid("No contexts given.", FieldProblem("contexts", "is empty"))

@@ -1,4 +1,5 @@
-"""The tasks domain's tables: tasks, their owners, rounds and the contexts annotators write against."""
+"""The tasks domain's tables: tasks, their owners, rounds and the contexts annotators write against (the config
+versions table, task_config_versions, is read and written only through queries.py)."""
 
 from piccolo.columns import JSONB, Boolean, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
@@ -6,6 +7,7 @@ from piccolo.constraints import Unique
 from piccolo.table import Table
 
 from server.accounts.tables import User
+from server.tasks.records import TaskStatus
 
 
 class Task(Table, tablename="tasks"):
@@ -16,6 +18,13 @@ class Task(Table, tablename="tasks"):
     active = Boolean(default=True)
     current_round = Integer(default=0)
     created_at = Timestamptz(default=TimestamptzNow())
+    # The task's life (server/tasks/records.TaskStatus): a proposal until an admin approves it, then public,
+    # hidden or archived; the reviewer's note is shown to its owners.
+    status = Varchar(length=16, default="PUBLIC", choices=TaskStatus)
+    review_note = Text(default="")
+    instructions = Text(default="")  # markdown, rendered safely (server/core/markdown.py)
+    # The version of `config` in task_config_versions (every config the task has had is kept there).
+    config_version = Integer(default=1)
 
 
 class TaskOwner(Table, tablename="task_owners"):
@@ -36,6 +45,8 @@ class Round(Table, tablename="rounds"):
     total_fooled = Integer(default=0)
     total_validated = Integer(default=0)
     total_validated_fooled = Integer(default=0)
+    # The task config version this round runs with (task_config_versions); never changes once the round is open.
+    config_version = Integer(default=1)
     rounds_unique_task_number = Unique(["task", "number"])
 
 

@@ -38,13 +38,13 @@ def _claim(api, token, example_id, model_was_wrong, client_id=None):
 def _ask_user_task(api):
     """An owner's task with fooling ask_user; its round is judged by the built-in QA model (an admin's choice)."""
     owner = api.sign_up("owner")
+    run_sql("UPDATE users SET is_admin = true WHERE username = 'owner'")  # an admin's task is public at once
     created = api(
         "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename ... on Error { message } } }",
         {"i": {"code": "freeqa", "name": "Free QA", "config": CONFIG}},
         token=owner,
     )
     assert created["createTask"]["__typename"] == "TaskCreated", created
-    run_sql("UPDATE users SET is_admin = true WHERE username = 'owner'")
     opened = api(
         "mutation($i: CreateRoundInput!) { createRound(input: $i) { __typename ... on RoundCreated { round { id } } "
         "... on InputError { fields { field message } } ... on Error { message } } }",

@@ -269,8 +269,9 @@ def test_rows_changed_after_a_write_are_read_afresh_before_the_next(api, target_
     # if they are still current; any change must lead to the precise answer of a fresh read.
     token, round_id, context_id = _setup(api)
     assert submit(api, token, round_id, context_id, {"statement": "Lovely."}, label="positive")["verdict"] != "PENDING"
-    run_sql("""UPDATE tasks SET config = jsonb_set(config, '{input_fields,0,max_length}', '10')
-               WHERE code = 'sentiment'""")
+    # The version the round runs with (docs/design.md §12) changes under the API.
+    run_sql("""UPDATE task_config_versions v SET config = jsonb_set(v.config, '{input_fields,0,max_length}', '10')
+               FROM tasks t WHERE t.code = 'sentiment' AND v.task = t.id""")
     too_long = submit(api, token, round_id, context_id, {"statement": "Longer than ten characters."}, label="positive")
     assert too_long["__typename"] == "InputError" and "statement" in str(too_long), too_long
     short = submit(api, token, round_id, context_id, {"statement": "Fine."}, label="positive")

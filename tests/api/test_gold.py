@@ -21,7 +21,10 @@ QUALITY = """query($c: String!) { taskQuality(taskCode: $c) { duplicatesRefused
 
 def _configure(**validation):
     run_sql(
-        "UPDATE tasks SET config = jsonb_set(config, '{validation}', config->'validation' || $1::jsonb) WHERE code = 'sentiment'",
+        # The task's config and the version its round runs with (docs/design.md §12).
+        "WITH t AS (UPDATE tasks SET config = jsonb_set(config, '{validation}', config->'validation' || $1::jsonb) "
+        "WHERE code = 'sentiment' RETURNING id, config, config_version) "
+        "UPDATE task_config_versions v SET config = t.config FROM t WHERE v.task = t.id AND v.version = t.config_version",
         json.dumps(validation),
     )
 

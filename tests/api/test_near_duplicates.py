@@ -25,7 +25,10 @@ def _world(api, enabled=True, **settings):
     seed_builtin_tasks()
     if enabled:
         run_sql(
-            "UPDATE tasks SET config = jsonb_set(config, '{duplicates}', $1::jsonb) WHERE code = 'sentiment'",
+            # The task's config and the version its round runs with (docs/design.md §12).
+            "WITH t AS (UPDATE tasks SET config = jsonb_set(config, '{duplicates}', $1::jsonb) WHERE code = 'sentiment' "
+            "RETURNING id, config, config_version) "
+            "UPDATE task_config_versions v SET config = t.config FROM t WHERE v.task = t.id AND v.version = t.config_version",
             json.dumps({"enabled": True, "jaccard": 0.6, **settings}),
         )
     author = api.sign_up("author")

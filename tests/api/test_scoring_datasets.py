@@ -93,6 +93,8 @@ def test_a_task_without_scoring_dataset_warns_its_owner_and_ranks_a_submission_o
     stranger = api.sign_up("stranger")
     created = api(CREATE_TASK, {"i": {"code": "reviews", "name": "Reviews", "config": REVIEWS_CONFIG}}, token=owner)
     assert created["createTask"]["__typename"] == "TaskCreated", created
+    approved = api('mutation { approveTask(taskCode: "reviews", note: "") { __typename } }', token=admin_token)
+    assert approved["approveTask"]["__typename"] == "TaskApproved"  # a proposal until then: seen by its owners only
     assert api(TASK_SCORING, {"c": "reviews"}, token=owner)["task"] == {"hasScoringDataset": False, "scoringNotice": NOTICE}
     assert api(TASK_SCORING, {"c": "reviews"}, token=admin_token)["task"]["scoringNotice"] == NOTICE
     # Only the task's owners are told what to do; everyone can see whether it has a scoring dataset.

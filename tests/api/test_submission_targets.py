@@ -40,6 +40,7 @@ def _task(api, token, code: str) -> None:
         token=token,
     )
     assert created["createTask"]["__typename"] == "TaskCreated"
+    run_sql("UPDATE tasks SET status = 'PUBLIC' WHERE code = $1", code)  # approved (approveTask: test_task_lifecycle.py)
 
 
 def _rows(n: int) -> bytes:

@@ -43,12 +43,16 @@ def test_the_four_builtin_tasks_with_round_one_and_contexts(api):
     assert run_sql("SELECT count(*) AS n FROM rounds")[0]["n"] == 4
 
 
-def test_create_task_makes_the_creator_its_owner(api):
+def test_create_task_makes_the_creator_its_owner(api, admin_token):
     token = api.sign_up("owner")
     result = create_task(api, token)
     assert result["__typename"] == "TaskCreated"
     assert result["task"]["viewerIsOwner"] is True and result["task"]["currentRound"] is None
     other = api.sign_up("someone")
+    # A proposal until an admin approves it (tests/api/test_task_lifecycle.py).
+    assert api('{ task(code: "movies") { viewerIsOwner } }', token=other) == {"task": None}
+    approve = 'mutation { approveTask(taskCode: "movies", note: "") { __typename } }'
+    assert api(approve, token=admin_token)["approveTask"]["__typename"] == "TaskApproved"
     assert api('{ task(code: "movies") { viewerIsOwner } }', token=other) == {"task": {"viewerIsOwner": False}}
 
 
@@ -132,7 +136,7 @@ def test_add_contexts_validates_against_the_task_config_all_or_nothing(api, comm
         api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good]}}, token=stranger)["addContexts"]["__typename"]
         == "PermissionError"
     )
-    task_id = api('{ task(code: "movies") { id } }')["task"]["id"]
+    task_id = api('{ task(code: "movies") { id } }', token=owner)["task"]["id"]  # a proposal: its owner sees it
     wrong_type = api(ADD_CONTEXTS, {"i": {"roundId": task_id, "contexts": [good]}}, token=owner)["addContexts"]
     assert wrong_type["fields"] == [{"field": "roundId", "message": "not a Round id"}]
 
@@ -146,6 +150,7 @@ def test_cursor_pagination_is_capped_and_complete(api):
         page = api(
             "query($after: String) { tasks(first: 3, after: $after) { edges { cursor node { code } } pageInfo { hasNextPage endCursor } } }",
             {"after": after},
+            token=owner,  # proposals: listed to their owner
         )["tasks"]
         seen += [e["node"]["code"] for e in page["edges"]]
         if not page["pageInfo"]["hasNextPage"]:

@@ -40,8 +40,10 @@ REFUSALS = {
 COUNTED = (
     "users",
     "api_tokens",
+    "account_tokens",
     "tasks",
     "task_owners",
+    "task_config_versions",
     "rounds",
     "contexts",
     "examples",
@@ -59,6 +61,7 @@ COUNTED = (
     "gold_answers",
     "duplicate_refusals",
     "validator_reinstatements",
+    "webhooks",
     "example_events",
 )
 

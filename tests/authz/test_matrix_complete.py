@@ -4,23 +4,31 @@ operation fails here until its row says who may call it."""
 from graphql import build_schema
 
 from tests.authz import (
+    test_matrix_account_recovery,
     test_matrix_accounts_tasks,
     test_matrix_annotation,
     test_matrix_browse,
     test_matrix_campaigns,
     test_matrix_models_training,
+    test_matrix_notifications,
     test_matrix_quality,
+    test_matrix_task_lifecycle,
+    test_matrix_webhooks,
 )
 from tests.authz.world import PRINCIPALS
 from tests.conftest import ROOT
 
 MODULES = (
     test_matrix_accounts_tasks,
+    test_matrix_account_recovery,
     test_matrix_annotation,
     test_matrix_models_training,
     test_matrix_campaigns,
     test_matrix_quality,
+    test_matrix_notifications,
     test_matrix_browse,
+    test_matrix_webhooks,
+    test_matrix_task_lifecycle,
 )
 
 

@@ -70,6 +70,8 @@ ALL_ID_REFS = tuple(key for keys in ID_REFS.values() for key in keys)
 # Only the campaign fuzzers' world has these (tests/fuzz/test_campaigns_fuzz.py); no other mutation takes them.
 CAMPAIGN_REFS = ("campaign:alpha", "campaign:beta", "campaign:draft")
 CAMPAIGN_CODE_REFS = ("campaignCode:alpha", "campaignCode:beta", "campaignCode:draft")
+# Only the webhook fuzzers' world has these (tests/fuzz/test_webhooks_fuzz.py): alice's hook on alpha, bob's on beta.
+WEBHOOK_REFS = ("webhook:alpha", "webhook:beta")
 
 
 def weighted(*pairs: tuple[int, st.SearchStrategy]) -> st.SearchStrategy:
@@ -344,6 +346,27 @@ HINTS: dict[str, st.SearchStrategy] = {
     "instructions": texts,
     "examplesPerCampaign": st.sampled_from([None, 0, 1, 2, -1, 10**6]),
     "examplesPerDay": st.sampled_from([None, 1, 0, -1]),
+    # Webhooks (tests/fuzz/test_webhooks_fuzz.py adds the hooks to its world); updateWebhook / deleteWebhook / webhookDeliveries.
+    "webhookId": weighted(
+        (5, st.sampled_from(WEBHOOK_REFS).map(Ref)), (2, st.sampled_from(ALL_ID_REFS).map(Ref)), (3, malformed_ids)
+    ),
+    "url": st.sampled_from(
+        [
+            "https://hooks.example.org/dynabench",
+            "http://127.0.0.1:9/fuzz",
+            "https://127.0.0.1/",
+            "https://[::1]:8443/",
+            "https://2130706433/",
+            "javascript:alert(1)",
+            "https://user:pw@hooks.example.org/",
+            "ftp://hooks.example.org/",
+            "https://hooks.example.org/#x",
+            "https://exa mple.org/",
+            "https://hooks.example.org:99999/",
+            "//hooks.example.org/",
+            "https://" + "h" * 3000 + ".org/",
+        ]
+    ),
     "config": st.one_of(
         st.just(SENTIMENT_CONFIG),
         st.builds(_corrupt_config, st.sampled_from(sorted(SENTIMENT_CONFIG)), st.integers(0, 5), json_values),

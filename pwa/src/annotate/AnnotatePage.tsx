@@ -18,6 +18,9 @@ import { loadTasks, tasksState } from "../tasks/store";
 import { ContextPanel } from "./ContextPanel";
 import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type Draft } from "./drafts";
 import { ExampleForm, inputId } from "./ExampleForm";
+import { t } from "./i18n";
+import { acknowledge, browserStore, mustRead } from "./instructions";
+import { InstructionsPanel } from "./InstructionsPanel";
 import { RoundStats } from "./RoundStats";
 import { apiAnswer } from "./spans";
 import { viewOfSubmission, type VerdictView } from "./verdict";
@@ -69,6 +72,32 @@ function Annotate({ task }: { task: Task }) {
   const key = draftKey(username, task.code, round.id);
   const passageName = passageField(task.config);
   const qa = isQA(task.config);
+  const instructionsHtml = task.instructionsHtml ?? "";
+  // Before the first example of the task (and after the instructions change): read them first. Later, on demand.
+  const [instructions, setInstructions] = useState<"first" | "open" | "closed">(() =>
+    mustRead(browserStore(), username, task.code, instructionsHtml) ? "first" : "closed",
+  );
+
+  // The task list may come from the device's cache first: fresher instructions not read yet are shown first.
+  useEffect(() => {
+    if (mustRead(browserStore(), username, task.code, instructionsHtml)) setInstructions("first");
+  }, [instructionsHtml]);
+
+  const focusAfterInstructions = useRef(false);
+  function closeInstructions() {
+    if (instructions === "first") acknowledge(browserStore(), username, task.code, instructionsHtml);
+    focusAfterInstructions.current = true;
+    setInstructions("closed");
+  }
+
+  // Once closed (and the form rendered): focus the first input, else the button that opens them again.
+  useEffect(() => {
+    if (instructions !== "closed" || !focusAfterInstructions.current) return;
+    focusAfterInstructions.current = false;
+    const first = task.config.input_fields[0];
+    const target = first ? document.getElementById(inputId(first.name)) : null;
+    (target ?? document.getElementById("instructions-toggle"))?.focus();
+  }, [instructions]);
 
   function change(update: (d: Draft) => Draft) {
     const current = draftRef.current;
@@ -247,10 +276,26 @@ function Annotate({ task }: { task: Task }) {
         <p class="crumbs"><a href={href("/")}>Tasks</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1}>{task.name}</h1>
         <p class="lead">{task.description}</p>
+        {instructionsHtml && instructions !== "first" && (
+          <p>
+            <button
+              type="button"
+              id="instructions-toggle"
+              aria-expanded={instructions === "open"}
+              aria-controls="task-instructions"
+              onClick={() => (instructions === "open" ? closeInstructions() : setInstructions("open"))}
+            >
+              {instructions === "open" ? t("instructions.hide") : t("instructions.show")}
+            </button>
+          </p>
+        )}
         {!currentToken() && <p class="note">Your session expired: <a href={href("/login?next=" + encodeURIComponent(`/tasks/${task.code}`))}>log in again</a> to send examples.</p>}
       </header>
       <div class="columns">
         <div class="col-main">
+          {instructions !== "closed" && (
+            <InstructionsPanel html={instructionsHtml} first={instructions === "first"} onDone={closeInstructions} />
+          )}
           {draft?.context ? (
             <ContextPanel
               config={task.config}
@@ -275,7 +320,7 @@ function Annotate({ task }: { task: Task }) {
             </button>
             {!isOnline && <span class="hint">New contexts need a connection.</span>}
           </div>
-          {draft?.context && (
+          {draft?.context && instructions !== "first" && (
             <ExampleForm
               config={task.config}
               draft={draft}

@@ -72,6 +72,8 @@ export interface Task {
   name: string;
   description: string;
   config: TaskConfig;
+  /** The task's markdown instructions as HTML the server sanitized (empty when there are none). */
+  instructionsHtml?: string;
   currentRound: RoundSummary | null;
 }
 

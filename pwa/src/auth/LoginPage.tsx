@@ -4,7 +4,8 @@ import type { ErrorResult } from "../api/types";
 import { describeError } from "../api/client";
 import { useObservable } from "../lib/observable";
 import { online } from "../lib/network";
-import { navigate } from "../router";
+import { href, navigate } from "../router";
+import { ACCOUNT_TEXT } from "../account/text";
 import { logIn, session, signUp } from "./session";
 
 export function LoginPage({ query }: { query: URLSearchParams }) {
@@ -94,6 +95,7 @@ export function LoginPage({ query }: { query: URLSearchParams }) {
         </div>
         <button type="submit" class="primary" disabled={busy}>{busy ? "Please wait…" : title}</button>
       </form>
+      {mode === "logIn" && <p><a href={href("/forgot-password")}>{ACCOUNT_TEXT.forgotLink}</a></p>}
       <p>
         {mode === "logIn" ? "New here? " : "Already have an account? "}
         <button type="button" class="link" onClick={() => { setMode(mode === "logIn" ? "signUp" : "logIn"); setError(null); }}>

@@ -35,3 +35,22 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
     );
   };
 }
+
+/** A small part of a page (e.g. the header's bell) in its own chunk: nothing shows until it has loaded. */
+export function lazyWidget<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let loaded: ComponentType<P> | null = null;
+  return function LazyWidget(props: P) {
+    const [Widget, setWidget] = useState<ComponentType<P> | null>(() => loaded);
+    useEffect(() => {
+      if (Widget) return;
+      load().then(
+        (component) => {
+          loaded = component;
+          setWidget(() => component);
+        },
+        () => {},
+      );
+    }, []);
+    return Widget ? <Widget {...props} /> : null;
+  };
+}

@@ -201,6 +201,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         {!task.viewerIsOwner && <p class="note">You do not own this task: the server will refuse changes.</p>}
         {task.scoringNotice && <p class="note" role="note" data-testid="scoring-notice">{task.scoringNotice}</p>}
         <p><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)} data-testid="campaigns-link">Crowd campaigns (Prolific, MTurk, open links)</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">Flag queue</a></p>
       </header>
       <div class="columns">
         <div class="col-main">

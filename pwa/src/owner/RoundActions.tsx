@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { CLOSE_ROUND, EXPORT_ROUND } from "../api/documents";
 import type { ExportFormat, RoundDetail, RoundExport } from "../api/types";
+import { href } from "../router";
 import { errorText, Status, type Message } from "./status";
 
 const FORMAT_FILES: Record<ExportFormat, { label: string; suffix: string }> = {
@@ -78,6 +79,7 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
         <button type="button" disabled={exporting} onClick={() => void exportRound()}>Export round {n}</button>
         {!closed && !confirming && <button type="button" onClick={() => setConfirming(true)}>Close round {n}</button>}
       </div>
+      <p><a href={href(`/owner/${encodeURIComponent(code)}/browse?round=${encodeURIComponent(round.id)}`)}>Browse examples of round {n}</a></p>
       {!closed && confirming && (
         <div class="actions" role="group" aria-label={`Confirm closing round ${n}`}>
           <span>Closing round {n} stops collecting examples in it.</span>

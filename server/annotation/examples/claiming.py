@@ -18,7 +18,7 @@ from server.annotation.records import ExampleRow, Verdict
 from server.core import db, events
 from server.core.errors import ServiceError
 from server.core.services import Services
-from server.tasks.service import get_round, load_config
+from server.tasks.service import get_round, round_config
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ async def claim_fooled(
     if check.outcome == REFUSED:
         raise ServiceError("CONFLICT", check.message)
     round_row = await get_round(example["round"])
-    config = load_config(await queries.task_row(round_row["task"]))
+    config = await round_config(round_row)
     status = status_after_verdict(config, model_was_wrong)
     async with db.transaction():
         claimed = await queries.settle_claim(example_id, model_was_wrong, status, client_id)

@@ -20,7 +20,7 @@ from server.core.inference import ModelUnavailable
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
 from server.core.target_models import serving_client
-from server.tasks.service import get_round, load_config
+from server.tasks.service import get_round, round_config
 
 WAKE_ATTEMPTS_MAX = 20  # past this, an example that keeps failing on a ready model waits out its backoff
 
@@ -54,7 +54,7 @@ async def recheck_pending(services: Services, limit: int = 32) -> dict[str, int]
 
 async def _recheck_one(services: Services, row: ClaimedPending) -> int:
     round_row = await get_round(row["round"])
-    config = load_config(await queries.task_row(round_row["task"]))
+    config = await round_config(round_row)
     context = await queries.context_row(row["context"])
     stored = from_json(row["input"])
     targets = [{"name": n, "version": v} for n, v in zip(row["model_name"].split("+"), row["model_version"].split("+"))]

@@ -14,12 +14,14 @@ _EXAMPLE_JSON = ("input", "model_output")
 
 # --- createExample ------------------------------------------------------------------------------
 
-# Round, task config, context and whether the client UUID is taken, in one round trip.
+# Round, the config version it runs with (server/tasks/service.round_config), context and whether the client UUID is
+# taken, in one round trip.
 LOAD = Query("""
-SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, t.config::text AS config,
+SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, coalesce(v.config, t.config)::text AS config,
   c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields,
   EXISTS (SELECT 1 FROM examples e WHERE e.client_id = :client_id) AS client_id_used
 FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = :context_id
+  LEFT JOIN task_config_versions v ON v.task = r.task AND v.version = r.config_version
 WHERE r.id = :round_id
 """)
 
@@ -57,7 +59,9 @@ SELECT * FROM new
 """
 _GUARD = """FROM rounds r JOIN tasks t ON t.id = r.task JOIN contexts c ON c.id = :context AND c.round = r.id
   WHERE r.id = :round AND r.end_at IS NULL AND r.target_models = :seen_targets::jsonb
-    AND t.config = :seen_config::jsonb AND c.fields = :seen_fields::jsonb"""
+    AND coalesce((SELECT v.config FROM task_config_versions v WHERE v.task = r.task AND v.version = r.config_version),
+                  t.config) = :seen_config::jsonb
+    AND c.fields = :seen_fields::jsonb"""
 INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", ""), json=_EXAMPLE_JSON)
 GUARDED_INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", _GUARD), json=_EXAMPLE_JSON)
 

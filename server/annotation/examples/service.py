@@ -28,6 +28,7 @@ from server.core.jsonutil import from_json
 from server.core.rate_limits import Action, Taken
 from server.core.services import Services
 from server.tasks.config import TaskConfig
+from server.webhooks import dispatch as webhooks
 from workers import pending as pending_jobs
 
 log = logging.getLogger("dynabench.annotation")
@@ -314,6 +315,7 @@ def after_commit(services: Services, example: ExampleRow) -> None:
     """Live views are told once the write has committed, without the writer waiting for Redis; a
     pending example is re-checked shortly."""
     example_written(services, example)
+    webhooks.emit_soon(services, webhooks.example_created(example))  # only queued if a hook wants it
     if example["status"] == ExampleStatus.PENDING:
         task = asyncio.ensure_future(_enqueue_recheck(services, example))
         _BACKGROUND.add(task)

@@ -21,7 +21,7 @@ from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_da
 from server.core import db
 from server.core.errors import ServiceError
 from server.tasks.config import TaskConfig
-from server.tasks.service import get_round, load_config
+from server.tasks.service import get_round, round_config
 
 LINK_TTL_SECONDS = 15 * 60
 
@@ -29,7 +29,7 @@ LINK_TTL_SECONDS = 15 * 60
 async def export_shape(round_id: int) -> tuple[dict[str, Any], TaskConfig, dict]:
     round_row = await get_round(round_id)
     task = await queries.task_row(round_row["task"])
-    config = load_config(task)
+    config = await round_config(round_row)  # the version the round ran with
     return {"task_code": task["code"], "round_number": round_row["number"], "config": config}, config, round_row
 
 

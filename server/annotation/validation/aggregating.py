@@ -9,7 +9,10 @@ from server.annotation.validation import queries, stats
 from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.services import Services
-from server.tasks.service import get_round, load_config
+from server.notifications import producers as notifications
+from server.notifications import service as notification_service
+from server.tasks.service import get_round, round_config
+from server.webhooks import dispatch as webhooks
 
 
 async def recompute_round(round_id: int) -> list[dict]:
@@ -47,15 +50,19 @@ async def aggregate(services: Services, example_id: int) -> str | None:
             return example["status"]  # no verdict (or claim) yet: nothing to validate
         votes = await queries.votes(example_id)
         round_row = await get_round(example["round"])
-        config = load_config(await queries.task_row(round_row["task"]))
+        task = await queries.task_row(round_row["task"])
+        config = await round_config(round_row)  # the config version the round runs with
         counted = await _counted_votes(round_row["task"], config, example, votes)
         decided = await _decide(round_row["task"], config, example, counted)
         if decided == OPEN:
             decided = (
                 ExampleStatus.OPEN if (example["fooled"] or config.validation.validate_non_fooling) else ExampleStatus.CLOSED
             ).value
+        notified = None
         if decided != example["status"]:
             await queries.set_status(example_id, decided)
+            # The author's notification, once (their words quoted: the task's input fields).
+            notified = await notifications.example_decided(example, decided, task, [f.name for f in config.input_fields])
         await queries.mark_aggregated(example_id)
         await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
         user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
@@ -66,6 +73,9 @@ async def aggregate(services: Services, example_id: int) -> str | None:
             await recount_user(user_id, example["round"])
     if decided != example["status"]:  # a campaign on the round pays from outcomes: its ledger is recomputed
         await campaign_ledger.outcome_changed(services, example["round"])
+        await webhooks.emit(services, webhooks.example_decided(example_id, example["round"], round_row["task"], decided))
+    await notification_service.announce(services, [notified])
+    await notification_service.badges_may_change(services, round_row["task"], [example["user"], *(v["user"] for v in votes)])
     await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
     await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
     await events.publish(

@@ -14,7 +14,7 @@ from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.crowd.quotas import Action as QuotaAction
-from server.tasks.service import get_round, load_config
+from server.tasks.service import check_accepts_votes, get_round, round_config
 from workers import validation as validation_jobs
 
 CLAIM_MINUTES = 10
@@ -23,7 +23,7 @@ MAX_NOTE = 2000
 
 async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -> list[ExampleRow]:
     round_row = await get_round(round_id)
-    config = load_config(await queries.task_row(round_row["task"]))
+    config = await round_config(round_row)
     if viewer.user_id in await gold.paused_users(round_row["task"], config, [viewer.user_id]):
         return []  # paused by the gold rule: no more items in this task
     async with db.transaction():
@@ -58,7 +58,8 @@ async def validate_example(
         raise ServiceError("CONFLICT", "The model has not judged this example yet.")
     if example["status"] == ExampleStatus.AWAITING_CLAIM:
         raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
-    config = load_config(await queries.task_row(round_row["task"]))
+    await check_accepts_votes(round_row["task"])  # an archived task is read-only
+    config = await round_config(round_row)
     await gold.check_not_paused(round_row["task"], config, viewer.user_id)
     gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None
     if gold_item is not None:  # graded, never a vote (quality/gold.py)

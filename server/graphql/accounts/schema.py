@@ -1,4 +1,5 @@
-"""Accounts in GraphQL: me, myApiTokens, signUp, logIn, createApiToken, revokeApiToken."""
+"""Accounts in GraphQL: me, myApiTokens, signUp, logIn, createApiToken, revokeApiToken, and recovery: setEmail,
+verifyEmail, requestPasswordReset, resetPassword, adminIssuePasswordReset."""
 
 from __future__ import annotations
 
@@ -7,10 +8,15 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts import service as accounts
+from server.graphql.accounts.mutations.admin_issue_password_reset import admin_issue_password_reset
 from server.graphql.accounts.mutations.create_api_token import create_api_token
 from server.graphql.accounts.mutations.log_in import log_in
+from server.graphql.accounts.mutations.request_password_reset import request_password_reset
+from server.graphql.accounts.mutations.reset_password import reset_password
 from server.graphql.accounts.mutations.revoke_api_token import revoke_api_token
+from server.graphql.accounts.mutations.set_email import set_email
 from server.graphql.accounts.mutations.sign_up import sign_up
+from server.graphql.accounts.mutations.verify_email import verify_email
 from server.graphql.accounts.types import ApiToken, UserNode
 from server.graphql.core.guard import authorize
 
@@ -38,3 +44,8 @@ class AccountMutations:
     log_in = log_in
     create_api_token = create_api_token
     revoke_api_token = revoke_api_token
+    set_email = set_email
+    verify_email = verify_email
+    request_password_reset = request_password_reset
+    reset_password = reset_password
+    admin_issue_password_reset = admin_issue_password_reset

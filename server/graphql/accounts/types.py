@@ -24,9 +24,28 @@ class UserNode(relay.Node):
     is_admin: bool
     created_at: datetime
 
+    stored_email: strawberry.Private[str | None] = None
+    email_verified_at: strawberry.Private[datetime | None] = None
+
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> UserNode:
-        return cls(id=row["id"], username=row["username"], is_admin=row["is_admin"], created_at=row["created_at"])
+        return cls(
+            id=row["id"],
+            username=row["username"],
+            is_admin=row["is_admin"],
+            created_at=row["created_at"],
+            stored_email=row.get("email"),
+            email_verified_at=row.get("email_verified_at"),
+        )
+
+    @strawberry.field(description="The account's email: seen by its owner and admins only (null for anyone else).")
+    async def email(self, info: Info) -> str | None:
+        return self.stored_email if permissions.can_view_email(await info.context.viewer(), self.id) else None
+
+    @strawberry.field(description="Whether the email was confirmed by its mailed link (owner and admins; else false).")
+    async def email_verified(self, info: Info) -> bool:
+        visible = self.stored_email and permissions.can_view_email(await info.context.viewer(), self.id)
+        return bool(visible and self.email_verified_at is not None)
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):

@@ -35,6 +35,7 @@ from server.graphql.annotation.types import Badge, ContextStrategy, ExampleNode,
 from server.graphql.core.guard import authorize, authorize_principal
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.types import ContextNode
+from server.graphql.tasks.visibility import check_round_visible, visible_task
 from server.tasks.contexts import next_context
 from server.tasks.service import get_round, get_task_by_code
 
@@ -48,7 +49,9 @@ class AnnotationQueries:
         self, info: Info, round_id: relay.GlobalID, strategy: ContextStrategy = ContextStrategy.LEAST_USED
     ) -> ContextNode:
         await authorize_principal(info, permissions.read_public)
-        row = await next_context(node_pk(round_id, "Round", "roundId"), strategy.value)
+        pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)  # a proposal's or hidden task's round: its owners only
+        row = await next_context(pk, strategy.value)
         examples_service.remember_context(row)  # the viewer is about to write against it
         return ContextNode.from_row(row)
 
@@ -107,7 +110,7 @@ class ValidationQueries:
     ) -> list[UserStatsRow]:
         await authorize_principal(info, permissions.read_public)
         first = check_page_size(first, info.context.services.settings.page_size_max)
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         ranked = await stats.leaderboard(task["id"], round_number, first)
         users = await info.context.loaders.user.load_many([s.user_id for s in ranked])
         return [UserStatsRow.from_stats(i + 1, s, u) for i, (s, u) in enumerate(zip(ranked, users))]

@@ -29,7 +29,7 @@ from server.graphql.evaluation.types import (
     metric_weight_list,
     metric_weights_of,
 )
-from server.tasks.service import get_task_by_code
+from server.graphql.tasks.visibility import visible_task
 
 
 @strawberry.type
@@ -48,7 +48,7 @@ class EvaluationQueries:
         viewer = await authorize(info, permissions.read_public)  # the viewer's admin flag and tasks decide visibility
         first = check_page_size(first, info.context.services.settings.page_size_max)
         offset = decode_cursor(after) or 0
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         m_weights, d_weights = await leaderboard.saved_weights(task["id"], config_name)
         m_weights.update(metric_weights_of(metric_weights))
         d_weights.update(dataset_weights_of(dataset_weights))
@@ -70,7 +70,7 @@ class EvaluationQueries:
     @strawberry.field(description="The task's datasets (hidden ones only to its owners).")
     async def datasets(self, info: Info, task_code: str) -> list[DatasetNode]:
         viewer = await authorize(info, permissions.read_public)  # the viewer's admin flag and tasks decide visibility
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         return [
             DatasetNode.from_row(row)
             for row in await datasets_service.datasets_of_task(task["id"])

@@ -13,31 +13,46 @@ from server.core import events
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.mutations.add_contexts import add_contexts
+from server.graphql.tasks.mutations.add_task_owner import add_task_owner
+from server.graphql.tasks.mutations.approve_task import approve_task
 from server.graphql.tasks.mutations.close_round import close_round
 from server.graphql.tasks.mutations.create_round import create_round
 from server.graphql.tasks.mutations.create_task import create_task
 from server.graphql.tasks.mutations.export_round import export_round
+from server.graphql.tasks.mutations.reject_task import reject_task
+from server.graphql.tasks.mutations.remove_task_owner import remove_task_owner
 from server.graphql.tasks.mutations.set_round_targets import set_round_targets
+from server.graphql.tasks.mutations.set_task_visibility import set_task_visibility
+from server.graphql.tasks.mutations.update_task import update_task
 from server.graphql.tasks.types import RoundNode, TaskNode
+from server.graphql.tasks.visibility import check_round_visible, visible_task_ids
 from server.tasks import queries
 from server.tasks import service as tasks
 
 
 @strawberry.type
 class TaskQueries:
-    @strawberry.field(description="Active tasks, oldest first.")
+    @strawberry.field(
+        description="Active tasks, oldest first: public and archived ones, plus the viewer's own in any state "
+        "(proposals, hidden); admins see every task."
+    )
     async def tasks(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[TaskNode]:
-        await authorize_principal(info, permissions.read_public)
+        principal = await authorize_principal(info, permissions.read_public)
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
-        rows = await queries.active_tasks_page(after_id, first + 1)
+        scope = permissions.task_list_scope(await info.context.viewer() if principal is not None else None)
+        rows = await queries.listed_tasks_page(
+            after_id, first + 1, everything=scope.everything, statuses=scope.statuses, owned=scope.owned
+        )
         return build_connection(rows, first, after_id, TaskNode.from_row)
 
-    @strawberry.field
+    @strawberry.field(description="A task by code; null when there is none or the viewer may not see it.")
     async def task(self, info: Info, code: str) -> TaskNode | None:
         await authorize_principal(info, permissions.read_public)
         row = await queries.task_by_code(code, decode_json=True)
-        return TaskNode.from_row(row) if row else None
+        if row is None or not await visible_task_ids(info, [row]):
+            return None
+        return TaskNode.from_row(row)
 
 
 @strawberry.type
@@ -48,6 +63,12 @@ class TaskMutations:
     close_round = close_round
     set_round_targets = set_round_targets
     export_round = export_round
+    update_task = update_task
+    add_task_owner = add_task_owner
+    remove_task_owner = remove_task_owner
+    approve_task = approve_task
+    reject_task = reject_task
+    set_task_visibility = set_task_visibility
 
 
 @strawberry.type
@@ -56,6 +77,7 @@ class TaskSubscriptions:
     async def round_stats(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[RoundNode, None]:
         await authorize_principal(info, permissions.read_public)
         pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)
         hub = info.context.services.hub
         async with hub.listen(events.round_channel(pk)) as changes:
             yield RoundNode.from_row(await tasks.get_round(pk))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -13,9 +13,11 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.jsonutil import from_json
+from server.core.markdown import to_safe_html
 from server.evaluation.records import NO_SCORING_DATASET_NOTICE
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
 from server.tasks import queries
+from server.tasks.records import TaskStatus
 
 if TYPE_CHECKING:
     from server.graphql.evaluation.contamination import RoundContamination
@@ -81,6 +83,16 @@ class TargetModel:
         )
 
 
+strawberry.enum(TaskStatus, description="Where a task is in its life (see Task.status).")
+
+
+@strawberry.type
+class TaskConfigVersion:
+    version: int
+    config: JSON
+    created_at: datetime
+
+
 @strawberry.type(name="Context")
 class ContextNode(relay.Node):
     id: relay.NodeID[int]
@@ -109,7 +121,12 @@ class ContextNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await load_nodes(info.context.loaders.context, node_ids, cls.from_row)
+        from server.graphql.tasks.visibility import visible_rows
+
+        nodes = await load_nodes(info.context.loaders.context, node_ids, cls.from_row)
+        rounds = await info.context.loaders.round.load_many([n.round_id for n in nodes if n])
+        visible = {r["id"] for r in await visible_rows(info, rounds) if r}
+        return [n if n and n.round_id in visible else None for n in nodes]
 
 
 @strawberry.type(name="Round")
@@ -123,6 +140,9 @@ class RoundNode(relay.Node):
     total_validated: int
     total_validated_fooled: int
     target_models: list[TargetModel]
+    config_version: int = strawberry.field(
+        description="The task config version this round runs with: its examples are judged and exported with it."
+    )
     task_id: strawberry.Private[int]
 
     @classmethod
@@ -137,6 +157,7 @@ class RoundNode(relay.Node):
             total_validated=row["total_validated"],
             total_validated_fooled=row["total_validated_fooled"],
             target_models=[TargetModel.from_ref(t) for t in from_json(row["target_models"])],
+            config_version=row.get("config_version") or 1,
             task_id=row["task"],
         )
 
@@ -178,7 +199,12 @@ class RoundNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await load_nodes(info.context.loaders.round, node_ids, cls.from_row)
+        from server.graphql.tasks.visibility import visible_rows
+
+        async def visible(ids: list[int]) -> list[Any]:
+            return await visible_rows(info, await info.context.loaders.round.load_many(ids))
+
+        return await load_nodes(_Batch(visible), node_ids, cls.from_row)
 
 
 @strawberry.type(name="Task")
@@ -190,6 +216,13 @@ class TaskNode(relay.Node):
     config: JSON
     active: bool
     created_at: datetime
+    status: TaskStatus = strawberry.field(
+        description="PROPOSED (seen only by its owners and admins until an admin approves it), REJECTED, PUBLIC, "
+        "HIDDEN (not listed; only its owners and admins reach it) or ARCHIVED (read-only)."
+    )
+    instructions: str = strawberry.field(description="The instructions for workers, as markdown (see instructionsHtml).")
+    config_version: int = strawberry.field(description="The version of `config`; new rounds open with it.")
+    review_note_text: strawberry.Private[str]
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> TaskNode:
@@ -201,7 +234,36 @@ class TaskNode(relay.Node):
             config=from_json(row["config"]),
             active=row["active"],
             created_at=row["created_at"],
+            status=TaskStatus(row.get("status") or TaskStatus.PUBLIC),
+            instructions=row.get("instructions") or "",
+            config_version=row.get("config_version") or 1,
+            review_note_text=row.get("review_note") or "",
         )
+
+    @strawberry.field(description="The instructions rendered as sanitized HTML (no scripts, styles, images or event handlers).")
+    def instructions_html(self) -> str:
+        return to_safe_html(self.instructions) if self.instructions else ""
+
+    @strawberry.field(description="To the task's owners (and admins): the note of the admin who approved or rejected it.")
+    async def review_note(self, info: Info) -> str | None:
+        return self.review_note_text if permissions.is_task_owner(await info.context.viewer(), self.id) else None
+
+    @strawberry.field(description="To the task's owners (and admins): who owns it; empty for others.")
+    async def owners(self, info: Info) -> list[str]:
+        from server.tasks import lifecycle
+
+        if not permissions.is_task_owner(await info.context.viewer(), self.id):
+            return []
+        return [o["username"] for o in await lifecycle.owners(self.id)]
+
+    @strawberry.field(description="To the task's owners (and admins): every config the task has had, newest first.")
+    async def config_versions(self, info: Info) -> list[TaskConfigVersion]:
+        if not permissions.is_task_owner(await info.context.viewer(), self.id):
+            return []
+        return [
+            TaskConfigVersion(version=r["version"], config=r["config"], created_at=r["created_at"])
+            for r in await queries.config_versions(self.id)
+        ]
 
     @strawberry.field
     async def current_round(self, info: Info) -> RoundNode | None:
@@ -244,4 +306,16 @@ class TaskNode(relay.Node):
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):
-        return await load_nodes(info.context.loaders.task, node_ids, cls.from_row)
+        from server.graphql.tasks.visibility import visible_rows
+
+        async def visible(ids: list[int]) -> list[Any]:
+            return await visible_rows(info, await info.context.loaders.task.load_many(ids), task_of="id")
+
+        return await load_nodes(_Batch(visible), node_ids, cls.from_row)
+
+
+class _Batch:
+    """A `load_many` over a function (for `load_nodes`): the rows the viewer may see, None for the others."""
+
+    def __init__(self, load: Callable[[list[int]], Awaitable[list[Any]]]) -> None:
+        self.load_many = load

@@ -30,5 +30,5 @@ CloseRoundResult = Annotated[
 async def close_round(info: Info, round_id: relay.GlobalID) -> CloseRoundResult:
     round_row = await tasks.get_round(node_pk(round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
-    row = await tasks.close_round(round_row["id"], redis=info.context.services.redis)
+    row = await tasks.close_round(round_row["id"], redis=info.context.services.redis, services=info.context.services)
     return RoundClosed(round=RoundNode.from_row(row))

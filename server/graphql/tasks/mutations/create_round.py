@@ -9,7 +9,7 @@ from strawberry import relay
 from strawberry.types import Info
 
 from server import permissions
-from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
@@ -51,7 +51,8 @@ class RoundCreated:
 
 
 CreateRoundResult = Annotated[
-    RoundCreated | InputError | NotFoundError | AuthenticationError | PermissionError, strawberry.union("CreateRoundResult")
+    RoundCreated | InputError | NotFoundError | ConflictError | AuthenticationError | PermissionError,
+    strawberry.union("CreateRoundResult"),
 ]
 
 

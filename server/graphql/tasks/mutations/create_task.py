@@ -1,4 +1,5 @@
-"""createTask: any signed-in user starts a task from a config document and becomes its owner."""
+"""createTask: any signed-in user starts a task from a config document and becomes its owner; a non-admin's task is a
+proposal until an admin approves it (approveTask)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class CreateTaskInput:
     name: str
     config: JSON = strawberry.field(description="The task configuration document (see docs/task-config.md).")
     description: str = ""
+    instructions: str = strawberry.field(default="", description="Markdown shown to workers before their first example.")
 
 
 @strawberry.type
@@ -35,11 +37,21 @@ CreateTaskResult = Annotated[
 ]
 
 
-@mutation()
+@mutation(
+    description="Start a task and own it; a non-admin's task is a proposal (seen only by its owners and admins) until an admin approves it."
+)
 async def create_task(info: Info, input: CreateTaskInput) -> CreateTaskResult:
     viewer = await authorize(info, permissions.create_task, input.code)
     # Limited per account and address; a refused config or a taken code does not use up the allowance.
     async with throttled(info, Action.CREATE_TASK, viewer.user_id, free_if=("INVALID_INPUT", "CONFLICT")):
-        row = await tasks.create_task(viewer.user_id, input.code, input.name, input.description, input.config)
+        row = await tasks.create_task(
+            viewer.user_id,
+            input.code,
+            input.name,
+            input.description,
+            input.config,
+            proposed=permissions.task_starts_as_proposal(viewer),
+            instructions=input.instructions,
+        )
     info.context.forget_viewer()  # the viewer now owns one more task
     return TaskCreated(task=TaskNode.from_row(row))

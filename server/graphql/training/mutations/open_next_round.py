@@ -8,7 +8,7 @@ import strawberry
 from strawberry.types import Info
 
 from server import permissions
-from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
+from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.types import RoundNode
 from server.tasks.service import get_task_by_code
@@ -21,7 +21,8 @@ class NextRoundOpened:
 
 
 OpenNextRoundResult = Annotated[
-    NextRoundOpened | InputError | NotFoundError | AuthenticationError | PermissionError, strawberry.union("OpenNextRoundResult")
+    NextRoundOpened | InputError | NotFoundError | ConflictError | AuthenticationError | PermissionError,
+    strawberry.union("OpenNextRoundResult"),
 ]
 
 

@@ -1,0 +1,48 @@
+/** The owners' browse documents (checked against schema.graphql by documents.test.ts). */
+import type { Document } from "../../api/documents";
+import type { Connection, ErrorResult, Example, ValidationLabel, ValidationMode } from "../../api/types";
+import type { BulkAction, ExampleFilterInput, Outcome } from "./filters";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
+  flagReason explanation pendingReason createdAt claimedFooled`;
+
+const PAGE = `pageInfo { hasNextPage endCursor } edges { cursor node { ${EXAMPLE_FIELDS} } }`;
+
+export const ROUND_EXAMPLES = doc<
+  { roundExamples: Connection<Example> },
+  { roundId: string; filter: ExampleFilterInput | null; first: number; after: string | null }
+>(
+  `query RoundExamples($roundId: ID!, $filter: ExampleFilterInput, $first: Int!, $after: String) {
+    roundExamples(roundId: $roundId, filter: $filter, first: $first, after: $after) { ${PAGE} } }`,
+);
+
+export const FLAGGED_EXAMPLES = doc<{ flaggedExamples: Connection<Example> }, { taskCode: string; first: number; after: string | null }>(
+  `query FlaggedExamples($taskCode: String!, $first: Int!, $after: String) {
+    flaggedExamples(taskCode: $taskCode, first: $first, after: $after) { ${PAGE} } }`,
+);
+
+export interface ExampleReview {
+  example: Example;
+  votes: { username: string; label: ValidationLabel; mode: ValidationMode; note: string; createdAt: string }[];
+  history: { action: string; username: string | null; note: string; createdAt: string }[];
+  goldAnswer: ValidationLabel | null;
+}
+
+export const EXAMPLE_REVIEW = doc<{ exampleReview: ExampleReview }, { exampleId: string }>(
+  `query ExampleReview($exampleId: ID!) { exampleReview(exampleId: $exampleId) {
+    example { ${EXAMPLE_FIELDS} } votes { username label mode note createdAt } history { action username note createdAt }
+    goldAnswer } }`,
+);
+
+export type ActResult = { __typename: "ExamplesActedOn"; outcomes: Outcome[] } | ErrorResult;
+
+export const ACT_ON_EXAMPLES = doc<{ actOnExamples: ActResult }, { exampleIds: string[]; action: BulkAction; note: string }>(
+  `mutation ActOnExamples($exampleIds: [ID!]!, $action: ExampleBulkAction!, $note: String!) {
+    actOnExamples(exampleIds: $exampleIds, action: $action, note: $note) {
+      __typename ... on Error { code message } ... on InputError { fields { field message } }
+      ... on ExamplesActedOn { outcomes { exampleId done code message example { ${EXAMPLE_FIELDS} } } } } }`,
+);
+
+export const BROWSE_DOCUMENTS = { ROUND_EXAMPLES, FLAGGED_EXAMPLES, EXAMPLE_REVIEW, ACT_ON_EXAMPLES };

@@ -1,0 +1,1 @@
+"""Notifications in GraphQL: the inbox, its live feed and the email preferences."""

@@ -1,0 +1,1 @@
+"""The notification mutations, one module each: input, success type, result union and a thin resolver."""

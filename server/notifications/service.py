@@ -1,0 +1,91 @@
+"""The inbox: writing a notification (in the producer's transaction), announcing it after commit, reading and
+marking a user's notifications, and their email preferences."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from redis.asyncio import Redis
+
+from server.core import events, jobs
+from server.core.services import Services
+from server.notifications import queries
+from server.notifications.records import EmailState, NotificationKind, NotificationRow
+from workers import notifications as notification_jobs
+
+LIVE_BATCH = 50  # the most a live subscription reads per wake-up
+
+
+async def notify(recipient: int, kind: NotificationKind, subject: str, data: Mapping[str, Any]) -> NotificationRow | None:
+    """Write one notification; run it inside the transaction that records the fact, so both commit or neither.
+    None when (recipient, kind, subject) was notified before (a retried job, a re-run): nothing is written."""
+    return await queries.insert(recipient, str(kind), subject, dict(data))
+
+
+async def announce(services: Services, created: Iterable[NotificationRow | None]) -> None:
+    """After commit: tell the recipients' open sockets, and queue the email copies that are due."""
+    rows = [row for row in created if row]
+    if not rows:
+        return
+    await events.publish(
+        services.redis, *(events.NotificationReceived(user_id=r["recipient"], notification_id=r["id"]) for r in rows)
+    )
+    if any(r["email_state"] == EmailState.QUEUED for r in rows):
+        await jobs.enqueue(services.arq, notification_jobs.send_notification_emails)
+
+
+async def announce_live(redis: Redis, created: Iterable[NotificationRow]) -> None:
+    """After commit, for a producer that holds no job queue (a request's service given only Redis): the live push;
+    any email copy due goes out with the next run of the `send_notification_emails` cron (within 30 s)."""
+    rows = list(created)
+    if rows:
+        await events.publish(redis, *(events.NotificationReceived(user_id=r["recipient"], notification_id=r["id"]) for r in rows))
+
+
+async def announce_user(services: Services, user_id: int) -> None:
+    """After commit, when the producer does not hold the rows it wrote (a model's status, written deep in a job):
+    the user's sockets re-read the inbox, and any email copy due goes out."""
+    await events.publish(services.redis, events.NotificationReceived(user_id=user_id))
+    await jobs.enqueue(services.arq, notification_jobs.send_notification_emails)
+
+
+async def inbox(recipient: int, after: int | None, unread_only: bool, limit: int) -> list[NotificationRow]:
+    return await queries.inbox(recipient, after, unread_only, limit)
+
+
+async def unread_count(recipient: int) -> int:
+    return await queries.unread_count(recipient)
+
+
+async def latest_id(recipient: int) -> int:
+    return await queries.latest_id(recipient)
+
+
+async def not_shown(recipient: int, after: int, ids: Sequence[int]) -> list[NotificationRow]:
+    return await queries.newer(recipient, after, ids, LIVE_BATCH)
+
+
+async def by_ids(ids: Sequence[int]) -> list[NotificationRow]:
+    return await queries.by_ids(ids)
+
+
+async def mark_read(recipient: int, ids: Sequence[int] | None) -> tuple[list[int], int]:
+    """Marks the recipient's own notifications (others' ids are ignored); None = all. (newly read ids, unread left)"""
+    marked = await queries.mark_read(recipient, ids)
+    return marked, await queries.unread_count(recipient)
+
+
+async def email_preferences(user_id: int) -> list[NotificationKind]:
+    known = set(NotificationKind)
+    return [NotificationKind(k) for k in await queries.preferences(user_id) if k in known]
+
+
+async def set_email_preferences(user_id: int, kinds: Iterable[NotificationKind]) -> list[NotificationKind]:
+    chosen = sorted({str(k) for k in kinds})
+    return [NotificationKind(k) for k in await queries.set_preferences(user_id, chosen)]
+
+
+async def badges_may_change(services: Services, task_id: int, user_ids: Iterable[int]) -> None:
+    """After an aggregation recounted these users' numbers: their new badges are looked for in a job."""
+    await jobs.enqueue(services.arq, notification_jobs.check_badges, task_id, sorted(set(user_ids)))

@@ -1,0 +1,155 @@
+"""A task's life after createTask: editing it (every config change a new version; changes that would break an open
+round refused), its co-owners, an admin's review of a proposal, and hiding or archiving it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+
+from server.accounts import queries as account_queries
+from server.core import db, events
+from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.storable import text_problem
+from server.notifications import producers as notifications
+from server.notifications import service as notification_service
+from server.tasks import queries
+from server.tasks.config_changes import breaking_changes
+from server.tasks.records import VISIBILITIES, TaskRow, TaskStatus
+from server.tasks.service import checked_config, load_config, round_config, text_problems
+
+MAX_NOTE = 2000
+UNCHANGED: Any = object()  # an edit that leaves the config as it is
+
+
+@dataclass(frozen=True)
+class TaskEdit:
+    name: str | None = None
+    description: str | None = None
+    instructions: str | None = None
+    config: Any = UNCHANGED  # the new config document
+
+
+def _archived(task: TaskRow, what: str) -> ServiceError:
+    return conflict(f"The task is archived (read-only): make it public or hidden again (setTaskVisibility) to {what}.")
+
+
+async def update_task(task_id: int, user_id: int, edit: TaskEdit) -> TaskRow:
+    """Change the task's texts and config. A new config becomes the next version (new rounds open with it; an open
+    round keeps the one it opened with) and is refused, with the field named, if it would break the open round
+    (server/tasks/config_changes.py). Editing a rejected proposal proposes it again."""
+    name = edit.name.strip() if edit.name is not None else None
+    problems = text_problems(name, edit.description, edit.instructions)
+    config = None if edit.config is UNCHANGED else checked_config(edit.config, problems, "The task is not valid.")
+    if problems:
+        raise invalid("The task is not valid.", *problems)
+    async with db.transaction():
+        task = await queries.lock_task(task_id)
+        if task is None:
+            raise not_found("That task")
+        if task["status"] == TaskStatus.ARCHIVED:
+            raise _archived(task, "edit it")
+        values: dict[str, Any] = {
+            key: value
+            for key, value in (("name", name), ("description", edit.description), ("instructions", edit.instructions))
+            if value is not None
+        }
+        if config is not None and config != load_config(task):
+            open_round = await queries.open_round(task_id)
+            if open_round is not None:
+                broken = breaking_changes(await round_config(open_round), config)
+                if broken:
+                    first = broken[0]
+                    raise invalid(
+                        f"This change would break the open round {open_round['number']} ({first.field}: {first.message}). "
+                        "Close the round first, or make an additive change.",
+                        *(FieldProblem(f"config.{e.field}", e.message) for e in broken),
+                    )
+            document = config.model_dump(mode="json")
+            version = task["config_version"] + 1
+            await queries.insert_config_version(task_id, version, document, user_id)
+            values.update(config=document, config_version=version)
+        if task["status"] == TaskStatus.REJECTED and values:
+            values["status"] = TaskStatus.PROPOSED
+        return await queries.update_task(task_id, values) if values else await queries.task_by_id(task_id)  # type: ignore[return-value]
+
+
+async def owners(task_id: int) -> list[dict[str, Any]]:
+    return await queries.owners(task_id)
+
+
+async def _user_id(username: str) -> int:
+    user_id = await account_queries.user_id_by_username(username.strip()) if not text_problem(username) else None
+    if user_id is None:
+        raise not_found(f"User '{username.strip()[:60]}'")
+    return user_id
+
+
+async def add_owner(task_id: int, username: str) -> list[dict[str, Any]]:
+    """The user becomes a co-owner (again: nothing changes); the owners after it."""
+    user_id = await _user_id(username)
+    async with db.transaction():
+        await queries.lock_task(task_id)
+        await queries.add_owner(task_id, user_id)
+        return await queries.owners(task_id)
+
+
+async def remove_owner(task_id: int, username: str) -> list[dict[str, Any]]:
+    """The user stops owning the task; the last owner cannot be removed. The owners after it."""
+    user_id = await _user_id(username)
+    async with db.transaction():
+        await queries.lock_task(task_id)  # two owners removing each other at once: one of them stays
+        current = await queries.owners(task_id)
+        if all(o["id"] != user_id for o in current):
+            raise not_found(f"An owner '{username.strip()[:60]}' of this task")
+        if len(current) == 1:
+            raise conflict("A task always keeps one owner: add another owner before removing the last one.", "username")
+        await queries.remove_owner(task_id, user_id)
+        return await queries.owners(task_id)
+
+
+def _note_problem(note: str) -> None:
+    if len(note) > MAX_NOTE or text_problem(note):
+        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE:,} characters of text"))
+
+
+async def review_task(task_id: int, *, approve: bool, note: str, redis: Redis | None = None) -> TaskRow:
+    """An admin publishes a proposal (PUBLIC) or rejects it (REJECTED); the note is shown to its owners. Announced
+    after commit as TaskApproved / TaskRejected (server/core/events.py) for whoever follows the task's life."""
+    _note_problem(note)
+    async with db.transaction():
+        task = await queries.lock_task(task_id)
+        if task is None:
+            raise not_found("That task")
+        if task["status"] not in (TaskStatus.PROPOSED, TaskStatus.REJECTED):
+            raise conflict(f"The task is not a proposal: it is {task['status'].lower()} already.", "taskCode")
+        status = TaskStatus.PUBLIC if approve else TaskStatus.REJECTED
+        row = await queries.update_task(task_id, {"status": status, "review_note": note.strip()})
+        # Each owner's inbox hears of the decision, with the note (server/notifications/producers.py).
+        owners = [owner["id"] for owner in await queries.owners(task_id)]
+        notified = await notifications.notify_task_decision(row, owners, approve, row["review_note"])
+    if redis is not None:
+        event = events.TaskApproved if approve else events.TaskRejected
+        await events.publish(redis, event(task_id=task_id, note=row["review_note"]))
+        await notification_service.announce_live(redis, notified)
+    return row
+
+
+async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None = None) -> TaskRow:
+    """Public, hidden (not listed; only its owners and admins reach it) or archived (read-only: its open round
+    is closed, and no new rounds, examples or votes are taken; its data and exports stay). Proposals are reviewed
+    by an admin first."""
+    if visibility not in VISIBILITIES:
+        raise invalid("Unknown visibility.", FieldProblem("visibility", "must be PUBLIC, HIDDEN or ARCHIVED"))
+    async with db.transaction():
+        task = await queries.lock_task(task_id)
+        if task is None:
+            raise not_found("That task")
+        if task["status"] not in VISIBILITIES:
+            raise conflict("The task is a proposal: an admin approves it (approveTask) before it can be shown or archived.")
+        closed = await queries.close_open_rounds(task_id) if visibility == TaskStatus.ARCHIVED else []
+        row = await queries.update_task(task_id, {"status": visibility})
+    if redis is not None and closed:
+        await events.publish(redis, *(events.RoundClosed(round_id=round_id) for round_id in closed))
+    return row

@@ -1,0 +1,26 @@
+"""Account mail jobs: email verification links and password reset links (server/accounts/recovery.py)."""
+
+from __future__ import annotations
+
+from arq import Retry
+
+from server.accounts import recovery
+from server.core.mail import MailError
+
+MAIL_RETRY_S = 30  # the SMTP server did not take the message: try again later (arq's max_tries bounds it)
+
+
+async def send_email_verification(ctx: dict, user_id: int, email: str) -> bool:
+    """Idempotent enough: a retry retires the link it made before (only the last one mailed works)."""
+    try:
+        return await recovery.mail_email_verification(ctx["services"].settings, user_id, email)
+    except MailError as exc:
+        raise Retry(defer=MAIL_RETRY_S) from exc
+
+
+async def send_password_reset(ctx: dict, who: str) -> bool:
+    """Nothing for an unknown account or one without a verified email (the request answered the same)."""
+    try:
+        return await recovery.mail_password_reset(ctx["services"], who)
+    except MailError as exc:
+        raise Retry(defer=MAIL_RETRY_S) from exc
