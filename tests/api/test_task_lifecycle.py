@@ -311,3 +311,35 @@ def test_instructions_are_markdown_rendered_safely(api, admin_token):
     assert "<iframe" not in updated["instructionsHtml"] and "<em>ok</em>" in updated["instructionsHtml"]
     too_long = _update(api, owner, code="movies", instructions="x" * 50_001)
     assert too_long["__typename"] == "InputError" and too_long["fields"][0]["field"] == "instructions"
+
+
+def test_only_owners_write_to_a_hidden_tasks_round_even_knowing_its_ids(api, admin_token, target_models):
+    seed_builtin_tasks()
+    assert api(VISIBILITY, {"c": "sentiment", "v": "HIDDEN"}, token=admin_token)["setTaskVisibility"]["task"]
+    round_row = _round_of("sentiment")
+    context = run_sql("SELECT id FROM contexts WHERE round = $1 ORDER BY id LIMIT 1", round_row["id"])[0]["id"]
+
+    def write(token, sandbox=False):
+        submission = {
+            "roundId": _gid("Round", round_row["id"]),
+            "contextId": _gid("Context", context),
+            "fields": {"statement": "Guessed ids."},
+            "label": "positive",
+            "clientId": None if sandbox else str(uuid.uuid4()),
+            "sandbox": sandbox,
+        }
+        return api(CREATE_EXAMPLE, {"i": submission}, token=token)["createExample"]
+
+    stranger = api.sign_up("guesser")
+    for sandbox in (False, True):  # not even a trial against its model
+        refused = write(stranger, sandbox)
+        assert refused["__typename"] == "NotFoundError" and refused["message"] == "That round does not exist.", refused
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
+    owner = api.sign_up("co-owner")
+    run_sql(
+        'INSERT INTO task_owners (task, "user") SELECT t.id, u.id FROM tasks t, users u '
+        "WHERE t.code = 'sentiment' AND u.username = 'co-owner'"
+    )
+    assert write(owner)["__typename"] == "ExampleSubmitted"
+    assert write(admin_token)["__typename"] == "ExampleSubmitted"
+    assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 2

@@ -14,12 +14,18 @@ _EXAMPLE_JSON = ("input", "model_output")
 
 # --- createExample ------------------------------------------------------------------------------
 
-# Round, the config version it runs with (server/tasks/service.round_config), context and whether the client UUID is
-# taken, in one round trip.
-LOAD = Query("""
+# Who may write to a task's rounds: anyone while it is listed (PUBLIC; an ARCHIVED one has no open round), else only
+# its owners and admins (a PROPOSED, REJECTED or HIDDEN task: ids are sequential, so knowing them proves nothing).
+# The rule's home is permissions.can_view_task; this is its SQL form for the write path's single statements.
+_MAY_WRITE = """(t.status IN ('PUBLIC', 'ARCHIVED')
+  OR EXISTS (SELECT 1 FROM task_owners o WHERE o.task = t.id AND o."user" = :user)
+  OR EXISTS (SELECT 1 FROM users a WHERE a.id = :user AND a.is_admin))"""
+# Round, the config version it runs with (server/tasks/service.round_config), context, whether the client UUID is
+# taken and whether the writer may see the task, in one round trip.
+LOAD = Query(f"""
 SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, coalesce(v.config, t.config)::text AS config,
   c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields,
-  EXISTS (SELECT 1 FROM examples e WHERE e.client_id = :client_id) AS client_id_used
+  EXISTS (SELECT 1 FROM examples e WHERE e.client_id = :client_id) AS client_id_used, {_MAY_WRITE} AS may_write
 FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = :context_id
   LEFT JOIN task_config_versions v ON v.task = r.task AND v.version = r.config_version
 WHERE r.id = :round_id
@@ -57,11 +63,14 @@ WITH new AS (
 )
 SELECT * FROM new
 """
-_GUARD = """FROM rounds r JOIN tasks t ON t.id = r.task JOIN contexts c ON c.id = :context AND c.round = r.id
+_GUARD = (
+    """FROM rounds r JOIN tasks t ON t.id = r.task JOIN contexts c ON c.id = :context AND c.round = r.id
   WHERE r.id = :round AND r.end_at IS NULL AND r.target_models = :seen_targets::jsonb
     AND coalesce((SELECT v.config FROM task_config_versions v WHERE v.task = r.task AND v.version = r.config_version),
                   t.config) = :seen_config::jsonb
-    AND c.fields = :seen_fields::jsonb"""
+    AND c.fields = :seen_fields::jsonb AND """
+    + _MAY_WRITE
+)
 INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", ""), json=_EXAMPLE_JSON)
 GUARDED_INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", _GUARD), json=_EXAMPLE_JSON)
 
@@ -70,9 +79,9 @@ EXAMPLE_BY_ID = Query("SELECT * FROM examples WHERE id = :id", json=_EXAMPLE_JSO
 EXAMPLES_BY_IDS = Query("SELECT * FROM examples WHERE id = ANY(:ids::int[])", json=_EXAMPLE_JSON)
 
 
-async def load_for_writing(round_id: int, context_id: int, client_id: uuid.UUID | None) -> list[asyncpg.Record]:
+async def load_for_writing(round_id: int, context_id: int, client_id: uuid.UUID | None, user_id: int) -> list[asyncpg.Record]:
     """Raw records: the write path reads a handful of their fields and converts nothing else."""
-    return await LOAD.records(round_id=round_id, context_id=context_id, client_id=client_id)
+    return await LOAD.records(round_id=round_id, context_id=context_id, client_id=client_id, user=user_id)
 
 
 async def insert_example(values: dict[str, Any], *, guard: bool) -> ExampleRow | None:

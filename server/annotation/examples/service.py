@@ -60,13 +60,13 @@ class _AlreadyStored(Exception):
     """The client UUID is already taken: answer from the stored example."""
 
 
-async def _load(submission: Submission) -> tuple[dict, TaskConfig, dict]:
+async def _load(submission: Submission, user_id: int) -> tuple[dict, TaskConfig, dict]:
     """Round, task config, context and whether the client UUID is taken, in one round trip."""
-    rows = await queries.load_for_writing(submission.round_id, submission.context_id, submission.client_id)
-    if rows and rows[0]["client_id_used"]:
-        raise _AlreadyStored
-    if not rows:
+    rows = await queries.load_for_writing(submission.round_id, submission.context_id, submission.client_id, user_id)
+    if not rows or not rows[0]["may_write"]:  # a hidden task's round is as good as missing to others
         raise not_found("That round")
+    if rows[0]["client_id_used"]:
+        raise _AlreadyStored
     row = rows[0]
     if row["end_at"] is not None:
         raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
@@ -110,7 +110,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
             return outcome
     try:
         try:
-            prepared = await _load(submission)
+            prepared = await _load(submission, user_id)
         except _AlreadyStored:
             if not submission.sandbox:
                 # A retried client UUID is answered from the stored example, without asking the model again.
@@ -118,7 +118,7 @@ async def create_example(services: Services, user_id: int, submission: Submissio
                 if existing is not None:
                     await taken.give_back(services.redis)  # it was sent before: it does not count again
                     return existing
-            prepared = await _load(replace(submission, client_id=None))
+            prepared = await _load(replace(submission, client_id=None), user_id)
         _remember(prepared)
         round_row, config, context = prepared
         if early is not None and early.prepared_like(prepared):
