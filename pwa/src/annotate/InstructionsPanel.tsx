@@ -7,7 +7,15 @@ import { t } from "./i18n";
 
 export function InstructionsPanel({ html, first, onDone }: { html: string; first: boolean; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // After the app's own focus move on a route change (app.tsx: the page title, in the next animation frame).
+  useEffect(() => {
+    let inner = 0;
+    const outer = requestAnimationFrame(() => (inner = requestAnimationFrame(() => heading.current?.focus())));
+    return () => {
+      cancelAnimationFrame(outer);
+      cancelAnimationFrame(inner);
+    };
+  }, []);
   return (
     <section id="task-instructions" class="card instructions" aria-labelledby="instructions-title">
       <h2 id="instructions-title" tabIndex={-1} ref={heading}>{t("instructions.heading")}</h2>
