@@ -1,45 +1,19 @@
 """Per-user submission rate limit (SUBMISSIONS_PER_MINUTE), on a second API process started with the limit on."""
 
-import os
-import subprocess
-import sys
 import time
 import uuid
 
-import httpx
-
-from server.runtime import free_port
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round
+from tests.api.recovery_helpers import api_with
 from tests.conftest import GraphQLClient, run_sql, seed_builtin_tasks
 
 SUBMIT = """mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) {
   __typename ... on ExampleSubmitted { duplicate } ... on Error { code message } } }"""
 
 
-def _api_with(stack, tmp_path, **env):
-    port = free_port()
-    log = (tmp_path / "api.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env={**os.environ, **stack.env, **env},
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    origin = f"http://127.0.0.1:{port}"
-    for _ in range(600):  # a guard against hanging, not a timing assertion
-        assert process.poll() is None, (tmp_path / "api.log").read_text()
-        try:
-            if httpx.get(origin + "/health", timeout=5).status_code == 200:
-                return process, origin
-        except httpx.TransportError:
-            pass
-        time.sleep(0.3)
-    raise AssertionError((tmp_path / "api.log").read_text())
-
-
 def test_submissions_beyond_the_per_minute_limit_are_refused_and_not_stored(stack, api, target_models, tmp_path):
     seed_builtin_tasks()
-    process, origin = _api_with(stack, tmp_path, SUBMISSIONS_PER_MINUTE="3")
+    process, origin = api_with(stack, tmp_path, SUBMISSIONS_PER_MINUTE="3")
     limited = GraphQLClient(origin)
     try:
         writer, other = limited.sign_up("fast-writer"), limited.sign_up("other-writer")
