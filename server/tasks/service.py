@@ -50,10 +50,16 @@ async def round_config(round_row: Mapping[str, Any]) -> TaskConfig:
     return config
 
 
-async def check_accepts_votes(task_id: int) -> None:
+async def get_task(task_id: int) -> TaskRow:
+    row = await queries.task_by_id(task_id)
+    if row is None:
+        raise not_found("That task")
+    return row
+
+
+def check_accepts_votes(task: TaskRow) -> None:
     """Votes are refused on an archived task (read-only, docs/design.md §12)."""
-    task = await queries.task_by_id(task_id)
-    if task is not None and task["status"] == TaskStatus.ARCHIVED:
+    if task["status"] == TaskStatus.ARCHIVED:
         raise conflict("The task is archived (read-only): it takes no new votes.")
 
 

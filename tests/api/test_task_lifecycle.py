@@ -343,3 +343,16 @@ def test_only_owners_write_to_a_hidden_tasks_round_even_knowing_its_ids(api, adm
     assert write(owner)["__typename"] == "ExampleSubmitted"
     assert write(admin_token)["__typename"] == "ExampleSubmitted"
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 2
+    # Nor are its examples handed out to validate, listed, or taken votes on by a stranger who knows their ids.
+    round_gid = _gid("Round", round_row["id"])
+    for query in (
+        "query($r: ID!) { nextExamplesToValidate(roundId: $r) { id } }",
+        "query($r: ID!) { examplesToValidate(roundId: $r) { edges { node { id } } } }",
+    ):
+        errors = api.errors(query, {"r": round_gid}, token=stranger)
+        assert errors and errors[0]["message"] == "That round does not exist.", errors
+        assert "errors" not in api.raw(query, {"r": round_gid}, token=owner).json()
+    example_id = run_sql("SELECT id FROM examples ORDER BY id LIMIT 1")[0]["id"]
+    vote = api(VALIDATE, {"e": _gid("Example", example_id)}, token=stranger)["validateExample"]
+    assert vote["__typename"] == "NotFoundError", vote
+    assert run_sql("SELECT count(*) AS n FROM validations")[0]["n"] == 0

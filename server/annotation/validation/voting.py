@@ -14,7 +14,7 @@ from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.crowd.quotas import Action as QuotaAction
-from server.tasks.service import check_accepts_votes, get_round, round_config
+from server.tasks.service import check_accepts_votes, get_round, get_task, round_config
 from workers import validation as validation_jobs
 
 CLAIM_MINUTES = 10
@@ -49,6 +49,10 @@ async def validate_example(
     if example is None:
         raise not_found("That example")
     round_row = await get_round(example["round"])
+    task = await get_task(round_row["task"])
+    if not permissions.can_view_task(viewer, task):  # a hidden task's example ids prove nothing (they are sequential)
+        raise not_found("That example")
+    check_accepts_votes(task)  # an archived task is read-only
     denied = permissions.vote_on_example(viewer, example, round_row["task"], owner_mode=mode == ValidationMode.OWNER)
     if denied is not None:
         raise ServiceError(denied.code, denied.message)
@@ -58,7 +62,6 @@ async def validate_example(
         raise ServiceError("CONFLICT", "The model has not judged this example yet.")
     if example["status"] == ExampleStatus.AWAITING_CLAIM:
         raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
-    await check_accepts_votes(round_row["task"])  # an archived task is read-only
     config = await round_config(round_row)
     await gold.check_not_paused(round_row["task"], config, viewer.user_id)
     gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None

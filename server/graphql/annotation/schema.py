@@ -37,7 +37,7 @@ from server.graphql.core.relay import PK_MAX, build_connection, check_page_size,
 from server.graphql.tasks.types import ContextNode
 from server.graphql.tasks.visibility import check_round_visible, visible_task
 from server.tasks.contexts import next_context
-from server.tasks.service import get_round, get_task_by_code
+from server.tasks.service import get_round
 
 QUEUE_SNAPSHOT = 20
 
@@ -90,7 +90,9 @@ class ValidationQueries:
     async def next_examples_to_validate(self, info: Info, round_id: relay.GlobalID, first: int = 5) -> list[ExampleNode]:
         viewer = await authorize(info, permissions.validate)
         first = check_page_size(first, 50)
-        rows = await voting.next_examples_to_validate(viewer, node_pk(round_id, "Round", "roundId"), first)
+        pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)
+        rows = await voting.next_examples_to_validate(viewer, pk, first)
         return [ExampleNode.from_row(row) for row in rows]
 
     @strawberry.field(description="Every example the viewer could validate in the round, as a connection (no hand-out).")
@@ -101,6 +103,7 @@ class ValidationQueries:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
         pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)
         rows = await validation_queries.examples_to_validate(pk, viewer.user_id, after_id or 0, first + 1)
         return build_connection(rows, first, after_id, ExampleNode.from_row)
 
@@ -118,7 +121,7 @@ class ValidationQueries:
     @strawberry.field(description="The viewer's own numbers and badges for a task.")
     async def my_stats(self, info: Info, task_code: str, round_number: int | None = None) -> UserStatsRow | None:
         viewer = await authorize(info, permissions.read_own_account)
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         found = await stats.user_stats(task["id"], round_number, viewer.user_id)
         user_row = await info.context.loaders.user.load(viewer.user_id)
         return UserStatsRow.from_stats(0, found or stats.UserStats(viewer.user_id, viewer.username), user_row)
@@ -126,7 +129,7 @@ class ValidationQueries:
     @strawberry.field(description="Badges the viewer earned on a task.")
     async def my_badges(self, info: Info, task_code: str) -> list[Badge]:
         viewer = await authorize(info, permissions.read_own_account)
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         s = await stats.user_stats(task["id"], None, viewer.user_id) or stats.UserStats(viewer.user_id, viewer.username)
         days = await stats.active_days(task["id"], viewer.user_id)
         return [
@@ -160,6 +163,7 @@ class ValidationSubscriptions:
     async def examples_to_validate(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[ValidationQueueUpdate, None]:
         viewer = await authorize(info, permissions.validate)
         pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)
         hub = info.context.services.hub
 
         async def snapshot() -> ValidationQueueUpdate:
