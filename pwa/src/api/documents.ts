@@ -39,7 +39,7 @@ export const ME = doc<{ me: User | null }>(`query Me { me { id username isAdmin 
 
 export const TASKS = doc<{ tasks: Connection<Task> }, { first: number }>(
   `query Tasks($first: Int!) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
-    edges { cursor node { id code name description config instructionsHtml currentRound { ${ROUND_FIELDS} } } } } }`,
+    edges { cursor node { id code name description status reviewNote config instructionsHtml currentRound { ${ROUND_FIELDS} } } } } }`,
 );
 
 export const NEXT_CONTEXT = doc<{ nextContext: Context }, { roundId: string; strategy?: string }>(

@@ -66,12 +66,18 @@ export interface RoundSummary {
   endAt?: string | null;
 }
 
+export type TaskStatus = "PROPOSED" | "REJECTED" | "PUBLIC" | "HIDDEN" | "ARCHIVED";
+
 export interface Task {
   id: string;
   code: string;
   name: string;
   description: string;
   config: TaskConfig;
+  /** PUBLIC for everyone; the others reach only owners and admins, except ARCHIVED (listed, read-only). */
+  status?: TaskStatus;
+  /** An admin's note on approving or rejecting a proposal (owners only). */
+  reviewNote?: string | null;
   /** The task's markdown instructions as HTML the server sanitized (empty when there are none). */
   instructionsHtml?: string;
   currentRound: RoundSummary | null;

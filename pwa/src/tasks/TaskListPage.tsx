@@ -4,6 +4,7 @@ import { reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
 import { href } from "../router";
 import { formatRate } from "./config";
+import { statusNote } from "./status";
 import { loadTasks, tasksState } from "./store";
 
 export function TaskListPage() {
@@ -25,9 +26,14 @@ export function TaskListPage() {
       <ul class="task-grid">
         {state.tasks?.map((task) => {
           const round = task.currentRound;
+          const note = statusNote(task.status);
           return (
-            <li class="card task-card" key={task.id} data-task={task.code}>
-              <h2><a href={href(`/tasks/${encodeURIComponent(task.code)}`)}>{task.name}</a></h2>
+            <li class="card task-card" key={task.id} data-task={task.code} data-status={task.status}>
+              <h2>
+                <a href={href(`/tasks/${encodeURIComponent(task.code)}`)}>{task.name}</a>
+                {note && <> <span class="badge badge-task-status">{note.badge}</span></>}
+              </h2>
+              {note && <p class="hint">{note.hint}{task.reviewNote ? ` “${task.reviewNote}”` : ""}</p>}
               <p>{task.description}</p>
               {round ? (
                 <dl class="stats">
