@@ -68,8 +68,10 @@ async def deliver(services: Services, delivery_id: int, attempt: int) -> str:
         return DeliveryStatus.CANCELLED
     settings = services.settings
     body = row["payload"].encode()
+    key = secret_key(settings)
+    previous = [derive_secret(key, row["previous_secret_salt"])] if row["previous_secret_salt"] else []
     headers = {
-        SIGNATURE_HEADER: signature_header(derive_secret(secret_key(settings), row["secret_salt"]), int(time.time()), body),
+        SIGNATURE_HEADER: signature_header(derive_secret(key, row["secret_salt"]), int(time.time()), body, *previous),
         EVENT_HEADER: row["event_type"],
         DELIVERY_HEADER: str(row["event_id"]),
     }

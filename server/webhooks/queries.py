@@ -25,6 +25,15 @@ LOCK_TASK_HOOKS = Query("SELECT pg_advisory_xact_lock(:key, :task)")
 COUNT_WEBHOOKS = Query("SELECT count(*) FROM webhooks WHERE task = :task")
 WEBHOOK_BY_ID = Query("SELECT * FROM webhooks WHERE id = :id")
 LOCK_WEBHOOK = Query("SELECT * FROM webhooks WHERE id = :id FOR UPDATE")
+# A rotation keeps the outgoing secret for the grace period (none: it stops signing at once).
+ROTATE_SECRET = Query(
+    """
+    UPDATE webhooks SET previous_secret_salt = CASE WHEN :keep_until::timestamptz IS NULL THEN NULL ELSE secret_salt END,
+           previous_secret_expires_at = :keep_until::timestamptz, secret_salt = :salt
+     WHERE id = :id
+    RETURNING *
+"""
+)
 WEBHOOKS_OF_TASK = Query("SELECT * FROM webhooks WHERE task = :task ORDER BY id")
 # Enabling (again) starts the failure count afresh and clears the reason it was disabled for.
 UPDATE_WEBHOOK = Query(
@@ -76,6 +85,10 @@ async def webhook_by_id(webhook_id: int) -> WebhookRow | None:
 
 async def lock_webhook(webhook_id: int) -> WebhookRow | None:
     return cast(WebhookRow | None, await LOCK_WEBHOOK.row(id=webhook_id))
+
+
+async def rotate_secret(webhook_id: int, salt: str, keep_until: datetime | None) -> WebhookRow | None:
+    return cast(WebhookRow | None, await ROTATE_SECRET.row(id=webhook_id, salt=salt, keep_until=keep_until))
 
 
 async def webhooks_of_task(task_id: int) -> list[WebhookRow]:
@@ -136,7 +149,8 @@ PENDING_OF_EVENT = Query(
 )
 DELIVERY_TO_SEND = Query(
     """
-    SELECT d.*, w.url, w.secret_salt, w.enabled AS hook_enabled
+    SELECT d.*, w.url, w.secret_salt, w.enabled AS hook_enabled,
+           CASE WHEN w.previous_secret_expires_at > now() THEN w.previous_secret_salt END AS previous_secret_salt
       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook
      WHERE d.id = :id
 """

@@ -34,6 +34,8 @@ class WebhookRow(TypedDict):
     events: list[str]
     description: str
     secret_salt: str  # the secret is derived from it (server/webhooks/signing.py); never shown after creation
+    previous_secret_salt: str | None  # a rotated-out secret's, signing too until previous_secret_expires_at
+    previous_secret_expires_at: datetime | None
     enabled: bool
     consecutive_failures: int
     disabled_reason: str | None

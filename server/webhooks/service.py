@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from server.core import db
@@ -18,13 +19,14 @@ from server.webhooks.records import WebhookEventType, WebhookRow
 from server.webhooks.signing import derive_secret, new_salt
 
 DESCRIPTION_MAX = 200
+MAX_ROTATION_GRACE_H = 7 * 24
 DISABLED_BY_OWNER = "Disabled by an owner of the task."
 
 
 @dataclass(frozen=True)
 class CreatedWebhook:
     webhook: WebhookRow
-    secret: str  # shown once, at creation
+    secret: str  # shown once, at creation (and at each rotation)
 
 
 async def check_url(services: Services, url: str) -> str:
@@ -85,6 +87,18 @@ async def update_webhook(services: Services, webhook_id: int, changes: dict[str,
         updated = await queries.update_webhook(webhook_id, values, DISABLED_BY_OWNER)
     await hooks_changed(services.redis)
     return updated
+
+
+async def rotate_secret(services: Services, webhook_id: int, keep_previous_hours: int) -> CreatedWebhook:
+    """A new signing secret (shown once); the previous one signs too for `keep_previous_hours` (0: stops at once)."""
+    if not 0 <= keep_previous_hours <= MAX_ROTATION_GRACE_H:
+        message = f"from 0 to {MAX_ROTATION_GRACE_H} hours"
+        raise invalid("The grace period is not valid.", FieldProblem("keepPreviousHours", message))
+    keep_until = datetime.now(UTC) + timedelta(hours=keep_previous_hours) if keep_previous_hours else None
+    row = await queries.rotate_secret(webhook_id, new_salt(), keep_until)
+    if row is None:
+        raise not_found("That webhook")
+    return CreatedWebhook(row, derive_secret(secret_key(services.settings), row["secret_salt"]))
 
 
 async def delete_webhook(services: Services, webhook_id: int) -> None:

@@ -3,7 +3,8 @@
 A delivery carries `X-Dynabench-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`
 (Stripe's scheme). The timestamp is signed with the body, so a captured request replayed later fails the
 tolerance check (`DEFAULT_TOLERANCE_S`, 5 minutes), and the same body re-sent on a retry carries a fresh one.
-Several `v1=` entries may appear (reserved for secret rotation): any one matching is enough.
+After a secret rotation, a second `v1=` entry signs with the previous secret until its grace period ends: any one
+matching is enough, so a receiver may switch secrets at its own pace.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     return hmac.new(secret.encode(), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
 
 
-def signature_header(secret: str, timestamp: int, body: bytes) -> str:
-    return f"t={timestamp},v1={signature(secret, timestamp, body)}"
+def signature_header(secret: str, timestamp: int, body: bytes, *also: str) -> str:
+    """`t=…,v1=…`, with one more `v1=` per secret in `also` (a rotated-out secret still in its grace period)."""
+    return f"t={timestamp}," + ",".join(f"v1={signature(s, timestamp, body)}" for s in (secret, *also))
 
 
 def verify_signature(secret: str, header: str | None, body: bytes, now: float, tolerance: float = DEFAULT_TOLERANCE_S) -> bool:

@@ -15,6 +15,9 @@ class Webhook(Table, tablename="webhooks"):
     events = Array(base_column=Varchar(length=32))
     description = Text(default="")
     secret_salt = Varchar(length=64, secret=True)
+    # After a rotation the previous secret signs too (a second v1= entry) until it expires, so receivers can switch.
+    previous_secret_salt = Varchar(length=64, null=True, default=None, secret=True)
+    previous_secret_expires_at = Timestamptz(null=True, default=None)
     enabled = Boolean(default=True)
     consecutive_failures = Integer(default=0)
     disabled_reason = Text(null=True, default=None)

@@ -81,6 +81,16 @@ OPS = [
         ok_type="WebhookDeleted",
     ),
     Op(
+        "rotateWebhookSecret",
+        "Mutation.rotateWebhookSecret",
+        f"mutation($id: ID!) {{ rotateWebhookSecret(webhookId: $id, keepPreviousHours: 1) {{ __typename "
+        f"... on WebhookSecretRotated {{ secret }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        prepare=lambda w, p: {"id": w.ids["webhook_gid"]},
+        watch=lambda w, v: run_sql("SELECT id, secret_salt, previous_secret_salt FROM webhooks ORDER BY id"),
+        ok_type="WebhookSecretRotated",
+    ),
+    Op(
         "webhooks",
         "Query.webhooks",
         "query($t: String!) { webhooks(taskCode: $t) { id url events } }",

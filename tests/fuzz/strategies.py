@@ -346,7 +346,8 @@ HINTS: dict[str, st.SearchStrategy] = {
     "instructions": texts,
     "examplesPerCampaign": st.sampled_from([None, 0, 1, 2, -1, 10**6]),
     "examplesPerDay": st.sampled_from([None, 1, 0, -1]),
-    # Webhooks (tests/fuzz/test_webhooks_fuzz.py adds the hooks to its world); updateWebhook / deleteWebhook / webhookDeliveries.
+    "keepPreviousHours": st.sampled_from([0, 1, 24, 168, 169, -1, 2**31 - 1]),
+    # Webhooks (tests/fuzz/test_webhooks_fuzz.py adds the hooks to its world); update/rotate/delete, webhookDeliveries.
     "webhookId": weighted(
         (5, st.sampled_from(WEBHOOK_REFS).map(Ref)), (2, st.sampled_from(ALL_ID_REFS).map(Ref)), (3, malformed_ids)
     ),

@@ -1,4 +1,5 @@
-"""Fuzzing the webhook mutations (issue #18): createWebhook, updateWebhook and, last, deleteWebhook.
+"""Fuzzing the webhook mutations (issue #18): createWebhook, updateWebhook, rotateWebhookSecret and,
+last, deleteWebhook.
 
 The module's world adds alice's hook on alpha and bob's on beta (a closed port on 127.0.0.1: the session allows private
 targets, and no event the fuzzers cause is one the hooks listen to), so update and delete have targets they can
@@ -53,6 +54,15 @@ def test_create_webhook(fuzzer, case):
 @example(Case("updateWebhook", "alice", {"webhookId": Ref("example:carol:alpha"), "enabled": True}))
 @given(case=cases("updateWebhook"))
 def test_update_webhook(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("rotateWebhookSecret", "bob", {"webhookId": Ref("webhook:alpha"), "keepPreviousHours": 1}))
+@example(Case("rotateWebhookSecret", "alice", {"webhookId": Ref("webhook:alpha"), "keepPreviousHours": -1}))
+@example(Case("rotateWebhookSecret", "alice", {"webhookId": Ref("webhook:alpha"), "keepPreviousHours": 2**31 - 1}))
+@given(case=cases("rotateWebhookSecret"))
+def test_rotate_webhook_secret(fuzzer, case):
     fuzzer.send(case)
 
 

@@ -68,3 +68,11 @@ def test_secrets_are_derived_from_the_key_and_the_salt():
     assert secret.startswith("whsec_") and secret == derive_secret(b"k" * 32, salt)
     assert secret != derive_secret(b"j" * 32, salt)
     assert secret != derive_secret(b"k" * 32, new_salt())
+
+
+def test_a_rotated_out_secret_signs_as_a_second_entry():
+    previous = "whsec_previous"
+    header = signature_header(SECRET, T, BODY, previous)
+    assert header.count("v1=") == 2
+    assert verify_signature(SECRET, header, BODY, now=T) and verify_signature(previous, header, BODY, now=T)
+    assert not verify_signature("whsec_other", header, BODY, now=T)

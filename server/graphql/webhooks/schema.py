@@ -11,6 +11,7 @@ from server.graphql.core.guard import authorize
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.webhooks.mutations.create_webhook import create_webhook
 from server.graphql.webhooks.mutations.delete_webhook import delete_webhook
+from server.graphql.webhooks.mutations.rotate_webhook_secret import rotate_webhook_secret
 from server.graphql.webhooks.mutations.update_webhook import update_webhook
 from server.graphql.webhooks.types import WebhookDeliveryType, WebhookType
 from server.tasks.service import get_task_by_code
@@ -22,11 +23,14 @@ class WebhookMutations:
     create_webhook = create_webhook
     update_webhook = update_webhook
     delete_webhook = delete_webhook
+    rotate_webhook_secret = rotate_webhook_secret
 
 
 @strawberry.type
 class WebhookQueries:
-    @strawberry.field(description="Task owners: the task's webhooks, oldest first (secrets are shown only at creation).")
+    @strawberry.field(
+        description="Task owners: the task's webhooks, oldest first (secrets are shown only at creation and rotation)."
+    )
     async def webhooks(self, info: Info, task_code: str) -> list[WebhookType]:
         task = await get_task_by_code(task_code)
         await authorize(info, permissions.manage_webhooks, task["id"])

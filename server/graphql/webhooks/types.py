@@ -43,6 +43,9 @@ class WebhookType:
     consecutive_failures: int = strawberry.field(description="Deliveries in a row whose every attempt failed.")
     disabled_reason: str | None = strawberry.field(description="Why the hook is disabled (repeated failures, or an owner).")
     disabled_at: datetime | None
+    previous_secret_valid_until: datetime | None = strawberry.field(
+        description="After a rotation: until then deliveries are also signed with the previous secret."
+    )
     created_at: datetime
 
     @classmethod
@@ -56,6 +59,7 @@ class WebhookType:
             consecutive_failures=row["consecutive_failures"],
             disabled_reason=row["disabled_reason"],
             disabled_at=row["disabled_at"],
+            previous_secret_valid_until=row.get("previous_secret_expires_at"),
             created_at=row["created_at"],
         )
 
