@@ -206,3 +206,10 @@ def dataset_weighted_metrics(
 def rank(results: Mapping[ModelId, DynascoreResult]) -> list[tuple[ModelId, DynascoreResult]]:
     """Leaderboard order: Dynascore descending, then perf descending, then model id ascending."""
     return sorted(results.items(), key=lambda item: (-item[1].dynascore, -item[1].perf, _id_key(item[0])))
+
+
+def priced_metrics(results: Iterable[DynascoreResult]) -> list[str]:
+    """The metrics whose weight can move scores now: perf always; another only when its AMRS is defined and non-zero
+    (at least two models differ in perf, and in that metric). With one model, only perf counts (the NaN rule)."""
+    amrs = next(iter(results), DynascoreResult(None, 0.0, 0.0)).amrs
+    return [PERF] + [m for m, value in amrs.items() if m != PERF and math.isfinite(value) and value != 0]

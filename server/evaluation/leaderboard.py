@@ -13,7 +13,7 @@ from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.jsonutil import from_json
 from server.core.storable import text_problem
 from server.evaluation import queries
-from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, rank
+from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, priced_metrics, rank
 from server.evaluation.records import DatasetRow, LeaderboardConfigRow, ModelRow, ScoreRow
 from server.tasks.config import METRICS
 from server.tasks.records import TaskRow
@@ -44,6 +44,7 @@ class Leaderboard:
     metric_weights: dict[str, float]
     dataset_weights: dict[int, float]
     datasets: list[DatasetRow] = field(default_factory=list)
+    priced: list[str] = field(default_factory=lambda: ["perf"])  # metrics whose weight can move scores now
 
 
 def check_weights(metric_weights: dict[str, float]) -> None:
@@ -96,7 +97,7 @@ async def build(
         entries.append(
             LeaderboardEntry(position, model_by_id[model_id], result.dynascore, metrics_by_model[model_id], per_dataset, result)
         )
-    return Leaderboard(entries, weights, d_weights, datasets)
+    return Leaderboard(entries, weights, d_weights, datasets, priced_metrics(results.values()))
 
 
 async def _visible_models(task_id: int, viewer: Viewer | None) -> list[ModelRow]:

@@ -7,17 +7,17 @@ from playwright.sync_api import expect
 
 from tests.browser.helpers import seed, sign_up, sql
 
-# Three published, evaluated models on two scoring datasets. With the default weights (perf 4, others 1)
+# Three published, evaluated models on two scoring datasets (performance 0–100, as the evaluator stores it). With the default weights (perf 4, others 1)
 # alpha (most accurate) leads; with throughput at 10, beta (4x faster) leads. Checked against
 # server.evaluation.dynascore.compute_dynascores.
 MODELS = {
-    "alpha": {"perf": 0.90, "throughput": 100.0, "memory_gb": 2.0, "robustness": 0.80, "fairness": 0.85},
-    "beta": {"perf": 0.80, "throughput": 400.0, "memory_gb": 1.0, "robustness": 0.75, "fairness": 0.80},
-    "gamma": {"perf": 0.70, "throughput": 150.0, "memory_gb": 3.0, "robustness": 0.60, "fairness": 0.70},
+    "alpha": {"perf": 90.0, "throughput": 100.0, "memory_gb": 2.0, "robustness": 0.80, "fairness": 0.85},
+    "beta": {"perf": 80.0, "throughput": 400.0, "memory_gb": 1.0, "robustness": 0.75, "fairness": 0.80},
+    "gamma": {"perf": 70.0, "throughput": 150.0, "memory_gb": 3.0, "robustness": 0.60, "fairness": 0.70},
 }
 
 
-def _scored_models(api) -> None:
+def _scored_models(api, models=MODELS) -> None:
     seed()
     api.sign_up("researcher")
     [owner] = sql("SELECT id FROM users WHERE username = 'researcher'")
@@ -29,7 +29,7 @@ def _scored_models(api) -> None:
             name,
         )
     datasets = [row["id"] for row in sql("SELECT id FROM datasets WHERE task = $1 AND access = 'scoring'", task["id"])]
-    for name, metrics in MODELS.items():
+    for name, metrics in models.items():
         [model] = sql(
             "INSERT INTO models (task, owner, name, card, status, status_log, triton_name, triton_version, published, anonymous, created_at) "
             "VALUES ($1, $2, $3, '{}', 'evaluated', '[]', '', '', true, false, now()) RETURNING id",
@@ -69,7 +69,12 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     expect(rows).to_have_count(3)
     expect(page.get_by_test_id("leaderboard-status")).to_have_text("3 models ranked.")
     assert [rows.nth(i).get_attribute("data-model") for i in range(3)] == ["alpha", "beta", "gamma"]
-    expect(rows.first).to_contain_text("90.0%")  # alpha's performance
+    expect(rows.first.locator("td").nth(2)).to_have_text("90.0%")  # alpha's performance (not 9000.0%)
+    expect(rows.first.locator("td").nth(5)).to_have_text("80.0%")  # robustness, a share
+    # Desktop: the whole table fits beside the weights (no column cut off behind a sideways scroll).
+    page.set_viewport_size({"width": 1280, "height": 800})
+    region = page.get_by_role("region", name="Ranking table (scrolls sideways)")
+    assert region.evaluate("r => r.scrollWidth <= r.clientWidth"), "the ranking table is clipped on desktop"
     throughput = page.get_by_label("Throughput")
     expect(throughput).to_have_value("1")  # the server's default weights fill the sliders
     expect(page.get_by_label("Performance")).to_have_value("4")
@@ -89,10 +94,14 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     assert sent == {"PERF": 4, "THROUGHPUT": 10, "MEMORY": 1, "ROBUSTNESS": 1, "FAIRNESS": 1}
     expect(page.locator(".weight", has=page.get_by_label("Throughput"))).to_contain_text("59% of the score")  # 10 / 17
 
-    # Save the configuration; anyone can load it by name.
+    # Save the configuration (on a phone: the share link wraps, the page stays phone-wide); anyone can load it.
+    page.set_viewport_size({"width": 390, "height": 844})
     page.get_by_label("Configuration name").fill("speed first")
     page.get_by_role("button", name="Save configuration").click()
     expect(page.get_by_test_id("save-status")).to_contain_text("Saved as “speed first”")
+    share = page.get_by_test_id("save-status").get_by_role("link")
+    expect(share).to_have_attribute("href", f"{app_url}/#/leaderboard/sentiment?config=speed%20first")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the share link widens the page"
     [saved] = sql("SELECT name, metric_weights FROM leaderboard_configs")
     weights = json.loads(saved["metric_weights"]) if isinstance(saved["metric_weights"], str) else saved["metric_weights"]
     assert saved["name"] == "speed first" and weights["throughput"] == 10
@@ -108,3 +117,14 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     # Mobile-first: on a phone the page does not scroll sideways (the table scrolls within its region).
     other.set_viewport_size({"width": 390, "height": 844})
     assert other.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_with_one_model_the_sliders_say_only_performance_counts(api, app_url, launch, profile):
+    _scored_models(api, {"solo": MODELS["alpha"]})
+    page = launch(profile).new_page()
+    sign_up(page, app_url, "solo-viewer")
+    page.goto(f"{app_url}/#/leaderboard/sentiment")
+    expect(page.get_by_test_id("leaderboard-status")).to_have_text("1 model ranked.")
+    expect(page.locator(".weight", has=page.get_by_label("Performance"))).to_contain_text("50% of the score")
+    for metric in ("Throughput", "Memory", "Robustness", "Fairness"):
+        expect(page.locator(".weight", has=page.get_by_label(metric))).to_contain_text("No effect with one model")

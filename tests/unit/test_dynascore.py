@@ -7,6 +7,7 @@ from server.evaluation.dynascore import (
     compute_dynascores,
     dataset_weighted_metrics,
     normalize_weights,
+    priced_metrics,
     rank,
 )
 
@@ -289,3 +290,12 @@ def test_rank_orders_by_dynascore_then_perf_then_id():
     results = compute_dynascores(table, {"perf": 1})
     # Dynascore = perf here; 2 and 10 tie on both -> numeric id order.
     assert [m for m, _ in rank(results)] == ["m", 2, 10]
+
+
+def test_priced_metrics_name_what_the_weights_can_move():
+    assert priced_metrics(compute_dynascores(TABLE, DEFAULT_WEIGHTS).values()) == list(DEFAULT_WEIGHTS)
+    alone = compute_dynascores({"a": TABLE["a"]}, DEFAULT_WEIGHTS)
+    assert priced_metrics(alone.values()) == ["perf"]  # one model: only performance counts
+    same_fairness = {k: {**v, "fairness": 0.8} for k, v in TABLE.items()}
+    assert "fairness" not in priced_metrics(compute_dynascores(same_fairness, DEFAULT_WEIGHTS).values())
+    assert priced_metrics([]) == ["perf"]

@@ -169,7 +169,7 @@ export const LEADERBOARD = doc<
       first: 50) {
       totalCount
       rows { rank dynascore model { id name owner { username } inTheLoop } metrics { perf throughput memory robustness fairness } }
-      metricWeights { metric weight }
+      metricWeights { metric weight } metricsInEffect
       datasetWeights { dataset { id name } weight }
       datasetOverlap { datasetId datasetName rowsOverlappingTrainingData rowsDuplicatingCollected } } }`,
 );

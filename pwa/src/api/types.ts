@@ -293,6 +293,8 @@ export interface LeaderboardPage {
   rows: LeaderboardRow[];
   totalCount: number;
   metricWeights: { metric: Metric; weight: number }[];
+  /** Metrics whose weight can change scores now (PERF always; others need two models that differ). */
+  metricsInEffect?: Metric[];
   datasetWeights: { dataset: { id: string; name: string }; weight: number }[];
 }
 

@@ -12,7 +12,7 @@ import { href } from "../router";
 import { TaskPicker } from "../ui/TaskPicker";
 import {
   METRICS, METRIC_TEXT, WEIGHT_MAX, WEIGHT_MIN, WEIGHT_STEP, clampWeight, datasetInputs, debounce, formatMetric,
-  metricInputs, metricShares, metricWeightsFrom, weightsKey,
+  metricInputs, metricShares, metricWeightsFrom, shareText, weightsKey,
 } from "./weights";
 
 const DEBOUNCE_MS = 300;
@@ -43,7 +43,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
   const [status, setStatus] = useState("Loading the leaderboard…");
   const [error, setError] = useState<string | null>(null);
   const [saveName, setSaveName] = useState(configName ?? "");
-  const [saveMessage, setSaveMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  const [saveMessage, setSaveMessage] = useState<{ text: string; ok: boolean; link?: string } | null>(null);
   const sequence = useRef(0);
   const lastKey = useRef<string | null>(null);
 
@@ -124,7 +124,8 @@ export function LeaderboardPage({ params, query }: PageProps) {
         taskCode: code, name, metricWeights: metricInputs(metricWeights), datasetWeights: datasetInputs(datasetWeights),
       });
       if (result.__typename === "LeaderboardConfigSaved") {
-        setSaveMessage({ text: `Saved as “${result.name}”. Share it: ${location.origin}/#/leaderboard/${code}?config=${encodeURIComponent(result.name)}`, ok: true });
+        const link = `${location.origin}${location.pathname}#/leaderboard/${encodeURIComponent(code)}?config=${encodeURIComponent(result.name)}`;
+        setSaveMessage({ text: `Saved as “${result.name}”. Share it: `, ok: true, link });
       } else {
         setSaveMessage({ text: result.message, ok: false });
       }
@@ -189,7 +190,8 @@ export function LeaderboardPage({ params, query }: PageProps) {
               <div class="weights">
                 {METRICS.map((metric) => (
                   <Slider key={metric} id={`weight-${metric.toLowerCase()}`} label={METRIC_TEXT[metric]} value={metricWeights[metric]}
-                    detail={`${Math.round(shares[metric] * 100)}% of the score`} onChange={(v) => setMetric(metric, v)} />
+                    detail={shareText(metric, shares[metric], board?.metricsInEffect, board?.totalCount ?? 0)}
+                    onChange={(v) => setMetric(metric, v)} />
                 ))}
               </div>
             ) : <p class="hint">Loading…</p>}
@@ -213,6 +215,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
             </form>
             <p role="status" aria-live="polite" class={saveMessage ? (saveMessage.ok ? "notice-ok" : "error") : ""} data-testid="save-status">
               {saveMessage?.text}
+              {saveMessage?.link && <a class="share-link" href={saveMessage.link}>{saveMessage.link}</a>}
             </p>
           </section>
         </aside>

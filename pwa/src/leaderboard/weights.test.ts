@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  DEFAULT_METRIC_WEIGHTS, clampWeight, datasetInputs, debounce, formatMetric, metricInputs, metricShares, metricWeightsFrom, weightsKey,
+  DEFAULT_METRIC_WEIGHTS, clampWeight, datasetInputs, debounce, formatMetric, metricInputs, metricShares, metricWeightsFrom, shareText,
+  weightsKey,
 } from "./weights";
 
 describe("weights", () => {
@@ -37,7 +38,9 @@ describe("weights", () => {
   });
 
   it("formats metrics for people", () => {
-    expect(formatMetric("PERF", 0.8123)).toBe("81.2%");
+    expect(formatMetric("PERF", 81.23)).toBe("81.2%"); // the server's performance is 0–100 already
+    expect(formatMetric("PERF", 100)).toBe("100.0%");
+    expect(formatMetric("ROBUSTNESS", 0.9)).toBe("90.0%"); // robustness and fairness are shares
     expect(formatMetric("MEMORY", 1.5)).toBe("1.50 GB");
     expect(formatMetric("THROUGHPUT", null)).toBe("—");
   });
@@ -61,5 +64,16 @@ describe("debounce", () => {
     run.cancel();
     vi.advanceTimersByTime(1000);
     expect(calls).toEqual([3]);
+  });
+});
+
+describe("shareText", () => {
+  it("gives the share when the metric can move scores", () => {
+    expect(shareText("MEMORY", 0.125, ["PERF", "MEMORY"], 3)).toBe("13% of the score");
+  });
+  it("says why a slider has no effect instead of doing nothing silently", () => {
+    expect(shareText("MEMORY", 0.125, ["PERF"], 1)).toContain("No effect with one model");
+    expect(shareText("FAIRNESS", 0.125, ["PERF", "MEMORY"], 4)).toContain("do not differ");
+    expect(shareText("PERF", 0.5, ["PERF"], 1)).toBe("50% of the score");
   });
 });

@@ -77,8 +77,9 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, wait: nu
 export function formatMetric(metric: Metric | "dynascore", value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   switch (metric) {
-    case "PERF":
-    case "ROBUSTNESS":
+    case "PERF": // the server sends 0–100 (accuracy, macro F1, SQuAD F1)
+      return `${value.toFixed(1)}%`;
+    case "ROBUSTNESS": // shares, 0–1
     case "FAIRNESS":
       return `${(value * 100).toFixed(1)}%`;
     case "THROUGHPUT":
@@ -88,4 +89,14 @@ export function formatMetric(metric: Metric | "dynascore", value: number | null 
     default:
       return value.toFixed(3);
   }
+}
+
+/** What a metric's slider says about its share: its part of the score, or why moving it changes nothing now. */
+export function shareText(metric: Metric, share: number, inEffect: Metric[] | undefined, models: number): string {
+  if (inEffect && !inEffect.includes(metric)) {
+    return models < 2
+      ? "No effect with one model: only performance counts until two models can be compared"
+      : "No effect now: the ranked models do not differ in it (or all tie on performance)";
+  }
+  return `${Math.round(share * 100)}% of the score`;
 }

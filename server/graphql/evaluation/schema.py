@@ -23,6 +23,7 @@ from server.graphql.evaluation.types import (
     DatasetWeightInput,
     LeaderboardPage,
     LeaderboardRow,
+    Metric,
     MetricWeightInput,
     ModelNode,
     dataset_weights_of,
@@ -62,6 +63,7 @@ class EvaluationQueries:
             has_next_page=end < len(board.entries),
             end_cursor=encode_cursor(end) if page else None,
             metric_weights=metric_weight_list(board.metric_weights),
+            metrics_in_effect=[Metric(m) for m in board.priced],
             dataset_weights=[
                 DatasetWeight(dataset=DatasetNode.from_row(datasets[d]), weight=w) for d, w in board.dataset_weights.items()
             ],

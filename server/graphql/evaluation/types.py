@@ -207,11 +207,11 @@ class DatasetWeight:
 
 @strawberry.type
 class MetricValues:
-    perf: float | None
-    throughput: float | None
-    memory: float | None
-    robustness: float | None
-    fairness: float | None
+    perf: float | None = strawberry.field(description="The task's performance metric, 0–100 (accuracy, macro F1, SQuAD F1).")
+    throughput: float | None = strawberry.field(description="Examples per second.")
+    memory: float | None = strawberry.field(description="Peak memory in GB.")
+    robustness: float | None = strawberry.field(description="Share (0–1) of perturbed copies answered as the original.")
+    fairness: float | None = strawberry.field(description="Share (0–1) of demographic swaps answered as the original.")
 
 
 @strawberry.type
@@ -253,6 +253,11 @@ class LeaderboardPage:
     end_cursor: str | None
     metric_weights: list[MetricWeight]
     dataset_weights: list[DatasetWeight]
+    metrics_in_effect: list[Metric] = strawberry.field(
+        description="The metrics whose weight can change scores now: PERF always; another only when at least two "
+        "ranked models differ in performance and in it (Dynascore prices each metric by how it trades off against "
+        "performance between models), so with one model only PERF counts."
+    )
 
     @strawberry.field(
         description="Per scoring dataset: how many of its rows overlap any model's training data, and how many "
