@@ -86,6 +86,8 @@ def start_stack(model_repository: Path | None, profile: str, **kwargs):
         "UPLOADS_PER_DAY_PER_ADDRESS",
         "SUBMISSIONS_PER_MINUTE",
         "SUBMISSIONS_PER_MINUTE_PER_ADDRESS",
+        "EXPLANATIONS_PER_MINUTE",
+        "EXPLANATIONS_PER_MINUTE_PER_ADDRESS",
         "LOGIN_FAILURES_PER_ADDRESS",
     ):
         os.environ.setdefault(name, "1000000000")

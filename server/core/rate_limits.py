@@ -38,6 +38,7 @@ class Action(StrEnum):
     # Per address when asked; per account (counted by the job that mails it, silently: no account enumeration).
     PASSWORD_RESET = "password reset requests"
     SET_EMAIL = "email changes"
+    EXPLAIN = "explanations"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,10 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
         Action.SET_EMAIL: (
             Window(settings.email_changes_per_hour, HOUR, False),
             Window(settings.email_changes_per_hour_per_address, HOUR, True),
+        ),
+        Action.EXPLAIN: (
+            Window(settings.explanations_per_minute, MINUTE, False),
+            Window(settings.explanations_per_minute_per_address, MINUTE, True),
         ),
     }
     return tuple(window for window in table[action] if window.max > 0)

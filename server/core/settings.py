@@ -49,6 +49,9 @@ class Settings:
     login_failures_per_address: int = 50
     submissions_per_minute: int = 60  # per account (createExample incl. sandbox, submitExamples items)
     submissions_per_minute_per_address: int = 300
+    # explainPrediction: each costs one batched model call of up to 64 rows.
+    explanations_per_minute: int = 20
+    explanations_per_minute_per_address: int = 100
     # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, or "*"); otherwise the client is the socket peer.
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     metrics_token: str = ""  # when set, GET /metrics needs `Authorization: Bearer <token>`
@@ -143,6 +146,10 @@ class Settings:
             submissions_per_minute=int(env.get("SUBMISSIONS_PER_MINUTE", cls.submissions_per_minute)),
             submissions_per_minute_per_address=int(
                 env.get("SUBMISSIONS_PER_MINUTE_PER_ADDRESS", cls.submissions_per_minute_per_address)
+            ),
+            explanations_per_minute=int(env.get("EXPLANATIONS_PER_MINUTE", cls.explanations_per_minute)),
+            explanations_per_minute_per_address=int(
+                env.get("EXPLANATIONS_PER_MINUTE_PER_ADDRESS", cls.explanations_per_minute_per_address)
             ),
             # uvicorn's FORWARDED_ALLOW_IPS (which compose sets for its proxy) when TRUSTED_PROXIES is not set.
             trusted_proxies=_csv(env.get("TRUSTED_PROXIES", env.get("FORWARDED_ALLOW_IPS", ""))),

@@ -31,7 +31,8 @@ TTL_SECONDS = 10.0
 
 
 async def model_info(client: InferenceServerClient, name: str, version: str = "") -> dict[str, Any]:
-    """{"ready": bool, "parameters": {key: str}}; never raises (a down Triton means not ready)."""
+    """{"ready": bool, "parameters": {key: str}, "max_batch_size": int}; never raises (a down Triton means not
+    ready)."""
     key = (name, version)
     cached = _CACHE.get(key)
     if cached and time.monotonic() - cached[0] < TTL_SECONDS:
@@ -40,9 +41,9 @@ async def model_info(client: InferenceServerClient, name: str, version: str = ""
         ready = await client.is_model_ready(name, version)
         config = await client.get_model_config(name, version) if ready else {}
         parameters = {k: v.get("string_value", "") for k, v in (config.get("parameters") or {}).items()}
-        info = {"ready": bool(ready), "parameters": parameters}
+        info = {"ready": bool(ready), "parameters": parameters, "max_batch_size": int(config.get("max_batch_size") or 0)}
     except Exception:  # noqa: BLE001 — Triton unreachable or model unknown: report "not ready"
-        info = {"ready": False, "parameters": {}}
+        info = {"ready": False, "parameters": {}, "max_batch_size": 0}
     _CACHE[key] = (time.monotonic(), info)
     return info
 

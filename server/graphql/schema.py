@@ -18,6 +18,7 @@ from strawberry.extensions import (
 from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
 from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
+from server.graphql.annotation.explain import ExplainQueries
 from server.graphql.annotation.schema import (
     AnnotationMutations,
     AnnotationQueries,
@@ -55,6 +56,7 @@ class Query(
     AnnotationQueries,
     ValidationQueries,
     BrowseQueries,
+    ExplainQueries,
     EvaluationQueries,
     TrainingQueries,
     CampaignQueries,

@@ -200,6 +200,15 @@ OPS = [
         check=lambda w, p, v, a: same(_author_of(a["i"]["clientId"]), w.user_pk[p]),
     ),
     Op(
+        "explainPrediction",
+        "Query.explainPrediction",
+        "query($r: ID!, $c: ID!) { explainPrediction(roundId: $r, contextId: $c, "
+        'fields: {question: "Where does the river flow?"}) { tokens { text } } }',
+        "401 ok ok ok ok 403 ok 403 ok",
+        prepare=lambda w, p: {"r": w.round, "c": w.context},
+        check=lambda w, p, v, _: same([t["text"] for t in v["tokens"]], ["Where", "does", "the", "river", "flow", "?"]),
+    ),
+    Op(
         "submitExamples",
         "Mutation.submitExamples",
         f"mutation($i: [CreateExampleInput!]!) {{ submitExamples(inputs: $i) {{ __typename ... on ExampleSubmitted {{ example {{ id }} }} {ERR} }} }}",
