@@ -59,7 +59,7 @@ export function App() {
           {user && (
             <nav aria-label="Main">
               <ul>
-                {routes.filter((r) => r.nav).map((r) => (
+                {routes.filter((r) => r.nav && (!r.admin || user.user.isAdmin)).map((r) => (
                   <li key={r.path}>
                     <a href={href(r.path)} aria-current={route === r && found ? "page" : undefined}>{r.nav}</a>
                   </li>

@@ -76,7 +76,7 @@ async def users_by_id(ids: Sequence[int]) -> list[UserRow]:
 
 # The user and the tasks they own, in one round trip (read on every authenticated request).
 VIEWER_FACTS = Query("""
-    SELECT u.id, u.username, u.is_admin, u.session_epoch,
+    SELECT u.id, u.username, u.is_admin, u.session_epoch, u.disabled_at IS NOT NULL AS disabled,
            array(SELECT o.task FROM task_owners o WHERE o."user" = u.id) AS owned
       FROM users u WHERE u.id = :id
 """)
@@ -233,3 +233,40 @@ async def use_account_token(token_id: int) -> bool:
 
 async def reset_password(user_id: int, password_hash: str) -> dict | None:
     return await RESET_PASSWORD.row(id=user_id, password_hash=password_hash)
+
+
+# Admins' account changes (server/admin/service.py, each in the transaction that writes its audit row) -------------
+
+# Locks every admin row: two demotions at once cannot leave the platform without an admin.
+LOCK_ADMINS = Query("SELECT id FROM users WHERE is_admin ORDER BY id FOR UPDATE")
+
+SET_ADMIN = Query("UPDATE users SET is_admin = :admin WHERE id = :id RETURNING id, username, is_admin")
+
+# Disabling also raises the session epoch: every session ends at once (and stays ended once enabled again).
+SET_DISABLED = Query("""
+    UPDATE users
+       SET disabled_at = CASE WHEN :disabled THEN coalesce(disabled_at, now()) END,
+           disabled_reason = CASE WHEN :disabled THEN :reason ELSE '' END,
+           session_epoch = session_epoch + CASE WHEN :disabled THEN 1 ELSE 0 END
+     WHERE id = :id
+    RETURNING id, username, disabled_at, disabled_reason
+""")
+
+RAISE_EPOCH = Query("UPDATE users SET session_epoch = session_epoch + 1 WHERE id = :id RETURNING id, username")
+
+
+async def lock_admins() -> list[int]:
+    """In a transaction: the admins' ids, their rows locked until it ends."""
+    return [row["id"] for row in await LOCK_ADMINS.rows()]
+
+
+async def set_admin(user_id: int, admin: bool) -> dict | None:
+    return await SET_ADMIN.row(id=user_id, admin=admin)
+
+
+async def set_disabled(user_id: int, disabled: bool, reason: str) -> dict | None:
+    return await SET_DISABLED.row(id=user_id, disabled=disabled, reason=reason)
+
+
+async def raise_session_epoch(user_id: int) -> dict | None:
+    return await RAISE_EPOCH.row(id=user_id)

@@ -33,6 +33,8 @@ class UserRow(TypedDict):
     is_admin: bool
     session_epoch: int
     created_at: datetime
+    disabled_at: datetime | None  # disabled by an admin: no log-in, no session, no API token
+    disabled_reason: str
 
 
 class UserWithHash(UserRow):
@@ -68,6 +70,7 @@ class ViewerFacts(TypedDict):
     username: str
     is_admin: bool
     session_epoch: int
+    disabled: bool
     owned: list[int] | None
 
 

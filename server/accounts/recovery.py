@@ -19,6 +19,8 @@ from redis.exceptions import RedisError
 from server.accounts import credentials, queries
 from server.accounts import service as accounts
 from server.accounts.records import AccountTokenPurpose
+from server.admin import audit
+from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events, jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.mail import mail_configured, send_mail
@@ -176,8 +178,9 @@ async def mail_password_reset(services: Services, who: str) -> bool:
     return True
 
 
-async def issue_password_reset(settings: Settings, username: str) -> IssuedReset:
-    """For an admin to hand over: a one-time reset link for this account (its earlier reset links stop working)."""
+async def issue_password_reset(settings: Settings, username: str, actor_id: int | None = None) -> IssuedReset:
+    """For an admin to hand over: a one-time reset link for this account (its earlier reset links stop working).
+    With `actor_id`, the admin's audit row is written in the same transaction (server/admin/audit.py)."""
     user = await queries.user_by_username_any_case(username.strip()) if username.strip() else None
     if user is None:
         raise not_found("That user")
@@ -192,6 +195,8 @@ async def issue_password_reset(settings: Settings, username: str) -> IssuedReset
             None,
             settings.password_reset_ttl_seconds,
         )
+        if actor_id is not None:
+            await audit.record(actor_id, AuditAction.PASSWORD_RESET_ISSUED, AuditTarget.USER, user["id"], user["username"])
     return IssuedReset(new.token, link(settings, RESET_PATH, new.token), expires_at)
 
 

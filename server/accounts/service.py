@@ -28,6 +28,7 @@ USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
 EMAIL_MAX = 254  # users.email is a varchar(254)
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
+DISABLED_MESSAGE = "This account is disabled by an administrator: you cannot log in or use its API tokens."
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ async def log_in(
         raise ServiceError("INVALID_CREDENTIALS", "Wrong username or password.")
     if redis is not None:
         await lockout.succeeded(redis, username, address)
+    if row["disabled_at"] is not None:  # said only to whoever knows the password
+        raise ServiceError("AUTHENTICATION_FAILED", DISABLED_MESSAGE)
     if credentials.password_needs_rehash(row["password_hash"]):
         await queries.set_password(row["id"], credentials.hash_password(password))
     user = cast(UserRow, {key: value for key, value in row.items() if key != "password_hash"})
@@ -236,10 +239,13 @@ def _session_invalid() -> ServiceError:
 async def _viewer_for(
     user_id: int, scopes: frozenset[str] | None = None, via_token: bool = False, epoch: int | None = None
 ) -> Viewer | None:
-    """The account facts; None when the account is gone or (for a session) its epoch has moved on."""
+    """The account facts; None when the account is gone or (for a session) its epoch has moved on. A disabled
+    account is refused (AUTHENTICATION_FAILED, saying so)."""
     user = await queries.viewer_facts(user_id)
     if user is None or (epoch is not None and epoch != user["session_epoch"]):
         return None
+    if user["disabled"]:
+        raise ServiceError("AUTHENTICATION_FAILED", DISABLED_MESSAGE)
     kwargs = {"scopes": scopes} if scopes is not None else {}
     return Viewer(
         user_id=user["id"],

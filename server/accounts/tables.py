@@ -17,6 +17,9 @@ class User(Table, tablename="users"):
     # Sessions carry the epoch they were issued in; raising it (a password reset) ends every earlier session.
     session_epoch = Integer(default=0)
     created_at = Timestamptz(default=TimestamptzNow())
+    # Disabled by an admin (server/admin/): no log-in, and every session and API token is refused (migration 2026-12-22T).
+    disabled_at = Timestamptz(null=True, default=None)
+    disabled_reason = Varchar(length=500, default="")
 
 
 class ApiToken(Table, tablename="api_tokens"):

@@ -60,6 +60,7 @@ class ExampleRow(TypedDict):
     next_check_at: datetime | None
     created_at: datetime
     claim_client_id: uuid.UUID | None  # fooling ask_user: the client UUID of the author's claim (`fooled` holds it)
+    follow_up_client_id: uuid.UUID | None  # answerFollowUp: the client UUID of the answers joined to `input`
 
 
 class SettledExample(TypedDict):
@@ -95,6 +96,7 @@ class ValidationRow(TypedDict):
     label: str  # a ValidationLabel value
     mode: str  # a ValidationMode value
     note: str
+    fields: dict[str, Any]  # the task's validator fields answered with this vote
     aggregated: bool
     created_at: datetime
 

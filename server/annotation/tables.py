@@ -36,6 +36,8 @@ class Example(Table, tablename="examples"):
     created_at = Timestamptz(default=TimestamptzNow())
     # fooling ask_user: the client UUID of the author's claim (then `fooled` is the claim); a retried claim finds it.
     claim_client_id = UUID(null=True, default=None)
+    # The client UUID of the author's follow-up answers (fields asked after the verdict, joined to `input`): once.
+    follow_up_client_id = UUID(null=True, default=None)
 
 
 class Validation(Table, tablename="validations"):
@@ -44,6 +46,7 @@ class Validation(Table, tablename="validations"):
     label = Varchar(length=16, choices=ValidationLabel)
     mode = Varchar(length=8, default=ValidationMode.USER, choices=ValidationMode)
     note = Text(default="")
+    fields = JSONB(default="{}")  # the task's validator fields answered with this vote (docs/task-config.md)
     # Set by the aggregation job once this vote is reflected in the example's outcome; a sweeper
     # re-aggregates examples with unaggregated votes, so a lost job or a killed worker loses nothing.
     aggregated = Boolean(default=False)

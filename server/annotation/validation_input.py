@@ -7,6 +7,7 @@ from typing import Any
 from server.core.errors import FieldProblem, invalid
 from server.core.storable import text_problem
 from server.tasks.config import TaskConfig
+from server.tasks.form_values import check_values
 
 MAX_EXPLANATION = 2000
 MAX_ANSWER = 1000
@@ -30,17 +31,12 @@ def check_submission(
     time_spent_ms: float | None,
 ) -> dict[str, Any]:
     """Return the example's stored input (annotator fields + label or answer) or raise InputError."""
-    problems: list[FieldProblem] = []
-    specs = {f.name: f for f in config.input_fields}
     if not isinstance(fields, dict):
         raise invalid("`fields` must be an object.", FieldProblem("fields", "must be an object"))
-    for name in sorted(set(fields) - set(specs)):
-        problems.append(FieldProblem(f"fields.{name}", "is not an input field of this task"))
-    for name, spec in specs.items():
-        problem = _text_problem(fields.get(name), spec.max_length)
-        if problem:
-            problems.append(FieldProblem(f"fields.{name}", problem))
-    stored: dict[str, Any] = {name: fields.get(name) for name in specs}
+    # The fields asked before the verdict; those asked after it come with answerFollowUp.
+    stored, problems = check_values(
+        config.input_fields, fields, asked=("always",), contexts=context_fields, unknown="is not an input field of this task"
+    )
     if config.kind == "classification":
         if intended not in (config.labels or []):
             problems.append(FieldProblem("label", f"must be one of {', '.join(config.labels or [])}"))
@@ -65,4 +61,29 @@ def check_submission(
         problems.append(FieldProblem("timeSpentMs", "must be between 0 and a week"))
     if problems:
         raise invalid("The example is not valid.", *problems)
+    return stored
+
+
+def check_follow_up(config: TaskConfig, context_fields: dict[str, Any], fooled: bool, fields: Any) -> dict[str, Any]:
+    """The values of the fields asked after the verdict (`show_when` fooled or not_fooled), or raise InputError."""
+    when = "fooled" if fooled else "not_fooled"
+    if not any(spec.show_when == when for spec in config.input_fields):
+        raise invalid(
+            "This task asks nothing more after this verdict.", FieldProblem("fields", f"the task has no fields for {when}")
+        )
+    stored, problems = check_values(
+        config.input_fields, fields, asked=(when,), contexts=context_fields, unknown="is not an input field of this task"
+    )
+    if problems:
+        raise invalid("The answers are not valid.", *problems)
+    return stored
+
+
+def check_vote_fields(config: TaskConfig, context_fields: dict[str, Any], label: str, fields: Any) -> dict[str, Any]:
+    """The validator fields' values for a vote with this label (correct | incorrect | flagged), or raise InputError."""
+    stored, problems = check_values(
+        config.validator_fields, {} if fields is None else fields, asked=("always", label), contexts=context_fields
+    )
+    if problems:
+        raise invalid("The vote's fields are not valid.", *problems)
     return stored

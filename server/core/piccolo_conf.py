@@ -20,5 +20,6 @@ APP_REGISTRY = AppRegistry(
         "server.campaigns.piccolo_app",
         "server.notifications.piccolo_app",
         "server.webhooks.piccolo_app",
+        "server.admin.piccolo_app",
     ]
 )

@@ -30,8 +30,8 @@ def text_problem(value: str) -> str | None:
 def document_problem(value: Any, path: str, depth: int = 0) -> FieldProblem | None:
     """The first key or value of a JSON document that cannot be stored (as jsonb), or None."""
     if isinstance(value, str):
-        problem = text_problem(value)
-        return FieldProblem(path, problem) if problem else None
+        text = text_problem(value)
+        return FieldProblem(path, text) if text else None
     if isinstance(value, float) and not math.isfinite(value):
         return FieldProblem(path, "is not a finite number")
     if depth > 32:

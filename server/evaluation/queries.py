@@ -84,8 +84,15 @@ async def models_of_owner(owner_id: int, task_id: int | None, limit: int) -> lis
 
 
 async def evaluated_models(task_id: int) -> list[ModelRow]:
-    rows = await Model.select().where(Model.task == task_id, Model.status == ModelStatus.EVALUATED).output(load_json=True)
-    return cast(list[ModelRow], rows)
+    # A model an admin took down is on no leaderboard, not even its owner's view of one.
+    query = Model.select().where(Model.task == task_id, Model.status == ModelStatus.EVALUATED, Model.taken_down_at.is_null())
+    return cast(list[ModelRow], await query.output(load_json=True))
+
+
+async def published_models(task_id: int) -> list[ModelRow]:
+    """The task's published submissions, newest first (the task creation form lists them as targets)."""
+    query = Model.select().where(Model.task == task_id, Model.published.eq(True))
+    return cast(list[ModelRow], await query.order_by(Model.id, ascending=False).limit(100).output(load_json=True))
 
 
 async def model_ids_in(task_id: int, statuses: Iterable[ModelStatus]) -> list[int]:
@@ -418,3 +425,42 @@ async def dataset_reports(dataset_ids: Sequence[int]) -> dict[int, dict[str, Any
 
 async def round_reports(round_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
     return {row["round"]: row for row in await REPORTS_OF_ROUNDS.rows(ids=list(round_ids))}
+
+
+# Take-downs (server/evaluation/takedown.py), in the admin's transaction ---------------------------------------------
+
+LOCK_MODEL = Query("SELECT * FROM models WHERE id = :id FOR UPDATE", json=("card", "status_log"))
+
+# The open rounds this submission judges, locked: their targets lose it.
+LOCK_ROUNDS_JUDGED_BY = Query(
+    """
+    SELECT r.id, r.number, r.target_models, t.code AS task_code
+      FROM rounds r JOIN tasks t ON t.id = r.task
+     WHERE r.end_at IS NULL AND r.target_models @> jsonb_build_array(jsonb_build_object('model_id', :model::int))
+     ORDER BY r.id FOR UPDATE OF r
+""",
+    json=("target_models",),
+)
+
+SET_ROUND_TARGETS = Query("UPDATE rounds SET target_models = :targets::jsonb WHERE id = :id")
+
+TAKE_DOWN = Query("""
+    UPDATE models SET published = false, taken_down_at = now(), taken_down_reason = :reason WHERE id = :id
+    RETURNING taken_down_at
+""")
+
+
+async def lock_model(model_id: int) -> dict[str, Any] | None:
+    return await LOCK_MODEL.row(id=model_id)
+
+
+async def lock_rounds_judged_by(model_id: int) -> list[dict[str, Any]]:
+    return await LOCK_ROUNDS_JUDGED_BY.rows(model=model_id)
+
+
+async def set_round_targets(round_id: int, targets: list[dict[str, Any]]) -> None:
+    await SET_ROUND_TARGETS.execute(id=round_id, targets=to_json(targets))
+
+
+async def take_down(model_id: int, reason: str) -> None:
+    await TAKE_DOWN.execute(id=model_id, reason=reason)

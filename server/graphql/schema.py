@@ -17,6 +17,7 @@ from strawberry.extensions import (
 
 from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
+from server.graphql.admin.schema import AdminMutations, AdminQueries
 from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
 from server.graphql.annotation.explain import ExplainQueries
 from server.graphql.annotation.schema import (
@@ -45,6 +46,7 @@ from server.graphql.core.operation_rules import OperationRules
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.notifications.schema import NotificationMutations, NotificationQueries, NotificationSubscriptions
 from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
+from server.graphql.tasks.served_models import ServedModelQueries
 from server.graphql.training.schema import TrainingMutations, TrainingQueries, TrainingSubscriptions
 from server.graphql.webhooks.schema import WebhookMutations, WebhookQueries
 
@@ -53,6 +55,7 @@ from server.graphql.webhooks.schema import WebhookMutations, WebhookQueries
 class Query(
     AccountQueries,
     TaskQueries,
+    ServedModelQueries,
     AnnotationQueries,
     ValidationQueries,
     BrowseQueries,
@@ -62,6 +65,7 @@ class Query(
     CampaignQueries,
     NotificationQueries,
     WebhookQueries,
+    AdminQueries,
 ):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
@@ -78,6 +82,7 @@ class Mutation(
     CampaignMutations,
     NotificationMutations,
     WebhookMutations,
+    AdminMutations,
 ):
     pass
 

@@ -6,6 +6,7 @@ bool and are applied by lists and `node(id:)` alike. Callers use `server.permiss
 """
 
 from server.permissions.accounts import *  # noqa: F403
+from server.permissions.admin import *  # noqa: F403
 from server.permissions.base import *  # noqa: F403
 from server.permissions.campaigns import *  # noqa: F403
 from server.permissions.datasets import *  # noqa: F403

@@ -45,6 +45,8 @@ def can_see_model_owner(viewer: Viewer | None, model: Mapping[str, Any]) -> bool
 def publish_model(viewer: Viewer | None, model: Mapping[str, Any]) -> Denied | None:
     if not _owner_or_admin(viewer, model):
         return Denied("FORBIDDEN", "Only the model's owner can publish it.")
+    if model.get("taken_down_at") is not None:
+        return Denied("FORBIDDEN", "An admin took this model down; it cannot be published again.")
     return None
 
 

@@ -25,15 +25,21 @@ from typing import Any
 
 from server.accounts.viewer import Viewer
 from server.permissions.base import Denied
-from server.permissions.tasks import manage_task
+from server.permissions.tasks import create_task, manage_task
 from server.tasks.builtin import BUILTIN_TARGETS
 
-__all__ = ["owning_task_code", "retrain_target_model", "use_target_models"]
+__all__ = ["list_served_models", "owning_task_code", "retrain_target_model", "use_target_models"]
 
 
 def owning_task_code(model_name: str) -> str | None:
     """The code of the built-in task that owns this target model, or None (nobody owns it)."""
     return BUILTIN_TARGETS.get(model_name)
+
+
+def list_served_models(viewer: Viewer | None) -> Denied | None:
+    """See which target models the target Triton serves (names, readiness, build metadata), to choose a new task's
+    or round's targets: whoever may create a task (signed in; tokens need the admin scope)."""
+    return create_task(viewer)
 
 
 def use_target_models(viewer: Viewer | None, task: Mapping[str, Any], model_names: Iterable[str]) -> Denied | None:

@@ -6,32 +6,22 @@ task's code, only on its config.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
-IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
+from server.tasks.form_fields import IDENTIFIER, MAX_FIELDS, TEXT_TYPES, FieldErrors, FieldSpec
+
 METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
+# Keys of an example's stored input besides its input fields: an input field may not take these names.
+RESERVED_INPUT_NAMES = ("label", "answer", "answer_start")
+WHEN_INPUT = ("always", "fooled", "not_fooled")
+WHEN_VOTE = ("always", "correct", "incorrect", "flagged")
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
-
-
-class FieldSpec(_Strict):
-    name: str
-    display_name: str = ""
-    placeholder: str = ""
-    max_length: int = Field(default=2000, ge=1, le=100_000)
-
-    @field_validator("name")
-    @classmethod
-    def _identifier(cls, value: str) -> str:
-        if not IDENTIFIER.match(value):
-            raise ValueError("must be a lowercase identifier (a-z, 0-9, _), at most 48 characters")
-        return value
 
 
 class FoolingConfig(_Strict):
@@ -94,8 +84,10 @@ class DynascoreConfig(_Strict):
 
 class TaskConfig(_Strict):
     kind: Literal["classification", "extractive_qa"]
-    context_fields: list[FieldSpec] = Field(min_length=1)
-    input_fields: list[FieldSpec] = Field(min_length=1)
+    context_fields: list[FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
+    input_fields: list[FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
+    # What a validator answers besides the vote, by the vote (`show_when` always | correct | incorrect | flagged).
+    validator_fields: list[FieldSpec] = Field(default_factory=list, max_length=MAX_FIELDS)
     model_inputs: list[str] = Field(min_length=1)
     labels: list[str] | None = None
     # extractive_qa: the context field that holds the passage answers are spans of.
@@ -115,10 +107,16 @@ class TaskConfig(_Strict):
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"field names must be unique across context_fields and input_fields: {duplicates}")
-        errors: list[tuple[str, str]] = []
+        errors: list[tuple[str, str]] = self._form_errors()
+        inputs = {f.name: f for f in self.input_fields}
         for i, name in enumerate(self.model_inputs):
+            spec = inputs.get(name)
             if name not in names:
                 errors.append((f"model_inputs.{i}", f"'{name}' is not a context or input field"))
+            elif spec is not None and (spec.type not in TEXT_TYPES or spec.show_when != "always" or not spec.is_required):
+                errors.append(
+                    (f"model_inputs.{i}", f"'{name}': models take context fields and required, always shown text fields")
+                )
         if self.kind == "classification":
             if not self.labels or len(self.labels) < 2:
                 errors.append(("labels", "a classification task needs at least two labels"))
@@ -143,14 +141,39 @@ class TaskConfig(_Strict):
             if self.performance_metric != "squad_f1":
                 errors.append(("performance_metric", "extractive_qa tasks use squad_f1"))
         if errors:
-            raise _FieldErrors(errors)
+            raise FieldErrors(errors)
         return self
 
+    def _form_errors(self) -> list[tuple[str, str]]:
+        """The form's fields in their lists: where each may be asked, span sources, reserved names."""
+        errors: list[tuple[str, str]] = []
+        context_names = [f.name for f in self.context_fields]
+        for i, spec in enumerate(self.context_fields):
+            if spec.type not in TEXT_TYPES or spec.show_when != "always":
+                errors.append((f"context_fields.{i}", "context fields are text (type text or multiline_text), always shown"))
+        lists = (("input_fields", self.input_fields, WHEN_INPUT), ("validator_fields", self.validator_fields, WHEN_VOTE))
+        for where, specs, allowed in lists:
+            for i, spec in enumerate(specs):
+                if spec.show_when not in allowed:
+                    errors.append((f"{where}.{i}.show_when", f"must be one of {', '.join(allowed)}"))
+                if spec.span_of is not None and spec.span_of not in context_names:
+                    errors.append((f"{where}.{i}.span_of", f"must name one of the context fields {context_names}"))
+        for i, spec in enumerate(self.input_fields):
+            if spec.name in RESERVED_INPUT_NAMES:
+                errors.append((f"input_fields.{i}.name", f"'{spec.name}' is kept for the example's label or answer"))
+        if self.input_fields and not any(f.show_when == "always" for f in self.input_fields):
+            errors.append(("input_fields", "at least one input field must be shown always (asked before the verdict)"))
+        names = [f.name for f in self.validator_fields]
+        if twice := sorted({n for n in names if names.count(n) > 1}):
+            errors.append(("validator_fields", f"field names must be unique: {twice}"))
+        return errors
 
-class _FieldErrors(ValueError):
-    def __init__(self, errors: list[tuple[str, str]]):
-        super().__init__("; ".join(f"{path}: {message}" for path, message in errors))
-        self.errors = errors
+    @model_serializer(mode="wrap")
+    def _stored(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if not self.validator_fields:  # configs without validator fields store as before
+            data.pop("validator_fields", None)
+        return cast(dict[str, Any], data)
 
 
 @dataclass(frozen=True)
@@ -173,10 +196,11 @@ def _flatten(exc: ValidationError) -> list[ConfigError]:
     errors: list[ConfigError] = []
     for error in exc.errors(include_url=False):
         cause = (error.get("ctx") or {}).get("error")
-        if isinstance(cause, _FieldErrors):
-            errors.extend(ConfigError(path, message) for path, message in cause.errors)
+        where = ".".join(str(part) for part in error["loc"])
+        if isinstance(cause, FieldErrors):  # paths inside the part that raised them
+            errors.extend(ConfigError(f"{where}.{path}" if where else path, message) for path, message in cause.errors)
             continue
-        path = ".".join(str(part) for part in error["loc"]) or "config"
+        path = where or "config"
         message = error["msg"].removeprefix("Value error, ")
         errors.append(ConfigError(path, message))
     return errors

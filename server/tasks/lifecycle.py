@@ -9,6 +9,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from server.accounts import queries as account_queries
+from server.admin import audit
+from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.storable import text_problem
@@ -114,9 +116,12 @@ def _note_problem(note: str) -> None:
         raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE:,} characters of text"))
 
 
-async def review_task(task_id: int, *, approve: bool, note: str, redis: Redis | None = None) -> TaskRow:
+async def review_task(
+    task_id: int, *, approve: bool, note: str, redis: Redis | None = None, actor_id: int | None = None
+) -> TaskRow:
     """An admin publishes a proposal (PUBLIC) or rejects it (REJECTED); the note is shown to its owners. Announced
-    after commit as TaskApproved / TaskRejected (server/core/events.py) for whoever follows the task's life."""
+    after commit as TaskApproved / TaskRejected (server/core/events.py) for whoever follows the task's life. With
+    `actor_id` (the admin), the admins' audit log records it in the same transaction (server/admin/audit.py)."""
     _note_problem(note)
     async with db.transaction():
         task = await queries.lock_task(task_id)
@@ -129,6 +134,9 @@ async def review_task(task_id: int, *, approve: bool, note: str, redis: Redis | 
         # Each owner's inbox hears of the decision, with the note (server/notifications/producers.py).
         owners = [owner["id"] for owner in await queries.owners(task_id)]
         notified = await notifications.notify_task_decision(row, owners, approve, row["review_note"])
+        if actor_id is not None:
+            action = AuditAction.TASK_APPROVED if approve else AuditAction.TASK_REJECTED
+            await audit.record(actor_id, action, AuditTarget.TASK, task_id, row["code"], row["review_note"])
     if redis is not None:
         event = events.TaskApproved if approve else events.TaskRejected
         await events.publish(redis, event(task_id=task_id, note=row["review_note"]))
@@ -136,7 +144,7 @@ async def review_task(task_id: int, *, approve: bool, note: str, redis: Redis | 
     return row
 
 
-async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None = None) -> TaskRow:
+async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None = None, admin_id: int | None = None) -> TaskRow:
     """Public, hidden (not listed; only its owners and admins reach it) or archived (read-only: its open round
     is closed, and no new rounds, examples or votes are taken; its data and exports stay). Proposals are reviewed
     by an admin first."""
@@ -150,6 +158,8 @@ async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None =
             raise conflict("The task is a proposal: an admin approves it (approveTask) before it can be shown or archived.")
         closed = await queries.close_open_rounds(task_id) if visibility == TaskStatus.ARCHIVED else []
         row = await queries.update_task(task_id, {"status": visibility})
+        if admin_id is not None and task["status"] != visibility:  # an admin's change: in the admins' audit log
+            await audit.record(admin_id, AuditAction.TASK_VISIBILITY, AuditTarget.TASK, task_id, row["code"], visibility)
     if redis is not None and closed:
         await events.publish(redis, *(events.RoundClosed(round_id=round_id) for round_id in closed))
     return row

@@ -27,6 +27,12 @@ def _world(api, n_examples=3):
     return author, round_id, context_id, examples
 
 
+def _waiting(api, round_id, token):
+    return api("query($r: ID!) { validationWaiting(roundId: $r) { count capped } }", {"r": round_id}, token=token)[
+        "validationWaiting"
+    ]
+
+
 def _status(example_id):
     from strawberry.relay import GlobalID
 
@@ -44,6 +50,8 @@ def test_queue_rules(api, target_models):
     submit(api, author, round_id, context_id, {"statement": "Plain."}, label=not_fooled_label)
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": examples[2]["id"]}, token=author)
     assert api(NEXT, {"r": round_id, "n": 10}, token=author)["nextExamplesToValidate"] == []  # own examples
+    assert _waiting(api, round_id, author) == {"count": 0, "capped": False}
+    assert _waiting(api, round_id, validator) == {"count": 2, "capped": False}
     queue = api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]
     assert sorted(e["id"] for e in queue) == sorted(e["id"] for e in examples[:2])
     assert (
@@ -53,6 +61,7 @@ def test_queue_rules(api, target_models):
     assert [e["id"] for e in api(NEXT, {"r": round_id, "n": 10}, token=validator)["nextExamplesToValidate"]] == [
         examples[1]["id"]
     ]
+    assert _waiting(api, round_id, validator)["count"] == 1  # handed out, not voted on: it still waits for them
     connection = api(
         "query($r: ID!) { examplesToValidate(roundId: $r) { edges { node { id } } } }", {"r": round_id}, token=validator
     )
@@ -224,6 +233,25 @@ def test_live_queue_and_example_updates(stack, api, target_models):
     assert _next(queue_ws)["examplesToValidate"] == {"added": [], "removedIds": [examples[0]["id"]]}
     queue_ws.close()
     author_ws.close()
+
+
+def test_the_live_queue_tells_how_many_wait_beyond_its_first_page(stack, api, target_models):
+    _, round_id, _, _ = _world(api, 1)
+    # 29 more open examples by the author (copies of the first): more than the live queue's first page of 20.
+    run_sql(
+        'INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, fooled, status) '
+        'SELECT gen_random_uuid(), round, context, "user", input, model_output, model_name, fooled, status '
+        "FROM examples, generate_series(1, 29) WHERE status = 'open'"
+    )
+    validator = api.sign_up("busy-validator")
+    ws = _ws(stack, validator)
+    query = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } reset waiting { count capped } } }"
+    ws.send(json.dumps({"id": "q", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}}))
+    first = _next(ws)["examplesToValidate"]
+    assert first["reset"] and len(first["added"]) == 20
+    assert first["waiting"] == {"count": 30, "capped": False}
+    ws.close()
+    assert _waiting(api, round_id, validator) == {"count": 30, "capped": False}
 
 
 def test_badges(api, target_models):

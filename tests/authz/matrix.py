@@ -63,6 +63,7 @@ COUNTED = (
     "validator_reinstatements",
     "webhooks",
     "example_events",
+    "admin_audit",
 )
 
 

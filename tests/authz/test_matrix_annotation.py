@@ -158,6 +158,14 @@ OPS = [
         check=lambda w, p, v, _: same([e["node"]["id"] for e in v["edges"]], _validatable(w, p)),
     ),
     Op(
+        "validationWaiting",
+        "Query.validationWaiting",
+        "query($r: ID!) { validationWaiting(roundId: $r) { count capped } }",
+        "401 ok ok ok ok 403 ok 403 ok",
+        prepare=lambda w, p: {"r": w.round},
+        check=lambda w, p, v, _: holds(v == {"count": len(_validatable(w, p)), "capped": False}, v),
+    ),
+    Op(
         "userLeaderboard",
         "Query.userLeaderboard",
         "query($t: String!) { userLeaderboard(taskCode: $t) { rank user { username } } }",

@@ -6,12 +6,15 @@ from graphql import build_schema
 from tests.authz import (
     test_matrix_account_recovery,
     test_matrix_accounts_tasks,
+    test_matrix_admin,
     test_matrix_annotation,
     test_matrix_browse,
     test_matrix_campaigns,
+    test_matrix_form_components,
     test_matrix_models_training,
     test_matrix_notifications,
     test_matrix_quality,
+    test_matrix_served_models,
     test_matrix_task_lifecycle,
     test_matrix_webhooks,
 )
@@ -29,6 +32,9 @@ MODULES = (
     test_matrix_browse,
     test_matrix_webhooks,
     test_matrix_task_lifecycle,
+    test_matrix_served_models,
+    test_matrix_admin,
+    test_matrix_form_components,
 )
 
 

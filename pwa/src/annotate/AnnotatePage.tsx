@@ -2,7 +2,7 @@
  * Writing an example: the task's current round → a context (re-sample on demand) → the inputs and
  * intended label (or answer span) → submit → the live verdict. The draft is saved on every keystroke.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { CREATE_EXAMPLE, NEXT_CONTEXT } from "../api/documents";
 import type { CreateExampleInput, FieldError, Task } from "../api/types";
@@ -10,10 +10,12 @@ import { currentToken, session } from "../auth/session";
 import { newClientId } from "../lib/uuid";
 import { online, reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
+import { fieldsShown, parseFieldSpecs } from "../forms/specs";
+import { apiValues, validateValues } from "../forms/values";
 import { delivered, submitExample } from "../outbox/sync";
 import { discardItem } from "../outbox/store";
 import { href } from "../router";
-import { isQA, labelsOf, passageField } from "../tasks/config";
+import { contextTitles, isQA, labelsOf, passageField } from "../tasks/config";
 import { loadTasks, tasksState } from "../tasks/store";
 import { ContextPanel } from "./ContextPanel";
 import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type Draft } from "./drafts";
@@ -72,6 +74,9 @@ function Annotate({ task }: { task: Task }) {
   const key = draftKey(username, task.code, round.id);
   const passageName = passageField(task.config);
   const qa = isQA(task.config);
+  const specs = useMemo(() => parseFieldSpecs(task.config), [task.config]);
+  const alwaysFields = useMemo(() => fieldsShown(specs, "always"), [specs]);
+  const spanNames = new Set(specs.filter((spec) => spec.type === "span").map((spec) => spec.name));
   const instructionsHtml = task.instructionsHtml ?? "";
   // Before the first example of the task (and after the instructions change): read them first. Later, on demand.
   const [instructions, setInstructions] = useState<"first" | "open" | "closed">(() =>
@@ -94,7 +99,7 @@ function Annotate({ task }: { task: Task }) {
   useEffect(() => {
     if (instructions !== "closed" || !focusAfterInstructions.current) return;
     focusAfterInstructions.current = false;
-    const first = task.config.input_fields[0];
+    const first = alwaysFields[0];
     const target = first ? document.getElementById(inputId(first.name)) : null;
     (target ?? document.getElementById("instructions-toggle"))?.focus();
   }, [instructions]);
@@ -115,8 +120,9 @@ function Annotate({ task }: { task: Task }) {
       const { nextContext } = await request(NEXT_CONTEXT, { roundId: round.id });
       const now = Date.now();
       const base = draftRef.current ?? emptyDraft(username, task.code, round.id, now);
-      // A new passage invalidates a QA answer span; typed inputs are kept.
-      change(() => ({ ...base, context: nextContext, answer: qa ? null : base.answer, answerStart: qa ? null : base.answerStart, startedAt: now }));
+      // A new passage invalidates a QA answer span and span fields; typed inputs are kept.
+      const fields = Object.fromEntries(Object.entries(base.fields).filter(([name]) => !spanNames.has(name)));
+      change(() => ({ ...base, context: nextContext, fields, answer: qa ? null : base.answer, answerStart: qa ? null : base.answerStart, startedAt: now }));
       if (reason === "resample") setShown(null);
     } catch (error) {
       setContextError(describeError(error));
@@ -163,9 +169,8 @@ function Annotate({ task }: { task: Task }) {
 
   function validate(d: Draft): FieldError[] {
     const problems: FieldError[] = [];
-    for (const spec of task.config.input_fields) {
-      if (!(d.fields[spec.name] ?? "").trim()) problems.push({ field: `fields.${spec.name}`, message: "Write something here." });
-    }
+    const fieldProblems = validateValues(alwaysFields, d.fields, d.context?.fields ?? {});
+    for (const [name, message] of Object.entries(fieldProblems)) problems.push({ field: `fields.${name}`, message });
     if (labelsOf(task.config).length && !d.label) problems.push({ field: "label", message: "Choose the label you intend." });
     if (qa) {
       if (!d.answer?.trim()) problems.push({ field: "answer", message: "Select the answer in the passage." });
@@ -176,7 +181,7 @@ function Annotate({ task }: { task: Task }) {
 
   function focusFirstError(problems: FieldError[]) {
     const first = problems[0]?.field ?? "";
-    const id = first.startsWith("fields.") ? inputId(first.slice(7)) : first === "label" ? null : first.startsWith("answer") ? "input-answer" : null;
+    const id = first.startsWith("fields.") ? inputId(first.slice(7).split(".")[0]) : first === "label" ? null : first.startsWith("answer") ? "input-answer" : null;
     const element = id ? document.getElementById(id) : document.querySelector<HTMLInputElement>('input[name="label"]');
     element?.focus();
   }
@@ -190,8 +195,7 @@ function Annotate({ task }: { task: Task }) {
       focusFirstError(problems);
       return;
     }
-    const fields: Record<string, string> = {};
-    for (const spec of task.config.input_fields) fields[spec.name] = d.fields[spec.name] ?? "";
+    const fields = apiValues(alwaysFields, d.fields, d.context.fields);
     const input: CreateExampleInput = {
       roundId: round.id,
       contextId: d.context.id,
@@ -263,7 +267,7 @@ function Annotate({ task }: { task: Task }) {
   function tryAgain() {
     setShown(null);
     setErrors([]);
-    const first = task.config.input_fields[0];
+    const first = alwaysFields[0];
     if (first) document.getElementById(inputId(first.name))?.focus();
   }
 
@@ -323,6 +327,7 @@ function Annotate({ task }: { task: Task }) {
           {draft?.context && instructions !== "first" && (
             <ExampleForm
               config={task.config}
+              fields={alwaysFields}
               draft={draft}
               passage={passage}
               errors={errors}
@@ -339,6 +344,9 @@ function Annotate({ task }: { task: Task }) {
             online={isOnline}
             isQA={qa}
             claimMeta={{ username, taskCode: task.code, taskName: task.name, roundId: round.id }}
+            fields={specs}
+            contexts={draft?.context?.fields ?? {}}
+            contextTitles={contextTitles(task.config)}
             onChange={onVerdictChange}
             onTryAgain={tryAgain}
           />

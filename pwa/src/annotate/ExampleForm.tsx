@@ -1,10 +1,17 @@
-/** The annotator's inputs: the task's input fields, the intended label (or the QA answer), sandbox, submit. */
+/**
+ * The annotator's inputs: the task's always-shown input fields (through the form component registry,
+ * pwa/src/forms/), the intended label (or the QA answer), sandbox, submit.
+ */
 import type { FieldError, TaskConfig } from "../api/types";
-import { fieldLabel, humanize, labelsOf } from "../tasks/config";
+import { FormFields } from "../forms/FormFields";
+import type { FieldSpec } from "../forms/specs";
+import type { FormErrors } from "../forms/values";
+import { contextTitles, humanize, labelsOf } from "../tasks/config";
 import type { Draft } from "./drafts";
 
 interface Props {
   config: TaskConfig;
+  fields: FieldSpec[]; // the always-shown input fields
   draft: Draft;
   passage: string | null; // QA only
   errors: FieldError[];
@@ -14,13 +21,24 @@ interface Props {
   onSubmit: () => void;
 }
 
-export const inputId = (name: string) => `input-${name}`;
+const INPUT_PREFIX = "input-";
+export const inputId = (name: string) => `${INPUT_PREFIX}${name}`;
+
+/** Problems of the input fields (paths "fields.<name>"), by field name. */
+export function fieldErrors(fields: FieldSpec[], errors: FieldError[]): FormErrors {
+  const out: FormErrors = {};
+  for (const spec of fields) {
+    const message = errors.find((e) => e.field === `fields.${spec.name}` || e.field.startsWith(`fields.${spec.name}.`))?.message;
+    if (message) out[spec.name] = message;
+  }
+  return out;
+}
 
 export function errorFor(errors: FieldError[], ...fields: string[]): string | undefined {
   return errors.find((e) => fields.includes(e.field))?.message;
 }
 
-export function ExampleForm({ config, draft, passage, errors, busy, online, onChange, onSubmit }: Props) {
+export function ExampleForm({ config, fields, draft, passage, errors, busy, online, onChange, onSubmit }: Props) {
   const labels = labelsOf(config);
   const labelError = errorFor(errors, "label");
   const answerError = errorFor(errors, "answer", "answerStart");
@@ -37,34 +55,15 @@ export function ExampleForm({ config, draft, passage, errors, busy, online, onCh
       }}
     >
       <h2 id="form-title">Your example</h2>
-      {config.input_fields.map((spec) => {
-        const id = inputId(spec.name);
-        const error = errorFor(errors, `fields.${spec.name}`);
-        const value = draft.fields[spec.name] ?? "";
-        const max = spec.max_length ?? 2000;
-        return (
-          <div class="field" key={spec.name}>
-            <label for={id}>{fieldLabel(spec)}</label>
-            <textarea
-              id={id}
-              name={spec.name}
-              rows={3}
-              maxLength={max}
-              placeholder={spec.placeholder || undefined}
-              value={value}
-              required
-              aria-invalid={error ? "true" : undefined}
-              aria-describedby={`${id}-count${error ? ` ${id}-error` : ""}`}
-              onInput={(event) => {
-                const text = (event.target as HTMLTextAreaElement).value;
-                onChange((d) => ({ ...d, fields: { ...d.fields, [spec.name]: text } }));
-              }}
-            />
-            <p class="hint counter" id={`${id}-count`}>{value.length} / {max} characters</p>
-            {error && <p class="field-error" id={`${id}-error`}>{error}</p>}
-          </div>
-        );
-      })}
+      <FormFields
+        fields={fields}
+        values={draft.fields}
+        errors={fieldErrors(fields, errors)}
+        contexts={draft.context?.fields ?? {}}
+        contextTitles={contextTitles(config)}
+        idPrefix={INPUT_PREFIX}
+        onChange={(name, value) => onChange((d) => ({ ...d, fields: { ...d.fields, [name]: value } }))}
+      />
 
       {labels.length > 0 && (
         <fieldset class="field labels" aria-describedby={labelError ? "label-error" : undefined}>

@@ -11,7 +11,9 @@ import { subscribe } from "../api/ws";
 import { reconnected } from "../lib/network";
 import { humanize } from "../tasks/config";
 import { ProbabilityBars, VerdictBadge } from "../ui/Verdict";
+import type { FieldSpec } from "../forms/specs";
 import { ClaimQuestion, type ClaimMeta } from "./ClaimQuestion";
+import { FollowUp } from "./FollowUp";
 import { viewAfterClaim, viewOfExample, type VerdictView } from "./verdict";
 
 export type Shown =
@@ -24,11 +26,14 @@ interface Props {
   online: boolean;
   isQA: boolean;
   claimMeta: ClaimMeta; // who answers "Did the model get it wrong?" (tasks with fooling ask_user), and where
+  fields: FieldSpec[]; // the task's input fields: those for the verdict (fooled / not_fooled) are asked after it
+  contexts: Record<string, string>; // the context texts (span fields)
+  contextTitles: Record<string, string>; // their display names
   onChange: (view: VerdictView) => void;
   onTryAgain: () => void;
 }
 
-export function VerdictPanel({ shown, online, isQA, claimMeta, onChange, onTryAgain }: Props) {
+export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts, contextTitles, onChange, onTryAgain }: Props) {
   const view = shown?.kind === "verdict" ? shown.view : null;
   const sectionRef = useRef<HTMLElement>(null);
   usePendingFollow(view, onChange);
@@ -66,6 +71,17 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, onChange, onTryAg
           summary={view.summary ?? view.intended ?? ""}
           meta={claimMeta}
           onClaimed={(claimed) => onChange(viewAfterClaim(view, claimed))}
+        />
+      )}
+      {view && !view.sandbox && view.exampleId && !view.retracted && (view.verdict === "FOOLED" || view.verdict === "NOT_FOOLED") && (
+        <FollowUp
+          key={view.exampleId}
+          exampleId={view.exampleId}
+          fooled={view.verdict === "FOOLED"}
+          fields={fields}
+          contexts={contexts}
+          contextTitles={contextTitles}
+          online={online}
         />
       )}
       {shown && (

@@ -12,7 +12,7 @@ export interface Draft {
   taskCode: string;
   roundId: string;
   context: Context | null;
-  fields: Record<string, string>;
+  fields: Record<string, unknown>; // the always-shown input fields' form values (pwa/src/forms/values.ts)
   label: string | null;
   answer: string | null;
   answerStart: number | null; // UTF-16 offset into the passage (the browser's)

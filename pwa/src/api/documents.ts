@@ -1,6 +1,6 @@
 /** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
 import type {
-  AuthResult, ClaimFooledInput, ClaimFooledResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
+  AnswerFollowUpInput, AnswerFollowUpResult, AuthResult, ClaimFooledInput, ClaimFooledResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
   ExampleChangeResult, ExportFormat, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
   RoundExport, TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
 } from "./types";
@@ -75,6 +75,12 @@ export const CLAIM_FOOLED = doc<{ claimFooled: ClaimFooledResult }, { input: Cla
     ... on FoolingClaimed { verdict message duplicate example { ${EXAMPLE_FIELDS} } } } }`,
 );
 
+/** The task's fooled / not_fooled fields of an example, after its verdict (pwa/src/annotate/FollowUp.tsx). */
+export const ANSWER_FOLLOW_UP = doc<{ answerFollowUp: AnswerFollowUpResult }, { input: AnswerFollowUpInput }>(
+  `mutation AnswerFollowUp($input: AnswerFollowUpInput!) { answerFollowUp(input: $input) { ${ERROR_FIELDS}
+    ... on FollowUpAnswered { duplicate example { ${EXAMPLE_FIELDS} } } } }`,
+);
+
 export const MY_EXAMPLES = doc<{ myExamples: Connection<Example> }, { first: number; after?: string | null }>(
   `query MyExamples($first: Int!, $after: String) { myExamples(first: $first, after: $after) {
     pageInfo { hasNextPage endCursor }
@@ -117,10 +123,10 @@ export const NEXT_EXAMPLES_TO_VALIDATE = doc<{ nextExamplesToValidate: QueueExam
 
 export const VALIDATE_EXAMPLE = doc<
   { validateExample: ValidateExampleResult },
-  { exampleId: string; label: ValidationLabel; mode: ValidationMode; note: string }
+  { exampleId: string; label: ValidationLabel; mode: ValidationMode; note: string; fields?: Record<string, unknown> | null }
 >(
-  `mutation ValidateExample($exampleId: ID!, $label: ValidationLabel!, $mode: ValidationMode!, $note: String!) {
-    validateExample(exampleId: $exampleId, label: $label, mode: $mode, note: $note) { ${ERROR_FIELDS}
+  `mutation ValidateExample($exampleId: ID!, $label: ValidationLabel!, $mode: ValidationMode!, $note: String!, $fields: JSON) {
+    validateExample(exampleId: $exampleId, label: $label, mode: $mode, note: $note, fields: $fields) { ${ERROR_FIELDS}
       ... on ExampleValidated { validation { label mode note } example { id status } } } }`,
 );
 
@@ -247,7 +253,7 @@ export const EXPORT_ROUND = doc<{ exportRound: Result<RoundExport> }, { roundId:
 /** Every document, for the schema check in tests. */
 export const ALL_DOCUMENTS = {
   SIGN_UP, LOG_IN, ME, TASKS, NEXT_CONTEXT, CREATE_EXAMPLE, SUBMIT_EXAMPLES, RETRACT_EXAMPLE, FLAG_EXAMPLE,
-  EXPLAIN_EXAMPLE, CLAIM_FOOLED, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
+  EXPLAIN_EXAMPLE, CLAIM_FOOLED, ANSWER_FOLLOW_UP, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
   NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, MODEL_UPDATED, UPLOAD_MODEL, PUBLISH_MODEL,
   LEADERBOARD, SAVE_LEADERBOARD_CONFIG, DATASETS, OWNER_TASKS, CREATE_TASK, CREATE_ROUND, ADD_CONTEXTS, CREATE_DATASET,
   CLOSE_ROUND, EXPORT_ROUND,

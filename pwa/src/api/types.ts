@@ -53,6 +53,8 @@ export interface TaskConfig {
   input_fields: FieldSpec[];
   labels?: string[] | null;
   answer_context_field?: string | null;
+  /** Fields a validator fills in by vote (read with pwa/src/forms/specs.ts `parseValidatorFields`). */
+  validator_fields?: unknown[];
   [other: string]: unknown;
 }
 
@@ -162,11 +164,27 @@ export interface FoolingClaimed {
 
 export type ClaimFooledResult = FoolingClaimed | ErrorResult;
 
+/** The follow-up after the verdict: the task's fooled / not_fooled fields of an example (clientId: a UUID). */
+export interface AnswerFollowUpInput {
+  exampleId: string;
+  clientId: string;
+  fields: Record<string, unknown>;
+}
+
+export interface FollowUpAnswered {
+  __typename: "FollowUpAnswered";
+  duplicate: boolean;
+  example: Example; // its `input` now holds the answers
+}
+
+export type AnswerFollowUpResult = FollowUpAnswered | ErrorResult;
+
 /** CreateExampleInput, as JSON. */
 export interface CreateExampleInput {
   roundId: string;
   contextId: string;
-  fields: Record<string, string>;
+  /** The always-shown input fields' values (see pwa/src/forms/values.ts `apiValues`). */
+  fields: Record<string, unknown>;
   clientId?: string | null;
   label?: string | null;
   answer?: string | null;

@@ -157,7 +157,7 @@ async function sendVotes(votes: ValidationOutboxItem[]): Promise<boolean> {
     try {
       result = (await request(
         VALIDATE_EXAMPLE,
-        { exampleId: vote.exampleId, label: vote.label, mode: vote.mode, note: vote.note },
+        { exampleId: vote.exampleId, label: vote.label, mode: vote.mode, note: vote.note, fields: vote.fields ?? {} },
         { timeoutMs: 60_000 },
       )).validateExample;
     } catch (error) {

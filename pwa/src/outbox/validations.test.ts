@@ -26,6 +26,16 @@ describe("newValidationItem", () => {
     expect(vote("E1", 2).clientId).toBe(item.clientId);
     expect(item.note).toBe("fine");
     expect(item.state).toBe("pending");
+    expect(item.fields).toEqual({});
+  });
+
+  it("carries the validator fields of the vote", () => {
+    const item = newValidationItem(
+      { exampleId: "E2", label: "INCORRECT", mode: "USER", fields: { corrected_label: "negative" }, roundId: "R1", summary: "s" },
+      meta,
+      3,
+    );
+    expect(item.fields).toEqual({ corrected_label: "negative" });
   });
 
   it("maps keys 1, 2, 3 to Correct, Incorrect, Flagged", () => {

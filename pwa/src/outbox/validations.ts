@@ -20,6 +20,8 @@ export interface ValidationOutboxItem {
   label: ValidationLabel;
   mode: ValidationMode;
   note: string;
+  /** The task's validator fields for this vote (absent in items written before they existed). */
+  fields?: Record<string, unknown>;
   summary: string; // what was voted on, for the outbox page
   createdAt: number;
   state: "pending" | "failed";
@@ -43,7 +45,15 @@ export function voteKey(username: string, exampleId: string): string {
 }
 
 export function newValidationItem(
-  vote: { exampleId: string; label: ValidationLabel; mode: ValidationMode; note?: string; roundId: string; summary: string },
+  vote: {
+    exampleId: string;
+    label: ValidationLabel;
+    mode: ValidationMode;
+    note?: string;
+    fields?: Record<string, unknown>;
+    roundId: string;
+    summary: string;
+  },
   meta: { username: string; taskCode: string; taskName: string },
   now: number,
 ): ValidationOutboxItem {
@@ -58,6 +68,7 @@ export function newValidationItem(
     label: vote.label,
     mode: vote.mode,
     note: (vote.note ?? "").trim(),
+    fields: vote.fields ?? {},
     summary: vote.summary,
     createdAt: now,
     state: "pending",

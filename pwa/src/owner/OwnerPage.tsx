@@ -1,11 +1,11 @@
 /**
- * Task owners: create a task from a JSON config, open a round with its target models, add contexts
+ * Task owners: a link to create a task (owner/create/), open a round with its target models, add contexts
  * to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart, and per
  * round: export it or close it (RoundActions.tsx).
  */
 import { useState } from "preact/hooks";
 import { describeError, request, requestUpload } from "../api/client";
-import { ADD_CONTEXTS, CREATE_DATASET, CREATE_ROUND, CREATE_TASK, OWNER_TASKS } from "../api/documents";
+import { ADD_CONTEXTS, CREATE_DATASET, CREATE_ROUND, OWNER_TASKS } from "../api/documents";
 import type { Dataset, RoundDetail } from "../api/types";
 import { session } from "../auth/session";
 import { useObservable } from "../lib/observable";
@@ -13,52 +13,16 @@ import type { PageProps } from "../routes";
 import { href } from "../router";
 import { formatRate } from "../tasks/config";
 import { useTaskDetail } from "../tasks/detail";
-import { loadTasks } from "../tasks/store";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
 import { RoundActions } from "./RoundActions";
 import { errorText, Status, type Message } from "./status";
 import { useOwnerQuery } from "./useOwnerQuery";
 
-const CONFIG_TEMPLATE = `{
-  "kind": "classification",
-  "context_fields": [{"name": "prompt"}],
-  "input_fields": [{"name": "statement", "max_length": 500}],
-  "labels": ["negative", "positive", "neutral"]
-}`;
-
 export function OwnerIndexPage() {
-  const { data: tasks, error, reload: load } = useOwnerQuery(
+  const { data: tasks, error } = useOwnerQuery(
     async () => (await request(OWNER_TASKS, { first: 100 })).tasks.edges.map((e) => e.node),
     [],
   );
-  const [code, setCode] = useState("");
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [config, setConfig] = useState(CONFIG_TEMPLATE);
-  const [message, setMessage] = useState<Message>(null);
-
-  async function create(event: Event) {
-    event.preventDefault();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(config);
-    } catch (problem) {
-      setMessage({ text: `The config is not valid JSON: ${describeError(problem)}`, ok: false });
-      document.getElementById("task-config")?.focus();
-      return;
-    }
-    try {
-      const { createTask: result } = await request(CREATE_TASK, { input: { code: code.trim(), name: name.trim(), config: parsed, description } });
-      if (result.__typename === "TaskCreated") {
-        setMessage({ text: `Task “${result.task.name}” created. Open a round next.`, ok: true });
-        void load();
-        void loadTasks();
-      } else setMessage({ text: errorText(result), ok: false });
-    } catch (problem) {
-      setMessage({ text: describeError(problem), ok: false });
-    }
-  }
-
   const owned = tasks?.filter((t) => t.viewerIsOwner) ?? [];
   return (
     <section aria-labelledby="page-title">
@@ -79,18 +43,8 @@ export function OwnerIndexPage() {
         <aside class="col-side" aria-label="New task">
           <section class="card" aria-labelledby="create-title">
             <h2 id="create-title">Create a task</h2>
-            <form onSubmit={(e) => void create(e)}>
-              <div class="field"><label for="task-code">Code</label>
-                <input id="task-code" type="text" required value={code} onInput={(e) => setCode(e.currentTarget.value)} /></div>
-              <div class="field"><label for="task-name">Name</label>
-                <input id="task-name" type="text" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></div>
-              <div class="field"><label for="task-description">Description</label>
-                <textarea id="task-description" rows={2} value={description} onInput={(e) => setDescription(e.currentTarget.value)} /></div>
-              <div class="field"><label for="task-config">Config (JSON)</label>
-                <textarea id="task-config" rows={8} spellcheck={false} class="mono" value={config} onInput={(e) => setConfig(e.currentTarget.value)} /></div>
-              <button type="submit" class="primary">Create task</button>
-              <Status message={message} testId="create-task-status" />
-            </form>
+            <p class="hint">Describe it in a form (or as JSON) with a live preview, and open its first round with a served model.</p>
+            <p><a href={href("/new-task")} data-testid="new-task-link">Create a task</a></p>
           </section>
         </aside>
       </div>
@@ -202,6 +156,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         {task.scoringNotice && <p class="note" role="note" data-testid="scoring-notice">{task.scoringNotice}</p>}
         <p><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)} data-testid="campaigns-link">Crowd campaigns (Prolific, MTurk, open links)</a></p>
         <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">Flag queue</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/webhooks`)} data-testid="webhooks-link">Webhooks</a></p>
       </header>
       <div class="columns">
         <div class="col-main">

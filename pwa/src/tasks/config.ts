@@ -10,6 +10,11 @@ export function fieldLabel(spec: FieldSpec): string {
   return spec.display_name?.trim() || humanize(spec.name);
 }
 
+/** The context fields' display names by field name (span fields name the text they select in). */
+export function contextTitles(config: TaskConfig): Record<string, string> {
+  return Object.fromEntries((config.context_fields ?? []).map((spec) => [spec.name, fieldLabel(spec)]));
+}
+
 export function isQA(config: TaskConfig): boolean {
   return config.kind === "extractive_qa";
 }

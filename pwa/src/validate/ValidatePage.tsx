@@ -4,13 +4,12 @@
  * fallback when the live connection fails. Votes (Correct / Incorrect / Flag, or keys 1 / 2 / 3)
  * go through the IndexedDB outbox, so they can be cast offline and are sent exactly once.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { EXAMPLES_TO_VALIDATE, NEXT_EXAMPLES_TO_VALIDATE } from "../api/documents";
-import type { QueueExample, TaskConfig, TaskDetail, ValidationLabel } from "../api/types";
+import type { QueueExample, TaskDetail, ValidationLabel } from "../api/types";
 import { subscribe } from "../api/ws";
 import { session } from "../auth/session";
-import { fromModelOutput } from "../annotate/verdict";
 import { online, reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
 import { outboxItems } from "../outbox/store";
@@ -19,12 +18,16 @@ import { VOTE_KEYS, VOTE_TEXT, votedExampleIds } from "../outbox/validations";
 import type { PageProps } from "../routes";
 import { href, navigate } from "../router";
 import { cacheGet, cachePut } from "../storage/db";
-import { asksAnnotator, fieldLabel, humanize } from "../tasks/config";
+import { asksAnnotator, contextTitles } from "../tasks/config";
 import { CLAIM_TEXT } from "../outbox/claims";
 import { useTaskDetail } from "../tasks/detail";
 import { TaskPicker } from "../ui/TaskPicker";
-import { ProbabilityBars } from "../ui/Verdict";
-import { applyQueueUpdate, exampleSummary, intendedAnswer, modelAnswer, visibleQueue } from "./queue";
+import { ExampleView } from "./ExampleView";
+import { VoteFields, VOTE_FIELD_PREFIX } from "./VoteFields";
+import { fieldsForVote, fieldTitle, parseValidatorFields } from "../forms/specs";
+import { focusField } from "../forms/FormFields";
+import { apiValues, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
+import { applyQueueUpdate, exampleSummary, visibleQueue } from "./queue";
 
 export function ValidateIndexPage() {
   return (
@@ -76,6 +79,11 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const [ownerMode, setOwnerMode] = useState(false);
   const [note, setNote] = useState("");
   const [notice, setNotice] = useState<Notice | null>(null);
+  // A vote whose validator fields are being filled in (the task asks some for it), with their values.
+  const [pending, setPending] = useState<ValidationLabel | null>(null);
+  const [voteValues, setVoteValues] = useState<FormValues>({});
+  const [voteErrors, setVoteErrors] = useState<FormErrors>({});
+  const validatorFields = useMemo(() => parseValidatorFields(task.config), [task.config]);
   const [generation, setGeneration] = useState(0);
   const cacheKey = `validateQueue/${username}/${roundId}`;
   const rounds = task.rounds.edges.map((edge) => edge.node);
@@ -87,6 +95,19 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const current = visible[0] ?? null;
   const currentRef = useRef<QueueExample | null>(null);
   currentRef.current = current;
+
+  // Another example: start its vote afresh.
+  useEffect(() => {
+    setPending(null);
+    setVoteValues({});
+    setVoteErrors({});
+  }, [current?.id]);
+
+  // Fields to fill in for the chosen vote: focus the first one once shown.
+  useEffect(() => {
+    const first = pending ? fieldsForVote(validatorFields, pending)[0] : undefined;
+    if (first) focusField(first.name, VOTE_FIELD_PREFIX);
+  }, [pending]);
 
   function store(next: QueueExample[]) {
     void cachePut(cacheKey, next);
@@ -140,24 +161,61 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         // The server has the vote: the example has left this validator's queue for good.
         if (outcome === "done") setQueue((q) => (q ? store(q.filter((e) => e.id !== item.exampleId)) : q));
         if (outcome === "done") setNotice({ text: `Your vote “${voteText(item.label, askUser)}” is stored.`, tone: "ok" });
-        else setNotice({ text: `Your vote was refused: ${item.failure?.message ?? ""}`, tone: "error" });
+        else {
+          // Field problems (validator fields the server refused) name their field.
+          const problems = (item.failure?.fields ?? []).map((f) => {
+            const name = f.field.replace(/^fields\./, "").split(".")[0];
+            const spec = validatorFields.find((v) => v.name === name);
+            return `${spec ? fieldTitle(spec) : name}: ${f.message}`;
+          });
+          setNotice({ text: [`Your vote was refused: ${item.failure?.message ?? ""}`, ...problems].join(" "), tone: "error" });
+        }
       }),
     [roundId],
   );
 
   // Read at the moment of the vote (a key press may come before a re-render's effects ran).
-  const choices = useRef({ ownerMode, note });
-  choices.current = { ownerMode, note };
+  const choices = useRef({ ownerMode, note, pending, voteValues });
+  choices.current = { ownerMode, note, pending, voteValues };
 
+  /** A vote button or key: votes at once, unless the task asks fields for this vote (then they are shown first). */
   async function vote(label: ValidationLabel) {
     const example = currentRef.current;
     if (!example) return;
+    const fields = fieldsForVote(validatorFields, label);
+    if (fields.length && choices.current.pending !== label) {
+      setPending(label);
+      setVoteErrors({});
+      return;
+    }
+    const contexts = example.context.fields;
+    const values = choices.current.voteValues;
+    if (fields.length) {
+      const problems = validateValues(fields, values, contexts);
+      setVoteErrors(problems);
+      const first = firstInvalid(fields, problems);
+      if (first) {
+        focusField(first, VOTE_FIELD_PREFIX);
+        return;
+      }
+    }
     const { ownerMode: owner, note: text } = choices.current;
     await castVote(
-      { exampleId: example.id, label, mode: owner ? "OWNER" : "USER", note: text, roundId, summary: exampleSummary(example) },
+      {
+        exampleId: example.id,
+        label,
+        mode: owner ? "OWNER" : "USER",
+        note: text,
+        fields: apiValues(fields, values, contexts),
+        roundId,
+        summary: exampleSummary(example),
+      },
       { username, taskCode: task.code, taskName: task.name },
     );
     setNote("");
+    setPending(null);
+    setVoteValues({});
+    setVoteErrors({});
     setNotice(
       online.get()
         ? { text: `Vote “${voteText(label, askUser)}” sent.`, tone: "queued" }
@@ -170,6 +228,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     function onKey(event: KeyboardEvent) {
       if (event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
       const target = event.target as HTMLElement | null;
+      if (target?.closest?.(".vote-fields")) return; // answering the vote's fields
       if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
         const type = (target as HTMLInputElement).type;
         if (target.tagName !== "INPUT" || !["checkbox", "radio", "button"].includes(type)) return;
@@ -219,12 +278,34 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                   class={`vote vote-${label.toLowerCase()}`}
                   aria-keyshortcuts={key}
                   disabled={!current}
+                  aria-pressed={pending ? pending === label : undefined}
                   onClick={() => void vote(label)}
                 >
                   {voteText(label, askUser)} <kbd aria-hidden="true">{key}</kbd>
                 </button>
               ))}
             </div>
+            {pending && current && (
+              <VoteFields
+                vote={voteText(pending, askUser)}
+                fields={fieldsForVote(validatorFields, pending)}
+                values={voteValues}
+                errors={voteErrors}
+                contexts={current.context.fields}
+                contextTitles={contextTitles(task.config)}
+                onChange={(name, value) => {
+                  const next = { ...choices.current.voteValues, [name]: value };
+                  choices.current = { ...choices.current, voteValues: next };
+                  setVoteValues(next);
+                  setVoteErrors(({ [name]: _fixed, ...rest }) => rest);
+                }}
+                onSend={() => void vote(pending)}
+                onCancel={() => {
+                  setPending(null);
+                  setVoteErrors({});
+                }}
+              />
+            )}
             <div class="field">
               <label for="vote-note">Note (optional)</label>
               <input id="vote-note" type="text" maxLength={500} value={note} onInput={(e) => {
@@ -279,39 +360,4 @@ function voteText(label: ValidationLabel, askUser: boolean): string {
   if (label === "FLAGGED") return "Flag";
   if (askUser) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
   return VOTE_TEXT[label];
-}
-
-function ExampleView({ example, config, askUser }: { example: QueueExample; config: TaskConfig; askUser: boolean }) {
-  const intended = intendedAnswer(example);
-  const answer = modelAnswer(example);
-  const [prediction] = fromModelOutput(example.modelName, example.modelOutput);
-  return (
-    <article class="queue-example" data-example-id={example.id} aria-label="Example">
-      {config.context_fields.map((spec) => (
-        <div class="context-field" key={spec.name}>
-          <h3 class="field-title">{fieldLabel(spec)}</h3>
-          <p class="context-text">{String(example.context.fields[spec.name] ?? "")}</p>
-        </div>
-      ))}
-      {config.input_fields.map((spec) => (
-        <div class="context-field" key={spec.name}>
-          <h3 class="field-title">{fieldLabel(spec)} (written by the annotator)</h3>
-          <p class="context-text example-input" data-field={spec.name}>{String(example.input[spec.name] ?? "")}</p>
-        </div>
-      ))}
-      <dl class="pairs">
-        <div><dt>Intended {config.kind === "extractive_qa" ? "answer" : "label"}</dt><dd data-testid="intended">{intended ? humanize(intended) : "—"}</dd></div>
-        <div><dt>Model’s answer</dt><dd data-testid="model-answer">{answer ? humanize(answer) : "—"}</dd></div>
-      </dl>
-      {prediction && prediction.probabilities.length > 0 && (
-        <ProbabilityBars probabilities={prediction.probabilities} chosen={prediction.label} caption={`How sure ${example.modelName} was`} />
-      )}
-      {example.explanation && <p class="hint">Annotator’s explanation: {example.explanation}</p>}
-      {askUser && (
-        <p class="verdict-message" data-testid="claim-to-check">
-          {example.claimedFooled === false ? CLAIM_TEXT.validateRight : CLAIM_TEXT.validateWrong}
-        </p>
-      )}
-    </article>
-  );
 }

@@ -186,6 +186,32 @@ async def settle_claim(example_id: int, fooled: bool, status: str, client_id: uu
     return cast(ExampleRow | None, row)
 
 
+# --- the author's follow-up answers (fields asked after the verdict) --------------------------------
+
+# Once per example: the answers join its stored input, while the verdict they were asked for still stands and no
+# validator has decided it (a concurrent second answer, or a retry, finds no row and is told apart by its UUID).
+SET_FOLLOW_UP = Query(
+    """
+UPDATE examples SET input = input || :values::jsonb, follow_up_client_id = :client_id
+WHERE id = :id AND follow_up_client_id IS NULL AND NOT retracted AND fooled = :fooled AND status IN ('open', 'closed')
+RETURNING *
+""",
+    json=_EXAMPLE_JSON,
+)
+CONTEXT_FIELDS = Query("SELECT fields::text AS fields FROM contexts WHERE id = :id")
+
+
+async def set_follow_up(example_id: int, fooled: bool, values: str, client_id: uuid.UUID) -> ExampleRow | None:
+    """The example with the answers stored (`values`: a JSON object), or None when it no longer takes them."""
+    row = await SET_FOLLOW_UP.row(id=example_id, fooled=fooled, values=values, client_id=client_id)
+    return cast(ExampleRow | None, row)
+
+
+async def context_fields(context_id: int) -> str:
+    """The context's fields (JSON text) an example was written against."""
+    return cast(str, await CONTEXT_FIELDS.value(id=context_id))
+
+
 # --- pending examples ---------------------------------------------------------------------------
 
 CLAIM_PENDING = Query(

@@ -1,5 +1,6 @@
-"""Exporting a round: every example with its context, the annotator's input and label, the model's
-output, every validation, the outcome, and anonymised user ids.
+"""Exporting a round: every example with its context, the annotator's input and label (every input field, the
+follow-up answers included), the model's output, every validation (with its validator fields), the outcome, and
+anonymised user ids.
 
 Two formats:
 - JSONL in the shape of the original platform's public releases (DynaSent v1.1 round 2: `text_id`,
@@ -44,10 +45,15 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
     output = from_json(row["model_output"])
     context = from_json(row["context_fields"]) or {}
     votes = from_json(row["validations"]) or []
+    # Every input field by name: those asked before the verdict and the follow-up answers (answerFollowUp), which
+    # join the stored input; an unanswered optional field is null.
     input_names = [f.name for f in config.input_fields]
     written = {name: stored.get(name) for name in input_names}
     intended = stored.get("label") if config.kind == "classification" else stored.get("answer")
-    validators = [{"validator": anonymous_id(v["user"], key), "label": v["label"], "mode": v["mode"]} for v in votes]
+    validators = [
+        {"validator": anonymous_id(v["user"], key), "label": v["label"], "mode": v["mode"], "fields": v.get("fields") or {}}
+        for v in votes
+    ]
     distribution: dict[str, list[str]] = {label: [] for label in (config.labels or [])}
     distribution.setdefault(ValidationLabel.INCORRECT.value, [])
     distribution.setdefault(ValidationLabel.FLAGGED.value, [])
@@ -144,7 +150,7 @@ def _hf_record(document: dict[str, Any], input_names: list[str]) -> dict[str, An
         "model_output": json.dumps(document["model_output"], ensure_ascii=False),
         "fooled": document["fooled"],
         "outcome": document["outcome"],
-        "validations": document["validations"],
+        "validations": [{**v, "fields": json.dumps(v.get("fields") or {}, ensure_ascii=False)} for v in document["validations"]],
         "label_distribution": json.dumps(document["label_distribution"], ensure_ascii=False),
         "retracted": document["retracted"],
         "flagged": document["flagged"],
@@ -168,7 +174,12 @@ def write_hf_dataset(jsonl_path: Path, output_dir: Path, config: TaskConfig) -> 
             "time_spent_ms": datasets.Value("float64"),
             # A list literal is a list of structs (reads back as a list of dicts).
             "validations": [
-                {"validator": datasets.Value("string"), "label": datasets.Value("string"), "mode": datasets.Value("string")}
+                {
+                    "validator": datasets.Value("string"),
+                    "label": datasets.Value("string"),
+                    "mode": datasets.Value("string"),
+                    "fields": datasets.Value("string"),  # the vote's validator fields, as JSON text
+                }
             ],
         }
     )

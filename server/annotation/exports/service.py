@@ -118,7 +118,7 @@ def _tar(directory: Path, archive: Path) -> None:
         info = tarfile.TarInfo(f"{directory.name}/README.txt")
         text = (
             b"Load with: datasets.load_from_disk('" + directory.name.encode() + b"')\n"
-            b"Nested columns (input, context, model_output, label_distribution) are JSON text.\n"
+            b"Nested columns (input, context, model_output, label_distribution, validations.fields) are JSON text.\n"
         )
         info.size = len(text)
         tar.addfile(info, io.BytesIO(text))

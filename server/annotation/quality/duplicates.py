@@ -23,6 +23,7 @@ from server.core.errors import ServiceError
 from server.core.inference import Prediction
 from server.crowd.duplicates import DuplicateIndex, DuplicateMatch, Earlier, Source, Thresholds
 from server.tasks.config import TaskConfig
+from server.tasks.form_fields import TEXT_TYPES
 
 VECTOR_DTYPE = np.dtype("<f2")  # stored as float16: 768 bytes for 384 dimensions, ample for a 0.98 threshold
 
@@ -31,8 +32,10 @@ EXCERPT = 80
 
 
 def example_text(config: TaskConfig, stored_input: dict[str, Any]) -> str:
-    """What the annotator wrote: the task's input fields, in config order."""
-    return "\n".join(str(stored_input.get(spec.name) or "") for spec in config.input_fields)
+    """What the annotator wrote: the task's text input fields asked with the example, in config order (not choices,
+    numbers or the answers given after the verdict, which many examples share)."""
+    texts = [spec.name for spec in config.input_fields if spec.type in TEXT_TYPES and spec.show_when == "always"]
+    return "\n".join(str(stored_input.get(name) or "") for name in texts)
 
 
 def excerpt(text: str) -> str:

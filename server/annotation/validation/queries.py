@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from server.annotation.records import ExampleRow, ValidationRow, VoteRow
+from server.core.jsonutil import to_json
 from server.core.sql import Query
 
 _EXAMPLE_JSON = ("input", "model_output")
@@ -56,6 +57,8 @@ _VOTABLE = (
 )
 EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMIT :limit", json=_EXAMPLE_JSON)
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
+# How many wait for this validator, counted up to a cap (the same partial index; a huge backlog reads "cap+").
+COUNT_VOTABLE = Query("SELECT count(*) FROM (" + _VOTABLE.replace("SELECT *", "SELECT 1", 1) + "LIMIT :cap) waiting")
 # An example announced to the live queue, unless it is a gold item (then None, like a vanished one).
 QUEUE_EXAMPLE = Query("SELECT * FROM examples e WHERE e.id = :id " + _NOT_GOLD, json=_EXAMPLE_JSON)
 
@@ -100,6 +103,10 @@ async def queue_snapshot(round_id: int, user_id: int, limit: int) -> list[Exampl
     return cast(list[ExampleRow], await QUEUE_SNAPSHOT.rows(round_id=round_id, user_id=user_id, limit=limit))
 
 
+async def count_votable(round_id: int, user_id: int, cap: int) -> int:
+    return int(await COUNT_VOTABLE.value(round_id=round_id, user_id=user_id, cap=cap))
+
+
 async def queue_example(example_id: int) -> ExampleRow | None:
     """The example for the live queue; None when it is gone or a gold item."""
     return cast(ExampleRow | None, await QUEUE_EXAMPLE.row(id=example_id))
@@ -108,9 +115,12 @@ async def queue_example(example_id: int) -> ExampleRow | None:
 # --- votes --------------------------------------------------------------------------------------
 
 INSERT_VOTE = Query(
-    'INSERT INTO validations (example, "user", label, mode, note, created_at) VALUES (:example_id, :user_id, :label, :mode, :note, now()) '
-    'ON CONFLICT (example, "user") DO NOTHING RETURNING *'
+    'INSERT INTO validations (example, "user", label, mode, note, fields, created_at) '
+    "VALUES (:example_id, :user_id, :label, :mode, :note, :fields::jsonb, now()) "
+    'ON CONFLICT (example, "user") DO NOTHING RETURNING *',
+    json=("fields",),
 )
+CONTEXT_FIELDS = Query("SELECT fields::text FROM contexts WHERE id = :id")
 RELEASE_CLAIM = Query('DELETE FROM validation_claims WHERE example = :example_id AND "user" = :user_id')
 COUNT_VALIDATION_DONE = Query(
     'INSERT INTO user_round_stats ("user", round, submitted, fooled, retracted, validations_done) '
@@ -119,10 +129,19 @@ COUNT_VALIDATION_DONE = Query(
 )
 
 
-async def insert_vote(example_id: int, user_id: int, label: str, mode: str, note: str) -> ValidationRow | None:
-    """The new vote, or None when this user already voted on the example."""
-    row = await INSERT_VOTE.row(example_id=example_id, user_id=user_id, label=label, mode=mode, note=note)
+async def insert_vote(
+    example_id: int, user_id: int, label: str, mode: str, note: str, fields: dict[str, Any] | None = None
+) -> ValidationRow | None:
+    """The new vote (with its validator fields), or None when this user already voted on the example."""
+    row = await INSERT_VOTE.row(
+        example_id=example_id, user_id=user_id, label=label, mode=mode, note=note, fields=to_json(fields or {})
+    )
     return cast(ValidationRow | None, row)
+
+
+async def context_fields(context_id: int) -> str:
+    """The fields (JSON text) of the context an example was written against."""
+    return cast(str, await CONTEXT_FIELDS.value(id=context_id))
 
 
 async def release_claim(example_id: int, user_id: int) -> None:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation.quality import gold
 from server.annotation.quality import queries as gold_queries
 from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel, ValidationMode, ValidationRow
 from server.annotation.validation import queries
+from server.annotation.validation_input import check_vote_fields
 from server.campaigns.work import check_quota
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.crowd.quotas import Action as QuotaAction
+from server.tasks.config import TaskConfig
 from server.tasks.service import check_accepts_votes, get_round, get_task, round_config
 from workers import validation as validation_jobs
 
@@ -39,8 +44,9 @@ async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -
 
 
 async def validate_example(
-    services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str
+    services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str, fields: Any = None
 ) -> ValidationRow:
+    """A vote, with the task's validator fields asked for its label (`fields`: {name: value}, docs/task-config.md)."""
     if label not in tuple(ValidationLabel):
         raise invalid("Unknown label.", FieldProblem("label", "must be CORRECT, INCORRECT or FLAGGED"))
     if len(note) > MAX_NOTE or text_problem(note):
@@ -63,16 +69,27 @@ async def validate_example(
     if example["status"] == ExampleStatus.AWAITING_CLAIM:
         raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
     config = await round_config(round_row)
+    values = await _vote_fields(config, example, label, fields)
     await gold.check_not_paused(round_row["task"], config, viewer.user_id)
     gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None
     if gold_item is not None:  # graded, never a vote (quality/gold.py)
         return await gold.answer_gold(services, gold_item, config, viewer.user_id, label)  # type: ignore[return-value]
     async with db.transaction():
         await check_quota(viewer.user_id, example["round"], QuotaAction.VALIDATION)  # campaign workers' quotas
-        inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip())
+        inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip(), values)
         if inserted is None:
             raise ServiceError("CONFLICT", "You have already validated this example.")
         await queries.release_claim(example_id, viewer.user_id)
         await queries.count_validation_done(viewer.user_id, example["round"])
     await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
     return inserted
+
+
+async def _vote_fields(config: TaskConfig, example: ExampleRow, label: str, fields: Any) -> dict[str, Any]:
+    if not config.validator_fields:
+        if fields:  # not an object, or values for fields the task does not have
+            raise invalid("This task asks validators nothing besides the vote.", FieldProblem("fields", "must be empty"))
+        return {}
+    spans = any(spec.type == "span" for spec in config.validator_fields)
+    context = from_json(await queries.context_fields(example["context"])) if spans else {}
+    return check_vote_fields(config, context or {}, label, fields)

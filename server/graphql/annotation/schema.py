@@ -19,6 +19,7 @@ from server.core import events
 from server.core.errors import ServiceError, not_found
 from server.graphql.annotation import quality
 from server.graphql.annotation.mutations import (
+    answer_follow_up,
     claim_fooled,
     create_example,
     explain_example,
@@ -31,7 +32,14 @@ from server.graphql.annotation.mutations import (
     upload_gold,
     validate_example,
 )
-from server.graphql.annotation.types import Badge, ContextStrategy, ExampleNode, UserStatsRow, ValidationQueueUpdate
+from server.graphql.annotation.types import (
+    Badge,
+    ContextStrategy,
+    ExampleNode,
+    UserStatsRow,
+    ValidationQueueUpdate,
+    ValidationWaiting,
+)
 from server.graphql.core.guard import authorize, authorize_principal
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.types import ContextNode
@@ -76,6 +84,15 @@ class AnnotationMutations:
     flag_example = flag_example.flag_example
     explain_example = explain_example.explain_example
     claim_fooled = claim_fooled.claim_fooled
+    answer_follow_up = answer_follow_up.answer_follow_up
+
+
+WAITING_CAP = 10_000
+
+
+async def _waiting(round_id: int, user_id: int) -> ValidationWaiting:
+    count = await validation_queries.count_votable(round_id, user_id, WAITING_CAP)
+    return ValidationWaiting(count=count, capped=count >= WAITING_CAP)
 
 
 @strawberry.type
@@ -106,6 +123,16 @@ class ValidationQueries:
         await check_round_visible(info, pk)
         rows = await validation_queries.examples_to_validate(pk, viewer.user_id, after_id or 0, first + 1)
         return build_connection(rows, first, after_id, ExampleNode.from_row)
+
+    @strawberry.field(
+        description="How many examples of the round wait for the viewer's vote (not their own, not voted on yet), "
+        f"counted up to {WAITING_CAP:,}."
+    )
+    async def validation_waiting(self, info: Info, round_id: relay.GlobalID) -> ValidationWaiting:
+        viewer = await authorize(info, permissions.validate)
+        pk = node_pk(round_id, "Round", "roundId")
+        await check_round_visible(info, pk)
+        return await _waiting(pk, viewer.user_id)
 
     @strawberry.field(description="Users of a task (or one round of it) ranked by verified fooled examples.")
     async def user_leaderboard(
@@ -168,7 +195,8 @@ class ValidationSubscriptions:
 
         async def snapshot() -> ValidationQueueUpdate:
             rows = await validation_queries.queue_snapshot(pk, viewer.user_id, QUEUE_SNAPSHOT)
-            return ValidationQueueUpdate(added=[ExampleNode.from_row(r) for r in rows], removed_ids=[], reset=True)
+            added = [ExampleNode.from_row(r) for r in rows]
+            return ValidationQueueUpdate(added=added, removed_ids=[], reset=True, waiting=await _waiting(pk, viewer.user_id))
 
         async with hub.listen(events.queue_channel(pk)) as changes:
             yield await snapshot()

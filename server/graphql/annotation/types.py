@@ -74,7 +74,10 @@ class ModelPrediction:
 class ExampleNode(relay.Node):
     id: relay.NodeID[int]
     client_id: uuid.UUID
-    input: JSON = strawberry.field(description="The annotator's input fields plus `label` (or `answer`, `answer_start`).")
+    input: JSON = strawberry.field(
+        description="The annotator's input fields (with the answers given after the verdict, answerFollowUp) plus `label` "
+        "(or `answer`, `answer_start`)."
+    )
     model_output: JSON | None
     model_name: str
     model_version: str
@@ -93,6 +96,11 @@ class ExampleNode(relay.Node):
     round_id: strawberry.Private[int]
     context_id: strawberry.Private[int]
     claimed: strawberry.Private[bool] = False
+    follow_up_answered: bool = strawberry.field(
+        default=False,
+        description="Whether the author answered the fields asked after the verdict (answerFollowUp); the answers "
+        "are in `input`.",
+    )
 
     @classmethod
     def from_row(cls, row: records.ExampleRow | dict) -> ExampleNode:
@@ -115,6 +123,7 @@ class ExampleNode(relay.Node):
             round_id=row["round"],
             context_id=row["context"],
             claimed=row.get("claim_client_id") is not None,
+            follow_up_answered=row.get("follow_up_client_id") is not None,
         )
 
     @strawberry.field
@@ -167,6 +176,7 @@ class Validation:
     label: ValidationLabel
     mode: ValidationMode
     note: str
+    fields: JSON = strawberry.field(default_factory=dict, description="The task's validator fields answered with the vote.")
 
 
 @strawberry.type
@@ -178,6 +188,17 @@ class ValidationQueueUpdate:
         description="True when `added` is the whole queue (the first update, and after the server lost its event "
         "stream for a moment): replace what you hold rather than merging.",
     )
+    waiting: ValidationWaiting | None = strawberry.field(
+        default=None,
+        description="With a reset: how many examples wait for this validator in all (`added` holds the first of them); "
+        "later updates change it by what they add and remove.",
+    )
+
+
+@strawberry.type
+class ValidationWaiting:
+    count: int = strawberry.field(description="Examples waiting for this validator's vote, up to `cap`.")
+    capped: bool = strawberry.field(description="True when there are at least `count` (the count stopped at its cap).")
 
 
 @strawberry.type

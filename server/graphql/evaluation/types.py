@@ -127,6 +127,18 @@ class ModelNode(relay.Node):
             row=row,
         )
 
+    @strawberry.field(description="Why an admin took this model down (owner and admins only); null when it was not.")
+    async def taken_down_reason(self, info: Info) -> str | None:
+        if self.row.get("taken_down_at") is None or not permissions.can_view_model_log(await info.context.viewer(), self.row):
+            return None
+        return self.row["taken_down_reason"]
+
+    @strawberry.field(description="When an admin took this model down (owner and admins only); null when it was not.")
+    async def taken_down_at(self, info: Info) -> datetime | None:
+        if not permissions.can_view_model_log(await info.context.viewer(), self.row):
+            return None
+        return self.row.get("taken_down_at")
+
     @strawberry.field(description="Every status change with its message (Triton's own error text on failure). Owner only.")
     async def status_log(self, info: Info) -> list[StatusEntry] | None:
         if not permissions.can_view_model_log(await info.context.viewer(), self.row):

@@ -68,19 +68,24 @@ class TargetModel:
         from server.core.target_models import model_info, serving_client
 
         found = await model_info(serving_client(info.context.services, self.name), self.name, self.version)
-        p = found["parameters"]
-        n_train, n_heldout = _float(p.get("n_train")), _float(p.get("n_heldout"))
-        return TargetModelStatus(
-            ready=found["ready"],
-            profile=p.get("profile"),
-            base_model=p.get("base_model"),
-            training_data=p.get("training_data"),
-            n_train=int(n_train) if n_train is not None else None,
-            n_heldout=int(n_heldout) if n_heldout is not None else None,
-            heldout_accuracy=_float(p.get("heldout_accuracy")),
-            heldout_f1=_float(p.get("heldout_f1")),
-            built_at=p.get("built_at"),
-        )
+        return status_of(found)
+
+
+def status_of(found: Mapping[str, Any]) -> TargetModelStatus:
+    """A model's readiness and build metadata as `server.core.target_models.model_info` reports them."""
+    p = found["parameters"]
+    n_train, n_heldout = _float(p.get("n_train")), _float(p.get("n_heldout"))
+    return TargetModelStatus(
+        ready=found["ready"],
+        profile=p.get("profile"),
+        base_model=p.get("base_model"),
+        training_data=p.get("training_data"),
+        n_train=int(n_train) if n_train is not None else None,
+        n_heldout=int(n_heldout) if n_heldout is not None else None,
+        heldout_accuracy=_float(p.get("heldout_accuracy")),
+        heldout_f1=_float(p.get("heldout_f1")),
+        built_at=p.get("built_at"),
+    )
 
 
 strawberry.enum(TaskStatus, description="Where a task is in its life (see Task.status).")

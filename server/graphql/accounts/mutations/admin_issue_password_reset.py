@@ -34,6 +34,8 @@ AdminIssuePasswordResetResult = Annotated[
 
 @mutation(description="Admins: a one-time password reset link for an account, to hand over to its owner.")
 async def admin_issue_password_reset(info: Info, input: AdminIssuePasswordResetInput) -> AdminIssuePasswordResetResult:
-    await authorize(info, permissions.admin_issue_password_reset)
-    issued = await recovery.issue_password_reset(info.context.services.settings, input.username)
+    viewer = await authorize(info, permissions.admin_issue_password_reset)
+    assert viewer is not None
+    # Recorded in the admins' audit log, in the token's transaction.
+    issued = await recovery.issue_password_reset(info.context.services.settings, input.username, actor_id=viewer.user_id)
     return PasswordResetIssued(link=issued.link, token=issued.token, expires_at=issued.expires_at)

@@ -35,7 +35,9 @@ ApproveTaskResult = Annotated[
 
 @mutation(description="Admins: publish a proposed task (it becomes public).")
 async def approve_task(info: Info, task_code: str, note: str = "") -> ApproveTaskResult:
-    await authorize(info, permissions.review_task)
+    viewer = await authorize(info, permissions.review_task)
     task = await tasks.get_task_by_code(task_code)
-    row = await lifecycle.review_task(task["id"], approve=True, note=note, redis=info.context.services.redis)
+    row = await lifecycle.review_task(
+        task["id"], approve=True, note=note, redis=info.context.services.redis, actor_id=viewer.user_id if viewer else None
+    )
     return TaskApproved(task=TaskNode.from_row(row))

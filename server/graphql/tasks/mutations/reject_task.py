@@ -35,7 +35,9 @@ RejectTaskResult = Annotated[
 
 @mutation(description="Admins: reject a proposed task; the note tells its owners why (editing it proposes it again).")
 async def reject_task(info: Info, task_code: str, note: str = "") -> RejectTaskResult:
-    await authorize(info, permissions.review_task)
+    viewer = await authorize(info, permissions.review_task)
     task = await tasks.get_task_by_code(task_code)
-    row = await lifecycle.review_task(task["id"], approve=False, note=note, redis=info.context.services.redis)
+    row = await lifecycle.review_task(
+        task["id"], approve=False, note=note, redis=info.context.services.redis, actor_id=viewer.user_id if viewer else None
+    )
     return TaskRejected(task=TaskNode.from_row(row))

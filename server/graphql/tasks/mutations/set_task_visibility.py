@@ -47,6 +47,7 @@ SetTaskVisibilityResult = Annotated[
 )
 async def set_task_visibility(info: Info, task_code: str, visibility: TaskVisibility) -> SetTaskVisibilityResult:
     task = await tasks.get_task_by_code(task_code)
-    await authorize(info, permissions.manage_task, task["id"])
-    row = await lifecycle.set_visibility(task["id"], visibility.value, redis=info.context.services.redis)
+    viewer = await authorize(info, permissions.manage_task, task["id"])
+    admin_id = viewer.user_id if viewer is not None and viewer.is_admin else None  # recorded in the admins' audit log
+    row = await lifecycle.set_visibility(task["id"], visibility.value, redis=info.context.services.redis, admin_id=admin_id)
     return TaskVisibilityChanged(task=TaskNode.from_row(row))

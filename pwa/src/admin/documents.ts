@@ -1,0 +1,160 @@
+/** The admin pages' GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type { Document } from "../api/documents";
+import type { ErrorResult } from "../api/types";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = "__typename ... on Error { code message } ... on InputError { fields { field message } }";
+
+export type UserRole = "USER" | "ADMIN";
+export type AuditAction =
+  | "ROLE_CHANGED"
+  | "USER_DISABLED"
+  | "USER_ENABLED"
+  | "SESSIONS_RESET"
+  | "PASSWORD_RESET_ISSUED"
+  | "TASK_APPROVED"
+  | "TASK_REJECTED"
+  | "TASK_VISIBILITY"
+  | "MODEL_TAKEN_DOWN";
+
+export interface PageInfo {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export interface Connection<T> {
+  edges: { node: T }[];
+  pageInfo: PageInfo;
+}
+
+export interface AdminUser {
+  id: string;
+  username: string;
+  email: string | null;
+  emailVerified: boolean;
+  role: UserRole;
+  disabled: boolean;
+  disabledReason: string | null;
+  createdAt: string;
+  lastSeenAt: string | null;
+}
+
+const USER_FIELDS = "id username email emailVerified role disabled disabledReason createdAt lastSeenAt";
+
+export const ADMIN_USERS = doc<
+  { adminUsers: Connection<AdminUser> },
+  { search: string | null; role: UserRole | null; disabled: boolean | null; after: string | null }
+>(
+  `query AdminUsers($search: String, $role: UserRole, $disabled: Boolean, $after: String) {
+    adminUsers(search: $search, role: $role, disabled: $disabled, first: 20, after: $after) {
+      edges { node { ${USER_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+);
+
+type UserResult<T extends string> = { __typename: T; user: AdminUser } | ErrorResult;
+
+export const SET_USER_ROLE = doc<{ setUserRole: UserResult<"UserRoleSet"> }, { userId: string; role: UserRole }>(
+  `mutation SetUserRole($userId: ID!, $role: UserRole!) { setUserRole(userId: $userId, role: $role) { ${ERROR_FIELDS}
+    ... on UserRoleSet { user { ${USER_FIELDS} } } } }`,
+);
+
+export const SET_USER_DISABLED = doc<
+  { setUserDisabled: UserResult<"UserDisabledSet"> },
+  { userId: string; disabled: boolean; reason: string }
+>(
+  `mutation SetUserDisabled($userId: ID!, $disabled: Boolean!, $reason: String!) {
+    setUserDisabled(userId: $userId, disabled: $disabled, reason: $reason) { ${ERROR_FIELDS}
+    ... on UserDisabledSet { user { ${USER_FIELDS} } } } }`,
+);
+
+export const RESET_USER_SESSIONS = doc<{ resetUserSessions: UserResult<"UserSessionsReset"> }, { userId: string }>(
+  `mutation ResetUserSessions($userId: ID!) { resetUserSessions(userId: $userId) { ${ERROR_FIELDS}
+    ... on UserSessionsReset { user { ${USER_FIELDS} } } } }`,
+);
+
+export type IssueResetResult = { __typename: "PasswordResetIssued"; link: string; expiresAt: string } | ErrorResult;
+
+export const ISSUE_RESET = doc<{ adminIssuePasswordReset: IssueResetResult }, { username: string }>(
+  `mutation AdminIssueReset($username: String!) { adminIssuePasswordReset(input: {username: $username}) { ${ERROR_FIELDS}
+    ... on PasswordResetIssued { link expiresAt } } }`,
+);
+
+export interface PendingTask {
+  code: string;
+  name: string;
+  description: string;
+  owners: string[];
+  createdAt: string;
+}
+
+export const PENDING_TASKS = doc<{ pendingTasks: PendingTask[] }>(
+  `query PendingTasks { pendingTasks { code name description owners createdAt } }`,
+);
+
+export const APPROVE_TASK = doc<{ approveTask: { __typename: "TaskApproved" } | ErrorResult }, { code: string; note: string }>(
+  `mutation ApproveTask($code: String!, $note: String!) { approveTask(taskCode: $code, note: $note) { ${ERROR_FIELDS} } }`,
+);
+
+export const REJECT_TASK = doc<{ rejectTask: { __typename: "TaskRejected" } | ErrorResult }, { code: string; note: string }>(
+  `mutation RejectTask($code: String!, $note: String!) { rejectTask(taskCode: $code, note: $note) { ${ERROR_FIELDS} } }`,
+);
+
+export interface AdminModel {
+  id: string;
+  name: string;
+  taskCode: string;
+  owner: string;
+  status: string;
+  published: boolean;
+  takenDown: boolean;
+  takenDownReason: string | null;
+  createdAt: string;
+}
+
+const MODEL_FIELDS = "id name taskCode owner status published takenDown takenDownReason createdAt";
+
+export const ADMIN_MODELS = doc<{ adminModels: Connection<AdminModel> }, { taskCode: string | null; after: string | null }>(
+  `query AdminModels($taskCode: String, $after: String) { adminModels(taskCode: $taskCode, first: 20, after: $after) {
+    edges { node { ${MODEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+);
+
+export const TAKE_DOWN_MODEL = doc<
+  { takeDownModel: { __typename: "ModelTakenDown"; model: { takenDownReason: string | null } } | ErrorResult },
+  { modelId: string; reason: string }
+>(
+  `mutation TakeDownModel($modelId: ID!, $reason: String!) { takeDownModel(modelId: $modelId, reason: $reason) {
+    ${ERROR_FIELDS} ... on ModelTakenDown { model { takenDownReason } } } }`,
+);
+
+export interface AuditEntry {
+  id: string;
+  actor: string;
+  action: AuditAction;
+  targetType: string;
+  targetLabel: string;
+  reason: string;
+  createdAt: string;
+}
+
+export const AUDIT_LOG = doc<
+  { auditLog: Connection<AuditEntry> },
+  { action: AuditAction | null; actor: string | null; after: string | null }
+>(
+  `query AuditLog($action: AuditAction, $actor: String, $after: String) {
+    auditLog(action: $action, actor: $actor, first: 20, after: $after) {
+      edges { node { id actor action targetType targetLabel reason createdAt } } pageInfo { hasNextPage endCursor } } }`,
+);
+
+export const ADMIN_DOCUMENTS = {
+  ADMIN_USERS,
+  SET_USER_ROLE,
+  SET_USER_DISABLED,
+  RESET_USER_SESSIONS,
+  ISSUE_RESET,
+  PENDING_TASKS,
+  APPROVE_TASK,
+  REJECT_TASK,
+  ADMIN_MODELS,
+  TAKE_DOWN_MODEL,
+  AUDIT_LOG,
+};

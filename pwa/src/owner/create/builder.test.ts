@@ -1,0 +1,153 @@
+// The task creation form's pure logic: the config it builds (the same documents tests/api/test_served_models.py
+// posts to the server, from configs.json), the way back from JSON, error paths → controls, JSON syntax errors.
+import { describe, expect, it } from "vitest";
+import {
+  buildConfig, clientProblems, controlFor, defaultState, fieldRow, jsonProblem, stateFromConfig, withKind,
+} from "./builder";
+import CONFIGS from "./configs.json";
+import { typedState } from "./typed";
+
+describe("buildConfig", () => {
+  it("builds the documents the server accepts (configs.json, posted by the API test) for every kind", () => {
+    expect(buildConfig(defaultState("classification"))).toEqual(CONFIGS.classification);
+    expect(buildConfig(defaultState("extractive_qa"))).toEqual(CONFIGS.extractive_qa);
+    expect(buildConfig(typedState())).toEqual(CONFIGS.typed); // every input field type
+  });
+
+  it("sends only text fields asked always to the model", () => {
+    const state = typedState();
+    for (const row of state.inputFields) row.toModel = true;
+    expect(buildConfig(state).model_inputs).toEqual(["statement", "why"].slice(0, 1));
+    state.inputFields[1].showWhen = "always";
+    expect(buildConfig(state).model_inputs).toEqual(["statement", "why"]);
+  });
+
+  it("checks number ranges, choices and spans before the round trip", () => {
+    const state = typedState();
+    state.inputFields[4].max = "0";
+    state.inputFields[3].choices = "";
+    state.inputFields[8].spanOf = "nowhere";
+    expect(clientProblems("t_x", "T", state).map((p) => p.field)).toEqual([
+      "config.input_fields.3.choices", "config.input_fields.4.max", "config.input_fields.8.span_of",
+    ]);
+    expect(clientProblems("t_x", "T", typedState())).toEqual([]);
+  });
+
+  it("writes a field's type, choices and help only when they say something", () => {
+    const state = defaultState();
+    state.inputFields.push({ ...fieldRow("topic", false), type: "dropdown", choices: "food, films ,\nsport", help: " Pick one. " });
+    state.inputFields.push({ ...fieldRow("why", false), type: "multiline_text", choices: "ignored" });
+    const config = buildConfig(state);
+    expect(config.input_fields).toEqual([
+      { name: "statement", max_length: 1000 },
+      { name: "topic", type: "dropdown", choices: ["food", "films", "sport"], help: "Pick one." },
+      { name: "why", type: "multiline_text" },
+    ]);
+    expect(config.model_inputs).toEqual(["statement"]);
+  });
+
+  it("follows a change of kind: metrics, labels and the answer field", () => {
+    const qa = buildConfig(withKind(defaultState("classification"), "extractive_qa"));
+    expect(qa).toMatchObject({ kind: "extractive_qa", performance_metric: "squad_f1", answer_context_field: "context" });
+    expect(qa).not.toHaveProperty("labels");
+    expect(qa.fooling).toEqual({ metric: "string_f1", threshold: 0.4 });
+    const back = buildConfig(withKind(withKind(defaultState(), "extractive_qa"), "classification"));
+    expect(back).toMatchObject({ performance_metric: "accuracy", fooling: { metric: "exact_match" } });
+    expect(back.labels).toEqual(["negative", "positive", "neutral"]);
+    expect(back).not.toHaveProperty("answer_context_field");
+  });
+
+  it("keeps the votes as a whole number and unknown settings as they were", () => {
+    const state = stateFromConfig({ ...CONFIGS.classification, duplicates: { enabled: true }, validation: { gold_rate: 0.1 } })!;
+    state.votes = "2.4";
+    const config = buildConfig(state);
+    expect(config.duplicates).toEqual({ enabled: true });
+    expect(config.validation).toEqual({ gold_rate: 0.1, num_matching_validations: 2 });
+  });
+});
+
+describe("stateFromConfig", () => {
+  it("round-trips what the form builds", () => {
+    for (const config of [CONFIGS.classification, CONFIGS.extractive_qa, CONFIGS.typed]) {
+      const state = stateFromConfig(config);
+      expect(state).not.toBeNull();
+      expect(buildConfig(state!)).toEqual(config);
+    }
+  });
+
+  it("reads typed fields and object choices", () => {
+    const state = stateFromConfig({
+      ...CONFIGS.classification,
+      input_fields: [{ name: "statement" }, { name: "tone", type: "single_label", choices: [{ value: "calm", label: "Calm" }, "angry"] }],
+    })!;
+    expect(state.inputFields[1]).toMatchObject({ name: "tone", type: "single_label", choices: "calm, angry", toModel: false });
+  });
+
+  it("gives up on what the form cannot show", () => {
+    expect(stateFromConfig(null)).toBeNull();
+    expect(stateFromConfig([])).toBeNull();
+    expect(stateFromConfig({ ...CONFIGS.classification, kind: "regression" })).toBeNull();
+    expect(stateFromConfig({ ...CONFIGS.classification, input_fields: "statement" })).toBeNull();
+    expect(stateFromConfig({ ...CONFIGS.classification, input_fields: [{ display_name: "no name" }] })).toBeNull();
+  });
+});
+
+describe("jsonProblem", () => {
+  it("is null for valid JSON", () => expect(jsonProblem('{"a": 1}')).toBeNull());
+
+  it("names the line of a syntax error", () => {
+    const problem = jsonProblem('{\n  "kind": "classification",\n  "labels": [\n}');
+    expect(problem).not.toBeNull();
+    expect(problem!.line).toBe(4);
+    expect(jsonProblem('{\n  "a": 1,\n  "b": 2\n')!.line).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("controlFor", () => {
+  it.each([
+    ["code", "ct-code"],
+    ["name", "ct-name"],
+    ["instructions", "ct-instructions"],
+    ["config.labels", "ct-labels"],
+    ["config.labels.2", "ct-labels"],
+    ["config.input_fields.0.name", "ct-input-0-name"],
+    ["config.input_fields.3.max_length", "ct-input-3-maxlength"],
+    ["config.input_fields.2.max", "ct-input-2-max"],
+    ["config.input_fields.2.show_when", "ct-input-2-when"],
+    ["config.input_fields.1.span_of", "ct-input-1-spanof"],
+    ["config.input_fields.1.choices", "ct-input-1-choices"],
+    ["config.input_fields.1", "ct-input-1-name"],
+    ["config.context_fields.0.display_name", "ct-context-0-display"],
+    ["config.answer_context_field", "ct-answer-field"],
+    ["config.fooling.metric", "ct-fooling"],
+    ["config.fooling.threshold", "ct-threshold"],
+    ["config.performance_metric", "ct-metric"],
+    ["config.validation.num_matching_validations", "ct-votes"],
+    ["config.model_inputs.0", "ct-input-0-model"],
+    ["targetModels.0.name", "ct-target"],
+  ])("%s → %s", (path, id) => expect(controlFor(path)).toBe(id));
+
+  it("is null for paths without a control", () => {
+    expect(controlFor("config")).toBeNull();
+    expect(controlFor("config.dynascore.weights")).toBeNull();
+    expect(controlFor("roundId")).toBeNull();
+  });
+});
+
+describe("clientProblems", () => {
+  it("accepts the default form with a code and a name", () => {
+    expect(clientProblems("my_task", "My task", defaultState())).toEqual([]);
+  });
+
+  it("names each problem by its server path", () => {
+    const state = defaultState();
+    state.inputFields[0].name = "Bad Name";
+    state.inputFields.push({ ...fieldRow("tone", false), type: "dropdown", choices: "one" });
+    state.labels = "only";
+    expect(clientProblems(" ", "", state).map((p) => p.field)).toEqual([
+      "code", "name", "config.input_fields.0.name", "config.input_fields.1.choices", "config.labels",
+    ]);
+    expect(clientProblems("9lives", "x", defaultState("extractive_qa")).map((p) => p.field)).toEqual(["code"]);
+    expect(clientProblems("", "", null).map((p) => p.field)).toEqual(["code", "name"]); // JSON: the server checks it
+  });
+});

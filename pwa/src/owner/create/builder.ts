@@ -1,0 +1,331 @@
+/**
+ * The task creation form's state and the config document built from it (docs/task-config.md), the way back from a
+ * config (the "Advanced: JSON" editor) to the form, and the form control each server field path belongs to.
+ * Pure functions.
+ */
+
+export type Kind = "classification" | "extractive_qa";
+/** Field types the server accepts (server/tasks/config.py); "text" is written by omitting `type`. */
+export const INPUT_TYPES = [
+  "text",
+  "multiline_text",
+  "single_label",
+  "multi_label",
+  "number",
+  "dropdown",
+  "rating",
+  "boolean",
+  "span",
+] as const;
+export type InputType = (typeof INPUT_TYPES)[number];
+export const CHOICE_TYPES: readonly InputType[] = ["single_label", "multi_label", "dropdown"];
+
+export interface FieldRow {
+  name: string;
+  displayName: string;
+  maxLength: string;
+  placeholder: string;
+  /** Input fields only. */
+  type: InputType;
+  choices: string; // comma-separated values (single_label, multi_label, dropdown)
+  help: string;
+  /** Sent to the target model (`model_inputs`). */
+  toModel: boolean;
+  /** When it is asked (input fields): always, or after the model's verdict. */
+  showWhen: ShowWhen;
+  /** number: range and step ("" → the server's default step of 1); rating: its scale; span: the context field. */
+  min: string;
+  max: string;
+  step: string;
+  slider: boolean;
+  scale: string;
+  spanOf: string;
+}
+
+export const SHOW_WHEN = ["always", "fooled", "not_fooled"] as const;
+export type ShowWhen = (typeof SHOW_WHEN)[number];
+
+export interface FormState {
+  kind: Kind;
+  contextFields: FieldRow[];
+  inputFields: FieldRow[];
+  labels: string; // comma-separated
+  answerContextField: string;
+  performanceMetric: string;
+  foolingMetric: string;
+  threshold: string;
+  votes: string;
+  /** Keys of a config this form has no control for, kept as they were (the JSON editor may add them). */
+  extra: Record<string, unknown>;
+}
+
+export const METRICS: Record<Kind, string[]> = { classification: ["accuracy", "macro_f1"], extractive_qa: ["squad_f1"] };
+export const FOOLING: Record<Kind, string[]> = {
+  classification: ["exact_match", "ask_user"],
+  extractive_qa: ["string_f1", "ask_user"],
+};
+const OUTPUTS: Record<Kind, string[]> = {
+  classification: ["label", "probs"],
+  extractive_qa: ["answer", "start", "end", "confidence"],
+};
+
+export function fieldRow(name: string, toModel: boolean, maxLength = ""): FieldRow {
+  return {
+    name, displayName: "", maxLength, placeholder: "", type: "text", choices: "", help: "", toModel, showWhen: "always",
+    min: "", max: "", step: "", slider: false, scale: "", spanOf: "",
+  };
+}
+
+/** Only text fields asked always can be sent to the model (the server's rule for `model_inputs`). */
+export const modelReadable = (row: FieldRow, input: boolean): boolean =>
+  !input || ((row.type === "text" || row.type === "multiline_text") && row.showWhen === "always");
+
+export function defaultState(kind: Kind = "classification"): FormState {
+  const qa = kind === "extractive_qa";
+  return {
+    kind,
+    contextFields: [{ ...fieldRow("context", qa, "5000"), displayName: qa ? "Passage" : "Prompt" }],
+    inputFields: [fieldRow(qa ? "question" : "statement", true, "1000")],
+    labels: qa ? "" : "negative, positive, neutral",
+    answerContextField: qa ? "context" : "",
+    performanceMetric: METRICS[kind][0],
+    foolingMetric: FOOLING[kind][0],
+    threshold: "0.4",
+    votes: "3",
+    extra: {},
+  };
+}
+
+/** The form switched to another kind: metrics, labels and the answer field follow; the fields stay. */
+export function withKind(state: FormState, kind: Kind): FormState {
+  if (state.kind === kind) return state;
+  const base = defaultState(kind);
+  return {
+    ...state,
+    kind,
+    labels: kind === "classification" ? state.labels || base.labels : "",
+    answerContextField: kind === "extractive_qa" ? state.answerContextField || state.contextFields[0]?.name || "" : "",
+    performanceMetric: base.performanceMetric,
+    foolingMetric: base.foolingMetric,
+  };
+}
+
+export const splitList = (text: string): string[] => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
+
+function numberOr(text: string, fallback: number): number {
+  const value = Number(text.trim());
+  return text.trim() !== "" && Number.isFinite(value) ? value : fallback;
+}
+
+function spec(row: FieldRow, input: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: row.name.trim() };
+  if (row.displayName.trim()) out.display_name = row.displayName.trim();
+  if (row.placeholder.trim()) out.placeholder = row.placeholder.trim();
+  if (row.maxLength.trim()) out.max_length = numberOr(row.maxLength, 2000);
+  if (input) {
+    if (row.type !== "text") out.type = row.type;
+    if (row.showWhen !== "always") out.show_when = row.showWhen;
+    if (CHOICE_TYPES.includes(row.type)) out.choices = splitList(row.choices);
+    if (row.type === "number") {
+      out.min = numberOr(row.min, 0);
+      out.max = numberOr(row.max, 10);
+      if (row.step.trim()) out.step = numberOr(row.step, 1);
+      if (row.slider) out.widget = "slider";
+    }
+    if (row.type === "rating" && row.scale.trim()) out.scale = Math.round(numberOr(row.scale, 5));
+    if (row.type === "span") out.span_of = row.spanOf.trim();
+    if (row.help.trim()) out.help = row.help.trim();
+  }
+  return out;
+}
+
+/** The config document the form describes (what createTask receives). */
+export function buildConfig(state: FormState): Record<string, unknown> {
+  const qa = state.kind === "extractive_qa";
+  const config: Record<string, unknown> = {
+    ...state.extra,
+    kind: state.kind,
+    context_fields: state.contextFields.map((r) => spec(r, false)),
+    input_fields: state.inputFields.map((r) => spec(r, true)),
+    model_inputs: [
+      ...state.contextFields.filter((r) => r.toModel),
+      ...state.inputFields.filter((r) => r.toModel && modelReadable(r, true)),
+    ].map((r) => r.name.trim()),
+    output_fields: OUTPUTS[state.kind],
+    fooling: {
+      metric: state.foolingMetric,
+      ...(state.foolingMetric === "string_f1" ? { threshold: numberOr(state.threshold, 0.4) } : {}),
+    },
+    performance_metric: state.performanceMetric,
+    validation: { ...asObject(state.extra.validation), num_matching_validations: Math.round(numberOr(state.votes, 3)) },
+  };
+  if (qa) config.answer_context_field = state.answerContextField;
+  else config.labels = splitList(state.labels);
+  return config;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+const CONTROLLED = new Set([
+  "kind", "context_fields", "input_fields", "model_inputs", "output_fields", "fooling", "performance_metric", "validation",
+  "labels", "answer_context_field",
+]);
+
+function rowOf(raw: unknown, modelInputs: string[], input: boolean): FieldRow | null {
+  const o = asObject(raw);
+  if (typeof o.name !== "string") return null;
+  const type = input && typeof o.type === "string" && (INPUT_TYPES as readonly string[]).includes(o.type) ? (o.type as InputType) : "text";
+  const choices = Array.isArray(o.choices)
+    ? o.choices.map((c) => (typeof c === "string" ? c : String(asObject(c).value ?? ""))).filter(Boolean).join(", ")
+    : "";
+  return {
+    name: o.name,
+    displayName: typeof o.display_name === "string" ? o.display_name : "",
+    maxLength: typeof o.max_length === "number" ? String(o.max_length) : "",
+    placeholder: typeof o.placeholder === "string" ? o.placeholder : "",
+    type,
+    choices,
+    help: typeof o.help === "string" ? o.help : "",
+    toModel: modelInputs.includes(o.name),
+    showWhen: o.show_when === "fooled" || o.show_when === "not_fooled" ? o.show_when : "always",
+    min: typeof o.min === "number" ? String(o.min) : "",
+    max: typeof o.max === "number" ? String(o.max) : "",
+    step: typeof o.step === "number" ? String(o.step) : "",
+    slider: o.widget === "slider",
+    scale: typeof o.scale === "number" ? String(o.scale) : "",
+    spanOf: typeof o.span_of === "string" ? o.span_of : "",
+  };
+}
+
+/**
+ * A config (from the JSON editor) back as form state, or null when the form cannot show it (not an object, an unknown
+ * kind, or fields it cannot read); keys the form has no control for are kept in `extra`.
+ */
+export function stateFromConfig(config: unknown): FormState | null {
+  const o = asObject(config);
+  if (o.kind !== "classification" && o.kind !== "extractive_qa") return null;
+  const kind: Kind = o.kind;
+  if (!Array.isArray(o.context_fields) || !Array.isArray(o.input_fields)) return null;
+  const modelInputs = Array.isArray(o.model_inputs) ? o.model_inputs.filter((n): n is string => typeof n === "string") : [];
+  const contextFields = o.context_fields.map((r) => rowOf(r, modelInputs, false));
+  const inputFields = o.input_fields.map((r) => rowOf(r, modelInputs, true));
+  if (contextFields.includes(null) || inputFields.includes(null)) return null;
+  const fooling = asObject(o.fooling);
+  const validation = asObject(o.validation);
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(o)) if (!CONTROLLED.has(key)) extra[key] = value;
+  const { num_matching_validations: votes, ...otherValidation } = validation;
+  if (Object.keys(otherValidation).length) extra.validation = otherValidation;
+  const base = defaultState(kind);
+  return {
+    kind,
+    contextFields: contextFields as FieldRow[],
+    inputFields: inputFields as FieldRow[],
+    labels: Array.isArray(o.labels) ? o.labels.join(", ") : "",
+    answerContextField: typeof o.answer_context_field === "string" ? o.answer_context_field : "",
+    performanceMetric: typeof o.performance_metric === "string" ? o.performance_metric : base.performanceMetric,
+    foolingMetric: typeof fooling.metric === "string" ? fooling.metric : base.foolingMetric,
+    threshold: typeof fooling.threshold === "number" ? String(fooling.threshold) : base.threshold,
+    votes: typeof votes === "number" ? String(votes) : base.votes,
+    extra,
+  };
+}
+
+/** A JSON syntax error with its line and column (1-based), or null when the text parses. */
+export function jsonProblem(text: string): { line: number; column: number; message: string } | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (problem) {
+    const message = problem instanceof Error ? problem.message : String(problem);
+    const lineCol = /line (\d+) column (\d+)/.exec(message);
+    if (lineCol) return { line: Number(lineCol[1]), column: Number(lineCol[2]), message };
+    const at = /position (\d+)/.exec(message);
+    const offset = at ? Number(at[1]) : text.length;
+    const before = text.slice(0, offset).split("\n");
+    return { line: before.length, column: before[before.length - 1].length + 1, message };
+  }
+}
+
+/**
+ * The id of the form control a server (or client) field path belongs to, e.g. "config.input_fields.0.name" →
+ * "ct-input-0-name"; null for paths the form has no control for (shown in the page's message).
+ */
+export function controlFor(path: string): string | null {
+  const parts = path.split(".");
+  const [head, ...rest] = parts;
+  if (head === "code" || head === "name" || head === "description" || head === "instructions") return `ct-${head}`;
+  if (head === "targetModels") return "ct-target";
+  if (head !== "config") return null;
+  const [key, index, sub] = rest;
+  switch (key) {
+    case undefined:
+      return null;
+    case "kind":
+      return "ct-kind";
+    case "labels":
+      return "ct-labels";
+    case "answer_context_field":
+      return "ct-answer-field";
+    case "performance_metric":
+      return "ct-metric";
+    case "fooling":
+      return index === "threshold" ? "ct-threshold" : "ct-fooling";
+    case "validation":
+      return "ct-votes";
+    case "model_inputs":
+      return "ct-input-0-model";
+    case "context_fields":
+    case "input_fields": {
+      const prefix = key === "context_fields" ? "context" : "input";
+      const i = /^\d+$/.test(index ?? "") ? index : "0";
+      const control: Record<string, string> = {
+        display_name: "display", max_length: "maxlength", placeholder: "placeholder", type: "type", choices: "choices",
+        help: "help", show_when: "when", min: "min", max: "max", step: "step", widget: "step", scale: "scale",
+        span_of: "spanof", min_selected: "choices", max_selected: "choices", required: "when",
+      };
+      return `ct-${prefix}-${i}-${(sub && control[sub]) || "name"}`;
+    }
+    default:
+      return null;
+  }
+}
+
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** What the form can tell before the round trip (the server checks everything again), as server-style paths. */
+export function clientProblems(code: string, name: string, state: FormState | null): Problem[] {
+  const problems: Problem[] = [];
+  if (!code.trim()) problems.push({ field: "code", message: "Give the task a code." });
+  else if (!/^[a-z][a-z0-9_]{1,47}$/.test(code.trim()))
+    problems.push({ field: "code", message: "2–48 characters: lowercase letters, digits and _, starting with a letter." });
+  if (!name.trim()) problems.push({ field: "name", message: "Give the task a name." });
+  if (state === null) return problems; // a config from the JSON editor: the server checks it
+  const rows: [string, FieldRow[]][] = [["context_fields", state.contextFields], ["input_fields", state.inputFields]];
+  for (const [key, list] of rows)
+    list.forEach((row, i) => {
+      if (!/^[a-z][a-z0-9_]{0,47}$/.test(row.name.trim()))
+        problems.push({ field: `config.${key}.${i}.name`, message: "Use a lowercase identifier (a-z, 0-9, _)." });
+      if (key !== "input_fields") return;
+      const at = (sub: string) => `config.${key}.${i}.${sub}`;
+      const least = row.type === "multi_label" ? 1 : 2;
+      if (CHOICE_TYPES.includes(row.type) && splitList(row.choices).length < least)
+        problems.push({ field: at("choices"), message: least === 1 ? "Give at least one choice." : "Give at least two choices." });
+      if (row.type === "number") {
+        const [min, max] = [row.min, row.max].map((v) => (v.trim() === "" ? NaN : Number(v)));
+        if (!Number.isFinite(min)) problems.push({ field: at("min"), message: "Give the smallest value." });
+        if (!Number.isFinite(max)) problems.push({ field: at("max"), message: "Give the largest value." });
+        else if (Number.isFinite(min) && max <= min) problems.push({ field: at("max"), message: "Must be greater than the smallest value." });
+      }
+      if (row.type === "span" && !state.contextFields.some((c) => c.name.trim() === row.spanOf.trim()))
+        problems.push({ field: at("span_of"), message: "Choose the context field the span is taken from." });
+    });
+  if (state.kind === "classification" && splitList(state.labels).length < 2)
+    problems.push({ field: "config.labels", message: "A classification task needs at least two labels." });
+  return problems;
+}

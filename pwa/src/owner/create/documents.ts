@@ -1,0 +1,51 @@
+/** The task creation page's GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type { Document } from "../../api/documents";
+import type { ErrorResult } from "../../api/types";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
+
+export interface ServedModel {
+  name: string;
+  versions: string[];
+  ready: boolean;
+  kind: string | null;
+  task: string | null;
+  inputs: string[];
+  labels: string[];
+  heldoutAccuracy: number | null;
+  heldoutF1: number | null;
+  builtAt: string | null;
+  builtinTask: string | null;
+  usable: boolean;
+}
+
+export const SERVED_TARGET_MODELS = doc<{ servedTargetModels: { targets: ServedModel[] } }, { kind: string | null }>(
+  `query ServedTargetModels($kind: String) { servedTargetModels(kind: $kind) {
+    targets { name versions ready kind task inputs labels heldoutAccuracy heldoutF1 builtAt builtinTask usable } } }`,
+);
+
+export type CreateTaskResult =
+  | { __typename: "TaskCreated"; task: { id: string; code: string; name: string; status: string } }
+  | ErrorResult;
+
+export const CREATE_TASK_FULL = doc<
+  { createTask: CreateTaskResult },
+  { input: { code: string; name: string; config: unknown; description: string; instructions: string } }
+>(
+  `mutation CreateTaskFromForm($input: CreateTaskInput!) { createTask(input: $input) { ${ERROR_FIELDS}
+    ... on TaskCreated { task { id code name status } } } }`,
+);
+
+export type CreateRoundResult = { __typename: "RoundCreated"; round: { id: string; number: number } } | ErrorResult;
+
+export const OPEN_FIRST_ROUND = doc<
+  { createRound: CreateRoundResult },
+  { input: { taskCode: string; targetModels: { name: string; version: string }[] } }
+>(
+  `mutation OpenFirstRound($input: CreateRoundInput!) { createRound(input: $input) { ${ERROR_FIELDS}
+    ... on RoundCreated { round { id number } } } }`,
+);
+
+export const CREATE_DOCUMENTS = { SERVED_TARGET_MODELS, CREATE_TASK_FULL, OPEN_FIRST_ROUND };

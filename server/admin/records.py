@@ -1,0 +1,68 @@
+"""Rows of the admin domain as typed records, and the actions its audit log names."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import TypedDict
+
+
+class AuditAction(StrEnum):
+    """What an admin did (admin_audit.action)."""
+
+    ROLE_CHANGED = "role_changed"
+    USER_DISABLED = "user_disabled"
+    USER_ENABLED = "user_enabled"
+    SESSIONS_RESET = "sessions_reset"
+    PASSWORD_RESET_ISSUED = "password_reset_issued"
+    TASK_APPROVED = "task_approved"
+    TASK_REJECTED = "task_rejected"
+    TASK_VISIBILITY = "task_visibility"
+    MODEL_TAKEN_DOWN = "model_taken_down"
+
+
+class AuditTarget(StrEnum):
+    USER = "user"
+    TASK = "task"
+    MODEL = "model"
+
+
+class UserRole(StrEnum):
+    USER = "USER"
+    ADMIN = "ADMIN"
+
+
+class AuditRow(TypedDict):
+    id: int
+    actor: int | None
+    actor_username: str
+    action: str
+    target_type: str
+    target_id: int
+    target_label: str
+    reason: str
+    created_at: datetime
+
+
+class AdminUserRow(TypedDict):
+    id: int
+    username: str
+    email: str | None
+    email_verified_at: datetime | None
+    is_admin: bool
+    disabled_at: datetime | None
+    disabled_reason: str
+    created_at: datetime
+    last_seen_at: datetime | None  # the last use of one of its API tokens (sessions leave no trace)
+
+
+class AdminModelRow(TypedDict):
+    id: int
+    name: str
+    task_code: str
+    owner_username: str
+    status: str
+    published: bool
+    taken_down_at: datetime | None
+    taken_down_reason: str
+    created_at: datetime
