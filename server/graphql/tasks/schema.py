@@ -14,13 +14,12 @@ from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.mutations.add_contexts import add_contexts
 from server.graphql.tasks.mutations.add_task_owner import add_task_owner
-from server.graphql.tasks.mutations.approve_task import approve_task
 from server.graphql.tasks.mutations.close_round import close_round
 from server.graphql.tasks.mutations.create_round import create_round
 from server.graphql.tasks.mutations.create_task import create_task
 from server.graphql.tasks.mutations.export_round import export_round
-from server.graphql.tasks.mutations.reject_task import reject_task
 from server.graphql.tasks.mutations.remove_task_owner import remove_task_owner
+from server.graphql.tasks.mutations.review_task import approve_task, reject_task
 from server.graphql.tasks.mutations.set_round_targets import set_round_targets
 from server.graphql.tasks.mutations.set_task_visibility import set_task_visibility
 from server.graphql.tasks.mutations.update_task import update_task
