@@ -27,6 +27,7 @@ from server.graphql.core.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler
+from server.offline.routes import offline_model_file
 
 log = logging.getLogger("dynabench.app")
 
@@ -111,7 +112,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         settings.request_body_max_bytes,
         lambda request: GraphQLContext(services=request.app.state.services),
     )
-    route_handlers: list = [graphql, health, download_export, metrics_handler(settings.metrics_token)]
+    route_handlers: list = [graphql, health, download_export, offline_model_file, metrics_handler(settings.metrics_token)]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
         route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))

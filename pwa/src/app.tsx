@@ -1,11 +1,21 @@
-/** The shell: skip link, header with navigation and sync status, the routed page in <main>. */
-import { useEffect, useRef } from "preact/hooks";
+/**
+ * The shell: skip link, header, the routed page in <main>, and on a phone the bottom tab bar (pwa/src/ui/).
+ * Header on a phone: one row (logo, sync status, bell, account menu). From 900 px: every section in the header.
+ */
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { logOut, session } from "./auth/session";
+import { currentLocale } from "./i18n/runtime";
 import { lazyWidget } from "./lib/lazy";
 import { useObservable } from "./lib/observable";
 import { SyncStatus } from "./outbox/SyncStatus";
-import { href, matchPattern, navigate, parse, usePath } from "./router";
+import { currentPath, href, matchPattern, navigate, parse, usePath } from "./router";
 import { routes } from "./routes";
+import { tasksState } from "./tasks/store";
+import { AccountMenu } from "./ui/AccountMenu";
+import { useHeaderSizeVariable } from "./ui/headerSize";
+import { currentFor, visibleItems, type Viewer } from "./ui/nav";
+import { TabBar } from "./ui/TabBar";
+import { SHELL_TEXT as T } from "./ui/text";
 
 // The notifications bell: its own chunk, loaded once signed in (pwa/src/inbox/).
 const Bell = lazyWidget<{ user: string }>(() => import("./inbox/Bell").then((m) => m.Bell));
@@ -14,7 +24,10 @@ export function App() {
   const fullPath = usePath();
   const { path, query } = parse(fullPath);
   const user = useObservable(session);
+  const tasks = useObservable(tasksState).tasks;
   const mainRef = useRef<HTMLElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  useHeaderSizeVariable(headerRef);
   const first = useRef(true);
 
   let route = routes[0];
@@ -30,13 +43,23 @@ export function App() {
     }
   }
   const needsLogin = !route.public && !user;
+  const viewer: Viewer | null = user
+    ? { isAdmin: user.user.isAdmin, ownsTasks: user.user.isAdmin || (tasks?.some((task) => task.viewerIsOwner) ?? false) }
+    : null;
 
   useEffect(() => {
-    if (needsLogin) navigate(`/login?next=${encodeURIComponent(fullPath)}`, { replace: true });
+    // Not when the address already moved on: logging out navigates to /login before the hashchange reaches usePath,
+    // and sending the next person to /login?next=<the last page> would land them on someone else's page.
+    if (needsLogin && currentPath() === fullPath) navigate(`/login?next=${encodeURIComponent(fullPath)}`, { replace: true });
   }, [needsLogin, fullPath]);
 
+  // In the same commit as the page (a layout effect), and again when the language changes.
+  const locale = currentLocale();
+  useLayoutEffect(() => {
+    document.title = T.pageTitle(found ? T.titles[route.title] : T.notFoundTitle);
+  }, [fullPath, locale]);
+
   useEffect(() => {
-    document.title = `${found ? route.title : "Not found"} · Dynabench`;
     // Move focus to the new page's heading (not on first load), so screen readers announce it.
     if (first.current) {
       first.current = false;
@@ -49,51 +72,49 @@ export function App() {
   const Page = route.page;
   return (
     <>
-      <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); mainRef.current?.focus(); }}>Skip to content</a>
-      <header class="topbar">
+      <a class="skip-link" href="#main" onClick={(e) => { e.preventDefault(); mainRef.current?.focus(); }}>{T.skip}</a>
+      <header class="topbar" ref={headerRef}>
         <div class="topbar-inner">
           <a class="brand" href={href("/")}>
             <img src="/icons/icon-192.png" alt="" width={28} height={28} />
-            <span>Dynabench</span>
+            <span class="brand-name">{T.appName}</span>
           </a>
-          {user && (
-            <nav aria-label="Main">
+          {viewer && (
+            <nav class="topnav" aria-label={T.mainNav}>
               <ul>
-                {routes.filter((r) => r.nav && (!r.admin || user.user.isAdmin)).map((r) => (
-                  <li key={r.path}>
-                    <a href={href(r.path)} aria-current={route === r && found ? "page" : undefined}>{r.nav}</a>
+                {visibleItems(viewer).map((item) => (
+                  <li key={item.key}>
+                    <a href={href(item.path)} aria-current={currentFor(item.key, path)}>{T.nav[item.key]}</a>
                   </li>
                 ))}
               </ul>
             </nav>
           )}
+          <SyncStatus />
           <div class="account">
             {user ? (
               <>
                 <Bell key={user.user.username} user={user.user.username} />
-                <a class="username" href={href("/account")} title="Your account">{user.user.username}</a>
-                <button type="button" class="link" onClick={() => { logOut(); navigate("/login"); }}>Log out</button>
+                <AccountMenu username={user.user.username} onLogOut={() => { logOut(); navigate("/login"); }} />
               </>
             ) : (
-              <a href={href("/login")}>Log in</a>
+              <a class="login-link" href={href("/login")}>{T.logIn}</a>
             )}
           </div>
-        </div>
-        <div class="topbar-inner">
-          <SyncStatus />
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1}>
         {needsLogin ? null : found ? <Page key={fullPath} params={params} query={query} /> : (
           <section aria-labelledby="page-title">
-            <h1 id="page-title" tabIndex={-1}>Page not found</h1>
-            <p><a href={href("/")}>Go to the tasks</a></p>
+            <h1 id="page-title" tabIndex={-1}>{T.notFound}</h1>
+            <p><a href={href("/")}>{T.toTasks}</a></p>
           </section>
         )}
       </main>
       <footer class="footer">
-        <p>Dynabench — dynamic adversarial data collection. Your drafts and unsent examples stay on this device until they are delivered.</p>
+        <p>{T.footer}</p>
       </footer>
+      {viewer && <TabBar path={path} viewer={viewer} />}
     </>
   );
 }

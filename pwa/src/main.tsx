@@ -2,13 +2,14 @@
 import { render } from "preact";
 import { registerSW } from "virtual:pwa-register";
 import { App } from "./app";
+import { startI18n } from "./i18n/runtime";
 import { watchNetwork } from "./lib/network";
 import { startSync } from "./outbox/sync";
 import { requestPersistentStorage } from "./storage/db";
 import "./styles.css";
 
 watchNetwork();
-render(<App />, document.getElementById("app")!);
+startI18n(() => render(<App />, document.getElementById("app")!));
 
 if ("serviceWorker" in navigator) {
   // autoUpdate: a new version activates at once (skipWaiting + clientsClaim); drafts live in IndexedDB.

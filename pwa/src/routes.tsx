@@ -1,6 +1,6 @@
 /**
- * Every page of the app. Each feature adds its routes here; `nav` puts a link in the header.
- * validate/ (validators), models/ + leaderboard/ (researchers), owner/ (task owners).
+ * Every page of the app. Each feature adds its routes here; the header and the phone's tab bar list the sections
+ * (pwa/src/ui/nav.ts): validate/ (validators), models/ + leaderboard/ (researchers), owner/ (task owners).
  */
 import type { ComponentType } from "preact";
 import { AnnotatePage } from "./annotate/AnnotatePage";
@@ -10,11 +10,13 @@ import { OutboxPage } from "./outbox/OutboxPage";
 import { TaskListPage } from "./tasks/TaskListPage";
 import { ValidateIndexPage, ValidatePage } from "./validate/ValidatePage";
 import { LeaderboardIndexPage, LeaderboardPage } from "./leaderboard/LeaderboardPage";
-import { ModelPage, ModelsPage } from "./models/ModelsPage";
-import { OwnerIndexPage, OwnerTaskPage } from "./owner/OwnerPage";
 import { lazyPage } from "./lib/lazy";
+import type { TitleKey } from "./ui/text";
 
-// Separate chunks, loaded on first use: crowd workers' join flow, owners' campaign pages.
+// Separate chunks, loaded on first use: the owners' pages (their English strings stay out of the entry), crowd
+// workers' join flow, owners' campaign pages.
+const OwnerIndexPage = lazyPage<PageProps>(() => import("./owner/OwnerPage").then((m) => m.OwnerIndexPage));
+const OwnerTaskPage = lazyPage<PageProps>(() => import("./owner/OwnerPage").then((m) => m.OwnerTaskPage));
 const JoinPage = lazyPage<PageProps>(() => import("./join/JoinPage").then((m) => m.JoinPage));
 const CampaignsPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignsPage").then((m) => m.CampaignsPage));
 const CampaignPage = lazyPage<PageProps>(() => import("./owner/campaigns/CampaignPage").then((m) => m.CampaignPage));
@@ -25,12 +27,17 @@ const FlagQueuePage = lazyPage<PageProps>(() => import("./owner/browse/BrowsePag
 const CreateTaskPage = lazyPage<PageProps>(() => import("./owner/create/CreateTaskPage").then((m) => m.CreateTaskPage));
 // Owners' webhooks: hooks, delivery logs, secrets (pwa/src/owner/webhooks/).
 const WebhooksPage = lazyPage<PageProps>(() => import("./owner/webhooks/WebhooksPage").then((m) => m.WebhooksPage));
+// Owners' task settings: texts, config versions, owners, visibility (pwa/src/owner/settings/).
+const SettingsPage = lazyPage<PageProps>(() => import("./owner/settings/SettingsPage").then((m) => m.SettingsPage));
 const InboxPage = lazyPage<PageProps>(() => import("./inbox/InboxPage").then((m) => m.InboxPage));
 // Admin pages: users, task approvals, models, audit log (pwa/src/admin/).
 const AdminUsersPage = lazyPage<PageProps>(() => import("./admin/UsersPage").then((m) => m.UsersPage));
 const AdminApprovalsPage = lazyPage<PageProps>(() => import("./admin/ApprovalsPage").then((m) => m.ApprovalsPage));
 const AdminModelsPage = lazyPage<PageProps>(() => import("./admin/ModelsPage").then((m) => m.AdminModelsPage));
 const AdminAuditPage = lazyPage<PageProps>(() => import("./admin/AuditPage").then((m) => m.AuditPage));
+// Researchers' models: upload with progress, one model's status log and scores (pwa/src/models/).
+const ModelsPage = lazyPage<PageProps>(() => import("./models/ModelsPage").then((m) => m.ModelsPage));
+const ModelPage = lazyPage<PageProps>(() => import("./models/ModelPage").then((m) => m.ModelPage));
 // Account pages: email and its verification, password resets (pwa/src/account/).
 const AccountPage = lazyPage<PageProps>(() => import("./account/AccountPage").then((m) => m.AccountPage));
 const ForgotPasswordPage = lazyPage<PageProps>(() => import("./account/RecoveryPages").then((m) => m.ForgotPasswordPage));
@@ -44,41 +51,40 @@ export interface PageProps {
 
 export interface Route {
   path: string;
-  title: string;
+  title: TitleKey; // its page title: SHELL_TEXT.titles[title], in the UI locale
   page: ComponentType<PageProps>;
-  nav?: string; // header link label
-  admin?: boolean; // the header link shows for admins only (the page itself tells others it is for admins)
   public?: boolean; // reachable without a session
 }
 
 export const routes: Route[] = [
-  { path: "/", title: "Tasks", page: TaskListPage, nav: "Tasks" },
-  { path: "/tasks/:code", title: "Annotate", page: AnnotatePage },
-  { path: "/validate", title: "Validate", page: ValidateIndexPage, nav: "Validate" },
-  { path: "/validate/:code", title: "Validate", page: ValidatePage },
-  { path: "/examples", title: "My examples", page: MyExamplesPage, nav: "My examples" },
-  { path: "/outbox", title: "Outbox", page: OutboxPage, nav: "Outbox" },
-  { path: "/models", title: "Models", page: ModelsPage, nav: "Models" },
-  { path: "/models/:id", title: "Model", page: ModelPage },
-  { path: "/leaderboard", title: "Leaderboards", page: LeaderboardIndexPage, nav: "Leaderboard" },
-  { path: "/leaderboard/:code", title: "Leaderboard", page: LeaderboardPage },
-  { path: "/owner", title: "Your tasks", page: OwnerIndexPage, nav: "Own tasks" },
-  { path: "/new-task", title: "Create a task", page: CreateTaskPage },
-  { path: "/owner/:code", title: "Task owner", page: OwnerTaskPage },
-  { path: "/owner/:code/campaigns", title: "Campaigns", page: CampaignsPage },
-  { path: "/owner/:code/campaigns/:id", title: "Campaign", page: CampaignPage },
-  { path: "/owner/:code/browse", title: "Browse examples", page: BrowsePage },
-  { path: "/owner/:code/flags", title: "Flag queue", page: FlagQueuePage },
-  { path: "/owner/:code/webhooks", title: "Webhooks", page: WebhooksPage },
-  { path: "/inbox", title: "Notifications", page: InboxPage },
-  { path: "/admin", title: "Users · Admin", page: AdminUsersPage, nav: "Admin", admin: true },
-  { path: "/admin/approvals", title: "Task approvals · Admin", page: AdminApprovalsPage },
-  { path: "/admin/models", title: "Models · Admin", page: AdminModelsPage },
-  { path: "/admin/audit", title: "Audit log · Admin", page: AdminAuditPage },
-  { path: "/join/:code", title: "Join", page: JoinPage, public: true },
-  { path: "/account", title: "Your account", page: AccountPage },
-  { path: "/forgot-password", title: "Reset your password", page: ForgotPasswordPage, public: true },
-  { path: "/reset-password", title: "Choose a new password", page: ResetPasswordPage, public: true },
-  { path: "/verify-email", title: "Confirm your email address", page: VerifyEmailPage, public: true },
-  { path: "/login", title: "Log in", page: LoginPage, public: true },
+  { path: "/", title: "tasks", page: TaskListPage },
+  { path: "/tasks/:code", title: "annotate", page: AnnotatePage },
+  { path: "/validate", title: "validate", page: ValidateIndexPage },
+  { path: "/validate/:code", title: "validate", page: ValidatePage },
+  { path: "/examples", title: "examples", page: MyExamplesPage },
+  { path: "/outbox", title: "outbox", page: OutboxPage },
+  { path: "/models", title: "models", page: ModelsPage },
+  { path: "/models/:id", title: "model", page: ModelPage },
+  { path: "/leaderboard", title: "leaderboards", page: LeaderboardIndexPage },
+  { path: "/leaderboard/:code", title: "leaderboard", page: LeaderboardPage },
+  { path: "/owner", title: "owner", page: OwnerIndexPage },
+  { path: "/new-task", title: "newTask", page: CreateTaskPage },
+  { path: "/owner/:code", title: "ownerTask", page: OwnerTaskPage },
+  { path: "/owner/:code/campaigns", title: "campaigns", page: CampaignsPage },
+  { path: "/owner/:code/campaigns/:id", title: "campaign", page: CampaignPage },
+  { path: "/owner/:code/browse", title: "browse", page: BrowsePage },
+  { path: "/owner/:code/flags", title: "flags", page: FlagQueuePage },
+  { path: "/owner/:code/webhooks", title: "webhooks", page: WebhooksPage },
+  { path: "/owner/:code/settings", title: "settings", page: SettingsPage },
+  { path: "/inbox", title: "inbox", page: InboxPage },
+  { path: "/admin", title: "adminUsers", page: AdminUsersPage },
+  { path: "/admin/approvals", title: "adminApprovals", page: AdminApprovalsPage },
+  { path: "/admin/models", title: "adminModels", page: AdminModelsPage },
+  { path: "/admin/audit", title: "adminAudit", page: AdminAuditPage },
+  { path: "/join/:code", title: "join", page: JoinPage, public: true },
+  { path: "/account", title: "account", page: AccountPage },
+  { path: "/forgot-password", title: "forgot", page: ForgotPasswordPage, public: true },
+  { path: "/reset-password", title: "reset", page: ResetPasswordPage, public: true },
+  { path: "/verify-email", title: "verify", page: VerifyEmailPage, public: true },
+  { path: "/login", title: "login", page: LoginPage, public: true },
 ];

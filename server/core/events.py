@@ -63,6 +63,15 @@ def task_channel(task_id: int) -> str:
     return f"dynabench:task:{task_id}"
 
 
+def author_channel(user_id: int) -> str:
+    """One author's own examples: judged, decided, flagged, retracted (`myExampleUpdates`)."""
+    return f"dynabench:author:{user_id}"
+
+
+TASKS_CHANNEL = "dynabench:tasks"
+"""The task list: a task created, edited, reviewed, shown/hidden/archived, a round opened or closed (`taskListChanged`)."""
+
+
 # Events -----------------------------------------------------------------------------------------
 
 
@@ -258,6 +267,39 @@ class TaskRejected(Event):
 
     def fields(self) -> dict[str, Any]:
         return {"task": self.task_id, "note": self.note}
+
+
+@dataclass(frozen=True)
+class MyExampleChanged(Event):
+    """One of the author's examples changed: `change` is judged (a verdict or a claim), outcome, flagged, retracted or
+    explained."""
+
+    kind: ClassVar[str] = "my_example"
+    user_id: int
+    example_id: int
+    change: str
+
+    def channel(self) -> str:
+        return author_channel(self.user_id)
+
+    def fields(self) -> dict[str, Any]:
+        return {"id": self.example_id, "change": self.change}
+
+
+@dataclass(frozen=True)
+class TaskListChanged(Event):
+    """A task's listing changed: `change` is created, updated, approved, rejected, visibility, round_opened or
+    round_closed. Listeners re-read their task list (the payload names the task, never its contents)."""
+
+    kind: ClassVar[str] = "task_list"
+    task_id: int
+    change: str
+
+    def channel(self) -> str:
+        return TASKS_CHANNEL
+
+    def fields(self) -> dict[str, Any]:
+        return {"task": self.task_id, "change": self.change}
 
 
 # Publishing -------------------------------------------------------------------------------------

@@ -55,7 +55,7 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         )
         problem = check_outputs(config, rows, outputs)
     except ModelTimedOut as exc:
-        problem = f"{exc} (SMOKE_TEST_TIMEOUT_S); its processes were stopped"
+        problem = f"{exc}, the time limit of a smoke test; its processes were stopped"
         await stop_stuck_model(services, model["triton_name"])
     except ModelUnavailable as exc:
         problem = str(exc)

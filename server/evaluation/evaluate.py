@@ -110,7 +110,7 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
         # A batch took longer than EVALUATION_BATCH_TIMEOUT_S: the model's code is stuck or far too
         # slow to rank; retrying would only wait again.
         await stop_stuck_model(services, model["triton_name"])
-        message = f"Evaluation failed: {exc} (EVALUATION_BATCH_TIMEOUT_S); its processes were stopped."
+        message = f"Evaluation failed: {exc}, the time limit of one batch; its processes were stopped."
         await publish_model_event(services, await record_status(model_id, ModelStatus.FAILED, message, name))
         return Evaluation(ModelStatus.FAILED)
     except ModelUnavailable as exc:

@@ -24,6 +24,7 @@ from server.evaluation.archive import (
     check_contract,
     read_model_repository,
 )
+from server.evaluation.archive.messages import FIXES, researcher_message
 from server.evaluation.records import ModelRow, ModelStatus
 from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
@@ -105,7 +106,8 @@ def _copy_capped(upload: BinaryIO, destination: Path, limit: int) -> None:
         while chunk := upload.read(1024 * 1024):
             written += len(chunk)
             if written > limit:
-                raise ServiceError("ARCHIVE_REJECTED", f"The archive is larger than the limit of {limit:,} bytes.")
+                message = f"The archive is larger than the limit of {limit:,} bytes. {FIXES['TOO_LARGE']}"
+                raise ServiceError("ARCHIVE_REJECTED", message, details={"reason": "TOO_LARGE", "entry": None})
             out.write(chunk)
 
 
@@ -123,7 +125,8 @@ def _check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
         )
         check_contract(repository, config.kind, config.model_inputs, config.labels)
     except ArchiveRejected as exc:
-        raise ServiceError("ARCHIVE_REJECTED", f"{exc.code}: {exc.message}") from None
+        details = {"reason": exc.code, "entry": exc.entry}
+        raise ServiceError("ARCHIVE_REJECTED", researcher_message(exc), details=details) from None
 
 
 async def set_published(model_id: int, published: bool) -> ModelRow:

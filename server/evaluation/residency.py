@@ -98,7 +98,7 @@ async def load_submission(services: Services, model: ModelRow) -> tuple[str | No
         await stop_stuck_model(services, model["triton_name"])
         timeout = services.settings.model_load_timeout_s
         return (
-            f"Triton did not load the model within MODEL_LOAD_TIMEOUT_S ({timeout:g} s); its processes were stopped.",
+            f"Triton did not load the model within {timeout:g} s, the time limit of a load; its processes were stopped.",
             triton_config,
         )
     except OSError as exc:

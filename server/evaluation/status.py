@@ -12,6 +12,7 @@ from server.core.errors import not_found
 from server.core.services import Services
 from server.core.settings import Settings
 from server.evaluation import queries
+from server.evaluation.log_text import scrub
 from server.evaluation.records import ModelRow, ModelStatus
 from server.notifications import producers as notifications
 from server.notifications import service as notification_service
@@ -42,7 +43,9 @@ async def get_model(model_id: int) -> ModelRow:
 async def record_status(model_id: int, status: ModelStatus, message: str, triton_name: str = "") -> ModelRow:
     """Append to the status log and set the status in one statement (safe under concurrent jobs); {} when the
     model is gone, or when ``triton_name`` (the model a job started with) no longer names the row: a job never
-    writes another model's status (ids restart when tests empty the tables)."""
+    writes another model's status (ids restart when tests empty the tables). The owner reads the message (log and
+    notification): internal names and server paths are scrubbed from it first."""
+    message = scrub(message, triton_name)
     if not notifications.model_notifies(status):
         row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
         return row if row is not None else cast(ModelRow, {})

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from server.modelbuild.data import load_training_data
+from server.modelbuild.offline import EXPORT_VERSION, config_max_length, export_offline, offline_is_current
 from server.modelbuild.progress import BuildError, BuildEvent, BuiltModel
 from server.modelbuild.recipes import (
     MAX_EVAL,
@@ -169,9 +170,17 @@ def _build_one(
         "data": [(p.name, _sha256_file(p)) for p in task_data.files],
         "templates": [(f"{spec.model_name}/{rel}", _sha256_file(p)) for rel, p in templates.items()],
     }
+    if spec.kind == "classification":  # the ONNX export for the PWA's offline verdicts (offline.py)
+        key_src["offline_export"] = EXPORT_VERSION
     cache_key = hashlib.sha256(json.dumps(key_src, sort_keys=True).encode()).hexdigest()
     existing = read_metadata(dest)
-    if not force and existing and existing.get("cache_key") == cache_key and is_complete(dest, spec):
+    if (
+        not force
+        and existing
+        and existing.get("cache_key") == cache_key
+        and is_complete(dest, spec)
+        and (spec.kind != "classification" or offline_is_current(dest / "1", config_max_length(dest)))
+    ):
         emit(BuildEvent(spec.name, spec.model_name, "skipped", message="up to date"))
         return BuiltModel(spec.name, spec.model_name, dest, True, existing)
 
@@ -191,6 +200,9 @@ def _build_one(
         if spec.kind == "classification":
             meta = build_classifier(spec, task_data, base_ref, local_base, weights_dir, train_cfg, emit)
             meta["base_model"] = base_ref
+            emit(BuildEvent(spec.name, spec.model_name, "offline", message="ONNX int8 export"))
+            offline = export_offline(staging / "1", spec, config_max_length(staging))
+            meta["offline_export"] = {"seconds": offline["export_seconds"], "bytes": offline["files"]["model.onnx"]["bytes"]}
         else:
             meta = build_qa(spec, task_data, staging / "1" / "model.py", weights_dir, train_cfg, emit)
             meta["base_model"] = "none (not a neural model)"

@@ -9,7 +9,7 @@ from typing import Any
 
 @dataclass
 class BuildEvent:
-    """Progress report: ``stage`` is one of start, skipped, data, train, evaluate, save, done."""
+    """Progress report: ``stage`` is one of start, skipped, data, train, evaluate, offline, save, done."""
 
     task: str
     model_name: str

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from server.modelbuild.offline import config_max_length, export_offline
 from server.modelbuild.progress import BuildError, BuildEvent
 from server.modelbuild.recipes import (
     MAX_EVAL,
@@ -97,6 +98,9 @@ def build_next_version(
                 spec, seed, base_ref, local_base, staging / "weights", PROFILES[profile][spec.name], emit, validated
             )
             meta["base_model"] = base_ref
+            emit(BuildEvent(spec.name, spec.model_name, "offline", message="ONNX int8 export"))
+            offline = export_offline(staging, spec, config_max_length(model_dir))
+            meta["offline_export"] = {"seconds": offline["export_seconds"], "bytes": offline["files"]["model.onnx"]["bytes"]}
         else:
             from server.modelbuild.qa import QA_PROFILES
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
 from server.tasks.form_fields import IDENTIFIER, MAX_FIELDS, TEXT_TYPES, FieldErrors, FieldSpec
+from server.tasks.translations import TaskTranslation, translation_errors
 
 METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
 # Keys of an example's stored input besides its input fields: an input field may not take these names.
@@ -100,6 +101,8 @@ class TaskConfig(_Strict):
     dynascore: DynascoreConfig = Field(default_factory=DynascoreConfig)
     # Several target models per round: send each example to one at random, or to all (majority decides).
     target_selection: Literal["random", "all"] = "random"
+    # Per-locale task name, instructions and display names (server/tasks/translations.py).
+    translations: dict[str, TaskTranslation] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> TaskConfig:
@@ -140,6 +143,8 @@ class TaskConfig(_Strict):
                 errors.append(("fooling.metric", "extractive_qa tasks use string_f1 or ask_user"))
             if self.performance_metric != "squad_f1":
                 errors.append(("performance_metric", "extractive_qa tasks use squad_f1"))
+        fields = names + [f.name for f in self.validator_fields]
+        errors.extend(translation_errors(self.translations, self.labels or [], fields))
         if errors:
             raise FieldErrors(errors)
         return self
@@ -173,6 +178,8 @@ class TaskConfig(_Strict):
         data = handler(self)
         if not self.validator_fields:  # configs without validator fields store as before
             data.pop("validator_fields", None)
+        if not self.translations:  # nor those without translations
+            data.pop("translations", None)
         return cast(dict[str, Any], data)
 
 

@@ -37,7 +37,15 @@ def _archived(task: TaskRow, what: str) -> ServiceError:
     return conflict(f"The task is archived (read-only): make it public or hidden again (setTaskVisibility) to {what}.")
 
 
-async def update_task(task_id: int, user_id: int, edit: TaskEdit) -> TaskRow:
+async def update_task(task_id: int, user_id: int, edit: TaskEdit, *, redis: Redis | None = None) -> TaskRow:
+    """Change the task's texts and config (`_update_task`); announced to live task lists when given a Redis."""
+    row = await _update_task(task_id, user_id, edit)
+    if redis is not None:
+        await events.publish(redis, events.TaskListChanged(task_id=task_id, change="updated"))
+    return row
+
+
+async def _update_task(task_id: int, user_id: int, edit: TaskEdit) -> TaskRow:
     """Change the task's texts and config. A new config becomes the next version (new rounds open with it; an open
     round keeps the one it opened with) and is refused, with the field named, if it would break the open round
     (server/tasks/config_changes.py). Editing a rejected proposal proposes it again."""
@@ -139,7 +147,10 @@ async def review_task(
             await audit.record(actor_id, action, AuditTarget.TASK, task_id, row["code"], row["review_note"])
     if redis is not None:
         event = events.TaskApproved if approve else events.TaskRejected
-        await events.publish(redis, event(task_id=task_id, note=row["review_note"]))
+        change = "approved" if approve else "rejected"
+        await events.publish(
+            redis, event(task_id=task_id, note=row["review_note"]), events.TaskListChanged(task_id=task_id, change=change)
+        )
         await notification_service.announce_live(redis, notified)
     return row
 
@@ -160,6 +171,10 @@ async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None =
         row = await queries.update_task(task_id, {"status": visibility})
         if admin_id is not None and task["status"] != visibility:  # an admin's change: in the admins' audit log
             await audit.record(admin_id, AuditAction.TASK_VISIBILITY, AuditTarget.TASK, task_id, row["code"], visibility)
-    if redis is not None and closed:
-        await events.publish(redis, *(events.RoundClosed(round_id=round_id) for round_id in closed))
+    if redis is not None:
+        await events.publish(
+            redis,
+            *(events.RoundClosed(round_id=round_id) for round_id in closed),
+            events.TaskListChanged(task_id=task_id, change="visibility"),
+        )
     return row

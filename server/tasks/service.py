@@ -105,6 +105,7 @@ async def create_task(
     *,
     proposed: bool = False,
     instructions: str = "",
+    redis: Redis | None = None,
 ) -> TaskRow:
     """A new task with its owner; a proposal (seen only by its owners and admins until approved) when `proposed`."""
     code, name = code.strip(), name.strip()
@@ -122,6 +123,8 @@ async def create_task(
                 await queries.insert_owner(task["id"], owner_id)
     except UniqueViolationError:
         raise conflict(f"A task with code '{code}' already exists.", "code") from None
+    if redis is not None:
+        await events.publish(redis, events.TaskListChanged(task_id=task["id"], change="created"))
     return task
 
 
@@ -152,6 +155,8 @@ async def create_round(
     if services is not None and announce:
         await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
     if services is not None:
+        await events.publish(services.redis, events.TaskListChanged(task_id=task["id"], change="round_opened"))
+    if services is not None:
         await webhooks.emit(services, webhooks.round_opened(row))
     return row
 
@@ -177,7 +182,9 @@ async def close_round(round_id: int, *, redis: Redis | None = None, services: Se
     before = await get_round(round_id)
     row = await queries.close_round(round_id)
     if redis is not None:
-        await events.publish(redis, events.RoundClosed(round_id=row["id"]))
+        await events.publish(
+            redis, events.RoundClosed(round_id=row["id"]), events.TaskListChanged(task_id=row["task"], change="round_closed")
+        )
     if services is not None and before["end_at"] is None:
         await webhooks.emit(services, webhooks.round_closed(row))
     return row

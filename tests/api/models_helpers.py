@@ -7,7 +7,8 @@ from pathlib import Path
 
 UPLOAD = """mutation($t: String!, $n: String!, $a: Upload!, $c: ModelCardInput) {
   uploadModel(taskCode: $t, name: $n, archive: $a, card: $c) {
-    __typename ... on ModelUploaded { model { id status } } ... on Error { code message } } }"""
+    __typename ... on ModelUploaded { model { id status } } ... on Error { code message }
+    ... on ArchiveRejectedError { reason entry } } }"""
 CREATE_DATASET = """mutation($t: String!, $n: String!, $f: Upload!, $a: DatasetAccess!) {
   createDataset(taskCode: $t, name: $n, file: $f, access: $a) {
     __typename ... on DatasetCreated { dataset { id name } exampleCount } ... on InputError { message fields { field message } } ... on Error { code message } } }"""

@@ -313,6 +313,29 @@ def test_instructions_are_markdown_rendered_safely(api, admin_token):
     assert too_long["__typename"] == "InputError" and too_long["fields"][0]["field"] == "instructions"
 
 
+def test_instructions_come_in_the_readers_locale_when_the_config_translates_them(api, admin_token):
+    owner = api.sign_up("owner")
+    config = copy.deepcopy(SENTIMENT)
+    config["translations"] = {
+        "es": {"instructions": "Escribe una frase **difícil**. <script>alert(1)</script>"},
+        "pt-BR": {"instructions": "Escreva uma frase."},
+        "fr": {"name": "Sentiment des films"},
+    }
+    assert _create(api, owner, instructions="Write a *hard* sentence.", config=config)["__typename"] == "TaskCreated"
+    query = """query($c: String!, $l: String) { task(code: $c) {
+      own: instructionsHtml  localized: instructionsHtml(locale: $l) } }"""
+
+    def read(locale):
+        return api(query, {"c": "movies", "l": locale}, token=owner)["task"]
+
+    spanish = read("es")
+    assert "<em>hard</em>" in spanish["own"]
+    assert "<strong>difícil</strong>" in spanish["localized"] and "<script" not in spanish["localized"]
+    assert "Escreva uma frase." in read("pt")["localized"], "a language's regional translation serves the language"
+    for untranslated in ("fr", "de", None, "not a locale!", "x" * 1000):  # no instructions there: the task's own
+        assert read(untranslated)["localized"] == spanish["own"]
+
+
 def test_only_owners_write_to_a_hidden_tasks_round_even_knowing_its_ids(api, admin_token, target_models):
     seed_builtin_tasks()
     assert api(VISIBILITY, {"c": "sentiment", "v": "HIDDEN"}, token=admin_token)["setTaskVisibility"]["task"]

@@ -240,6 +240,13 @@ OPS = [
         prepare=lambda w, p: {"r": w.round},
         check=lambda w, p, v, _: same(v, {"id": w.round, "number": 1}),
     ),
+    Op(
+        "taskListChanged",
+        "Subscription.taskListChanged",
+        "subscription { taskListChanged { change task { code } } }",
+        "ok ok ok ok ok ok 403 403 ok",
+        check=lambda w, p, v, _: same(v, {"change": "LISTENING", "task": None}),
+    ),
 ]
 
 

@@ -258,6 +258,13 @@ OPS = [
         prepare=lambda w, p: {"r": w.round},
         check=_check_queue_snapshot,
     ),
+    Op(
+        "myExampleUpdates",
+        "Subscription.myExampleUpdates",
+        "subscription { myExampleUpdates { change example { id } } }",
+        "401 ok ok ok ok ok 403 403 ok",
+        check=lambda w, p, v, _: same(v, {"change": "LISTENING", "example": None}),
+    ),
 ]
 
 

@@ -33,6 +33,6 @@ def test_the_annotator_says_whether_the_model_got_it_wrong(api, app_url, launch,
 
     claim.get_by_role("button", name="Yes, it got it wrong").click()
     expect(claim).to_be_hidden(timeout=60_000)
-    expect(verdict.locator("[data-verdict]")).to_have_attribute("data-verdict", "FOOLED")
+    expect(verdict.get_by_test_id("verdict-live").locator("[data-verdict]")).to_have_attribute("data-verdict", "FOOLED")
     [row] = sql("SELECT status, fooled, claim_client_id FROM examples")
     assert row["status"] == "open" and row["fooled"] is True and row["claim_client_id"] is not None

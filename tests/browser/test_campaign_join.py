@@ -55,7 +55,7 @@ def test_prolific_link_from_join_to_completion_code_on_a_phone(api, admin_token,
     expect(page.locator(".context .context-text").first).to_be_visible()
     write_example(page, "The plot was a masterpiece of tedium, and I loved every minute.", "Negative")
     page.get_by_role("button", name="Submit").click()
-    expect(page.locator(".verdict [data-verdict]")).to_be_visible(timeout=60_000)
+    expect(page.locator(".verdict").get_by_test_id("verdict-live").locator("[data-verdict]")).to_be_visible(timeout=60_000)
     expect(quota).to_contain_text("2 examples left in this campaign", timeout=30_000)
     assert axe_violations(page) == []
 

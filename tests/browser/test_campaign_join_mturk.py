@@ -56,7 +56,7 @@ def test_mturk_hit_from_preview_to_external_submit_on_a_phone(api, admin_token, 
     expect(quota).to_contain_text("3 examples left in this campaign")
     write_example(page, "A film so gripping that I checked my watch only twice an hour.", "Negative")
     page.get_by_role("button", name="Submit").click()
-    expect(page.locator(".verdict [data-verdict]")).to_be_visible(timeout=60_000)
+    expect(page.locator(".verdict").get_by_test_id("verdict-live").locator("[data-verdict]")).to_be_visible(timeout=60_000)
     expect(quota).to_contain_text("2 examples left in this campaign", timeout=30_000)
     assert axe_violations(page) == []
 

@@ -162,7 +162,9 @@ def test_every_component_filled_submitted_followed_up_and_validated(api, app_url
 
     # The verdict, then the follow-up for a fooled model.
     verdict = page.locator(".verdict")
-    expect(verdict.locator("[data-verdict]")).to_have_attribute("data-verdict", "FOOLED", timeout=60_000)
+    expect(verdict.get_by_test_id("verdict-live").locator("[data-verdict]")).to_have_attribute(
+        "data-verdict", "FOOLED", timeout=60_000
+    )
     follow = page.get_by_test_id("follow-up")
     why = follow.get_by_label("Why did it fool the model?")
     expect(why).to_be_visible()

@@ -39,7 +39,7 @@ def test_qa_answer_is_a_selected_span(api, app_url, launch, profile, target_mode
     page.get_by_label("Question").fill("What comes third and fourth in the passage?")
     page.get_by_role("button", name="Submit").click()
     verdict = page.locator(".verdict")
-    expect(verdict.locator("[data-verdict]")).to_be_visible(timeout=60_000)
+    expect(verdict.get_by_test_id("verdict-live").locator("[data-verdict]")).to_be_visible(timeout=60_000)
     expect(verdict.get_by_test_id("model-label")).not_to_have_text("—")
 
     [row] = sql("SELECT input, model_output FROM examples")

@@ -31,7 +31,7 @@ def test_annotate_page_screenshots(api, app_url, launch, profile, target_models,
     open_task(page, app_url, "sentiment")
     write_example(page, "Honestly, the soundtrack was the only thing worth the ticket.", "Negative")
     page.get_by_role("button", name="Submit").click()
-    expect(page.locator(".verdict [data-verdict]")).to_be_visible(timeout=60_000)
+    expect(page.locator(".verdict-live [data-verdict]")).to_be_visible(timeout=60_000)
     expect(page.locator(".verdict").get_by_role("button", name="Retract")).to_be_visible()
     write_example(page, "Not bad, if you like being bored.", "Negative")  # the next draft
 

@@ -92,7 +92,8 @@ def test_a_config_over_the_limits_is_refused_with_its_reason_and_nothing_is_depl
 
     assert result["__typename"] == "ArchiveRejectedError", result
     assert result["code"] == "ARCHIVE_REJECTED"
-    assert result["message"].startswith("CONFIG_LIMIT: config.pbtxt asks for more than submitted models may use here: ")
+    assert result["reason"] == "CONFIG_LIMIT"  # the code in its own field; the message is sentences for people
+    assert result["message"].startswith("config.pbtxt asks for more than submitted models may use here: ")
     assert expected in result["message"]
     assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 0
     assert (set(store.iterdir()) if store.is_dir() else set()) == stored_before

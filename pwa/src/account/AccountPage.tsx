@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import type { PageProps } from "../routes";
 import { MY_ACCOUNT, SET_EMAIL, type AccountEmail } from "./documents";
+import { LanguagePicker } from "../i18n/LanguagePicker";
 import { ACCOUNT_TEXT as T } from "./text";
 
 export function AccountPage(_props: PageProps) {
@@ -77,6 +78,7 @@ export function AccountPage(_props: PageProps) {
           <button type="button" disabled={busy} onClick={() => void save(null)}>{T.removeEmail}</button>
         )}
       </form>
+      <LanguagePicker id="account-language" />
     </section>
   );
 }

@@ -48,7 +48,7 @@ export function ForgotPasswordPage(_props: PageProps) {
       <form onSubmit={submit} noValidate>
         <div class="field">
           <label for="reset-who">{T.whoLabel}</label>
-          <input id="reset-who" autoComplete="username" autoCapitalize="none" spellcheck={false} required maxLength={254}
+          <input dir="auto" id="reset-who" autoComplete="username" autoCapitalize="none" spellcheck={false} required maxLength={254}
             value={who} onInput={(e) => setWho((e.target as HTMLInputElement).value)} />
         </div>
         <button type="submit" class="primary" disabled={busy || !who.trim()}>{busy ? T.wait : T.sendLink}</button>
@@ -96,7 +96,7 @@ export function ResetPasswordPage({ query }: PageProps) {
         {!fromLink && (
           <div class="field">
             <label for="reset-code">{T.codeLabel}</label>
-            <input id="reset-code" autoComplete="off" spellcheck={false} value={pasted}
+            <input dir="auto" id="reset-code" autoComplete="off" spellcheck={false} value={pasted}
               onInput={(e) => setPasted((e.target as HTMLInputElement).value)} />
           </div>
         )}

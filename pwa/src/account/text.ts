@@ -1,7 +1,8 @@
 /** Every string of the account pages (email, verification, password reset), in one table (translate here). */
+import { localized } from "../i18n/runtime";
 import type { PasswordProblem } from "./recovery";
 
-export const ACCOUNT_TEXT = {
+export const ACCOUNT_EN = {
   accountTitle: "Your account",
   loading: "Loading…",
   signedInAs: (username: string) => `Signed in as ${username}.`,
@@ -40,3 +41,5 @@ export const ACCOUNT_TEXT = {
   wait: "Please wait…",
   offline: "You are offline: this needs a connection.",
 } as const;
+
+export const ACCOUNT_TEXT = localized("account", ACCOUNT_EN);

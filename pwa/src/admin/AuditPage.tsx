@@ -28,7 +28,7 @@ export function AuditPage(_props: PageProps) {
         </div>
         <div class="field">
           <label for="audit-actor">{T.actorFilter}</label>
-          <input id="audit-actor" type="search" maxLength={64} value={actor} onInput={(e) => setActor((e.target as HTMLInputElement).value)} />
+          <input dir="auto" id="audit-actor" type="search" maxLength={64} value={actor} onInput={(e) => setActor((e.target as HTMLInputElement).value)} />
         </div>
         <button type="submit">{T.filter}</button>
       </form>
@@ -40,7 +40,7 @@ export function AuditPage(_props: PageProps) {
               <li key={entry.id} class="card" data-action={entry.action}>
                 <p><strong>{T.actions[entry.action] ?? entry.action}</strong> · {entry.targetType} <code>{entry.targetLabel}</code></p>
                 <p class="hint">{entry.actor} · <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time></p>
-                {entry.reason && <p>{entry.reason}</p>}
+                {entry.reason && <p dir="auto">{entry.reason}</p>}
               </li>
             ))}
           </ol>

@@ -37,7 +37,7 @@ export function Confirm({ id, question, reason, busy, onConfirm, onCancel }: Con
       {reason && (
         <div class="field">
           <label for={`${id}-reason`}>{reason.label}</label>
-          <textarea
+          <textarea dir="auto"
             id={`${id}-reason`}
             ref={fieldRef}
             rows={2}

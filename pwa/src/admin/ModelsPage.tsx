@@ -43,7 +43,7 @@ export function AdminModelsPage(_props: PageProps) {
       <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); setApplied(taskCode.trim() || null); }}>
         <div class="field">
           <label for="admin-task">{T.taskFilter}</label>
-          <input id="admin-task" type="search" maxLength={64} value={taskCode} onInput={(e) => setTaskCode((e.target as HTMLInputElement).value)} />
+          <input dir="auto" id="admin-task" type="search" maxLength={64} value={taskCode} onInput={(e) => setTaskCode((e.target as HTMLInputElement).value)} />
         </div>
         <button type="submit">{T.filter}</button>
       </form>

@@ -85,7 +85,7 @@ export function UsersPage(_props: PageProps) {
       >
         <div class="field">
           <label for="admin-search">{T.searchLabel}</label>
-          <input id="admin-search" type="search" maxLength={100} value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
+          <input dir="auto" id="admin-search" type="search" maxLength={100} value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />
         </div>
         <div class="field">
           <label for="admin-role">{T.roleFilter}</label>

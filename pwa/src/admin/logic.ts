@@ -1,4 +1,5 @@
 /** Pure helpers of the admin pages (no I/O): reasons, filters, pages and error text. */
+import { currentLocale } from "../i18n/runtime";
 import type { ErrorResult } from "../api/types";
 import type { AuditAction, Connection, UserRole } from "./documents";
 
@@ -48,7 +49,7 @@ export function errorLine(result: ErrorResult): string {
 }
 
 /** A timestamp for people: the date and time in their locale. */
-export function when(iso: string | null, locale?: string): string {
+export function when(iso: string | null, locale: string = currentLocale()): string {
   if (!iso) return "";
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });

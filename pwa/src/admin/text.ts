@@ -1,7 +1,8 @@
 /** Every string of the admin pages (users, approvals, models, audit log), in one table (translate here). */
+import { localized } from "../i18n/runtime";
 import type { AuditAction } from "./documents";
 
-export const ADMIN_TEXT = {
+export const ADMIN_EN = {
   navLabel: "Admin",
   sectionsLabel: "Admin sections",
   usersTab: "Users",
@@ -102,3 +103,5 @@ export const ADMIN_TEXT = {
     MODEL_TAKEN_DOWN: "Model taken down",
   } satisfies Record<AuditAction, string>,
 } as const;
+
+export const ADMIN_TEXT = localized("admin", ADMIN_EN);

@@ -10,25 +10,41 @@ import { currentToken, session } from "../auth/session";
 import { newClientId } from "../lib/uuid";
 import { online, reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
-import { fieldsShown, parseFieldSpecs } from "../forms/specs";
+import { fieldsShown, fieldTitle, parseFieldSpecs } from "../forms/specs";
 import { apiValues, validateValues } from "../forms/values";
 import { delivered, submitExample } from "../outbox/sync";
 import { discardItem } from "../outbox/store";
 import { href } from "../router";
-import { contextTitles, isQA, labelsOf, passageField } from "../tasks/config";
+import { contextTitles, isQA, labelName, labelsOf, passageField } from "../tasks/config";
 import { loadTasks, tasksState } from "../tasks/store";
+import { addAttempt, delivered as deliveredAttempt, mergeStored, withView, type Attempt } from "./attempts";
+import { Attempts } from "./Attempts";
 import { ContextPanel } from "./ContextPanel";
+import { ROUND_ATTEMPTS } from "./documents";
 import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type Draft } from "./drafts";
 import { ExampleForm, inputId } from "./ExampleForm";
-import { t } from "./i18n";
 import { acknowledge, browserStore, mustRead } from "./instructions";
 import { InstructionsPanel } from "./InstructionsPanel";
 import { RoundStats } from "./RoundStats";
 import { apiAnswer } from "./spans";
-import { viewOfSubmission, type VerdictView } from "./verdict";
-import { VerdictPanel, type Shown } from "./VerdictPanel";
+import { ANNOTATE_TEXT as T } from "./text";
+import { currentLocale } from "../i18n/runtime";
+import { localizeTask } from "../i18n/taskText";
+import { summaryOfExample, viewOfSubmission, type VerdictView } from "./verdict";
+import { VERDICT_HEADING_ID, VerdictPanel, type Shown } from "./VerdictPanel";
+import "./annotate.css";
+import { lazyWidget } from "../lib/lazy";
+
+// The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared.
+const OfflineSection = lazyWidget<import("../offline/OfflineSection").Props>(() => import("../offline/OfflineSection").then((m) => m.OfflineSection));
 
 const MAX_TIME_MS = 7 * 24 * 3600 * 1000;
+const STORED_ATTEMPTS = 50; // the writer's latest examples of the round, searched for the shown context's
+
+/** After an answer: the focus goes to the verdict's heading (never left on <body>), without a scroll jump. */
+function focusVerdict() {
+  requestAnimationFrame(() => document.getElementById(VERDICT_HEADING_ID)?.focus({ preventScroll: true }));
+}
 
 export function AnnotatePage({ params }: { params: Record<string, string> }) {
   const code = params.code;
@@ -42,17 +58,17 @@ export function AnnotatePage({ params }: { params: Record<string, string> }) {
   if (!task) {
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>Annotate</h1>
-        <p role="status">{tasks.loading || !tasks.tasks ? "Loading the task…" : tasks.error ?? `There is no task “${code}”.`}</p>
-        <p><a href={href("/")}>All tasks</a></p>
+        <h1 id="page-title" tabIndex={-1}>{T.pageFallbackTitle}</h1>
+        <p role="status">{tasks.loading || !tasks.tasks ? T.loadingTask : tasks.error ?? T.noTask(code)}</p>
+        <p><a href={href("/")}>{T.allTasks}</a></p>
       </section>
     );
   }
   if (!task.currentRound) {
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>{task.name}</h1>
-        <p>This task has no open round.</p>
+        <h1 id="page-title" tabIndex={-1} dir="auto">{localizeTask(task).name}</h1>
+        <p>{T.noOpenRound}</p>
       </section>
     );
   }
@@ -69,12 +85,18 @@ function Annotate({ task }: { task: Task }) {
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
+  const [attempts, setAttempts] = useState<Attempt[]>([]);
   const draftRef = useRef<Draft | null>(null);
   draftRef.current = draft;
   const key = draftKey(username, task.code, round.id);
   const passageName = passageField(task.config);
   const qa = isQA(task.config);
-  const specs = useMemo(() => parseFieldSpecs(task.config), [task.config]);
+  const locale = currentLocale();
+  // The registry's fields, with the task's translated display names for the UI locale.
+  const specs = useMemo(() => {
+    const local = localizeTask(task);
+    return parseFieldSpecs(task.config).map((spec) => ({ ...spec, displayName: local.field(spec.name, fieldTitle(spec)) }));
+  }, [task.config, locale]);
   const alwaysFields = useMemo(() => fieldsShown(specs, "always"), [specs]);
   const spanNames = new Set(specs.filter((spec) => spec.type === "span").map((spec) => spec.name));
   const instructionsHtml = task.instructionsHtml ?? "";
@@ -120,10 +142,14 @@ function Annotate({ task }: { task: Task }) {
       const { nextContext } = await request(NEXT_CONTEXT, { roundId: round.id });
       const now = Date.now();
       const base = draftRef.current ?? emptyDraft(username, task.code, round.id, now);
-      // A new passage invalidates a QA answer span and span fields; typed inputs are kept.
-      const fields = Object.fromEntries(Object.entries(base.fields).filter(([name]) => !spanNames.has(name)));
-      change(() => ({ ...base, context: nextContext, fields, answer: qa ? null : base.answer, answerStart: qa ? null : base.answerStart, startedAt: now }));
-      if (reason === "resample") setShown(null);
+      // The first context of a fresh draft keeps what was typed; a new context starts a new example.
+      const start = reason === "resample" ? clearedDraft(base, now) : base;
+      const fields = Object.fromEntries(Object.entries(start.fields).filter(([name]) => !spanNames.has(name)));
+      change(() => ({ ...start, context: nextContext, fields, answer: qa ? null : start.answer, answerStart: qa ? null : start.answerStart, startedAt: now }));
+      if (reason === "resample") {
+        setShown(null);
+        setErrors([]);
+      }
     } catch (error) {
       setContextError(describeError(error));
     } finally {
@@ -146,6 +172,23 @@ function Annotate({ task }: { task: Task }) {
     };
   }, [key]);
 
+  // The attempts on the shown context: this session's, then the stored ones of earlier visits (one cheap query).
+  const contextId = draft?.context?.id ?? null;
+  useEffect(() => {
+    setAttempts([]);
+    if (!contextId || !online.get()) return undefined;
+    let cancelled = false;
+    request(ROUND_ATTEMPTS, { roundId: round.id, first: STORED_ATTEMPTS }).then(
+      ({ myExamples }) => {
+        if (!cancelled) setAttempts((list) => mergeStored(list, myExamples.edges.map((e) => e.node), contextId));
+      },
+      () => {}, // the history is a convenience: the page works without it
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [contextId]);
+
   // A queued submission of this page got delivered by the outbox: show its verdict.
   useEffect(
     () =>
@@ -155,6 +198,7 @@ function Annotate({ task }: { task: Task }) {
             ? { kind: "verdict", view: record.view, clientId: record.clientId }
             : current,
         );
+        setAttempts((list) => deliveredAttempt(list, record.clientId, record.view));
       }),
     [],
   );
@@ -171,10 +215,10 @@ function Annotate({ task }: { task: Task }) {
     const problems: FieldError[] = [];
     const fieldProblems = validateValues(alwaysFields, d.fields, d.context?.fields ?? {});
     for (const [name, message] of Object.entries(fieldProblems)) problems.push({ field: `fields.${name}`, message });
-    if (labelsOf(task.config).length && !d.label) problems.push({ field: "label", message: "Choose the label you intend." });
+    if (labelsOf(task.config).length && !d.label) problems.push({ field: "label", message: T.chooseLabel });
     if (qa) {
-      if (!d.answer?.trim()) problems.push({ field: "answer", message: "Select the answer in the passage." });
-      else if (d.answerStart === null) problems.push({ field: "answer", message: "The answer must be copied exactly from the passage." });
+      if (!d.answer?.trim()) problems.push({ field: "answer", message: T.selectAnswer });
+      else if (d.answerStart === null) problems.push({ field: "answer", message: T.answerExact });
     }
     return problems;
   }
@@ -213,21 +257,41 @@ function Annotate({ task }: { task: Task }) {
     setBusy(true);
     try {
       if (d.sandbox) await submitSandbox(input, d);
-      else await submitForReal(input);
+      else await submitForReal(input, d);
     } finally {
       setBusy(false);
     }
   }
 
+  function remember(d: Draft, key: string, fields: Record<string, unknown>, state: Attempt["state"], sandbox: boolean) {
+    const view = state.kind === "verdict" ? state.view : null;
+    const text = view?.summary ?? summaryOfExample({ input: { ...fields, ...(qa ? { answer: d.answer } : { label: d.label }) } });
+    const attempt: Attempt = {
+      key,
+      contextId: d.context?.id ?? "",
+      clientId: sandbox ? null : key,
+      exampleId: view?.exampleId ?? null,
+      text,
+      fields,
+      sandbox,
+      stored: false,
+      state,
+    };
+    setAttempts((list) => addAttempt(list, attempt));
+  }
+
   async function submitSandbox(input: CreateExampleInput, d: Draft) {
     if (!online.get()) {
-      setShown({ kind: "error", message: "Sandbox mode asks the model live: connect first. (Turn sandbox off to save the example for later.)" });
+      setShown({ kind: "error", message: T.sandboxNeedsConnection });
       return;
     }
     try {
       const { createExample: result } = await request(CREATE_EXAMPLE, { input: { ...input, sandbox: true, clientId: null } });
       if (result.__typename === "ExampleSubmitted") {
-        setShown({ kind: "verdict", view: viewOfSubmission(result, true, d.label ?? d.answer), clientId: null });
+        const view = viewOfSubmission(result, true, d.label ?? d.answer);
+        setShown({ kind: "verdict", view, clientId: null });
+        remember(d, `sandbox-${newClientId()}`, input.fields, { kind: "verdict", view }, true);
+        focusVerdict();
       } else {
         setErrors(result.fields ?? []);
         setShown({ kind: "error", message: result.message });
@@ -237,7 +301,7 @@ function Annotate({ task }: { task: Task }) {
     }
   }
 
-  async function submitForReal(input: CreateExampleInput) {
+  async function submitForReal(input: CreateExampleInput, d: Draft) {
     const clientId = newClientId();
     const outcome = await submitExample({ ...input, clientId }, { username, taskCode: task.code, taskName: task.name });
     if (outcome.kind === "refused") {
@@ -250,51 +314,88 @@ function Annotate({ task }: { task: Task }) {
       focusFirstError(failure.fields);
       return;
     }
-    change((d) => clearedDraft(d, Date.now()));
+    // The text stays for an edited variant (a new context clears it); the clock restarts.
+    change((current) => ({ ...current, startedAt: Date.now() }));
+    let next: Shown;
     if (outcome.kind === "delivered") {
-      setShown({ kind: "verdict", view: outcome.record.view, clientId });
-    } else if (outcome.kind === "signIn") {
-      setShown({ kind: "queued", clientId, reason: "Saved on this device. Your session expired: log in again to send it." });
+      next = { kind: "verdict", view: outcome.record.view, clientId };
+      remember(d, clientId, input.fields, { kind: "verdict", view: outcome.record.view }, false);
     } else {
-      setShown({ kind: "queued", clientId, reason: outcome.reason });
+      const reason = outcome.kind === "signIn" ? T.queuedSignIn : outcome.reason;
+      next = { kind: "queued", clientId, reason };
+      remember(d, clientId, input.fields, { kind: "queued", reason }, false);
     }
+    setShown(next);
+    focusVerdict();
   }
 
   function onVerdictChange(view: VerdictView) {
-    setShown((current) => (current?.kind === "verdict" ? { ...current, view } : current));
+    setShown((current) => (current?.kind === "verdict" && current.view.exampleId === view.exampleId ? { ...current, view } : current));
+    setAttempts((list) => withView(list, view));
+  }
+
+  function focusFirstInput() {
+    const first = alwaysFields[0];
+    if (first) document.getElementById(inputId(first.name))?.focus();
   }
 
   function tryAgain() {
     setShown(null);
     setErrors([]);
-    const first = alwaysFields[0];
-    if (first) document.getElementById(inputId(first.name))?.focus();
+    focusFirstInput();
+  }
+
+  /** Put an earlier attempt's text (and intended label) back into the form. */
+  function reuse(attempt: Attempt) {
+    const texts = Object.fromEntries(
+      alwaysFields
+        .filter((spec) => (spec.type === "text" || spec.type === "multiline_text") && typeof attempt.fields[spec.name] === "string")
+        .map((spec) => [spec.name, attempt.fields[spec.name]]),
+    );
+    const intended = attempt.state.kind === "verdict" ? attempt.state.view.intended : null;
+    const labels = labelsOf(task.config);
+    change((d) => ({ ...d, fields: { ...d.fields, ...texts }, label: intended && labels.includes(intended) ? intended : d.label }));
+    focusFirstInput();
   }
 
   const passage = qa && passageName && draft?.context ? String(draft.context.fields[passageName] ?? "") : null;
   const span = draft && draft.answer && draft.answerStart !== null ? { start: draft.answerStart, end: draft.answerStart + draft.answer.length } : null;
 
+  const fieldTitles = Object.fromEntries(specs.map((spec) => [spec.name, fieldTitle(spec)]));
+  const newContext = (
+    <button type="button" class="small new-context" onClick={() => void fetchContext("resample")} disabled={loadingContext || !isOnline}>
+      {loadingContext ? T.fetching : T.newContext}
+    </button>
+  );
+
   return (
     <div class="annotate">
       <header class="page-head">
-        <p class="crumbs"><a href={href("/")}>Tasks</a> <span aria-hidden="true">›</span></p>
-        <h1 id="page-title" tabIndex={-1}>{task.name}</h1>
-        <p class="lead">{task.description}</p>
-        {instructionsHtml && instructions !== "first" && (
-          <p>
+        <p class="crumbs"><a href={href("/")}>{T.crumbTasks}</a> <span aria-hidden="true">›</span></p>
+        <div class="title-row">
+          <h1 id="page-title" tabIndex={-1} dir="auto">{localizeTask(task).name}</h1>
+          {instructionsHtml && instructions !== "first" && (
             <button
               type="button"
+              class="small"
               id="instructions-toggle"
               aria-expanded={instructions === "open"}
               aria-controls="task-instructions"
               onClick={() => (instructions === "open" ? closeInstructions() : setInstructions("open"))}
             >
-              {instructions === "open" ? t("instructions.hide") : t("instructions.show")}
+              {instructions === "open" ? T.instructionsHide : T.instructionsShow}
             </button>
-          </p>
-        )}
-        {!currentToken() && <p class="note">Your session expired: <a href={href("/login?next=" + encodeURIComponent(`/tasks/${task.code}`))}>log in again</a> to send examples.</p>}
+          )}
+        </div>
+        {task.description && <p class="lead" dir="auto">{task.description}</p>}
+        {!currentToken() && <p class="note">{T.sessionExpiredBefore} <a href={href("/login?next=" + encodeURIComponent(`/tasks/${task.code}`))}>{T.sessionExpiredLink}</a> {T.sessionExpiredAfter}</p>}
       </header>
+      {draft?.sandbox && (
+        <div class="sandbox-banner" role="status" data-testid="sandbox-banner">
+          <p><strong>{T.sandboxBanner}</strong> <span class="detail">{T.sandboxBannerDetail}</span></p>
+          <button type="button" class="small" onClick={() => change((d) => ({ ...d, sandbox: false }))}>{T.sandboxOff}</button>
+        </div>
+      )}
       <div class="columns">
         <div class="col-main">
           {instructions !== "closed" && (
@@ -307,23 +408,22 @@ function Annotate({ task }: { task: Task }) {
               passageField={passageName}
               span={span}
               onSelectSpan={qa ? (s) => change((d) => ({ ...d, answer: passage!.slice(s.start, s.end), answerStart: s.start })) : undefined}
+              actions={newContext}
             />
           ) : (
             <section class="card context" aria-labelledby="context-title">
-              <h2 id="context-title">Context</h2>
+              <div class="context-head">
+                <h2 id="context-title">{T.contextTitle}</h2>
+                {newContext}
+              </div>
               <p role="status">
-                {loadingContext ? "Fetching a context…" : contextError
-                  ? isOnline ? contextError : "You are offline and no context of this task is saved on this device yet. Connect once to fetch one."
+                {loadingContext ? T.fetchingContext : contextError
+                  ? isOnline ? contextError : T.offlineNoContext
                   : "…"}
               </p>
             </section>
           )}
-          <div class="actions context-actions">
-            <button type="button" onClick={() => void fetchContext("resample")} disabled={loadingContext || !isOnline}>
-              {loadingContext ? "Fetching…" : "New context"}
-            </button>
-            {!isOnline && <span class="hint">New contexts need a connection.</span>}
-          </div>
+          {!isOnline && <p class="hint context-offline">{T.newContextOffline}</p>}
           {draft?.context && instructions !== "first" && (
             <ExampleForm
               config={task.config}
@@ -338,7 +438,7 @@ function Annotate({ task }: { task: Task }) {
             />
           )}
         </div>
-        <aside class="col-side" aria-label="Verdict and round">
+        <aside class="col-side" aria-label={T.sideLabel}>
           <VerdictPanel
             shown={shown}
             online={isOnline}
@@ -347,9 +447,20 @@ function Annotate({ task }: { task: Task }) {
             fields={specs}
             contexts={draft?.context?.fields ?? {}}
             contextTitles={contextTitles(task.config)}
+            labelText={(label) => labelName(task.config, label)}
             onChange={onVerdictChange}
             onTryAgain={tryAgain}
-          />
+          >
+            <Attempts
+              attempts={attempts}
+              roundId={round.id}
+              online={isOnline}
+              fieldTitles={fieldTitles}
+              onChange={onVerdictChange}
+              onReuse={reuse}
+            />
+          </VerdictPanel>
+          {!qa && <OfflineSection roundId={round.id} shown={shown} online={isOnline} context={draft?.context?.fields ?? {}} />}
           <RoundStats taskCode={task.code} round={round} />
         </aside>
       </div>

@@ -54,7 +54,7 @@ export function ClaimQuestion({ exampleId, summary, meta, onClaimed }: Props) {
 
   const refused = waiting?.state === "failed" ? waiting.failure?.message ?? "" : null;
   const status = refused !== null
-    ? `${CLAIM_TEXT.refused} ${refused}`
+    ? CLAIM_TEXT.refusedBecause(refused)
     : waiting
       ? isOnline ? CLAIM_TEXT.sending : CLAIM_TEXT.savedOffline
       : "";

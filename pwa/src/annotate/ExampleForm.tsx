@@ -2,12 +2,14 @@
  * The annotator's inputs: the task's always-shown input fields (through the form component registry,
  * pwa/src/forms/), the intended label (or the QA answer), sandbox, submit.
  */
+import { useRef } from "preact/hooks";
 import type { FieldError, TaskConfig } from "../api/types";
 import { FormFields } from "../forms/FormFields";
 import type { FieldSpec } from "../forms/specs";
 import type { FormErrors } from "../forms/values";
-import { contextTitles, humanize, labelsOf } from "../tasks/config";
+import { contextTitles, labelName, labelsOf } from "../tasks/config";
 import type { Draft } from "./drafts";
+import { ANNOTATE_TEXT as T } from "./text";
 
 interface Props {
   config: TaskConfig;
@@ -43,18 +45,28 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
   const labelError = errorFor(errors, "label");
   const answerError = errorFor(errors, "answer", "answerStart");
   const answerFound = passage !== null && draft.answer ? draft.answerStart !== null : true;
+  const form = useRef<HTMLFormElement>(null);
 
   return (
     <form
+      ref={form}
       class="card example-form"
       aria-labelledby="form-title"
+      data-sandbox={draft.sandbox ? "on" : "off"}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
         onSubmit();
       }}
+      onKeyDown={(event) => {
+        // Ctrl+Enter (⌘+Enter on a Mac) submits from any field, a multi-line one included.
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.isComposing) {
+          event.preventDefault();
+          onSubmit();
+        }
+      }}
     >
-      <h2 id="form-title">Your example</h2>
+      <h2 id="form-title" class="visually-hidden">{T.formTitle}</h2>
       <FormFields
         fields={fields}
         values={draft.fields}
@@ -67,7 +79,7 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
 
       {labels.length > 0 && (
         <fieldset class="field labels" aria-describedby={labelError ? "label-error" : undefined}>
-          <legend>The label you intend (the true one)</legend>
+          <legend>{T.labelLegend}</legend>
           <div class="choice-row">
             {labels.map((label) => (
               <label class="choice" key={label}>
@@ -78,7 +90,7 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
                   checked={draft.label === label}
                   onChange={() => onChange((d) => ({ ...d, label }))}
                 />
-                <span>{humanize(label)}</span>
+                <span>{labelName(config, label)}</span>
               </label>
             ))}
           </div>
@@ -88,11 +100,12 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
 
       {passage !== null && (
         <div class="field">
-          <label for="input-answer">Answer (select it in the passage, or type it exactly)</label>
+          <label for="input-answer">{T.answerLabel}</label>
           <input
             id="input-answer"
             name="answer"
             value={draft.answer ?? ""}
+            dir="auto"
             aria-invalid={answerError || !answerFound ? "true" : undefined}
             aria-describedby={`passage-hint${answerError ? " answer-error" : ""}`}
             onInput={(event) => {
@@ -102,8 +115,8 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
             }}
           />
           <p class="hint" id="passage-hint">
-            Select the answer span with the mouse or your finger in the passage; it is highlighted there.
-            {!answerFound && " This text does not appear in the passage."}
+            {T.answerHint}
+            {!answerFound && <> {T.answerNotFound}</>}
           </p>
           {answerError && <p class="field-error" id="answer-error">{answerError}</p>}
         </div>
@@ -119,19 +132,21 @@ export function ExampleForm({ config, fields, draft, passage, errors, busy, onli
             onChange((d) => ({ ...d, sandbox }));
           }}
         />
-        <label for="input-sandbox">Sandbox: ask the model without saving the example</label>
+        <label for="input-sandbox">{T.sandboxLabel}</label>
       </div>
 
-      <div class="actions">
-        <button type="submit" class="primary" disabled={busy} aria-describedby="submit-hint">
-          {busy ? "Asking the model…" : draft.sandbox ? "Try in sandbox" : "Submit"}
+      <div class="actions submit-row">
+        {/* Not `disabled` while busy: a disabled button drops the keyboard focus to <body>. */}
+        <button type="submit" class="primary" aria-disabled={busy ? "true" : undefined} aria-describedby="submit-hint submit-shortcut">
+          {busy ? T.asking : draft.sandbox ? T.trySandbox : T.submit}
         </button>
         <p class="hint" id="submit-hint">
           {draft.sandbox
-            ? online ? "Nothing is saved in sandbox mode." : "Sandbox mode needs a connection."
-            : online ? "Your draft is saved on this device as you type." : "Offline: submitted examples wait on this device and are sent when you reconnect."}
+            ? online ? T.sandboxHintOnline : T.sandboxHintOffline
+            : online ? T.draftHintOnline : T.draftHintOffline}
         </p>
       </div>
+      <p class="hint shortcut" id="submit-shortcut">{T.shortcut}</p>
     </form>
   );
 }

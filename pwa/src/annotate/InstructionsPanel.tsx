@@ -3,7 +3,7 @@
  * worker's first example of the task and on demand. The heading takes focus when the panel opens.
  */
 import { useEffect, useRef } from "preact/hooks";
-import { t } from "./i18n";
+import { ANNOTATE_TEXT as T } from "./text";
 
 export function InstructionsPanel({ html, first, onDone }: { html: string; first: boolean; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -18,13 +18,13 @@ export function InstructionsPanel({ html, first, onDone }: { html: string; first
   }, []);
   return (
     <section id="task-instructions" class="card instructions" aria-labelledby="instructions-title">
-      <h2 id="instructions-title" tabIndex={-1} ref={heading}>{t("instructions.heading")}</h2>
-      {first && <p class="hint">{t("instructions.first")}</p>}
+      <h2 id="instructions-title" tabIndex={-1} ref={heading}>{T.instructionsHeading}</h2>
+      {first && <p class="hint">{T.instructionsFirst}</p>}
       {/* Sanitized on the server (an allow-list: no scripts, styles, images or event handlers). */}
       <div class="markdown" dangerouslySetInnerHTML={{ __html: html }} />
       <div class="actions">
         <button type="button" class={first ? "primary" : undefined} onClick={onDone}>
-          {first ? t("instructions.start") : t("instructions.close")}
+          {first ? T.instructionsStart : T.instructionsClose}
         </button>
       </div>
     </section>

@@ -3,8 +3,10 @@ import { useEffect, useState } from "preact/hooks";
 import type { RoundSummary } from "../api/types";
 import { ROUND_STATS } from "../api/documents";
 import { subscribe } from "../api/ws";
+import { formatNumber } from "../i18n/format";
 import { formatRate } from "../tasks/config";
 import { updateRound } from "../tasks/store";
+import { ANNOTATE_TEXT as T } from "./text";
 
 export function RoundStats({ taskCode, round }: { taskCode: string; round: RoundSummary }) {
   const [live, setLive] = useState<RoundSummary>(round);
@@ -18,12 +20,12 @@ export function RoundStats({ taskCode, round }: { taskCode: string; round: Round
 
   return (
     <section class="card round-stats" aria-labelledby="round-title">
-      <h2 id="round-title">Round {live.number}</h2>
+      <h2 id="round-title">{T.roundTitle(live.number)}</h2>
       <dl class="stats">
-        <div><dt>Examples</dt><dd>{live.totalCollected}</dd></div>
-        <div><dt>Fooled</dt><dd>{live.totalFooled}</dd></div>
-        <div><dt><abbr title="Model error rate">MER</abbr></dt><dd>{formatRate(live.mer)}</dd></div>
-        <div><dt><abbr title="Validated model error rate">vMER</abbr></dt><dd>{formatRate(live.vmer)}</dd></div>
+        <div><dt>{T.statExamples}</dt><dd>{formatNumber(live.totalCollected)}</dd></div>
+        <div><dt>{T.statFooled}</dt><dd>{formatNumber(live.totalFooled)}</dd></div>
+        <div><dt><abbr title={T.merTitle}>MER</abbr></dt><dd>{formatRate(live.mer)}</dd></div>
+        <div><dt><abbr title={T.vmerTitle}>vMER</abbr></dt><dd>{formatRate(live.vmer)}</dd></div>
       </dl>
     </section>
   );

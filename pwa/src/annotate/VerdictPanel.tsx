@@ -1,19 +1,23 @@
 /**
  * The model's answer and the verdict, live: the model's label, a probability bar per label,
- * FOOLED / NOT_FOOLED / PENDING with the message; then retract, flag, explain, or try again.
+ * FOOLED / NOT_FOOLED / PENDING with the message; then try again, and the attempts on this context (children)
+ * with retract, flag, explain and "which words mattered" on each.
  * A pending verdict follows `exampleUpdated` and is re-read after every reconnect.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
-import { describeError, request } from "../api/client";
-import { EXAMPLE_NODE, EXAMPLE_UPDATED, EXPLAIN_EXAMPLE, FLAG_EXAMPLE, RETRACT_EXAMPLE } from "../api/documents";
-import type { Example, ExampleChangeResult } from "../api/types";
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import { request } from "../api/client";
+import { EXAMPLE_NODE, EXAMPLE_UPDATED } from "../api/documents";
+import type { Example } from "../api/types";
 import { subscribe } from "../api/ws";
 import { reconnected } from "../lib/network";
+import { formatPercent } from "../i18n/format";
 import { humanize } from "../tasks/config";
 import { ProbabilityBars, VerdictBadge } from "../ui/Verdict";
 import type { FieldSpec } from "../forms/specs";
 import { ClaimQuestion, type ClaimMeta } from "./ClaimQuestion";
 import { FollowUp } from "./FollowUp";
+import { ANNOTATE_TEXT as T } from "./text";
 import { viewAfterClaim, viewOfExample, type VerdictView } from "./verdict";
 
 export type Shown =
@@ -29,11 +33,16 @@ interface Props {
   fields: FieldSpec[]; // the task's input fields: those for the verdict (fooled / not_fooled) are asked after it
   contexts: Record<string, string>; // the context texts (span fields)
   contextTitles: Record<string, string>; // their display names
+  labelText?: (label: string) => string; // a label's display name in the UI locale (the task's translation)
   onChange: (view: VerdictView) => void;
   onTryAgain: () => void;
+  children?: ComponentChildren; // the attempts on this context
 }
 
-export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts, contextTitles, onChange, onTryAgain }: Props) {
+/** The verdict's heading: where the focus goes once a submission has an answer. */
+export const VERDICT_HEADING_ID = "verdict-title";
+
+export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts, contextTitles, labelText = humanize, onChange, onTryAgain, children }: Props) {
   const view = shown?.kind === "verdict" ? shown.view : null;
   const sectionRef = useRef<HTMLElement>(null);
   usePendingFollow(view, onChange);
@@ -47,9 +56,9 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
 
   return (
     <section ref={sectionRef} class="card verdict" aria-labelledby="verdict-title" data-state={shown?.kind ?? "empty"}>
-      <h2 id="verdict-title">Model verdict</h2>
+      <h2 id={VERDICT_HEADING_ID} tabIndex={-1}>{T.verdictTitle}</h2>
       <div aria-live="polite" aria-atomic="true" class="verdict-live" data-testid="verdict-live">
-        {!shown && <p class="hint">Submit an example to see what the model says.</p>}
+        {!shown && <p class="hint">{T.verdictEmpty}</p>}
         {shown?.kind === "error" && <p class="error">{shown.message}</p>}
         {shown?.kind === "queued" && (
           <div class="verdict-head">
@@ -64,7 +73,7 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
           </div>
         )}
       </div>
-      {view && <ModelAnswers view={view} isQA={isQA} />}
+      {view && <ModelAnswers view={view} isQA={isQA} labelText={labelText} />}
       {view && view.verdict === "AWAITING_CLAIM" && !view.sandbox && view.exampleId && !view.retracted && (
         <ClaimQuestion
           exampleId={view.exampleId}
@@ -85,13 +94,16 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
         />
       )}
       {shown && (
-        <ExampleActions view={view && !view.sandbox && view.exampleId ? view : null} online={online} onChange={onChange} onTryAgain={onTryAgain} />
+        <div class="actions">
+          <button type="button" class="primary" onClick={onTryAgain}>{T.tryAgain}</button>
+        </div>
       )}
+      {children}
     </section>
   );
 }
 
-function ModelAnswers({ view, isQA }: { view: VerdictView; isQA: boolean }) {
+function ModelAnswers({ view, isQA, labelText }: { view: VerdictView; isQA: boolean; labelText: (label: string) => string }) {
   if (!view.answers.length) return null;
   return (
     <div class="model-answers">
@@ -99,28 +111,28 @@ function ModelAnswers({ view, isQA }: { view: VerdictView; isQA: boolean }) {
         <div class="model-answer" key={i} data-model={answer.modelName}>
           <dl class="pairs">
             <div>
-              <dt>Model says</dt>
+              <dt>{T.modelSays}</dt>
               <dd class="model-label" data-testid="model-label">
-                {isQA ? (answer.answer ?? "—") : answer.label ? humanize(answer.label) : "—"}
+                {isQA ? (answer.answer ?? "—") : answer.label ? labelText(answer.label) : "—"}
               </dd>
             </div>
             {view.intended && (
               <div>
-                <dt>You said</dt>
-                <dd>{isQA ? view.intended : humanize(view.intended)}</dd>
+                <dt>{T.youSaid}</dt>
+                <dd>{isQA ? view.intended : labelText(view.intended)}</dd>
               </div>
             )}
             {answer.confidence !== null && (
               <div>
-                <dt>Confidence</dt>
-                <dd>{(answer.confidence * 100).toFixed(1)}%</dd>
+                <dt>{T.confidence}</dt>
+                <dd>{formatPercent(answer.confidence)}</dd>
               </div>
             )}
           </dl>
           <ProbabilityBars
             probabilities={answer.probabilities}
             chosen={answer.label}
-            caption={view.answers.length > 1 ? `${answer.modelName}: probability per label` : "Probability per label"}
+            caption={view.answers.length > 1 ? T.modelProbabilityCaption(answer.modelName) : T.probabilityCaption}
           />
         </div>
       ))}
@@ -148,105 +160,4 @@ function usePendingFollow(view: VerdictView | null, onChange: (view: VerdictView
       off();
     };
   }, [exampleId]);
-}
-
-function ExampleActions({ view, online, onChange, onTryAgain }: {
-  view: VerdictView | null; // null: nothing stored to act on (sandbox, queued, error)
-  online: boolean;
-  onChange: (view: VerdictView) => void;
-  onTryAgain: () => void;
-}) {
-  const [reason, setReason] = useState("");
-  const [explanation, setExplanation] = useState(view?.explanation ?? "");
-  const [status, setStatus] = useState<string>("");
-  const [busy, setBusy] = useState(false);
-  const exampleId = view?.exampleId ?? "";
-
-  useEffect(() => {
-    setExplanation(view?.explanation ?? "");
-    setStatus("");
-  }, [exampleId]);
-
-  async function act(label: string, run: () => Promise<ExampleChangeResult>) {
-    if (!view) return;
-    setBusy(true);
-    setStatus("");
-    try {
-      const result = await run();
-      if (result.__typename === "ExampleChanged") {
-        onChange({
-          ...view,
-          retracted: result.example.retracted,
-          flagged: result.example.flagged,
-          explanation: result.example.explanation,
-        });
-        setStatus(`${label}.`);
-      } else {
-        setStatus(result.message);
-      }
-    } catch (error) {
-      setStatus(describeError(error));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const disabled = busy || !online;
-  const notes = view ? [!online && "Reconnect to change this example.", view.retracted && "Retracted.", view.flagged && "Flagged.", status] : [];
-  const note = notes.filter(Boolean).join(" ");
-  return (
-    <div class="example-actions">
-      <p role="status" aria-live="polite" class={note ? "status-line" : "visually-hidden"}>{note}</p>
-      <div class="actions">
-        <button type="button" class="primary" onClick={onTryAgain}>Try again</button>
-        {view && (
-          <button
-            type="button"
-            class="danger"
-            disabled={disabled || view.retracted}
-            onClick={() => {
-              if (window.confirm("Retract this example? It will no longer count.")) {
-                void act("Retracted", async () => (await request(RETRACT_EXAMPLE, { exampleId })).retractExample);
-              }
-            }}
-          >
-            Retract
-          </button>
-        )}
-      </div>
-      {view && (
-        <>
-          <details class="disclosure">
-            <summary>Add an explanation</summary>
-            <form
-              class="inline-form"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void act("Explanation saved", async () => (await request(EXPLAIN_EXAMPLE, { exampleId, explanation })).explainExample);
-              }}
-            >
-              <label for="explanation">Why should the model get this wrong?</label>
-              <textarea id="explanation" rows={2} maxLength={2000} value={explanation}
-                onInput={(e) => setExplanation((e.target as HTMLTextAreaElement).value)} />
-              <button type="submit" disabled={disabled}>Save explanation</button>
-            </form>
-          </details>
-          <details class="disclosure">
-            <summary>Flag this example</summary>
-            <form
-              class="inline-form"
-              onSubmit={(e) => {
-                e.preventDefault();
-                void act("Flagged", async () => (await request(FLAG_EXAMPLE, { exampleId, reason })).flagExample);
-              }}
-            >
-              <label for="flag-reason">What is wrong with it? (optional)</label>
-              <input id="flag-reason" value={reason} maxLength={500} onInput={(e) => setReason((e.target as HTMLInputElement).value)} />
-              <button type="submit" disabled={disabled || view.flagged}>Flag</button>
-            </form>
-          </details>
-        </>
-      )}
-    </div>
-  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { t } from "./i18n";
+import { ANNOTATE_TEXT as T } from "./text";
 import { acknowledge, fingerprint, mustRead, type KeyValue } from "./instructions";
 
 function memory(): KeyValue & { data: Map<string, string> } {
@@ -41,9 +41,13 @@ describe("task instructions before the first example", () => {
     expect(mustRead(null, "ada", "sentiment", "<p>x</p>")).toBe(true);
   });
 
-  it("translates its strings, falling back to English", () => {
-    expect(t("instructions.start", ["fr-FR"])).toBe("Commencer");
-    expect(t("instructions.start", ["de", "en-GB"])).toBe("Start writing");
-    expect(t("instructions.heading", [])).toBe("Instructions");
+  it("translates its strings in the UI locale, falling back to English", async () => {
+    const { activateCatalog } = await import("../i18n/runtime");
+    const { default: fr } = await import("../i18n/locales/fr");
+    activateCatalog("fr", fr);
+    expect(T.instructionsStart).toBe("Commencer");
+    activateCatalog("en", null);
+    expect(T.instructionsStart).toBe("Start writing");
+    expect(T.instructionsHeading).toBe("Instructions");
   });
 });

@@ -4,6 +4,7 @@
  * Pure functions.
  */
 import type { Example, ExampleSubmitted, FoolingClaimed, LabelProbability, ModelPrediction, Verdict } from "../api/types";
+import { ANNOTATE_TEXT } from "./text";
 
 export interface ModelAnswer {
   modelName: string;
@@ -126,18 +127,16 @@ export function viewOfExample(example: Example, message = ""): VerdictView {
 }
 
 export function defaultMessage(example: Pick<Example, "verdict" | "pendingReason">): string {
-  if (example.verdict === "AWAITING_CLAIM") return "Here is the model's answer. Did the model get it wrong?";
-  if (example.verdict === "FOOLED") return "You fooled the model!";
-  if (example.verdict === "NOT_FOOLED") return "The model got it right. Try again?";
-  return "Saved. The model has not judged this example yet; the verdict appears here when it does.";
+  if (example.verdict === "AWAITING_CLAIM") return ANNOTATE_TEXT.messageAwaitingClaim;
+  if (example.verdict === "FOOLED") return ANNOTATE_TEXT.messageFooled;
+  if (example.verdict === "NOT_FOOLED") return ANNOTATE_TEXT.messageNotFooled;
+  return ANNOTATE_TEXT.messagePending;
 }
 
-export const VERDICT_TEXT: Record<Verdict, string> = {
-  FOOLED: "Fooled",
-  NOT_FOOLED: "Not fooled",
-  PENDING: "Pending",
-  AWAITING_CLAIM: "Your call",
-};
+/** The verdict's word for a badge, in the UI locale (a getter table: reads the active catalog each time). */
+export const VERDICT_TEXT: Record<Verdict, string> = new Proxy({} as Record<Verdict, string>, {
+  get: (_target, key) => ANNOTATE_TEXT.verdicts[key as Verdict],
+});
 
 /** The view once the author's claim ("Did the model get it wrong?") is stored: the claim is the verdict. */
 export function viewAfterClaim(view: VerdictView, claimed: FoolingClaimed): VerdictView {

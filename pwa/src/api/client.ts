@@ -6,6 +6,7 @@
  */
 import { markReachable, markUnreachable } from "../lib/network";
 import type { Document } from "./documents";
+import { postWithProgress } from "./xhr";
 
 export class NetworkError extends Error {
   override name = "NetworkError";
@@ -38,6 +39,16 @@ export interface RequestOptions {
   token?: string | null;
   timeoutMs?: number;
   signal?: AbortSignal;
+}
+
+/** requestUpload's options: `onProgress` gets the bytes sent so far and the total (0 when unknown). */
+export interface UploadOptions extends RequestOptions {
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/** The caller aborted the request through its `signal` (e.g. a Cancel button). */
+export class CancelledError extends Error {
+  override name = "CancelledError";
 }
 
 interface GraphQLResponse<T> {
@@ -88,7 +99,7 @@ export async function requestUpload<TData, TVariables>(
   document: Document<TData, TVariables>,
   variables: TVariables,
   files: Record<string, File | Blob>, // variable name → file
-  options: RequestOptions = {},
+  options: UploadOptions = {},
 ): Promise<TData> {
   const token = options.token === undefined ? tokenSource() : options.token;
   const form = new FormData();
@@ -101,16 +112,15 @@ export async function requestUpload<TData, TVariables>(
   });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 300_000);
+  options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  const headers = { Accept: "application/graphql-response+json, application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) };
   let response: Response;
   try {
-    response = await fetch(GRAPHQL_PATH, {
-      method: "POST",
-      headers: { Accept: "application/graphql-response+json, application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: form,
-      signal: controller.signal,
-      cache: "no-store",
-    });
+    response = options.onProgress // XMLHttpRequest: fetch reports no upload progress
+      ? await postWithProgress(GRAPHQL_PATH, form, headers, controller.signal, options.onProgress)
+      : await fetch(GRAPHQL_PATH, { method: "POST", headers, body: form, signal: controller.signal, cache: "no-store" });
   } catch {
+    if (options.signal?.aborted) throw new CancelledError("The upload was cancelled.");
     markUnreachable();
     throw new NetworkError(controller.signal.aborted ? "The upload took too long." : "You are offline or the server is unreachable.");
   } finally {

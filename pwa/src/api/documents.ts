@@ -37,9 +37,10 @@ export const LOG_IN = doc<{ logIn: AuthResult }, { input: { username: string; pa
 
 export const ME = doc<{ me: User | null }>(`query Me { me { id username isAdmin } }`);
 
-export const TASKS = doc<{ tasks: Connection<Task> }, { first: number }>(
-  `query Tasks($first: Int!) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
-    edges { cursor node { id code name description status reviewNote config instructionsHtml currentRound { ${ROUND_FIELDS} } } } } }`,
+/** `locale`: the instructions come translated when the task's config translates them (docs/task-config.md). */
+export const TASKS = doc<{ tasks: Connection<Task> }, { first: number; locale?: string }>(
+  `query Tasks($first: Int!, $locale: String) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
+    edges { cursor node { id code name description status reviewNote config instructionsHtml(locale: $locale) viewerIsOwner currentRound { ${ROUND_FIELDS} } } } } }`,
 );
 
 export const NEXT_CONTEXT = doc<{ nextContext: Context }, { roundId: string; strategy?: string }>(
@@ -141,10 +142,6 @@ export const MY_MODELS = doc<{ myModels: Model[] }, { taskCode: string | null }>
 
 export const MODEL_NODE = doc<{ node: Model | null }, { id: string }>(
   `query ModelNode($id: ID!) { node(id: $id) { ... on Model { ${MODEL_FIELDS} } } }`,
-);
-
-export const MODEL_UPDATED = doc<{ modelUpdated: Model }, { modelId: string }>(
-  `subscription ModelUpdated($modelId: ID!) { modelUpdated(modelId: $modelId) { ${MODEL_FIELDS} } }`,
 );
 
 /** Sent as a multipart request (operations + map + the file), see api/upload.ts. */
@@ -254,7 +251,7 @@ export const EXPORT_ROUND = doc<{ exportRound: Result<RoundExport> }, { roundId:
 export const ALL_DOCUMENTS = {
   SIGN_UP, LOG_IN, ME, TASKS, NEXT_CONTEXT, CREATE_EXAMPLE, SUBMIT_EXAMPLES, RETRACT_EXAMPLE, FLAG_EXAMPLE,
   EXPLAIN_EXAMPLE, CLAIM_FOOLED, ANSWER_FOLLOW_UP, MY_EXAMPLES, EXAMPLE_NODE, ROUND_STATS, EXAMPLE_UPDATED, TASK_DETAIL, EXAMPLES_TO_VALIDATE,
-  NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, MODEL_UPDATED, UPLOAD_MODEL, PUBLISH_MODEL,
+  NEXT_EXAMPLES_TO_VALIDATE, VALIDATE_EXAMPLE, MY_MODELS, MODEL_NODE, UPLOAD_MODEL, PUBLISH_MODEL,
   LEADERBOARD, SAVE_LEADERBOARD_CONFIG, DATASETS, OWNER_TASKS, CREATE_TASK, CREATE_ROUND, ADD_CONTEXTS, CREATE_DATASET,
   CLOSE_ROUND, EXPORT_ROUND,
 };

@@ -55,6 +55,8 @@ export interface TaskConfig {
   answer_context_field?: string | null;
   /** Fields a validator fills in by vote (read with pwa/src/forms/specs.ts `parseValidatorFields`). */
   validator_fields?: unknown[];
+  /** Per-locale name, instructions and display names (docs/task-config.md; read with i18n/taskText.ts). */
+  translations?: Record<string, { name?: string | null; instructions?: string | null; labels?: Record<string, string>; fields?: Record<string, string> }> | null;
   [other: string]: unknown;
 }
 
@@ -82,6 +84,8 @@ export interface Task {
   reviewNote?: string | null;
   /** The task's markdown instructions as HTML the server sanitized (empty when there are none). */
   instructionsHtml?: string;
+  /** The viewer owns it (the shell gives owners an "Own tasks" tab); absent in lists cached before it existed. */
+  viewerIsOwner?: boolean;
   currentRound: RoundSummary | null;
 }
 

@@ -6,6 +6,8 @@ import { useObservable } from "../lib/observable";
 import { online } from "../lib/network";
 import { href, navigate } from "../router";
 import { ACCOUNT_TEXT } from "../account/text";
+import { LanguagePicker } from "../i18n/LanguagePicker";
+import { AUTH_TEXT as T } from "./text";
 import { logIn, session, signUp } from "./session";
 
 export function LoginPage({ query }: { query: URLSearchParams }) {
@@ -43,26 +45,27 @@ export function LoginPage({ query }: { query: URLSearchParams }) {
 
   const userError = fieldError("username");
   const passwordError = fieldError("password");
-  const title = mode === "logIn" ? "Log in" : "Create an account";
+  const title = mode === "logIn" ? T.logIn : T.signUp;
 
   return (
     <section class="card narrow" aria-labelledby="page-title">
       <h1 id="page-title" tabIndex={-1}>{title}</h1>
       {known?.expired && mode === "logIn" && (
-        <p class="note">Your session has expired. Log in again to keep sending your examples.</p>
+        <p class="note">{T.expired}</p>
       )}
-      {!isOnline && <p class="note">You are offline: logging in needs a connection.</p>}
+      {!isOnline && <p class="note">{T.offline}</p>}
       <div ref={alertRef} tabIndex={-1} role="alert" class="alert-slot">
         {error && <p class="error">{error.message}</p>}
         {failure && <p class="error">{failure}</p>}
       </div>
       <form onSubmit={onSubmit} noValidate>
         <div class="field">
-          <label for="username">Username</label>
+          <label for="username">{T.username}</label>
           <input
             id="username"
             name="username"
             autoComplete="username"
+            dir="auto"
             autoCapitalize="none"
             spellcheck={false}
             required
@@ -74,10 +77,10 @@ export function LoginPage({ query }: { query: URLSearchParams }) {
             onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
           />
           {userError ? <p id="username-error" class="field-error">{userError}</p>
-            : <p id="username-hint" class="hint">3–32 letters, digits, “_”, “.” or “-”.</p>}
+            : <p id="username-hint" class="hint">{T.usernameHint}</p>}
         </div>
         <div class="field">
-          <label for="password">Password</label>
+          <label for="password">{T.password}</label>
           <input
             id="password"
             name="password"
@@ -91,17 +94,18 @@ export function LoginPage({ query }: { query: URLSearchParams }) {
             onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
           />
           {passwordError ? <p id="password-error" class="field-error">{passwordError}</p>
-            : <p id="password-hint" class="hint">At least 8 characters.</p>}
+            : <p id="password-hint" class="hint">{T.passwordHint}</p>}
         </div>
-        <button type="submit" class="primary" disabled={busy}>{busy ? "Please wait…" : title}</button>
+        <button type="submit" class="primary" disabled={busy}>{busy ? T.wait : title}</button>
       </form>
       {mode === "logIn" && <p><a href={href("/forgot-password")}>{ACCOUNT_TEXT.forgotLink}</a></p>}
       <p>
-        {mode === "logIn" ? "New here? " : "Already have an account? "}
+        {mode === "logIn" ? T.newHere : T.haveAccount}
         <button type="button" class="link" onClick={() => { setMode(mode === "logIn" ? "signUp" : "logIn"); setError(null); }}>
-          {mode === "logIn" ? "Create an account" : "Log in"}
+          {mode === "logIn" ? T.signUp : T.logIn}
         </button>
       </p>
+      <LanguagePicker />
     </section>
   );
 }

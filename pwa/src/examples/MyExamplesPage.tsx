@@ -1,5 +1,5 @@
 /** "My examples": the viewer's examples with status and verdict, plus what still waits on this device. */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { MY_EXAMPLES } from "../api/documents";
 import type { Example } from "../api/types";
@@ -14,6 +14,13 @@ import { humanize } from "../tasks/config";
 import { ClaimQuestion } from "../annotate/ClaimQuestion";
 import { intendedOf, summaryOfExample } from "../annotate/verdict";
 import { VerdictBadge } from "../ui/Verdict";
+import { statusText } from "./status";
+import { formatDateTime } from "../i18n/format";
+import { slot } from "../i18n/slot";
+import { EXAMPLES_TEXT as T } from "./text";
+import { subscribe } from "../api/ws";
+import { MY_EXAMPLE_UPDATES } from "./documents";
+import { belongsOnLoadedPages, mergeExampleUpdate } from "./live";
 
 const PAGE = 20;
 
@@ -24,10 +31,13 @@ export function MyExamplesPage() {
   const [cursor, setCursor] = useState<string | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [status, setStatus] = useState("");
+  const [live, setLive] = useState(false);
+  const examplesRef = useRef<Example[] | null>(null);
+  examplesRef.current = examples;
   const cacheKey = `myExamples/${username}`;
 
   async function load(after: string | null) {
-    setStatus("Loading…");
+    setStatus(T.loading);
     try {
       const { myExamples } = await request(MY_EXAMPLES, { first: PAGE, after });
       const page = myExamples.edges.map((edge) => edge.node);
@@ -39,7 +49,7 @@ export function MyExamplesPage() {
     } catch (error) {
       const cached = after ? undefined : await cacheGet<Example[]>(cacheKey);
       if (cached) setExamples((current) => current ?? cached);
-      setStatus(cached ? `Showing the examples saved on this device: ${describeError(error)}` : describeError(error));
+      setStatus(cached ? T.savedCopy(describeError(error)) : describeError(error));
     }
   }
 
@@ -53,10 +63,26 @@ export function MyExamplesPage() {
     };
     const offReconnect = reconnected.on(soon);
     const offDelivered = delivered.on(soon);
+    // Outcomes, flags and retractions of the viewer's examples, pushed as they happen.
+    const stop = subscribe(
+      MY_EXAMPLE_UPDATES,
+      {},
+      ({ myExampleUpdates: { change, example } }) => {
+        if (change === "LISTENING") setLive(true);
+        if (!example) return;
+        const merged = mergeExampleUpdate(examplesRef.current, example);
+        if (merged) {
+          examplesRef.current = merged;
+          setExamples(merged);
+        } else if (belongsOnLoadedPages(examplesRef.current, example)) soon(); // new to the list: read the first page again
+      },
+      () => setLive(false),
+    );
     return () => {
       if (timer) clearTimeout(timer);
       offReconnect();
       offDelivered();
+      stop();
     };
   }, [username]);
 
@@ -64,36 +90,35 @@ export function MyExamplesPage() {
   const failed = items.filter((item) => item.state === "failed").length;
 
   return (
-    <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>My examples</h1>
+    <section aria-labelledby="page-title" data-live={live ? "live" : "connecting"}>
+      <h1 id="page-title" tabIndex={-1}>{T.title}</h1>
       {(waiting > 0 || failed > 0) && (
         <p class="note">
-          {waiting > 0 && `${waiting} example${waiting === 1 ? "" : "s"} still wait${waiting === 1 ? "s" : ""} on this device. `}
-          {failed > 0 && `${failed} could not be sent. `}
-          <a href={href("/outbox")}>Open the outbox</a>
+          {waiting > 0 && T.stillWaiting(waiting)}
+          {failed > 0 && T.couldNotSend(failed)}
+          <a href={href("/outbox")}>{T.openOutbox}</a>
         </p>
       )}
       <p role="status" aria-live="polite" class="status-line">{status}</p>
-      {examples && examples.length === 0 && <p>You have not submitted any examples yet. <a href={href("/")}>Pick a task</a>.</p>}
+      {examples && examples.length === 0 && <p>{slot(T.noneYet, { link: <a href={href("/")}>{T.pickTask}</a> })}</p>}
       {examples && examples.length > 0 && (
         <ul class="example-list">
           {examples.map((example) => (
-            <li class="card example-row" key={example.id} data-client-id={example.clientId}>
+            <li class="card example-row" key={example.id} data-client-id={example.clientId} data-status={example.status}
+              data-retracted={String(example.retracted)} data-flagged={String(example.flagged)}>
               <div class="example-row-head">
                 <VerdictBadge verdict={example.verdict} />
-                <span class="status-tag">{humanize(example.status)}</span>
-                {example.retracted && <span class="status-tag">Retracted</span>}
-                {example.flagged && <span class="status-tag">Flagged</span>}
+                <span class="status-tag" data-testid="example-status">{statusText(example)}</span>
                 <span class="hint">
-                  {example.round ? `${example.round.task.name}, round ${example.round.number} · ` : ""}
-                  <time dateTime={example.createdAt}>{new Date(example.createdAt).toLocaleString()}</time>
+                  {example.round ? T.roundOf(example.round.task.name, example.round.number) : ""}
+                  <time dateTime={example.createdAt}>{formatDateTime(example.createdAt)}</time>
                 </span>
               </div>
-              <p class="example-text">{inputText(example)}</p>
+              <p class="example-text" dir="auto">{inputText(example)}</p>
               <p class="hint">
-                You said <strong>{intendedText(example)}</strong>
-                {modelSaid(example) && <>; the model said <strong>{modelSaid(example)}</strong></>}
-                {example.verdict === "PENDING" && example.pendingReason && ` (waiting for the model: ${example.pendingReason})`}
+                {slot(T.youSaid, { intended: <strong>{intendedText(example)}</strong> })}
+                {modelSaid(example) && slot(T.modelSaid, { model: <strong>{modelSaid(example)}</strong> })}
+                {example.verdict === "PENDING" && example.pendingReason && T.waitingForModel(example.pendingReason)}
               </p>
               {example.verdict === "AWAITING_CLAIM" && !example.retracted && example.round && (
                 <ClaimQuestion
@@ -107,7 +132,7 @@ export function MyExamplesPage() {
           ))}
         </ul>
       )}
-      {hasMore && <button type="button" onClick={() => void load(cursor)}>Show more</button>}
+      {hasMore && <button type="button" onClick={() => void load(cursor)}>{T.showMore}</button>}
     </section>
   );
 }

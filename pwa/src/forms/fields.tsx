@@ -39,6 +39,7 @@ function TextField({ spec, value, onChange, id, describedBy, invalid, disabled }
     placeholder: spec.placeholder || undefined,
     required: spec.required,
     disabled,
+    dir: "auto" as const, // what people type may be in any script: its direction follows the text
     "aria-invalid": invalidAttr(invalid),
     "aria-describedby": [describedBy, countId].filter(Boolean).join(" "),
     onInput: (event: Event) => onChange((event.target as HTMLInputElement | HTMLTextAreaElement).value),
@@ -258,6 +259,7 @@ function SpanField({ spec, value, onChange, id, describedBy, invalid, disabled, 
         id={id}
         name={spec.name}
         value={typed}
+        dir="auto"
         disabled={disabled}
         aria-invalid={invalidAttr(invalid)}
         aria-describedby={describedBy}

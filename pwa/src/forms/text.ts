@@ -1,6 +1,7 @@
 /** Every string of the annotation form components, in one table (translate here). */
+import { localized } from "../i18n/runtime";
 
-export const FORM_TEXT = {
+export const FORM_EN = {
   required: "Required",
   optional: "optional",
   characters: (used: number, max: number) => `${used} / ${max} characters`,
@@ -46,3 +47,5 @@ export const FORM_TEXT = {
   voteSend: "Send the vote",
   voteCancel: "Choose another vote",
 };
+
+export const FORM_TEXT = localized("forms", FORM_EN);

@@ -6,7 +6,8 @@ import { href } from "../router";
 import type { PageProps } from "../routes";
 import { PREFERENCES, SET_PREFERENCES, type NotificationKind, type Preferences } from "./documents";
 import { inbox, loadOlder, mark, refresh } from "./state";
-import { INBOX_TEXT as T } from "./text";
+import { formatDateTime } from "../i18n/format";
+import { INBOX_TEXT as T, NOTIFICATION_KINDS } from "./text";
 
 export function InboxPage(_props: PageProps) {
   const state = useObservable(inbox);
@@ -43,7 +44,7 @@ export function InboxPage(_props: PageProps) {
               </h2>
               <p class="example-row-head">
                 <span class="status-tag">{T.kind(n.kind)}</span>{" "}
-                <time dateTime={n.createdAt}>{new Date(n.createdAt).toLocaleString()}</time>
+                <time dateTime={n.createdAt}>{formatDateTime(n.createdAt)}</time>
               </p>
               {n.body && <p>{n.body}</p>}
               {!n.read && <button type="button" onClick={() => act([n.id])}>{T.markRead}</button>}
@@ -80,7 +81,7 @@ function EmailPreferences() {
       <fieldset>
         <legend><h2>{T.emailTitle}</h2></legend>
         <p>{prefs.emailAvailable ? T.emailLead : T.emailUnavailable}</p>
-        {T.kinds.map((kind) => (
+        {NOTIFICATION_KINDS.map((kind) => (
           <label key={kind} class="inbox-kind">
             <input
               type="checkbox"

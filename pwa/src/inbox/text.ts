@@ -1,4 +1,5 @@
 /** Every string of the inbox (bell and page), in one table (translate here). */
+import { localized } from "../i18n/runtime";
 import type { NotificationKind } from "./documents";
 
 const KIND_NAMES: Record<NotificationKind, string> = {
@@ -13,7 +14,7 @@ const KIND_NAMES: Record<NotificationKind, string> = {
   TASK_REJECTED: "Task rejected",
 };
 
-export const INBOX_TEXT = {
+export const INBOX_EN = {
   title: "Notifications",
   bell: (unread: number) => (unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`),
   loading: "Loading…",
@@ -32,5 +33,9 @@ export const INBOX_TEXT = {
   save: "Save",
   saved: "Saved.",
   failed: (message: string) => `Could not update: ${message}`,
-  kinds: Object.keys(KIND_NAMES) as NotificationKind[],
 } as const;
+
+/** Every kind, in the order the email settings list them. */
+export const NOTIFICATION_KINDS = Object.keys(KIND_NAMES) as NotificationKind[];
+
+export const INBOX_TEXT = localized("inbox", INBOX_EN);

@@ -156,7 +156,7 @@ export function QuizView({
               ) : (
                 <>
                   <label for={`quiz-${q.id}-text`} class="visually-hidden">{JOIN_TEXT.answerLabel}</label>
-                  <input
+                  <input dir="auto"
                     id={`quiz-${q.id}-text`}
                     name={`quiz-${q.id}`}
                     value={answers[q.id] ?? ""}

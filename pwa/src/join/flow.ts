@@ -3,6 +3,7 @@
  * preview, which page a worker's stage shows, how the completion is handed over (a link, or MTurk's POST form), and
  * how the quota reads. No DOM, no requests: unit-tested in flow.test.ts.
  */
+import { currentLocale } from "../i18n/runtime";
 import type { CampaignWorkerState, CompletionInfo, WorkerStage } from "./types";
 import { JOIN_TEXT } from "./text";
 
@@ -94,7 +95,7 @@ export function examplesNow(state: CampaignWorkerState): number | null {
   return limits.length ? Math.min(...limits) : null;
 }
 
-export function formatMoney(cents: number, currency: string, locale?: string): string {
+export function formatMoney(cents: number, currency: string, locale: string = currentLocale()): string {
   try {
     return new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
   } catch {

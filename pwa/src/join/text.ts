@@ -1,7 +1,10 @@
 /** Every string of the join flow, in one table (translate here). */
-const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+import { localized } from "../i18n/runtime";
+import { pluralFor } from "../i18n/format";
 
-export const JOIN_TEXT = {
+const p = pluralFor("en");
+
+export const JOIN_EN = {
   joining: "Opening the campaign…",
   retry: "Try again",
   offlineJoin: "You are offline. Connect to the internet to start this campaign.",
@@ -17,19 +20,19 @@ export const JOIN_TEXT = {
   quizTitle: "A short quiz",
   quizLead: (passMark: number | null, total: number) =>
     passMark === null ? `Answer the ${total} questions.` : `Answer at least ${passMark} of ${total} questions correctly to start.`,
-  attemptsLeft: (n: number) => `${n} ${plural(n, "attempt", "attempts")} left.`,
+  attemptsLeft: (n: number) => `${p(n, { one: "# attempt", other: "# attempts" })} left.`,
   question: (i: number, total: number) => `Question ${i} of ${total}`,
   answerLabel: "Your answer",
   chooseOne: "Choose an answer.",
   submitQuiz: "Send my answers",
   quizFailed: (score: number, total: number, left: number) =>
-    `You got ${score} of ${total} right. ${left} ${plural(left, "attempt", "attempts")} left: try again.`,
+    `You got ${score} of ${total} right. ${p(left, { one: "# attempt", other: "# attempts" })} left: try again.`,
   quizPassed: (score: number, total: number) => `You got ${score} of ${total} right: you can start.`,
   quotaTitle: "Your work",
-  examplesToday: (n: number) => `${n} ${plural(n, "example", "examples")} left today`,
-  examplesTotal: (n: number) => `${n} ${plural(n, "example", "examples")} left in this campaign`,
-  validationsToday: (n: number) => `${n} ${plural(n, "validation", "validations")} left today`,
-  validationsTotal: (n: number) => `${n} ${plural(n, "validation", "validations")} left in this campaign`,
+  examplesToday: (n: number) => `${p(n, { one: "# example", other: "# examples" })} left today`,
+  examplesTotal: (n: number) => `${p(n, { one: "# example", other: "# examples" })} left in this campaign`,
+  validationsToday: (n: number) => `${p(n, { one: "# validation", other: "# validations" })} left today`,
+  validationsTotal: (n: number) => `${p(n, { one: "# validation", other: "# validations" })} left in this campaign`,
   noLimit: "No limit on the number of examples.",
   earned: (earned: string, pending: string) => `Earned so far: ${earned} (${pending} not yet paid).`,
   instructions: "Instructions",
@@ -50,3 +53,5 @@ export const JOIN_TEXT = {
   copy: "Copy the code",
   copied: "Copied.",
 } as const;
+
+export const JOIN_TEXT = localized("join", JOIN_EN);

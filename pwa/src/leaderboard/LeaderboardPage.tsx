@@ -14,16 +14,17 @@ import {
   METRICS, METRIC_TEXT, WEIGHT_MAX, WEIGHT_MIN, WEIGHT_STEP, clampWeight, datasetInputs, debounce, formatMetric,
   metricInputs, metricShares, metricWeightsFrom, shareText, weightsKey,
 } from "./weights";
+import { LEADERBOARD_TEXT as T } from "./text";
 
 const DEBOUNCE_MS = 300;
 
 export function LeaderboardIndexPage() {
   return (
     <TaskPicker
-      title="Leaderboards"
-      lead="Models ranked by Dynascore: a weighted mix of performance, throughput, memory, robustness and fairness that you choose."
+      title={T.indexTitle}
+      lead={T.indexLead}
       pathFor={(code) => `/leaderboard/${encodeURIComponent(code)}`}
-      linkText="Open the leaderboard"
+      linkText={T.openLeaderboard}
     />
   );
 }
@@ -40,7 +41,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
   const [datasetWeights, setDatasetWeights] = useState<Record<string, number>>({});
   const [datasetNames, setDatasetNames] = useState<Record<string, string>>({});
   const [overlaps, setOverlaps] = useState<Record<string, string>>({});
-  const [status, setStatus] = useState("Loading the leaderboard…");
+  const [status, setStatus] = useState<string>(T.loadingBoard);
   const [error, setError] = useState<string | null>(null);
   const [saveName, setSaveName] = useState(configName ?? "");
   const [saveMessage, setSaveMessage] = useState<{ text: string; ok: boolean; link?: string } | null>(null);
@@ -49,7 +50,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
 
   async function load(metrics: Record<Metric, number> | null, datasets: Record<string, number> | null) {
     const id = ++sequence.current;
-    setStatus("Ranking…");
+    setStatus(T.ranking);
     try {
       const { leaderboard } = await request(LEADERBOARD, {
         taskCode: code,
@@ -70,7 +71,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
       }
       setDatasetNames(Object.fromEntries(leaderboard.datasetWeights.map((d) => [d.dataset.id, d.dataset.name])));
       setOverlaps(Object.fromEntries((leaderboard.datasetOverlap ?? []).map((o) => [o.datasetId, overlapText(o)])));
-      setStatus(`${leaderboard.totalCount} model${leaderboard.totalCount === 1 ? "" : "s"} ranked.`);
+      setStatus(T.ranked(leaderboard.totalCount));
     } catch (problem) {
       if (id !== sequence.current) return;
       setError(describeError(problem));
@@ -115,7 +116,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
     if (!metricWeights) return;
     const name = saveName.trim();
     if (!name) {
-      setSaveMessage({ text: "Give the configuration a name.", ok: false });
+      setSaveMessage({ text: T.nameMissing, ok: false });
       document.getElementById("config-name")?.focus();
       return;
     }
@@ -125,7 +126,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
       });
       if (result.__typename === "LeaderboardConfigSaved") {
         const link = `${location.origin}${location.pathname}#/leaderboard/${encodeURIComponent(code)}?config=${encodeURIComponent(result.name)}`;
-        setSaveMessage({ text: `Saved as “${result.name}”. Share it: `, ok: true, link });
+        setSaveMessage({ text: T.savedAs(result.name), ok: true, link });
       } else {
         setSaveMessage({ text: result.message, ok: false });
       }
@@ -138,27 +139,27 @@ export function LeaderboardPage({ params, query }: PageProps) {
   return (
     <div class="leaderboard">
       <header class="page-head">
-        <p class="crumbs"><a href={href("/leaderboard")}>Leaderboards</a> <span aria-hidden="true">›</span></p>
-        <h1 id="page-title" tabIndex={-1}>Leaderboard: {code}</h1>
-        <p class="lead">Models that have scores on every scoring dataset, ranked by Dynascore. Move a slider to weigh what matters to you.</p>
-        {configName && <p class="note">Showing the saved configuration “{configName}”.</p>}
+        <p class="crumbs"><a href={href("/leaderboard")}>{T.indexTitle}</a> <span aria-hidden="true">›</span></p>
+        <h1 id="page-title" tabIndex={-1}>{T.title(code)}</h1>
+        <p class="lead">{T.lead}</p>
+        {configName && <p class="note" dir="auto">{T.showingConfig(configName)}</p>}
       </header>
       <div class="columns">
         <div class="col-main">
           <section class="card" aria-labelledby="ranking-title">
-            <h2 id="ranking-title">Ranking</h2>
+            <h2 id="ranking-title">{T.rankingTitle}</h2>
             <p role="status" aria-live="polite" class="status-line" data-testid="leaderboard-status">{status}</p>
             {error && <p class="error" role="alert">{error}</p>}
-            {board && board.rows.length === 0 && <p>No model has been evaluated on every scoring dataset yet.</p>}
+            {board && board.rows.length === 0 && <p>{T.noneRanked}</p>}
             {board && board.rows.length > 0 && (
-              <div class="table-wrap" tabIndex={0} role="region" aria-label="Ranking table (scrolls sideways)">
+              <div class="table-wrap" tabIndex={0} role="region" aria-label={T.tableRegion}>
                 <table data-testid="leaderboard-table">
-                  <caption class="visually-hidden">Models ranked by Dynascore</caption>
+                  <caption class="visually-hidden">{T.tableCaption}</caption>
                   <thead>
                     <tr>
-                      <th scope="col" class="num">Rank</th>
-                      <th scope="col">Model</th>
-                      <th scope="col" class="num">Dynascore</th>
+                      <th scope="col" class="num">{T.rank}</th>
+                      <th scope="col">{T.model}</th>
+                      <th scope="col" class="num">{T.dynascore}</th>
                       {METRICS.map((m) => <th scope="col" class="num" key={m}>{METRIC_TEXT[m]}</th>)}
                     </tr>
                   </thead>
@@ -168,9 +169,9 @@ export function LeaderboardPage({ params, query }: PageProps) {
                         <td class="num">{row.rank}</td>
                         <th scope="row" class="model-name">
                           {row.model.name}
-                          {row.model.owner && <span class="hint"> by {row.model.owner.username}</span>}
+                          {row.model.owner && <span class="hint">{T.byOwner(row.model.owner.username)}</span>}
                           {row.model.inTheLoop?.length ? (
-                            <span class="hint in-the-loop"> · in the loop for round {row.model.inTheLoop.join(", ")}</span>
+                            <span class="hint in-the-loop">{T.inTheLoop(row.model.inTheLoop.join(", "))}</span>
                           ) : null}
                         </th>
                         <td class="num dynascore">{formatMetric("dynascore", row.dynascore)}</td>
@@ -183,9 +184,9 @@ export function LeaderboardPage({ params, query }: PageProps) {
             )}
           </section>
         </div>
-        <aside class="col-side" aria-label="Weights">
+        <aside class="col-side" aria-label={T.weightsRegion}>
           <section class="card" aria-labelledby="weights-title">
-            <h2 id="weights-title">Metric weights</h2>
+            <h2 id="weights-title">{T.metricWeights}</h2>
             {metricWeights && shares ? (
               <div class="weights">
                 {METRICS.map((metric) => (
@@ -194,10 +195,10 @@ export function LeaderboardPage({ params, query }: PageProps) {
                     onChange={(v) => setMetric(metric, v)} />
                 ))}
               </div>
-            ) : <p class="hint">Loading…</p>}
+            ) : <p class="hint">{T.loading}</p>}
             {Object.keys(datasetWeights).length > 0 && (
               <>
-                <h3>Dataset weights</h3>
+                <h3>{T.datasetWeights}</h3>
                 <div class="weights">
                   {Object.entries(datasetWeights).map(([id, weight]) => (
                     <Slider key={id} id={`dataset-${id}`} label={datasetNames[id] ?? id} value={weight} detail={overlaps[id] ?? ""} onChange={(v) => setDataset(id, v)} />
@@ -207,11 +208,11 @@ export function LeaderboardPage({ params, query }: PageProps) {
             )}
           </section>
           <section class="card" aria-labelledby="save-title">
-            <h2 id="save-title">Save these weights</h2>
+            <h2 id="save-title">{T.saveTitle}</h2>
             <form class="inline-form" onSubmit={(e) => void save(e)}>
-              <label for="config-name">Configuration name</label>
-              <input id="config-name" type="text" maxLength={100} value={saveName} onInput={(e) => setSaveName(e.currentTarget.value)} />
-              <button type="submit" class="primary" disabled={!metricWeights}>Save configuration</button>
+              <label for="config-name">{T.configName}</label>
+              <input id="config-name" type="text" dir="auto" maxLength={100} value={saveName} onInput={(e) => setSaveName(e.currentTarget.value)} />
+              <button type="submit" class="primary" disabled={!metricWeights}>{T.saveConfig}</button>
             </form>
             <p role="status" aria-live="polite" class={saveMessage ? (saveMessage.ok ? "notice-ok" : "error") : ""} data-testid="save-status">
               {saveMessage?.text}
@@ -228,9 +229,9 @@ export function LeaderboardPage({ params, query }: PageProps) {
 function overlapText(o: DatasetOverlap): string {
   if (o.rowsOverlappingTrainingData === null && o.rowsDuplicatingCollected === null) return "";
   const parts = [];
-  if (o.rowsOverlappingTrainingData) parts.push(`${o.rowsOverlappingTrainingData} rows overlap a model's training data`);
-  if (o.rowsDuplicatingCollected) parts.push(`${o.rowsDuplicatingCollected} rows repeat collected examples`);
-  return parts.length ? parts.join("; ") : "no overlap found";
+  if (o.rowsOverlappingTrainingData) parts.push(T.overlapTraining(o.rowsOverlappingTrainingData));
+  if (o.rowsDuplicatingCollected) parts.push(T.overlapCollected(o.rowsDuplicatingCollected));
+  return parts.length ? parts.join("; ") : T.noOverlap;
 }
 
 function Slider({ id, label, value, detail, onChange }: {

@@ -4,16 +4,15 @@
  * normalization (Dynascore normalizes metric weights to sum 1), and a debounce for re-querying.
  */
 import type { DatasetWeightInput, Metric, MetricWeightInput } from "../api/types";
+import { formatNumber } from "../i18n/format";
+import { LEADERBOARD_TEXT } from "./text";
 
 export const METRICS: Metric[] = ["PERF", "THROUGHPUT", "MEMORY", "ROBUSTNESS", "FAIRNESS"];
 
-export const METRIC_TEXT: Record<Metric, string> = {
-  PERF: "Performance",
-  THROUGHPUT: "Throughput",
-  MEMORY: "Memory",
-  ROBUSTNESS: "Robustness",
-  FAIRNESS: "Fairness",
-};
+/** The metrics' names in the UI locale (read through the leaderboard's text table at each access). */
+export const METRIC_TEXT: Record<Metric, string> = new Proxy({} as Record<Metric, string>, {
+  get: (_, metric) => LEADERBOARD_TEXT.metrics[metric as Metric],
+});
 
 /** Dynaboard's defaults: performance 4, every other metric 1. */
 export const DEFAULT_METRIC_WEIGHTS: Record<Metric, number> = { PERF: 4, THROUGHPUT: 1, MEMORY: 1, ROBUSTNESS: 1, FAIRNESS: 1 };
@@ -74,29 +73,29 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, wait: nu
   return debounced;
 }
 
+const digits = (n: number) => ({ minimumFractionDigits: n, maximumFractionDigits: n });
+
 export function formatMetric(metric: Metric | "dynascore", value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return "—";
   switch (metric) {
     case "PERF": // the server sends 0–100 (accuracy, macro F1, SQuAD F1)
-      return `${value.toFixed(1)}%`;
+      return formatNumber(value / 100, { style: "percent", ...digits(1) });
     case "ROBUSTNESS": // shares, 0–1
     case "FAIRNESS":
-      return `${(value * 100).toFixed(1)}%`;
+      return formatNumber(value, { style: "percent", ...digits(1) });
     case "THROUGHPUT":
-      return `${value.toFixed(1)}/s`;
+      return LEADERBOARD_TEXT.perSecond(formatNumber(value, digits(1)));
     case "MEMORY":
-      return `${value.toFixed(2)} GB`;
+      return LEADERBOARD_TEXT.gigabytes(formatNumber(value, digits(2)));
     default:
-      return value.toFixed(3);
+      return formatNumber(value, digits(3));
   }
 }
 
 /** What a metric's slider says about its share: its part of the score, or why moving it changes nothing now. */
 export function shareText(metric: Metric, share: number, inEffect: Metric[] | undefined, models: number): string {
   if (inEffect && !inEffect.includes(metric)) {
-    return models < 2
-      ? "No effect with one model: only performance counts until two models can be compared"
-      : "No effect now: the ranked models do not differ in it (or all tie on performance)";
+    return models < 2 ? LEADERBOARD_TEXT.noEffectOneModel : LEADERBOARD_TEXT.noEffectNow;
   }
-  return `${Math.round(share * 100)}% of the score`;
+  return LEADERBOARD_TEXT.shareOfScore(formatNumber(share, { style: "percent", maximumFractionDigits: 0 }));
 }

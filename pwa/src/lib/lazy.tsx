@@ -4,12 +4,8 @@
  */
 import type { ComponentType } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { SHELL_TEXT as T } from "../ui/text";
 
-export const LAZY_TEXT = {
-  loading: "Loading…",
-  failed: "This page could not be loaded. Check your connection and reload.",
-  reload: "Reload",
-} as const;
 
 export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   let loaded: ComponentType<P> | null = null;
@@ -29,8 +25,8 @@ export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>
     if (Page) return <Page {...props} />;
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>{failed ? LAZY_TEXT.failed : LAZY_TEXT.loading}</h1>
-        {failed && <button type="button" onClick={() => window.location.reload()}>{LAZY_TEXT.reload}</button>}
+        <h1 id="page-title" tabIndex={-1}>{failed ? T.pageFailed : T.pageLoading}</h1>
+        {failed && <button type="button" onClick={() => window.location.reload()}>{T.reload}</button>}
       </section>
     );
   };

@@ -10,6 +10,9 @@ import { discardItem, outboxItems, retryItem, syncedRecords } from "./store";
 import { requestSync, syncState } from "./sync";
 import { CLAIM_TEXT } from "./claims";
 import { VOTE_TEXT } from "./validations";
+import { formatDateTime } from "../i18n/format";
+import { slot } from "../i18n/slot";
+import { OUTBOX_PAGE_TEXT as T } from "./text";
 
 export function OutboxPage() {
   const username = useObservable(session)?.user.username ?? "";
@@ -24,27 +27,24 @@ export function OutboxPage() {
 
   return (
     <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>Outbox</h1>
-      <p class="lead">
-        Examples you submit and votes you cast are kept on this device until the server has answered for each of them.
-        They are sent automatically whenever you are online.
-      </p>
+      <h1 id="page-title" tabIndex={-1}>{T.title}</h1>
+      <p class="lead">{T.lead}</p>
       <div class="actions">
         <button type="button" onClick={() => requestSync()} disabled={!pending.length || state.kind === "syncing"}>
-          Send now
+          {T.sendNow}
         </button>
-        <span class="hint">{!isOnline && "Offline. "}{state.kind === "waiting" && `Last attempt failed: ${state.error}`}</span>
+        <span class="hint">{!isOnline && T.offline}{!isOnline && state.kind === "waiting" && " "}{state.kind === "waiting" && T.lastAttemptFailed(state.error)}</span>
       </div>
 
-      <h2>Waiting to be sent <span class="count" data-testid="outbox-pending-count">({pending.length})</span></h2>
-      {pending.length === 0 ? <p class="hint">Nothing waits.</p> : (
+      <h2>{T.waitingTitle} <span class="count" data-testid="outbox-pending-count">{T.count(pending.length)}</span></h2>
+      {pending.length === 0 ? <p class="hint">{T.nothingWaits}</p> : (
         <ul class="example-list" data-testid="outbox-pending">
           {pending.map((item) => <ItemRow item={item} key={item.clientId} />)}
         </ul>
       )}
 
-      <h2>Could not be sent ({failed.length})</h2>
-      {failed.length === 0 ? <p class="hint">None.</p> : (
+      <h2>{T.failedTitle(failed.length)}</h2>
+      {failed.length === 0 ? <p class="hint">{T.none}</p> : (
         <ul class="example-list" data-testid="outbox-failed">
           {failed.map((item) => (
             <ItemRow item={item} key={item.clientId}>
@@ -53,27 +53,27 @@ export function OutboxPage() {
                 <ul class="field-errors">{item.failure.fields.map((f) => <li key={f.field}><code>{f.field}</code>: {f.message}</li>)}</ul>
               ) : null}
               <div class="actions">
-                <button type="button" onClick={() => void retryItem(item.clientId).then(requestSync)}>Send again</button>
-                <button type="button" class="danger" onClick={() => void discardItem(item.clientId)}>Discard</button>
+                <button type="button" onClick={() => void retryItem(item.clientId).then(requestSync)}>{T.sendAgain}</button>
+                <button type="button" class="danger" onClick={() => void discardItem(item.clientId)}>{T.discard}</button>
               </div>
             </ItemRow>
           ))}
         </ul>
       )}
 
-      <h2>Recently sent ({synced.length})</h2>
-      {synced.length === 0 ? <p class="hint">None yet.</p> : (
+      <h2>{T.syncedTitle(synced.length)}</h2>
+      {synced.length === 0 ? <p class="hint">{T.noneYet}</p> : (
         <ul class="example-list" data-testid="outbox-synced">
           {synced.map((record) => (
             <li class="card example-row" key={record.clientId} data-client-id={record.clientId}>
               <div class="example-row-head">
                 <VerdictBadge verdict={record.view.verdict} />
-                <span class="hint">{record.taskName} · sent <time dateTime={new Date(record.syncedAt).toISOString()}>{new Date(record.syncedAt).toLocaleString()}</time></span>
+                <span class="hint">{slot(T.sentAt(record.taskName), { when: <time dateTime={new Date(record.syncedAt).toISOString()}>{formatDateTime(new Date(record.syncedAt))}</time> })}</span>
               </div>
-              <p class="example-text">{record.summary}</p>
+              <p class="example-text" dir="auto">{record.summary}</p>
               <p class="hint">
                 {record.view.message}
-                {record.view.answers[0]?.label && <> The model said <strong>{humanize(record.view.answers[0].label)}</strong>.</>}
+                {record.view.answers[0]?.label && slot(T.modelSaid, { label: <strong>{humanize(record.view.answers[0].label)}</strong> })}
               </p>
             </li>
           ))}
@@ -82,8 +82,7 @@ export function OutboxPage() {
 
       {others.length > 0 && (
         <p class="note">
-          {others.length} example{others.length === 1 ? "" : "s"} on this device belong{others.length === 1 ? "s" : ""} to another account
-          and will be sent when that account logs in here. <a href={href("/login")}>Switch account</a>
+          {T.otherAccount(others.length)} <a href={href("/login")}>{T.switchAccount}</a>
         </p>
       )}
     </section>
@@ -96,20 +95,20 @@ function ItemRow({ item, children }: { item: OutboxItem; children?: preact.Compo
       <div class="example-row-head">
         <VerdictBadge verdict={null} queued={item.state === "pending"} />
         <span class="hint">
-          {item.taskName} · written <time dateTime={new Date(item.createdAt).toISOString()}>{new Date(item.createdAt).toLocaleString()}</time>
-          {item.attempts > 0 && ` · ${item.attempts} attempt${item.attempts === 1 ? "" : "s"}`}
+          {slot(T.writtenAt(item.taskName), { when: <time dateTime={new Date(item.createdAt).toISOString()}>{formatDateTime(new Date(item.createdAt))}</time> })}
+          {item.attempts > 0 && T.attempts(item.attempts)}
         </span>
       </div>
       <p class="example-text">
         {item.kind === "validation" ? (
-          <>Your vote <strong>{VOTE_TEXT[item.label]}</strong>{item.mode === "OWNER" && " (owner)"} on: {item.summary}</>
+          <>{slot(T.voteOn(item.mode === "OWNER", item.summary), { vote: <strong>{VOTE_TEXT[item.label]}</strong> })}</>
         ) : item.kind === "claim" ? (
           <>{CLAIM_TEXT.outbox(item.modelWasWrong)} {item.summary}</>
         ) : (
           summaryOf(item.input)
         )}
       </p>
-      {item.state === "pending" && item.lastError && <p class="hint">Last problem: {item.lastError}</p>}
+      {item.state === "pending" && item.lastError && <p class="hint">{T.lastProblem(item.lastError)}</p>}
       {children}
     </li>
   );

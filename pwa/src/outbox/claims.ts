@@ -6,10 +6,11 @@
  * device (key `claim:<user>:<example>`), sent with `claimFooled` and its own client UUID (`claimId`), so a
  * resend after a lost reply is answered with the stored claim (`duplicate: true`): stored exactly once.
  */
+import { localized } from "../i18n/runtime";
 import type { ClaimFooledResult, ErrorResult, FieldError } from "../api/types";
 
 /** Every string the claim question shows, in one place for translation. */
-export const CLAIM_TEXT = {
+export const CLAIM_EN = {
   question: "Did the model get it wrong?",
   hint: "Compare the model's answer with what you meant. Other people will check your answer.",
   yes: "Yes, it got it wrong",
@@ -17,6 +18,7 @@ export const CLAIM_TEXT = {
   sending: "Sending your answer…",
   savedOffline: "Your answer is saved on this device and will be sent when you are online.",
   refused: "Your answer was refused:",
+  refusedBecause: (message: string) => `Your answer was refused: ${message}`.trimEnd(),
   sendAgain: "Send again",
   outbox: (modelWasWrong: boolean) => `Your answer “${modelWasWrong ? "the model got it wrong" : "the model got it right"}” on:`,
   // Validators of an ask_user task: the claim is the question.
@@ -25,7 +27,9 @@ export const CLAIM_TEXT = {
   validateLead: "Each author says whether the model got their example wrong; check it. Vote with the buttons or the keys 1, 2 and 3.",
   voteYes: "Yes",
   voteNo: "No",
-};
+} as const;
+
+export const CLAIM_TEXT = localized("claims", CLAIM_EN);
 
 export interface ClaimOutboxItem {
   kind: "claim";

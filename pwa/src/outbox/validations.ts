@@ -7,6 +7,7 @@
  * "already validated" after a lost reply means the vote is stored: the item is done (exactly once
  * from the validator's point of view).
  */
+import { localized } from "../i18n/runtime";
 import type { ErrorResult, FieldError, ValidateExampleResult, ValidationLabel, ValidationMode } from "../api/types";
 
 export interface ValidationOutboxItem {
@@ -31,11 +32,13 @@ export interface ValidationOutboxItem {
   failure: { code: string; message: string; fields: FieldError[] } | null;
 }
 
-export const VOTE_TEXT: Record<ValidationLabel, string> = {
+export const VOTE_EN: Record<ValidationLabel, string> = {
   CORRECT: "Correct",
   INCORRECT: "Incorrect",
   FLAGGED: "Flagged",
 };
+
+export const VOTE_TEXT = localized("votes", VOTE_EN);
 
 /** The keyboard shortcut for each vote (1 / 2 / 3). */
 export const VOTE_KEYS: Record<string, ValidationLabel> = { "1": "CORRECT", "2": "INCORRECT", "3": "FLAGGED" };

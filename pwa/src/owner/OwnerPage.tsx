@@ -13,9 +13,12 @@ import type { PageProps } from "../routes";
 import { href } from "../router";
 import { formatRate } from "../tasks/config";
 import { useTaskDetail } from "../tasks/detail";
+import { loadTasks } from "../tasks/store";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
 import { RoundActions } from "./RoundActions";
 import { errorText, Status, type Message } from "./status";
+import { formatNumber } from "../i18n/format";
+import { OWNER_TEXT as T, ROUND_TEXT } from "./text";
 import { useOwnerQuery } from "./useOwnerQuery";
 
 export function OwnerIndexPage() {
@@ -26,25 +29,25 @@ export function OwnerIndexPage() {
   const owned = tasks?.filter((t) => t.viewerIsOwner) ?? [];
   return (
     <section aria-labelledby="page-title">
-      <h1 id="page-title" tabIndex={-1}>Your tasks</h1>
-      <p class="lead">Create tasks, open rounds, add contexts and datasets, and follow how often the model is fooled.</p>
+      <h1 id="page-title" tabIndex={-1}>{T.indexTitle}</h1>
+      <p class="lead">{T.indexLead}</p>
       <div class="columns">
         <div class="col-main">
           <section class="card" aria-labelledby="owned-title">
-            <h2 id="owned-title">Tasks you own</h2>
+            <h2 id="owned-title">{T.ownedTitle}</h2>
             {error && <p class="error" role="alert">{error}</p>}
-            {tasks === undefined ? <p role="status">Loading…</p> : owned.length === 0 ? <p class="hint">You do not own any task.</p> : (
+            {tasks === undefined ? <p role="status">{T.loading}</p> : owned.length === 0 ? <p class="hint">{T.noneOwned}</p> : (
               <ul>
-                {owned.map((t) => <li key={t.id}><a href={href(`/owner/${encodeURIComponent(t.code)}`)}>{t.name}</a> <span class="hint">({t.code})</span></li>)}
+                {owned.map((t) => <li key={t.id}><a href={href(`/owner/${encodeURIComponent(t.code)}`)}><bdi>{t.name}</bdi></a> <span class="hint">({t.code})</span></li>)}
               </ul>
             )}
           </section>
         </div>
-        <aside class="col-side" aria-label="New task">
+        <aside class="col-side" aria-label={T.newTaskRegion}>
           <section class="card" aria-labelledby="create-title">
-            <h2 id="create-title">Create a task</h2>
-            <p class="hint">Describe it in a form (or as JSON) with a live preview, and open its first round with a served model.</p>
-            <p><a href={href("/new-task")} data-testid="new-task-link">Create a task</a></p>
+            <h2 id="create-title">{T.createTitle}</h2>
+            <p class="hint">{T.createHint}</p>
+            <p><a href={href("/new-task")} data-testid="new-task-link">{T.createLink}</a></p>
           </section>
         </aside>
       </div>
@@ -59,6 +62,9 @@ export function OwnerTaskPage({ params }: PageProps) {
   const task = detail.task;
   const [targets, setTargets] = useState("");
   const [roundMessage, setRoundMessage] = useState<Message>(null);
+  // Opening a round closes the open one: asked first, as "Close round" asks.
+  const [confirmingOpen, setConfirmingOpen] = useState(false);
+  const [opening, setOpening] = useState(false);
   const [contexts, setContexts] = useState("");
   const [contextsMessage, setContextsMessage] = useState<Message>(null);
   const [datasetName, setDatasetName] = useState("");
@@ -71,16 +77,22 @@ export function OwnerTaskPage({ params }: PageProps) {
   if (!task) {
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>Task</h1>
-        <p role="status">{detail.loading ? "Loading the task…" : detail.missing ? `There is no task “${code}”.` : detail.error}</p>
+        <h1 id="page-title" tabIndex={-1}>{T.taskFallbackTitle}</h1>
+        <p role="status">{detail.loading ? T.loadingTask : detail.missing ? T.noTask(code) : detail.error}</p>
       </section>
     );
   }
   const rounds = task.rounds.edges.map((e) => e.node);
   const current = task.currentRound;
 
-  async function openRound(event: Event) {
+  function askOpenRound(event: Event) {
     event.preventDefault();
+    if (current && !current.endAt) setConfirmingOpen(true);
+    else void openRound();
+  }
+
+  async function openRound() {
+    setOpening(true);
     const targetModels = targets.split(",").map((t) => t.trim()).filter(Boolean).map((t) => {
       const [name, version = ""] = t.split(":");
       return { name: name.trim(), version: version.trim() };
@@ -88,11 +100,15 @@ export function OwnerTaskPage({ params }: PageProps) {
     try {
       const { createRound: result } = await request(CREATE_ROUND, { input: { taskCode: code, targetModels } });
       if (result.__typename === "RoundCreated") {
-        setRoundMessage({ text: `Round ${result.round.number} is open.`, ok: true });
+        setConfirmingOpen(false);
+        setRoundMessage({ text: ROUND_TEXT.opened(result.round.number), ok: true });
+        void loadTasks(); // the app's task list (annotate, validate) has a new open round now
         await detail.reload();
       } else setRoundMessage({ text: errorText(result), ok: false });
     } catch (problem) {
       setRoundMessage({ text: describeError(problem), ok: false });
+    } finally {
+      setOpening(false);
     }
   }
 
@@ -107,18 +123,18 @@ export function OwnerTaskPage({ params }: PageProps) {
         const fields = value.fields && typeof value.fields === "object" ? (value.fields as Record<string, unknown>) : value;
         parsed.push({ fields, tag: typeof value.tag === "string" ? value.tag : null });
       } catch {
-        setContextsMessage({ text: `Line ${i + 1} is not valid JSON.`, ok: false });
+        setContextsMessage({ text: T.lineNotJson(i + 1), ok: false });
         return;
       }
     }
     if (!parsed.length) {
-      setContextsMessage({ text: "Write one context per line, as JSON.", ok: false });
+      setContextsMessage({ text: T.oneContextPerLine, ok: false });
       return;
     }
     try {
       const { addContexts: result } = await request(ADD_CONTEXTS, { input: { roundId: current.id, contexts: parsed } });
       if (result.__typename === "ContextsAdded") {
-        setContextsMessage({ text: `${result.count} context${result.count === 1 ? "" : "s"} added to round ${current.number}.`, ok: true });
+        setContextsMessage({ text: T.contextsAdded(result.count, current.number), ok: true });
         setContexts("");
       } else setContextsMessage({ text: errorText(result), ok: false });
     } catch (problem) {
@@ -129,7 +145,7 @@ export function OwnerTaskPage({ params }: PageProps) {
   async function createDataset(event: Event) {
     event.preventDefault();
     if (!datasetFile) {
-      setDatasetMessage({ text: "Choose a JSONL file.", ok: false });
+      setDatasetMessage({ text: T.chooseJsonl, ok: false });
       return;
     }
     try {
@@ -139,7 +155,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         { file: datasetFile },
       );
       if (result.__typename === "DatasetCreated") {
-        setDatasetMessage({ text: `Dataset “${result.dataset.name}” created with ${result.exampleCount} examples.`, ok: true });
+        setDatasetMessage({ text: T.datasetCreated(result.dataset.name, result.exampleCount), ok: true });
         if (access === "SCORING") void detail.reload(); // the "no scoring dataset" notice goes away
       } else setDatasetMessage({ text: errorText(result), ok: false });
     } catch (problem) {
@@ -150,27 +166,28 @@ export function OwnerTaskPage({ params }: PageProps) {
   return (
     <div>
       <header class="page-head">
-        <p class="crumbs"><a href={href("/owner")}>Your tasks</a> <span aria-hidden="true">›</span></p>
-        <h1 id="page-title" tabIndex={-1}>{task.name}</h1>
-        {!task.viewerIsOwner && <p class="note">You do not own this task: the server will refuse changes.</p>}
+        <p class="crumbs"><a href={href("/owner")}>{T.indexTitle}</a> <span aria-hidden="true">›</span></p>
+        <h1 id="page-title" tabIndex={-1} dir="auto">{task.name}</h1>
+        {!task.viewerIsOwner && <p class="note">{T.notOwner}</p>}
         {task.scoringNotice && <p class="note" role="note" data-testid="scoring-notice">{task.scoringNotice}</p>}
-        <p><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)} data-testid="campaigns-link">Crowd campaigns (Prolific, MTurk, open links)</a></p>
-        <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">Flag queue</a></p>
-        <p><a href={href(`/owner/${encodeURIComponent(code)}/webhooks`)} data-testid="webhooks-link">Webhooks</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)} data-testid="campaigns-link">{T.campaignsLink}</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">{T.flagQueueLink}</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/webhooks`)} data-testid="webhooks-link">{T.webhooksLink}</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/settings`)} data-testid="settings-link">{T.settingsLink}</a></p>
       </header>
       <div class="columns">
         <div class="col-main">
           <section class="card" aria-labelledby="rates-title">
-            <h2 id="rates-title">Model error rate per round</h2>
+            <h2 id="rates-title">{T.ratesTitle}</h2>
             <RatesChart rounds={rounds} />
-            <div class="table-wrap" tabIndex={0} role="region" aria-label="Numbers per round (scrolls sideways)">
+            <div class="table-wrap" tabIndex={0} role="region" aria-label={T.ratesRegion}>
               <table>
-                <caption class="visually-hidden">Numbers per round</caption>
-                <thead><tr><th scope="col">Round</th><th scope="col" class="num">Examples</th><th scope="col" class="num">Fooled</th>
+                <caption class="visually-hidden">{T.ratesCaption}</caption>
+                <thead><tr><th scope="col">{T.colRound}</th><th scope="col" class="num">{T.colExamples}</th><th scope="col" class="num">{T.colFooled}</th>
                   <th scope="col" class="num">MER</th><th scope="col" class="num">vMER</th></tr></thead>
                 <tbody>
                   {rounds.map((r) => (
-                    <tr key={r.id}><th scope="row">{r.number}</th><td class="num">{r.totalCollected}</td><td class="num">{r.totalFooled}</td>
+                    <tr key={r.id}><th scope="row">{formatNumber(r.number)}</th><td class="num">{formatNumber(r.totalCollected)}</td><td class="num">{formatNumber(r.totalFooled)}</td>
                       <td class="num">{formatRate(r.mer)}</td><td class="num">{formatRate(r.vmer)}</td></tr>
                   ))}
                 </tbody>
@@ -178,8 +195,8 @@ export function OwnerTaskPage({ params }: PageProps) {
             </div>
           </section>
           <section class="card" aria-labelledby="rounds-title">
-            <h2 id="rounds-title">Rounds</h2>
-            {rounds.length === 0 ? <p class="hint">No rounds yet.</p> : (
+            <h2 id="rounds-title">{T.roundsTitle}</h2>
+            {rounds.length === 0 ? <p class="hint">{T.noRounds}</p> : (
               <ul class="round-list">
                 {[...rounds].sort((a, b) => b.number - a.number).map((r) => (
                   <RoundActions key={r.id} code={code} round={r} onChanged={() => detail.reload()} />
@@ -188,53 +205,62 @@ export function OwnerTaskPage({ params }: PageProps) {
             )}
           </section>
           <section class="card" aria-labelledby="contexts-title">
-            <h2 id="contexts-title">Add contexts{current ? ` to round ${current.number}` : ""}</h2>
-            {!current ? <p class="hint">Open a round first.</p> : (
+            <h2 id="contexts-title">{current ? T.contextsTitleRound(current.number) : T.contextsTitle}</h2>
+            {!current ? <p class="hint">{T.openRoundFirst}</p> : (
               <form onSubmit={(e) => void addContexts(e)}>
                 <div class="field">
-                  <label for="contexts-jsonl">Contexts, one JSON object per line</label>
+                  <label for="contexts-jsonl">{T.contextsLabel}</label>
                   <textarea id="contexts-jsonl" rows={5} class="mono" spellcheck={false} value={contexts}
                     placeholder={`{"fields": {"${task.config.context_fields[0]?.name ?? "prompt"}": "…"}, "tag": "optional"}`}
                     aria-describedby="contexts-hint" onInput={(e) => setContexts(e.currentTarget.value)} />
-                  <p class="hint" id="contexts-hint">Each line is {"{"}"fields": {"{…}"}, "tag": …{"}"} or just the fields.</p>
+                  <p class="hint" id="contexts-hint">{T.contextsHint}</p>
                 </div>
-                <button type="submit">Add contexts</button>
+                <button type="submit">{T.addContexts}</button>
                 <Status message={contextsMessage} testId="contexts-status" />
               </form>
             )}
           </section>
         </div>
-        <aside class="col-side" aria-label="Rounds and datasets">
+        <aside class="col-side" aria-label={T.sideRegion}>
           <section class="card" aria-labelledby="round-open-title">
-            <h2 id="round-open-title">Open a new round</h2>
-            <form onSubmit={(e) => void openRound(e)}>
+            <h2 id="round-open-title">{T.openRoundTitle}</h2>
+            <form onSubmit={(e) => askOpenRound(e)}>
               <div class="field">
-                <label for="round-targets">Target models</label>
+                <label for="round-targets">{T.targetModels}</label>
                 <input id="round-targets" type="text" value={targets} aria-describedby="round-targets-hint" onInput={(e) => setTargets(e.currentTarget.value)} />
-                <p class="hint" id="round-targets-hint">Triton model names, comma-separated; add :version to pin one.</p>
+                <p class="hint" id="round-targets-hint">{T.targetModelsHint}</p>
               </div>
-              <button type="submit">Open round</button>
+              {!confirmingOpen && <button type="submit" disabled={opening}>{ROUND_TEXT.open}</button>}
+              {confirmingOpen && current && (
+                <div class="actions" role="group" aria-label={ROUND_TEXT.confirmGroup(current.number)} data-testid="confirm-open-round">
+                  <span>{ROUND_TEXT.confirmOpen(current.number, current.number + 1)}</span>
+                  <button type="button" class="primary" disabled={opening} onClick={() => void openRound()}>
+                    {ROUND_TEXT.yesOpen(current.number, current.number + 1)}
+                  </button>
+                  <button type="button" disabled={opening} onClick={() => setConfirmingOpen(false)}>{ROUND_TEXT.cancel}</button>
+                </div>
+              )}
               <Status message={roundMessage} testId="round-status" />
             </form>
           </section>
           <section class="card" aria-labelledby="dataset-title">
-            <h2 id="dataset-title">Upload a dataset</h2>
+            <h2 id="dataset-title">{T.datasetTitle}</h2>
             <form onSubmit={(e) => void createDataset(e)}>
-              <div class="field"><label for="dataset-name">Name</label>
+              <div class="field"><label for="dataset-name">{T.datasetName}</label>
                 <input id="dataset-name" type="text" required value={datasetName} onInput={(e) => setDatasetName(e.currentTarget.value)} /></div>
-              <div class="field"><label for="dataset-file">JSONL file</label>
+              <div class="field"><label for="dataset-file">{T.datasetFile}</label>
                 <input id="dataset-file" type="file" accept=".jsonl,.json,application/json" onChange={(e) => setDatasetFile(e.currentTarget.files?.[0] ?? null)} /></div>
-              <div class="field"><label for="dataset-access">Access</label>
+              <div class="field"><label for="dataset-access">{T.access}</label>
                 <select id="dataset-access" value={access} onChange={(e) => setAccess(e.currentTarget.value as Dataset["access"])}>
-                  <option value="SCORING">Scoring (ranks models)</option>
-                  <option value="STANDARD">Standard</option>
-                  <option value="HIDDEN">Hidden</option>
+                  <option value="SCORING">{T.accessScoring}</option>
+                  <option value="STANDARD">{T.accessStandard}</option>
+                  <option value="HIDDEN">{T.accessHidden}</option>
                 </select></div>
-              <div class="field"><label for="dataset-weight">Weight</label>
+              <div class="field"><label for="dataset-weight">{T.weight}</label>
                 <input id="dataset-weight" type="number" min={0} step={0.1} value={weight} onInput={(e) => setWeight(e.currentTarget.value)} /></div>
-              <div class="field"><label for="dataset-round">Round number (optional)</label>
+              <div class="field"><label for="dataset-round">{T.roundNumber}</label>
                 <input id="dataset-round" type="number" min={1} step={1} value={roundNumber} onInput={(e) => setRoundNumber(e.currentTarget.value)} /></div>
-              <button type="submit">Upload dataset</button>
+              <button type="submit">{T.uploadDataset}</button>
               <Status message={datasetMessage} testId="dataset-status" />
             </form>
           </section>
@@ -246,26 +272,26 @@ export function OwnerTaskPage({ params }: PageProps) {
 
 function RatesChart({ rounds }: { rounds: RoundDetail[] }) {
   const data: RoundRates[] = rounds.map((r) => ({ number: r.number, mer: r.mer, vmer: r.vmer }));
-  if (!data.length) return <p class="hint">No rounds yet.</p>;
+  if (!data.length) return <p class="hint">{T.noRounds}</p>;
   const sorted = [...data].sort((a, b) => a.number - b.number);
   const mer = points(data, "mer");
   const vmer = points(data, "vmer");
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const summary = sorted.map((r) => `round ${r.number}: MER ${formatRate(r.mer)}, vMER ${formatRate(r.vmer)}`).join("; ");
+  const summary = sorted.map((r) => T.chartRound(r.number, formatRate(r.mer), formatRate(r.vmer))).join("; ");
   return (
     <figure>
       <svg class="chart" viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="chart-title chart-desc" data-testid="mer-chart">
-        <title id="chart-title">MER and vMER per round</title>
+        <title id="chart-title">{T.chartTitle}</title>
         <desc id="chart-desc">{summary}</desc>
         {ticks.map((t) => (
           <g key={t}>
             <line x1={CHART.left} x2={CHART.width - CHART.right} y1={yOf(t)} y2={yOf(t)} stroke="#cbd5e1" />
-            <text x={CHART.left - 6} y={yOf(t) + 4} text-anchor="end">{Math.round(t * 100)}%</text>
+            <text x={CHART.left - 6} y={yOf(t) + 4} text-anchor="end">{formatNumber(t, { style: "percent" })}</text>
           </g>
         ))}
         {sorted.map((r, i) => {
           const x = points(sorted.map((s) => ({ ...s, mer: 0 })), "mer")[i].x;
-          return <text key={r.number} x={x} y={CHART.height - CHART.bottom + 18} text-anchor="middle">R{r.number}</text>;
+          return <text key={r.number} x={x} y={CHART.height - CHART.bottom + 18} text-anchor="middle">{T.chartTick(r.number)}</text>;
         })}
         <path d={pathOf(data, "mer")} fill="none" stroke="#1e3a8a" stroke-width={2.5} />
         <path d={pathOf(data, "vmer")} fill="none" stroke="#166534" stroke-width={2.5} stroke-dasharray="6 4" />
@@ -273,8 +299,8 @@ function RatesChart({ rounds }: { rounds: RoundDetail[] }) {
         {vmer.map((p) => <rect key={`v${p.round}`} x={p.x - 4} y={p.y - 4} width={8} height={8} fill="#166534" data-series="vmer" data-round={p.round} />)}
       </svg>
       <figcaption class="legend">
-        <span><span class="swatch" style={{ background: "#1e3a8a" }} />MER (fooled / collected)</span>
-        <span><span class="swatch" style={{ background: "#166534" }} />vMER (validated fooled / collected, dashed)</span>
+        <span><span class="swatch" style={{ background: "#1e3a8a" }} />{T.legendMer}</span>
+        <span><span class="swatch" style={{ background: "#166534" }} />{T.legendVmer}</span>
       </figcaption>
     </figure>
   );

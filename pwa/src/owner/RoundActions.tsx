@@ -7,17 +7,14 @@ import { describeError, request } from "../api/client";
 import { CLOSE_ROUND, EXPORT_ROUND } from "../api/documents";
 import type { ExportFormat, RoundDetail, RoundExport } from "../api/types";
 import { href } from "../router";
+import { loadTasks } from "../tasks/store";
 import { errorText, Status, type Message } from "./status";
+import { OWNER_TEXT as T } from "./text";
 
-const FORMAT_FILES: Record<ExportFormat, { label: string; suffix: string }> = {
-  JSONL: { label: "JSONL", suffix: ".jsonl" },
-  HF_DATASET: { label: "HF dataset (tar.gz)", suffix: "-hf.tar.gz" },
+const FORMAT_FILES: Record<ExportFormat, { label: () => string; suffix: string }> = {
+  JSONL: { label: () => "JSONL", suffix: ".jsonl" },
+  HF_DATASET: { label: () => T.hfDataset, suffix: "-hf.tar.gz" },
 };
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}
 
 /** One round: open / closed, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
 export function RoundActions({ code, round, onChanged }: { code: string; round: RoundDetail; onChanged: () => Promise<void> }) {
@@ -37,7 +34,7 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
       const { exportRound: result } = await request(EXPORT_ROUND, { roundId: round.id, format });
       if (result.__typename === "RoundExport") {
         setLink(result);
-        setMessage({ text: `The ${FORMAT_FILES[result.format].label} export of round ${n} is ready to download.`, ok: true });
+        setMessage({ text: T.exportReady(FORMAT_FILES[result.format].label(), n), ok: true });
       } else setMessage({ text: errorText(result), ok: false });
     } catch (problem) {
       setMessage({ text: describeError(problem), ok: false });
@@ -52,7 +49,8 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
       const { closeRound: result } = await request(CLOSE_ROUND, { roundId: round.id });
       if (result.__typename === "RoundClosed") {
         setConfirming(false);
-        setMessage({ text: `Round ${n} is closed: it takes no new examples.`, ok: true });
+        setMessage({ text: T.closedDone(n), ok: true });
+        void loadTasks(); // the app's task list no longer offers this round
         await onChanged();
       } else setMessage({ text: errorText(result), ok: false });
     } catch (problem) {
@@ -66,33 +64,33 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
   return (
     <li class="round-item" data-testid={`round-${n}`} data-state={closed ? "closed" : "open"}>
       <div class="round-head">
-        <h3 id={`round-${n}-title`}>Round {n}</h3>
+        <h3 id={`round-${n}-title`}>{T.roundTitle(n)}</h3>
         <span class="round-state" data-testid={`round-${n}-state`}>
-          {closed ? `Closed ${formatTime(round.endAt as string)}` : "Open"}
+          {closed ? T.roundClosed(round.endAt as string) : T.roundOpen}
         </span>
       </div>
       <div class="actions">
-        <label for={formatId}>Format<span class="visually-hidden"> of the round {n} export</span></label>
+        <label for={formatId}>{T.format}<span class="visually-hidden">{T.formatOf(n)}</span></label>
         <select id={formatId} value={format} onChange={(e) => { setFormat(e.currentTarget.value as ExportFormat); setLink(null); }}>
-          {(Object.keys(FORMAT_FILES) as ExportFormat[]).map((f) => <option key={f} value={f}>{FORMAT_FILES[f].label}</option>)}
+          {(Object.keys(FORMAT_FILES) as ExportFormat[]).map((f) => <option key={f} value={f}>{FORMAT_FILES[f].label()}</option>)}
         </select>
-        <button type="button" disabled={exporting} onClick={() => void exportRound()}>Export round {n}</button>
-        {!closed && !confirming && <button type="button" onClick={() => setConfirming(true)}>Close round {n}</button>}
+        <button type="button" disabled={exporting} onClick={() => void exportRound()}>{T.exportRound(n)}</button>
+        {!closed && !confirming && <button type="button" onClick={() => setConfirming(true)}>{T.closeRound(n)}</button>}
       </div>
-      <p><a href={href(`/owner/${encodeURIComponent(code)}/browse?round=${encodeURIComponent(round.id)}`)}>Browse examples of round {n}</a></p>
+      <p><a href={href(`/owner/${encodeURIComponent(code)}/browse?round=${encodeURIComponent(round.id)}`)}>{T.browseRound(n)}</a></p>
       {!closed && confirming && (
-        <div class="actions" role="group" aria-label={`Confirm closing round ${n}`}>
-          <span>Closing round {n} stops collecting examples in it.</span>
-          <button type="button" class="primary" disabled={closing} onClick={() => void closeRound()}>Yes, close round {n}</button>
-          <button type="button" disabled={closing} onClick={() => setConfirming(false)}>Cancel</button>
+        <div class="actions" role="group" aria-label={T.confirmClose(n)}>
+          <span>{T.closeExplain(n)}</span>
+          <button type="button" class="primary" disabled={closing} onClick={() => void closeRound()}>{T.yesClose(n)}</button>
+          <button type="button" disabled={closing} onClick={() => setConfirming(false)}>{T.cancel}</button>
         </div>
       )}
       {link && (
         <p>
           <a href={link.url} download={`${code}-round-${n}${FORMAT_FILES[link.format].suffix}`} data-testid={`round-${n}-download`}>
-            Download round {n} ({FORMAT_FILES[link.format].label})
+            {T.download(n, FORMAT_FILES[link.format].label())}
           </a>{" "}
-          <span class="hint">The link works until {formatTime(link.expiresAt)}.</span>
+          <span class="hint">{T.linkUntil(link.expiresAt)}</span>
         </p>
       )}
       <Status message={message} testId={`round-${n}-status`} />

@@ -1,4 +1,6 @@
 /** Reading a task's config for display. Pure functions. */
+import { formatPercent } from "../i18n/format";
+import { localizeTask } from "../i18n/taskText";
 import type { FieldSpec, TaskConfig } from "../api/types";
 
 export function humanize(name: string): string {
@@ -11,8 +13,18 @@ export function fieldLabel(spec: FieldSpec): string {
 }
 
 /** The context fields' display names by field name (span fields name the text they select in). */
+/** A field's display name in the UI locale: the config's translation, else its display name, else its name. */
+export function fieldName(config: TaskConfig, spec: FieldSpec): string {
+  return localizeTask({ name: "", config }).field(spec.name, fieldLabel(spec));
+}
+
+/** A label's display name in the UI locale: the config's translation, else the humanized label. */
+export function labelName(config: TaskConfig, label: string): string {
+  return localizeTask({ name: "", config }).label(label, humanize(label));
+}
+
 export function contextTitles(config: TaskConfig): Record<string, string> {
-  return Object.fromEntries((config.context_fields ?? []).map((spec) => [spec.name, fieldLabel(spec)]));
+  return Object.fromEntries((config.context_fields ?? []).map((spec) => [spec.name, fieldName(config, spec)]));
 }
 
 export function isQA(config: TaskConfig): boolean {
@@ -35,5 +47,5 @@ export function passageField(config: TaskConfig): string | null {
 }
 
 export function formatRate(rate: number | null | undefined): string {
-  return rate === null || rate === undefined ? "—" : `${(rate * 100).toFixed(1)}%`;
+  return rate === null || rate === undefined ? "—" : formatPercent(rate);
 }

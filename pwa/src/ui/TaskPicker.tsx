@@ -3,7 +3,9 @@ import { useEffect } from "preact/hooks";
 import { reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
 import { href } from "../router";
+import { localizeTask } from "../i18n/taskText";
 import { loadTasks, tasksState } from "../tasks/store";
+import { SHELL_TEXT as T } from "./text";
 
 export function TaskPicker({ title, lead, pathFor, linkText }: {
   title: string;
@@ -21,16 +23,16 @@ export function TaskPicker({ title, lead, pathFor, linkText }: {
       <h1 id="page-title" tabIndex={-1}>{title}</h1>
       <p class="lead">{lead}</p>
       <div role="status" aria-live="polite" class="status-line">
-        {state.loading && !state.tasks && "Loading tasks…"}
-        {state.error && (state.tasks ? `Showing the saved list: ${state.error}` : state.error)}
+        {state.loading && !state.tasks && T.loadingTasks}
+        {state.error && (state.tasks ? T.savedList(state.error) : state.error)}
       </div>
-      {state.tasks && state.tasks.length === 0 && <p>No tasks are open yet.</p>}
+      {state.tasks && state.tasks.length === 0 && <p>{T.noTasks}</p>}
       <ul class="task-grid">
         {state.tasks?.map((task) => (
           <li class="card task-card" key={task.id} data-task={task.code}>
-            <h2>{task.name}</h2>
-            <p>{task.description}</p>
-            <p><a href={href(pathFor(task.code))}>{linkText}<span class="visually-hidden"> — {task.name}</span></a></p>
+            <h2 dir="auto">{localizeTask(task).name}</h2>
+            <p dir="auto">{task.description}</p>
+            <p><a href={href(pathFor(task.code))}>{linkText}<span class="visually-hidden"> — {localizeTask(task).name}</span></a></p>
           </li>
         ))}
       </ul>

@@ -1,10 +1,12 @@
 /** Verdict badge and the model's probability bars, shared by the annotate, examples and outbox pages. */
 import type { LabelProbability, Verdict } from "../api/types";
+import { formatPercent } from "../i18n/format";
 import { humanize } from "../tasks/config";
+import { ANNOTATE_TEXT } from "../annotate/text";
 import { VERDICT_TEXT } from "../annotate/verdict";
 
 export function VerdictBadge({ verdict, queued = false }: { verdict: Verdict | null; queued?: boolean }) {
-  if (queued) return <span class="badge badge-queued">Waiting to sync</span>;
+  if (queued) return <span class="badge badge-queued">{ANNOTATE_TEXT.waitingToSync}</span>;
   if (!verdict) return null;
   return <span class={`badge badge-${verdict.toLowerCase()}`} data-verdict={verdict}>{VERDICT_TEXT[verdict]}</span>;
 }
@@ -32,11 +34,11 @@ export function ProbabilityBars({ probabilities, chosen, caption }: {
                 aria-valuemin={0}
                 aria-valuemax={100}
                 aria-valuenow={percent}
-                aria-valuetext={`${percent}%`}
+                aria-valuetext={formatPercent(percent / 100)}
               >
                 <span class="prob-fill" style={{ width: `${Math.max(0, Math.min(100, percent))}%` }} />
               </span>
-              <span class="prob-value" aria-hidden="true">{percent.toFixed(1)}%</span>
+              <span class="prob-value" aria-hidden="true">{formatPercent(percent / 100)}</span>
             </li>
           );
         })}

@@ -4,9 +4,9 @@
  * fallback when the live connection fails. Votes (Correct / Incorrect / Flag, or keys 1 / 2 / 3)
  * go through the IndexedDB outbox, so they can be cast offline and are sent exactly once.
  */
+import { localizeTask } from "../i18n/taskText";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
-import { EXAMPLES_TO_VALIDATE, NEXT_EXAMPLES_TO_VALIDATE } from "../api/documents";
 import type { QueueExample, TaskDetail, ValidationLabel } from "../api/types";
 import { subscribe } from "../api/ws";
 import { session } from "../auth/session";
@@ -27,15 +27,19 @@ import { VoteFields, VOTE_FIELD_PREFIX } from "./VoteFields";
 import { fieldsForVote, fieldTitle, parseValidatorFields } from "../forms/specs";
 import { focusField } from "../forms/FormFields";
 import { apiValues, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
-import { applyQueueUpdate, exampleSummary, visibleQueue } from "./queue";
+import { applyQueueUpdate, exampleSummary, HAND_OUT_SIZE, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
+import { VALIDATE_TEXT as T } from "./text";
+import "./validate.css";
+import { useAboveTabBar } from "./stickyBar";
 
 export function ValidateIndexPage() {
   return (
     <TaskPicker
-      title="Validate"
-      lead="Check other people’s examples: is the intended label right, and did the example really fool the model?"
+      title={T.title}
+      lead={T.pickerLead}
       pathFor={(code) => `/validate/${encodeURIComponent(code)}`}
-      linkText="Validate examples"
+      linkText={T.pickerLink}
     />
   );
 }
@@ -49,9 +53,9 @@ export function ValidatePage({ params, query }: PageProps) {
   if (!task) {
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>Validate</h1>
-        <p role="status">{detail.loading ? "Loading the task…" : detail.missing ? `There is no task “${code}”.` : detail.error}</p>
-        <p><a href={href("/validate")}>All tasks</a></p>
+        <h1 id="page-title" tabIndex={-1}>{T.title}</h1>
+        <p role="status">{detail.loading ? T.loadingTask : detail.missing ? T.noTask(code) : detail.error}</p>
+        <p><a href={href("/validate")}>{T.allTasks}</a></p>
       </section>
     );
   }
@@ -60,8 +64,8 @@ export function ValidatePage({ params, query }: PageProps) {
   if (!roundId) {
     return (
       <section aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>Validate: {task.name}</h1>
-        <p>This task has no rounds yet.</p>
+        <h1 id="page-title" tabIndex={-1}>{T.taskTitle(localizeTask(task).name)}</h1>
+        <p>{T.noRounds}</p>
       </section>
     );
   }
@@ -74,6 +78,17 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const isOnline = useObservable(online);
   const items = useObservable(outboxItems);
   const [queue, setQueue] = useState<QueueExample[] | null>(null);
+  // The true count of what waits for this validator (validationWaiting), kept by the live queue's updates.
+  const [waiting, setWaiting] = useState<Waiting | null>(null);
+  const [handingOut, setHandingOut] = useState(false);
+  const [dry, setDry] = useState(false); // the last hand-out brought nothing new (e.g. paused by the gold rule)
+  const queueRef = useRef<QueueExample[] | null>(null);
+  queueRef.current = queue;
+  const pageRef = useRef<HTMLDivElement>(null);
+  useAboveTabBar(pageRef);
+  // A hand-out that brought nothing new: not asked again until the count or the queue changes.
+  const exhausted = useRef<string | null>(null);
+  const rereadTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [live, setLive] = useState<"connecting" | "live" | "fallback">("connecting");
   const [liveError, setLiveError] = useState<string | null>(null);
   const [ownerMode, setOwnerMode] = useState(false);
@@ -92,6 +107,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const askUser = asksAnnotator(task.config); // validators check the author's claim: "was the model really wrong?"
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
+  const unsent = items.filter((item) => item.kind === "validation" && item.username === username && item.state === "pending" && item.roundId === roundId).length;
+  const shown = shownWaiting(waiting, unsent, visible.length);
   const current = visible[0] ?? null;
   const currentRef = useRef<QueueExample | null>(null);
   currentRef.current = current;
@@ -111,19 +128,64 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
 
   function store(next: QueueExample[]) {
     void cachePut(cacheKey, next);
+    queueRef.current = next;
     return next;
   }
+
+  /** Re-read the true count soon (coalesced): after removals and votes, whose effect on it the page cannot tell. */
+  function rereadWaiting() {
+    if (rereadTimer.current) clearTimeout(rereadTimer.current);
+    rereadTimer.current = setTimeout(() => {
+      rereadTimer.current = null;
+      request(VALIDATION_WAITING, { roundId }).then(
+        ({ validationWaiting }) => setWaiting(validationWaiting),
+        () => undefined, // offline: the count stays as it was
+      );
+    }, 250);
+  }
+  useEffect(() => () => {
+    if (rereadTimer.current) clearTimeout(rereadTimer.current);
+  }, []);
 
   async function fallback(reason: string) {
     setLive("fallback");
     setLiveError(reason);
     try {
-      const { nextExamplesToValidate } = await request(NEXT_EXAMPLES_TO_VALIDATE, { roundId, first: 20 });
+      const { nextExamplesToValidate } = await request(HAND_OUT, { roundId, first: HAND_OUT_SIZE });
       setQueue(store(applyQueueUpdate([], { added: nextExamplesToValidate, removedIds: [], reset: true })));
+      rereadWaiting();
     } catch (error) {
       setLiveError(`${reason} ${describeError(error)}`);
     }
   }
+
+  /** The queue drains: hand out more while the server has more for this validator. */
+  async function refill() {
+    const before = queueRef.current ?? [];
+    const key = `${waiting?.count}/${before.map((e) => e.id).join(",")}`;
+    if (exhausted.current === key) return;
+    setHandingOut(true);
+    try {
+      const { nextExamplesToValidate } = await request(HAND_OUT, { roundId, first: HAND_OUT_SIZE });
+      const current = queueRef.current ?? [];
+      const fresh = newlyAdded(current, { added: nextExamplesToValidate.filter((e) => !voted.has(e.id)), removedIds: [], reset: false });
+      setDry(fresh === 0);
+      if (fresh === 0) {
+        exhausted.current = key;
+        rereadWaiting(); // the count promised more than the server hands out now: read it again
+      }
+      setQueue(store(applyQueueUpdate(current, { added: nextExamplesToValidate, removedIds: [], reset: false })));
+    } catch {
+      exhausted.current = key; // offline or refused: tried again once the count or the queue changes
+    } finally {
+      setHandingOut(false);
+    }
+  }
+
+  const refillNeeded = queue !== null && isOnline && wantsRefill(visible.length, shown);
+  useEffect(() => {
+    if (refillNeeded && !handingOut) void refill();
+  }, [refillNeeded, handingOut, visible.length, waiting?.count]);
 
   // Start from the queue saved on this device (offline start), then go live.
   useEffect(() => {
@@ -139,14 +201,25 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   useEffect(() => {
     setLive("connecting");
     const stop = subscribe(
-      EXAMPLES_TO_VALIDATE,
+      VALIDATION_QUEUE,
       { roundId },
       (data) => {
+        const update = data.examplesToValidate;
         setLive("live");
         setLiveError(null);
-        setQueue((q) => store(applyQueueUpdate(q ?? [], data.examplesToValidate)));
+        const before = queueRef.current ?? [];
+        if (update.reset && update.waiting) {
+          setWaiting(update.waiting);
+          setDry(false);
+          exhausted.current = null;
+        } else {
+          const added = newlyAdded(before, update);
+          if (added) setWaiting((w) => (w ? { ...w, count: w.count + added } : w));
+          if (update.removedIds.length) rereadWaiting();
+        }
+        setQueue(store(applyQueueUpdate(before, update)));
       },
-      (message) => void fallback(`The live queue is unavailable (${message}).`),
+      (message) => void fallback(T.liveUnavailable(message)),
     );
     return stop;
   }, [roundId, generation]);
@@ -159,16 +232,22 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
       voteSettled.on(({ item, outcome }) => {
         if (item.roundId !== roundId) return;
         // The server has the vote: the example has left this validator's queue for good.
-        if (outcome === "done") setQueue((q) => (q ? store(q.filter((e) => e.id !== item.exampleId)) : q));
-        if (outcome === "done") setNotice({ text: `Your vote “${voteText(item.label, askUser)}” is stored.`, tone: "ok" });
-        else {
+        if (outcome === "done") {
+          const held = queueRef.current;
+          if (held?.some((e) => e.id === item.exampleId)) {
+            setQueue(store(held.filter((e) => e.id !== item.exampleId)));
+            setWaiting((w) => (w ? { ...w, count: Math.max(0, w.count - 1) } : w)); // it was counted; the re-read confirms
+          }
+          rereadWaiting();
+          setNotice({ text: T.voteStored(voteText(item.label, askUser)), tone: "ok" });
+        } else {
           // Field problems (validator fields the server refused) name their field.
           const problems = (item.failure?.fields ?? []).map((f) => {
             const name = f.field.replace(/^fields\./, "").split(".")[0];
             const spec = validatorFields.find((v) => v.name === name);
             return `${spec ? fieldTitle(spec) : name}: ${f.message}`;
           });
-          setNotice({ text: [`Your vote was refused: ${item.failure?.message ?? ""}`, ...problems].join(" "), tone: "error" });
+          setNotice({ text: [T.voteRefused(item.failure?.message ?? ""), ...problems].join(" "), tone: "error" });
         }
       }),
     [roundId],
@@ -218,8 +297,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setVoteErrors({});
     setNotice(
       online.get()
-        ? { text: `Vote “${voteText(label, askUser)}” sent.`, tone: "queued" }
-        : { text: `Vote “${voteText(label, askUser)}” saved on this device; it will be sent when you are online.`, tone: "queued" },
+        ? { text: T.voteSent(voteText(label, askUser)), tone: "queued" }
+        : { text: T.voteSaved(voteText(label, askUser)), tone: "queued" },
     );
   }
 
@@ -243,33 +322,35 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   }, []);
 
   return (
-    <div class="validate">
+    <div class="validate" ref={pageRef}>
       <header class="page-head">
-        <p class="crumbs"><a href={href("/validate")}>Validate</a> <span aria-hidden="true">›</span></p>
-        <h1 id="page-title" tabIndex={-1}>Validate: {task.name}</h1>
-        <p class="lead">
-          {askUser ? CLAIM_TEXT.validateLead : "Is each example’s intended label right, and did it really fool the model? Vote with the buttons or the keys 1, 2 and 3."}
-        </p>
+        <p class="crumbs"><a href={href("/validate")}>{T.title}</a> <span aria-hidden="true">›</span></p>
+        <h1 id="page-title" tabIndex={-1}>{T.taskTitle(localizeTask(task).name)}</h1>
+        <p class="lead">{askUser ? CLAIM_TEXT.validateLead : T.lead}</p>
       </header>
       <div class="columns">
         <div class="col-main">
           <section class="card" aria-labelledby="queue-title" data-testid="validate-current">
             <h2 id="queue-title">
-              {current ? "Example to validate" : "Queue"}
-              <span class="count" data-testid="queue-count"> ({visible.length} waiting)</span>
+              {current ? T.exampleTitle : T.queueTitle}
+              <span class="count" data-testid="queue-count" data-count={shown?.count ?? visible.length}>
+                {" "}{T.waiting(shown?.count ?? visible.length, shown?.capped ?? false)}
+              </span>
             </h2>
             {queue === null ? (
-              <p role="status">{isOnline ? "Loading the queue…" : "You are offline and no queue of this round is saved on this device yet."}</p>
+              <p role="status">{isOnline ? T.loadingQueue : T.offlineNoQueue}</p>
             ) : current ? (
               <ExampleView key={current.id} example={current} config={task.config} askUser={askUser} />
+            ) : shown && shown.count > 0 && isOnline && !dry ? (
+              <p role="status" data-testid="queue-loading">{T.loadingMore}</p>
             ) : (
-              <p data-testid="queue-empty">No examples wait for validation. New ones appear here as soon as someone fools the model.</p>
+              <p data-testid="queue-empty">{T.empty}</p>
             )}
           </section>
         </div>
-        <aside class="col-side" aria-label="Vote and round">
+        <aside class="col-side" aria-label={T.sideLabel}>
           <section class="card vote-panel" aria-labelledby="vote-title">
-            <h2 id="vote-title">Your vote</h2>
+            <h2 id="vote-title">{T.voteTitle}</h2>
             <div class="actions vote-buttons" role="group" aria-labelledby="vote-title">
               {(Object.entries(VOTE_KEYS) as [string, ValidationLabel][]).map(([key, label]) => (
                 <button
@@ -307,13 +388,13 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
               />
             )}
             <div class="field">
-              <label for="vote-note">Note (optional)</label>
+              <label for="vote-note">{T.noteLabel}</label>
               <input id="vote-note" type="text" maxLength={500} value={note} onInput={(e) => {
                 choices.current = { ...choices.current, note: e.currentTarget.value };
                 setNote(e.currentTarget.value);
               }}
                 aria-describedby="vote-note-hint" />
-              <p class="hint" id="vote-note-hint">Say why, e.g. when you flag an example. Keys 1–3 do not vote while you type here.</p>
+              <p class="hint" id="vote-note-hint">{T.noteHint}</p>
             </div>
             {task.viewerIsOwner && (
               <div class="field checkbox">
@@ -322,8 +403,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                   setOwnerMode(e.currentTarget.checked);
                 }}
                   aria-describedby="owner-mode-hint" />
-                <label for="owner-mode">Owner mode</label>
-                <span class="hint" id="owner-mode-hint">(you own this task: your vote decides at once)</span>
+                <label for="owner-mode">{T.ownerMode}</label>
+                <span class="hint" id="owner-mode-hint">{T.ownerModeHint}</span>
               </div>
             )}
             <p role="status" aria-live="polite" class={`status-line notice-${notice?.tone ?? "none"}`} data-testid="vote-notice">
@@ -331,23 +412,23 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
             </p>
           </section>
           <section class="card" aria-labelledby="round-side-title">
-            <h2 id="round-side-title">Round {round?.number ?? ""}</h2>
+            <h2 id="round-side-title">{T.roundTitle(round?.number ?? "")}</h2>
             {rounds.length > 1 && (
               <div class="field">
-                <label for="round-select">Validate another round</label>
+                <label for="round-select">{T.otherRound}</label>
                 <select id="round-select" value={roundId}
                   onChange={(e) => navigate(`/validate/${encodeURIComponent(task.code)}?round=${encodeURIComponent(e.currentTarget.value)}`)}>
-                  {rounds.map((r) => <option value={r.id} key={r.id}>Round {r.number}</option>)}
+                  {rounds.map((r) => <option value={r.id} key={r.id}>{T.roundTitle(r.number)}</option>)}
                 </select>
               </div>
             )}
             <p class="hint" data-testid="live-state" data-live={live}>
-              {!isOnline ? "Offline: votes are kept on this device." : live === "live" ? "Live: new examples appear by themselves." : live === "fallback" ? `Not live: ${liveError ?? ""}` : "Connecting…"}
+              {!isOnline ? T.offline : live === "live" ? T.live : live === "fallback" ? T.notLive(liveError ?? "") : T.connecting}
             </p>
             {live === "fallback" && (
-              <button type="button" onClick={() => setGeneration((g) => g + 1)}>Reconnect</button>
+              <button type="button" onClick={() => setGeneration((g) => g + 1)}>{T.reconnect}</button>
             )}
-            <p><a href={href(`/tasks/${encodeURIComponent(task.code)}`)}>Write examples for this task</a></p>
+            <p><a href={href(`/tasks/${encodeURIComponent(task.code)}`)}>{T.writeExamples}</a></p>
           </section>
         </aside>
       </div>
@@ -357,7 +438,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
 
 /** A vote button's text; on ask_user tasks the question is whether the author's claim holds. */
 function voteText(label: ValidationLabel, askUser: boolean): string {
-  if (label === "FLAGGED") return "Flag";
+  if (label === "FLAGGED") return T.flag;
   if (askUser) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
   return VOTE_TEXT[label];
 }

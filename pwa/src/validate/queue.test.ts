@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueExample } from "../api/types";
-import { applyQueueUpdate, exampleSummary, intendedAnswer, modelAnswer, visibleQueue } from "./queue";
+import { applyQueueUpdate, exampleSummary, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 
 function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
   return {
@@ -41,5 +41,31 @@ describe("answers", () => {
     expect(modelAnswer({ modelOutput: null })).toBeNull();
     expect(intendedAnswer({ input: { question: "q", answer: "Paris", answer_start: 3 } })).toBe("Paris");
     expect(exampleSummary({ input: { question: "Where?", answer: "Paris", answer_start: 3 } })).toBe("Where? → Paris");
+  });
+});
+
+describe("the waiting count and the refill", () => {
+  it("counts only examples new to the queue; a reset brings its own count", () => {
+    const a = ex("a", "1"), b = ex("b", "2");
+    expect(newlyAdded([a], { added: [a, b], removedIds: [], reset: false })).toBe(1);
+    expect(newlyAdded([a], { added: [b, b], removedIds: [], reset: false })).toBe(1);
+    expect(newlyAdded([a], { added: [b], removedIds: ["b"], reset: false })).toBe(0);
+    expect(newlyAdded([], { added: [a, b], removedIds: [], reset: true })).toBe(0);
+  });
+
+  it("shows the server's count less the votes still on this device, never fewer than shown", () => {
+    expect(shownWaiting(null, 0, 3)).toBeNull();
+    expect(shownWaiting({ count: 30, capped: false }, 2, 18)).toEqual({ count: 28, capped: false });
+    expect(shownWaiting({ count: 3, capped: false }, 0, 5)).toEqual({ count: 5, capped: false });
+    expect(shownWaiting({ count: 10000, capped: true }, 1, 20)).toEqual({ count: 9999, capped: true });
+  });
+
+  it("refills when fewer than five are shown while the server has more", () => {
+    expect(wantsRefill(4, { count: 10, capped: false })).toBe(true);
+    expect(wantsRefill(0, { count: 1, capped: false })).toBe(true);
+    expect(wantsRefill(5, { count: 10, capped: false })).toBe(false);
+    expect(wantsRefill(3, { count: 3, capped: false })).toBe(false);
+    expect(wantsRefill(0, { count: 0, capped: false })).toBe(false);
+    expect(wantsRefill(0, null)).toBe(false);
   });
 });

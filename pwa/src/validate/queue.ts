@@ -4,6 +4,12 @@
  * the examples this validator has already voted on (their votes may still wait in the outbox).
  */
 import type { QueueExample, ValidationQueueUpdate } from "../api/types";
+import type { Waiting } from "./documents";
+
+/** Ask for more examples once fewer than this many are shown (and the server has more). */
+export const REFILL_BELOW = 5;
+/** How many examples one refill asks for. */
+export const HAND_OUT_SIZE = 20;
 
 export function applyQueueUpdate(queue: QueueExample[], update: ValidationQueueUpdate): QueueExample[] {
   const removed = new Set(update.removedIds);
@@ -58,4 +64,23 @@ export function exampleSummary(example: { input: Record<string, unknown> }): str
     .join(" · ");
   const intended = intendedAnswer(example);
   return intended ? `${text} → ${intended}` : text;
+}
+
+/** How many examples of an update are new to the queue (not held yet): each adds one to the count. */
+export function newlyAdded(queue: QueueExample[], update: ValidationQueueUpdate): number {
+  if (update.reset) return 0;
+  const held = new Set(queue.map((example) => example.id));
+  const removed = new Set(update.removedIds);
+  return new Set(update.added.map((e) => e.id).filter((id) => !held.has(id) && !removed.has(id))).size;
+}
+
+/** The count shown: the server's count less the votes still waiting on this device, never fewer than shown. */
+export function shownWaiting(waiting: Waiting | null, unsentVotes: number, visible: number): Waiting | null {
+  if (!waiting) return null;
+  return { count: Math.max(visible, waiting.count - unsentVotes), capped: waiting.capped };
+}
+
+/** Whether to hand out more: fewer than REFILL_BELOW shown while the server has more for this validator. */
+export function wantsRefill(visible: number, shown: Waiting | null): boolean {
+  return visible < REFILL_BELOW && shown !== null && (shown.capped || shown.count > visible);
 }

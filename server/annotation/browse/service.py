@@ -140,9 +140,16 @@ async def _act(services: Services, viewer: Viewer, row: ExampleRow, action: Bulk
             if not await queries.resolve_flag(example_id):
                 raise ServiceError("CONFLICT", "Its author did not flag this example (or the flag was resolved).")
             await queries.record_event(example_id, viewer.user_id, action.value, note)
+        await events.publish(
+            services.redis, events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="flagged")
+        )
         return
     async with db.transaction():  # RETRACT, by an owner: the same recount as the author's retraction
         await example_queries.retract(example_id)
         await queries.record_event(example_id, viewer.user_id, action.value, note)
     await campaign_ledger.outcome_changed(services, row["round"])
-    await events.publish(services.redis, events.RoundStatsChanged(round_id=row["round"]))
+    await events.publish(
+        services.redis,
+        events.RoundStatsChanged(round_id=row["round"]),
+        events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="retracted"),
+    )

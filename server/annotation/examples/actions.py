@@ -32,21 +32,29 @@ async def retract_example(services: Services, example_id: int, viewer: Principal
         await queries.retract(example_id)
     row = await own_example(example_id, viewer)
     await campaign_ledger.outcome_changed(services, row["round"])  # a retracted example earns no campaign bonus
-    await events.publish(services.redis, events.RoundStatsChanged(round_id=row["round"]))
+    await events.publish(
+        services.redis,
+        events.RoundStatsChanged(round_id=row["round"]),
+        events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="retracted"),
+    )
     return row
 
 
-async def flag_example(example_id: int, viewer: Principal, reason: str) -> ExampleRow:
+async def flag_example(services: Services, example_id: int, viewer: Principal, reason: str) -> ExampleRow:
     await own_example(example_id, viewer)
     if len(reason) > MAX_REASON or text_problem(reason):
         raise invalid("The reason is not valid.", FieldProblem("reason", f"at most {MAX_REASON} characters of text"))
     await queries.flag(example_id, reason.strip())
-    return await own_example(example_id, viewer)
+    row = await own_example(example_id, viewer)
+    await events.publish(services.redis, events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="flagged"))
+    return row
 
 
-async def explain_example(example_id: int, viewer: Principal, explanation: str) -> ExampleRow:
+async def explain_example(services: Services, example_id: int, viewer: Principal, explanation: str) -> ExampleRow:
     await own_example(example_id, viewer)
     if len(explanation) > MAX_REASON or text_problem(explanation):
         raise invalid("The explanation is not valid.", FieldProblem("explanation", f"at most {MAX_REASON} characters of text"))
     await queries.explain(example_id, explanation.strip())
-    return await own_example(example_id, viewer)
+    row = await own_example(example_id, viewer)
+    await events.publish(services.redis, events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="explained"))
+    return row

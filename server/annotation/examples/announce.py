@@ -22,4 +22,9 @@ def example_judged(services: Services, example: Mapping[str, Any]) -> None:
     """A stored example got its verdict (a pending one judged, an ask_user claim): also its followers
     (`exampleUpdated`) are told."""
     example_written(services, example)
-    services.publisher.publish_soon([events.ExampleUpdated(example_id=example["id"], status=example["status"])])
+    services.publisher.publish_soon(
+        [
+            events.ExampleUpdated(example_id=example["id"], status=example["status"]),
+            events.MyExampleChanged(user_id=example["user"], example_id=example["id"], change="judged"),
+        ]
+    )

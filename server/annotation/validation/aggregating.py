@@ -77,6 +77,10 @@ async def aggregate(services: Services, example_id: int) -> str | None:
     await notification_service.announce(services, [notified])
     await notification_service.badges_may_change(services, round_row["task"], [example["user"], *(v["user"] for v in votes)])
     await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
+    if decided != example["status"]:
+        await events.publish(
+            services.redis, events.MyExampleChanged(user_id=example["user"], example_id=example_id, change="outcome")
+        )
     await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
     await events.publish(
         services.redis,

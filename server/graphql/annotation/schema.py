@@ -18,6 +18,7 @@ from server.annotation.validation import stats, voting
 from server.core import events
 from server.core.errors import ServiceError, not_found
 from server.graphql.annotation import quality
+from server.graphql.annotation.live import MyExampleSubscriptions
 from server.graphql.annotation.mutations import (
     answer_follow_up,
     claim_fooled,
@@ -175,7 +176,7 @@ class ValidationMutations:
 
 
 @strawberry.type
-class ValidationSubscriptions:
+class ValidationSubscriptions(MyExampleSubscriptions):
     @strawberry.subscription(description="Your example now, then again whenever it changes (e.g. gets validated).")
     async def example_updated(self, info: Info, example_id: relay.GlobalID) -> AsyncGenerator[ExampleNode, None]:
         viewer = await authorize(info, permissions.read_own_account)

@@ -98,9 +98,13 @@ class RateLimitedError(Error):
     retry_after_seconds: int | None = strawberry.field(default=None, description="Seconds until a new attempt may succeed.")
 
 
-@strawberry.type(description="The archive was refused; `message` says exactly why.")
+@strawberry.type(description="The archive was refused; `message` says exactly why and how to fix it.")
 class ArchiveRejectedError(Error):
-    pass
+    reason: str | None = strawberry.field(
+        default=None,
+        description="Which check refused it, a stable code for programs: LAYOUT, CONTRACT, CONFIG_LIMIT, TOO_LARGE, ...",
+    )
+    entry: str | None = strawberry.field(default=None, description="The offending path inside the archive, when there is one.")
 
 
 @strawberry.type(description="A part of the platform this operation needs is not running; `message` says which.")
@@ -157,6 +161,10 @@ def error_from_service(exc: ServiceError) -> Error:
         details = dict(exc.details)
         details["repeats_example_id"] = strawberry.ID(relay.to_base64("Example", details["repeats_example_id"]))
         return DuplicateExampleError(code=exc.code, message=exc.message, **details)
+    if error_type is ArchiveRejectedError:
+        return ArchiveRejectedError(
+            code=exc.code, message=exc.message, reason=exc.details.get("reason"), entry=exc.details.get("entry")
+        )
     return error_type(code=exc.code, message=exc.message)
 
 

@@ -16,6 +16,7 @@ from server import permissions
 from server.core.jsonutil import from_json
 from server.evaluation import records
 from server.evaluation.leaderboard import LeaderboardEntry
+from server.evaluation.log_text import scrub
 from server.evaluation.records import DatasetRow, ModelRow
 from server.graphql.accounts.types import UserNode
 from server.graphql.core.relay import load_nodes, node_pk
@@ -144,7 +145,11 @@ class ModelNode(relay.Node):
         if not permissions.can_view_model_log(await info.context.viewer(), self.row):
             return None
         return [
-            StatusEntry(at=datetime.fromisoformat(e["at"]), status=e["status"], message=e["message"])
+            StatusEntry(
+                at=datetime.fromisoformat(e["at"]),
+                status=e["status"],
+                message=scrub(e["message"], self.row.get("triton_name") or ""),
+            )
             for e in from_json(self.row["status_log"])
         ]
 

@@ -12,6 +12,7 @@ from server import permissions
 from server.core import events
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
+from server.graphql.tasks.live import TaskListSubscriptions
 from server.graphql.tasks.mutations.add_contexts import add_contexts
 from server.graphql.tasks.mutations.add_task_owner import add_task_owner
 from server.graphql.tasks.mutations.close_round import close_round
@@ -71,7 +72,7 @@ class TaskMutations:
 
 
 @strawberry.type
-class TaskSubscriptions:
+class TaskSubscriptions(TaskListSubscriptions):
     @strawberry.subscription(description="The round's counters now, then again whenever they change.")
     async def round_stats(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[RoundNode, None]:
         await authorize_principal(info, permissions.read_public)

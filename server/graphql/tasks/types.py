@@ -18,9 +18,11 @@ from server.evaluation.records import NO_SCORING_DATASET_NOTICE
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
 from server.tasks import queries
 from server.tasks.records import TaskStatus
+from server.tasks.translations import translated_instructions
 
 if TYPE_CHECKING:
     from server.graphql.evaluation.contamination import RoundContamination
+    from server.graphql.offline.types import OfflineModel
 
 
 def _float(value: str | None) -> float | None:
@@ -195,6 +197,15 @@ class RoundNode(relay.Node):
 
         return await round_contamination(info, self.id, self.task_id)
 
+    @strawberry.field(
+        description='The round\'s target as the PWA can run it offline for provisional verdicts (docs/design.md, "A verdict even offline"); '
+        "null when the target has no offline export."
+    )
+    def offline_model(self, info: Info) -> Annotated[OfflineModel, strawberry.lazy("server.graphql.offline.types")] | None:
+        from server.graphql.offline.types import round_offline_model
+
+        return round_offline_model(info, self.target_models)
+
     @strawberry.field
     async def contexts(self, info: Info, first: int = 20, after: str | None = None) -> relay.Connection[ContextNode]:
         first = check_page_size(first, info.context.services.settings.page_size_max)
@@ -246,8 +257,19 @@ class TaskNode(relay.Node):
         )
 
     @strawberry.field(description="The instructions rendered as sanitized HTML (no scripts, styles, images or event handlers).")
-    def instructions_html(self) -> str:
-        return to_safe_html(self.instructions) if self.instructions else ""
+    def instructions_html(
+        self,
+        locale: Annotated[
+            str | None,
+            strawberry.argument(
+                description="A UI locale (a language tag such as es or pt-BR): the config's translated instructions "
+                'for it when it has them (docs/task-config.md, "Translations"), else the task\'s own.'
+            ),
+        ] = None,
+    ) -> str:
+        translated = translated_instructions(self.config, locale[:35]) if locale else None
+        text = translated or self.instructions
+        return to_safe_html(text) if text else ""
 
     @strawberry.field(description="To the task's owners (and admins): the note of the admin who approved or rejected it.")
     async def review_note(self, info: Info) -> str | None:

@@ -10,6 +10,7 @@ import { errorText, Status, type Message } from "../status";
 import { ACT_ON_EXAMPLES } from "./documents";
 import { ACTIONS, applyOutcomes, inputText, summarizeOutcomes, toggle, type BulkAction, type Outcome } from "./filters";
 import { ReviewDialog } from "./ReviewDialog";
+import { formatDateTime } from "../../i18n/format";
 import { BROWSE_TEXT as T } from "./text";
 
 interface Props {
@@ -74,10 +75,10 @@ export function ExampleCards({ examples, onChange, emptyText }: Props) {
                   {e.flagged && <span class="status-tag">{T.flaggedTag}</span>}
                   {e.retracted && <span class="status-tag">{T.retractedTag}</span>}
                 </div>
-                <p class="example-text example-input">{text}</p>
+                <p class="example-text example-input" dir="auto">{text}</p>
                 {label !== null && <p class="hint">{T.label}: {label}</p>}
                 {e.flagged && e.flagReason && <p class="hint">{T.flagReason(e.flagReason)}</p>}
-                <p class="hint">{T.written(T.when(e.createdAt))}</p>
+                <p class="hint">{T.written(formatDateTime(e.createdAt))}</p>
                 {outcome && (
                   <p class={outcome.done ? "notice-ok" : "notice-error"} data-testid="browse-outcome">
                     {outcome.done ? T.outcomeDone : T.outcomeFailed}: {outcome.message}
@@ -105,7 +106,7 @@ export function ExampleCards({ examples, onChange, emptyText }: Props) {
           </div>
           <div class="field">
             <label for="bulk-note">{T.note}</label>
-            <input id="bulk-note" type="text" maxLength={2000} aria-describedby="bulk-note-hint" value={note}
+            <input dir="auto" id="bulk-note" type="text" maxLength={2000} aria-describedby="bulk-note-hint" value={note}
               onInput={(ev) => setNote(ev.currentTarget.value)} />
             <p class="hint" id="bulk-note-hint">{T.noteHint}</p>
           </div>

@@ -42,7 +42,7 @@ export function FilterForm({ onApply }: { onApply: (filter: ExampleFilterInput |
       )}
       <div class="field">
         <label for="filter-text">{T.search}</label>
-        <input id="filter-text" type="search" value={values.text} aria-describedby="filter-text-hint"
+        <input dir="auto" id="filter-text" type="search" value={values.text} aria-describedby="filter-text-hint"
           aria-invalid={problems.includes("textTooLong")} onInput={(e) => set("text", e.currentTarget.value)} />
         <p class="hint" id="filter-text-hint">{T.searchHint}</p>
       </div>
@@ -64,7 +64,7 @@ export function FilterForm({ onApply }: { onApply: (filter: ExampleFilterInput |
       {select("retracted", T.retracted)}
       <div class="field">
         <label for="filter-author">{T.author}</label>
-        <input id="filter-author" type="text" autoComplete="off" value={values.author}
+        <input dir="auto" id="filter-author" type="text" autoComplete="off" value={values.author}
           aria-invalid={problems.includes("authorTooLong")} onInput={(e) => set("author", e.currentTarget.value)} />
       </div>
       <div class="field">

@@ -5,6 +5,7 @@ import { request } from "../../api/client";
 import { useOwnerQuery } from "../useOwnerQuery";
 import { EXAMPLE_REVIEW } from "./documents";
 import { inputText } from "./filters";
+import { formatDateTime } from "../../i18n/format";
 import { BROWSE_TEXT as T } from "./text";
 
 export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClose: () => void }) {
@@ -35,7 +36,7 @@ export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClos
       {!review ? <p role="status">{T.loading}</p> : (
         <>
           <dl class="pairs">
-            <div><dt>{T.input}</dt><dd class="example-text">{text}</dd></div>
+            <div><dt>{T.input}</dt><dd class="example-text" dir="auto">{text}</dd></div>
             {label !== null && <div><dt>{T.label}</dt><dd>{label}</dd></div>}
             <div><dt>{T.status}</dt><dd>{T.statusText[example!.status.toUpperCase() as keyof typeof T.statusText] ?? example!.status}</dd></div>
             <div><dt>{T.model}</dt><dd>{T.modelOf(example!.modelName, example!.modelVersion)}</dd></div>
@@ -46,7 +47,7 @@ export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClos
             <ul data-testid="review-votes">
               {review.votes.map((v, i) => (
                 <li key={i}>
-                  {T.vote(v.username, v.label, v.mode)} <span class="hint">{T.when(v.createdAt)}</span>
+                  {T.vote(v.username, v.label, v.mode)} <span class="hint">{formatDateTime(v.createdAt)}</span>
                   {v.note && <div class="hint">{v.note}</div>}
                 </li>
               ))}
@@ -57,7 +58,7 @@ export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClos
             <ul data-testid="review-history">
               {review.history.map((h, i) => (
                 <li key={i}>
-                  {T.event(h.action, h.username)} <span class="hint">{T.when(h.createdAt)}</span>
+                  {T.event(h.action, h.username)} <span class="hint">{formatDateTime(h.createdAt)}</span>
                   {h.note && <div class="hint">{h.note}</div>}
                 </li>
               ))}

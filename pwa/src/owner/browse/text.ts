@@ -1,10 +1,11 @@
 /** Every string of the owners' browse and flag-queue pages, in one table (translate here). */
+import { localized } from "../../i18n/runtime";
 import type { ValidationLabel, ValidationMode } from "../../api/types";
 import type { BulkAction, Choice, ExampleStatus, FilterProblem } from "./filters";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-export const BROWSE_TEXT = {
+export const BROWSE_EN = {
   backToTask: "Task owner page",
   browseTitle: (task: string, round: number | null) => (round === null ? `Examples of ${task}` : `Examples of ${task}, round ${round}`),
   browseLead: "Search what the round collected, check examples and act on several at once.",
@@ -93,10 +94,6 @@ export const BROWSE_TEXT = {
   historyTitle: "History",
   noHistory: "No owner action yet.",
   event: (action: string, username: string | null) => `${EVENT_TEXT[action] ?? action} by ${username ?? "a deleted account"}`,
-  when: (iso: string) => {
-    const date = new Date(iso);
-    return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-  },
   labelText: (label: ValidationLabel) => LABEL_TEXT[label],
 };
 
@@ -117,3 +114,5 @@ const EVENT_TEXT: Record<string, string> = {
   resolve_flag: "Flag resolved",
   retract: "Retracted",
 };
+
+export const BROWSE_TEXT = localized("browse", BROWSE_EN);

@@ -50,7 +50,7 @@ export function CampaignForm({
     };
     return (
       <Field name={name} label={label} hint={options.hint} errors={errors}>
-        {options.multiline ? <textarea rows={6} {...props} /> : <input inputMode={options.inputMode as "numeric" | undefined} {...props} />}
+        {options.multiline ? <textarea dir="auto" rows={6} {...props} /> : <input dir="auto" inputMode={options.inputMode as "numeric" | undefined} {...props} />}
       </Field>
     );
   }
@@ -58,7 +58,7 @@ export function CampaignForm({
   function number(name: string, label: string, value: string, change: (value: string) => void, hint?: string, numeric = true) {
     return (
       <Field name={name} label={label} hint={hint} errors={errors} key={name}>
-        <input
+        <input dir="auto"
           id={controlId(name)}
           inputMode={numeric ? "numeric" : "text"}
           value={value}
@@ -131,7 +131,7 @@ export function CampaignForm({
             <h3>{T.questionN(i + 1)}</h3>
             {number(`quiz.questions.${i}.prompt`, T.prompt, q.prompt, (prompt) => updateQuestion(i, { prompt }), undefined, false)}
             <Field name={`quiz.questions.${i}.choices`} label={T.choices} hint={T.choicesHint} errors={errors}>
-              <textarea
+              <textarea dir="auto"
                 id={controlId(`quiz.questions.${i}.choices`)}
                 rows={3}
                 value={q.choices}

@@ -8,12 +8,13 @@ import { describeError, request } from "../../api/client";
 import type { Message } from "../status";
 import { useOwnerQuery } from "../useOwnerQuery";
 import { REINSTATE_VALIDATOR, TASK_QUALITY, type ValidatorQuality } from "./documents";
+import { formatDateTime } from "../../i18n/format";
 import { CAMPAIGN_TEXT as T } from "./text";
 
 const percent = (value: number | null) => (value === null ? "—" : `${Math.round(value * 100)}%`);
 const when = (iso: string) => {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : formatDateTime(date);
 };
 
 export function QualityPanel({ taskCode }: { taskCode: string }) {

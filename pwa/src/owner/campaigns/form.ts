@@ -5,6 +5,7 @@
  */
 import type { FieldError } from "../../api/types";
 import type { CampaignStatus, CrowdPlatform } from "../../join/types";
+import { CAMPAIGN_TEXT } from "./text";
 
 export const LIMITS = {
   title: 200,
@@ -141,15 +142,15 @@ function whole(text: string): number | null {
 const inRange = (n: number | null, min: number, max: number) => n !== null && Number.isInteger(n) && n >= min && n <= max;
 
 function httpsProblem(url: string): string | null {
-  if (url.length > LIMITS.redirect) return `The completion redirect must be a URL of at most ${LIMITS.redirect} characters.`;
+  if (url.length > LIMITS.redirect) return CAMPAIGN_TEXT.problems.redirectTooLong(LIMITS.redirect);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return "The completion redirect is not a valid URL.";
+    return CAMPAIGN_TEXT.problems.redirectInvalid;
   }
-  if (parsed.protocol !== "https:" || !parsed.hostname) return "The completion redirect must be an https:// URL.";
-  if (parsed.username || parsed.password) return "The completion redirect must not carry a user name or password.";
+  if (parsed.protocol !== "https:" || !parsed.hostname) return CAMPAIGN_TEXT.problems.redirectHttps;
+  if (parsed.username || parsed.password) return CAMPAIGN_TEXT.problems.redirectCredentials;
   return null;
 }
 
@@ -159,44 +160,45 @@ const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 export function validateForm(v: CampaignFormValues, creating: boolean): FieldError[] {
   const problems: FieldError[] = [];
   const add = (field: string, message: string) => problems.push({ field, message });
+  const t = CAMPAIGN_TEXT.problems;
   const title = v.title.trim();
-  if (title.length < 1 || title.length > LIMITS.title) add("title", `1 to ${LIMITS.title} characters of text`);
+  if (title.length < 1 || title.length > LIMITS.title) add("title", t.title(LIMITS.title));
   if (creating || v.roundNumber.trim()) {
     const round = whole(v.roundNumber);
-    if (!inRange(round, 1, 2 ** 31 - 1)) add("roundNumber", "a round number of the task");
+    if (!inRange(round, 1, 2 ** 31 - 1)) add("roundNumber", t.roundNumber);
   }
   for (const name of ["consent", "instructions"] as const) {
-    if (v[name].length > LIMITS.markdown) add(name, `at most ${LIMITS.markdown} characters of text`);
+    if (v[name].length > LIMITS.markdown) add(name, t.markdown(LIMITS.markdown));
   }
-  if (v.status === "OPEN" && !v.consent.trim()) add("consent", "an open campaign needs a consent text");
+  if (v.status === "OPEN" && !v.consent.trim()) add("consent", t.consent);
   if (v.questions.length) {
-    if (v.questions.length > LIMITS.questions) add("quiz.questions", `A quiz has 1 to ${LIMITS.questions} questions.`);
+    if (v.questions.length > LIMITS.questions) add("quiz.questions", t.questions(LIMITS.questions));
     v.questions.forEach((q, i) => {
       const choices = choicesOf(q.choices);
-      if (!q.prompt.trim() || q.prompt.length > LIMITS.prompt) add(`quiz.questions.${i}.prompt`, `1 to ${LIMITS.prompt} characters of text`);
+      if (!q.prompt.trim() || q.prompt.length > LIMITS.prompt) add(`quiz.questions.${i}.prompt`, t.prompt(LIMITS.prompt));
       if (choices.length > LIMITS.choices || choices.some((c) => c.length > LIMITS.choice)) {
-        add(`quiz.questions.${i}.choices`, `at most ${LIMITS.choices} choices of 1 to ${LIMITS.choice} characters`);
+        add(`quiz.questions.${i}.choices`, t.choices(LIMITS.choices, LIMITS.choice));
       }
-      if (!q.answer.trim() || q.answer.length > LIMITS.answer) add(`quiz.questions.${i}.answer`, "the right answer, as text");
-      else if (choices.length && !choices.includes(q.answer.trim())) add(`quiz.questions.${i}.answer`, "must be one of the choices");
+      if (!q.answer.trim() || q.answer.length > LIMITS.answer) add(`quiz.questions.${i}.answer`, t.answer);
+      else if (choices.length && !choices.includes(q.answer.trim())) add(`quiz.questions.${i}.answer`, t.answerNotChoice);
     });
     if (!inRange(whole(v.passMark), 1, v.questions.length)) {
-      add("quiz.passMark", `The pass mark is between 1 and the number of questions (${v.questions.length}).`);
+      add("quiz.passMark", t.passMark(v.questions.length));
     }
-    if (!inRange(whole(v.attempts), 1, LIMITS.attempts)) add("quiz.attempts", `A quiz allows 1 to ${LIMITS.attempts} attempts.`);
+    if (!inRange(whole(v.attempts), 1, LIMITS.attempts)) add("quiz.attempts", t.attempts(LIMITS.attempts));
   }
   for (const name of QUOTA_NAMES) {
     const n = whole(v.quotas[name]);
-    if (n !== null && !inRange(n, 0, LIMITS.quota)) add(`quotas.${name}`, `A quota is a whole number from 0 to ${LIMITS.quota.toLocaleString("en")}, or none.`);
+    if (n !== null && !inRange(n, 0, LIMITS.quota)) add(`quotas.${name}`, t.quota(LIMITS.quota));
   }
-  if (!/^[A-Z]{3}$/.test(v.currency)) add("currency", "a three-letter ISO 4217 code such as USD or GBP");
-  const cents = `An amount is a whole number of cents from 0 to ${LIMITS.cents}.`;
+  if (!/^[A-Z]{3}$/.test(v.currency)) add("currency", t.currency);
+  const cents = t.cents(LIMITS.cents);
   for (const name of PAY_NAMES) if (!inRange(whole(v.pay[name]), 0, LIMITS.cents)) add(`pay.${name}`, cents);
   const cap = whole(v.bonusCapCents);
   if (cap !== null && !inRange(cap, 0, LIMITS.cents)) add("pay.bonusCapCents", cents);
-  if (!CODE.test(v.completionCode)) add("completionCode", "A completion code is 1 to 64 letters, digits, '_' or '-'.");
-  if (!CODE.test(v.failureCode)) add("failureCode", "1 to 64 letters, digits, '_' or '-'");
-  else if (v.failureCode === v.completionCode) add("failureCode", "must differ from the completion code");
+  if (!CODE.test(v.completionCode)) add("completionCode", t.completionCode);
+  if (!CODE.test(v.failureCode)) add("failureCode", t.failureCode);
+  else if (v.failureCode === v.completionCode) add("failureCode", t.failureSame);
   if (v.completionRedirect.trim()) {
     const problem = httpsProblem(v.completionRedirect.trim());
     if (problem) add("completionRedirect", problem);

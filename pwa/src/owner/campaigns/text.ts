@@ -1,4 +1,6 @@
 /** Every string of the owners' campaign pages, in one table (translate here). */
+import { formatNumber } from "../../i18n/format";
+import { localized } from "../../i18n/runtime";
 import type { CampaignStatus } from "../../join/types";
 import type { PayName, QuotaName } from "./form";
 import type { ProgressName } from "./progress";
@@ -8,7 +10,7 @@ const FIELD_NAMES: Record<string, string> = {
   currency: "Currency", completionCode: "Completion code", failureCode: "Screened-out code", completionRedirect: "Completion redirect",
 };
 
-export const CAMPAIGN_TEXT = {
+export const CAMPAIGN_EN = {
   listTitle: (task: string) => `Campaigns of ${task}`,
   listLead: "Recruit paid workers on Prolific or MTurk, or share an open link.",
   backToTask: "Task owner page",
@@ -135,4 +137,29 @@ export const CAMPAIGN_TEXT = {
   ledgerTitle: "Ledger",
   validationLink: "Validate this round's examples",
   qualityLink: "The task's quality: gold accuracy, reliability, duplicates",
+  problems: {
+    title: (max: number) => `1 to ${max} characters of text`,
+    roundNumber: "a round number of the task",
+    markdown: (max: number) => `at most ${formatNumber(max)} characters of text`,
+    consent: "an open campaign needs a consent text",
+    questions: (max: number) => `A quiz has 1 to ${max} questions.`,
+    prompt: (max: number) => `1 to ${max} characters of text`,
+    choices: (n: number, max: number) => `at most ${n} choices of 1 to ${max} characters`,
+    answer: "the right answer, as text",
+    answerNotChoice: "must be one of the choices",
+    passMark: (total: number) => `The pass mark is between 1 and the number of questions (${total}).`,
+    attempts: (max: number) => `A quiz allows 1 to ${max} attempts.`,
+    quota: (max: number) => `A quota is a whole number from 0 to ${formatNumber(max)}, or none.`,
+    currency: "a three-letter ISO 4217 code such as USD or GBP",
+    cents: (max: number) => `An amount is a whole number of cents from 0 to ${max}.`,
+    completionCode: "A completion code is 1 to 64 letters, digits, '_' or '-'.",
+    failureCode: "1 to 64 letters, digits, '_' or '-'",
+    failureSame: "must differ from the completion code",
+    redirectTooLong: (max: number) => `The completion redirect must be a URL of at most ${max} characters.`,
+    redirectInvalid: "The completion redirect is not a valid URL.",
+    redirectHttps: "The completion redirect must be an https:// URL.",
+    redirectCredentials: "The completion redirect must not carry a user name or password.",
+  },
 } as const;
+
+export const CAMPAIGN_TEXT = localized("campaigns", CAMPAIGN_EN);

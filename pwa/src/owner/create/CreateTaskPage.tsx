@@ -3,18 +3,18 @@
  * first round with a target model chosen from what the target Triton serves (servedTargetModels). Errors the server
  * names by field path are shown next to their control, and focus moves to the first one.
  */
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
 import type { ErrorResult } from "../../api/types";
 import { href } from "../../router";
 import { loadTasks } from "../../tasks/store";
-import { errorText } from "../status";
+import { errorText, useFocusFirstInvalid } from "../status";
 import {
-  buildConfig, clientProblems, controlFor, defaultState, fieldRow, FOOLING, jsonProblem, METRICS, stateFromConfig, withKind,
-  type FieldRow, type FormState, type Kind, type Problem,
+  buildConfig, clientProblems, controlFor, defaultState, jsonProblem, safeParse, stateFromConfig, type FormState, type Problem,
 } from "./builder";
 import { CREATE_TASK_FULL, OPEN_FIRST_ROUND, SERVED_TARGET_MODELS, type ServedModel } from "./documents";
-import { described, Field, FieldError, FieldRows, Preview, TargetPicker, type Errors } from "./parts";
+import { described, Field, Preview, TargetPicker, type Errors } from "./parts";
+import { ConfigJson, TaskFormFields } from "./TaskFormFields";
 import { CREATE_TEXT as T } from "./text";
 
 type Created = { code: string; name: string; proposal: boolean };
@@ -37,7 +37,7 @@ export function CreateTaskPage() {
   const [created, setCreated] = useState<Created | null>(null);
   const [roundOpen, setRoundOpen] = useState(false);
   const [previewValues, setPreviewValues] = useState<Record<string, unknown>>({});
-  const focusFirst = useRef(false);
+  const focusFirst = useFocusFirstInvalid("create-task-form", "create-task-status", [errors, message]);
 
   const config = useMemo(() => buildConfig(state), [state]);
   const problem = json === null ? null : jsonProblem(json);
@@ -68,13 +68,6 @@ export function CreateTaskPage() {
       live = false;
     };
   }, [state.kind]);
-
-  useEffect(() => {
-    if (!focusFirst.current) return;
-    focusFirst.current = false;
-    const first = document.querySelector<HTMLElement>("#create-task-form [aria-invalid='true']");
-    (first ?? document.getElementById("create-task-status"))?.focus();
-  }, [errors, message]);
 
   function update(patch: Partial<FormState>) {
     setState((s) => ({ ...s, ...patch }));
@@ -192,12 +185,6 @@ export function CreateTaskPage() {
     setErrors({});
   }
 
-  const setRow = (key: "contextFields" | "inputFields") => (index: number, row: FieldRow) =>
-    setState((s) => ({ ...s, [key]: s[key].map((r, i) => (i === index ? row : r)) }));
-  const removeRow = (key: "contextFields" | "inputFields") => (index: number) =>
-    setState((s) => ({ ...s, [key]: s[key].filter((_, i) => i !== index) }));
-  const jsonErrorId = errors["ct-json"] ? "ct-json-error" : problem ? "ct-json-syntax" : "";
-
   return (
     <div>
       <header class="page-head">
@@ -210,18 +197,18 @@ export function CreateTaskPage() {
           <form id="create-task-form" class="card" noValidate onSubmit={(e) => void submit(e)}>
             <h2>{T.basics}</h2>
             <Field id="ct-code" label={T.code} errors={errors} hint={T.codeHint}>
-              <input type="text" {...described("ct-code", errors, true)} value={code} spellcheck={false} autocapitalize="off"
+              <input dir="auto" type="text" {...described("ct-code", errors, true)} value={code} spellcheck={false} autocapitalize="off"
                 disabled={created !== null} onInput={(e) => setCode(e.currentTarget.value)} />
             </Field>
             <Field id="ct-name" label={T.name} errors={errors}>
-              <input type="text" {...described("ct-name", errors)} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+              <input dir="auto" type="text" {...described("ct-name", errors)} value={name} onInput={(e) => setName(e.currentTarget.value)} />
             </Field>
             <Field id="ct-description" label={T.description} errors={errors}>
-              <textarea rows={2} {...described("ct-description", errors)} value={description}
+              <textarea dir="auto" rows={2} {...described("ct-description", errors)} value={description}
                 onInput={(e) => setDescription(e.currentTarget.value)} />
             </Field>
             <Field id="ct-instructions" label={T.instructions} errors={errors} hint={T.instructionsHint}>
-              <textarea rows={4} {...described("ct-instructions", errors, true)} value={instructions}
+              <textarea dir="auto" rows={4} {...described("ct-instructions", errors, true)} value={instructions}
                 onInput={(e) => setInstructions(e.currentTarget.value)} />
             </Field>
             <button type="button" aria-expanded={showInstructions} aria-controls="ct-instructions-preview"
@@ -235,86 +222,14 @@ export function CreateTaskPage() {
             </div>
 
             {json === null ? (
-              <>
-                <fieldset class="field">
-                  <legend id="ct-kind-legend">{T.kind}</legend>
-                  {(["classification", "extractive_qa"] as Kind[]).map((k, i) => (
-                    <label class="choice" key={k}>
-                      <input type="radio" name="ct-kind" id={i === 0 ? "ct-kind" : undefined} value={k} checked={state.kind === k}
-                        onChange={() => setState((s) => withKind(s, k))} />
-                      <span>{T.kinds[k]}</span>
-                    </label>
-                  ))}
-                  <FieldError id="ct-kind" errors={errors} />
-                </fieldset>
-
-                <h2>{T.contextFields}</h2>
-                <FieldRows rows={state.contextFields} input={false} errors={errors} onChange={setRow("contextFields")}
-                  onRemove={removeRow("contextFields")} />
-                <button type="button" onClick={() => update({ contextFields: [...state.contextFields, fieldRow(`context_${state.contextFields.length + 1}`, false)] })}>
-                  {T.addContext}
-                </button>
-
-                <h2>{T.inputFields}</h2>
-                <FieldRows rows={state.inputFields} input={true} errors={errors} onChange={setRow("inputFields")}
-                  contextNames={state.contextFields.map((r) => r.name)}
-                  onRemove={removeRow("inputFields")} />
-                <button type="button" onClick={() => update({ inputFields: [...state.inputFields, fieldRow(`field_${state.inputFields.length + 1}`, false)] })}>
-                  {T.addInput}
-                </button>
-
-                {state.kind === "classification" ? (
-                  <Field id="ct-labels" label={T.labels} errors={errors} hint={T.labelsHint}>
-                    <input type="text" {...described("ct-labels", errors, true)} value={state.labels} spellcheck={false}
-                      onInput={(e) => update({ labels: e.currentTarget.value })} />
-                  </Field>
-                ) : (
-                  <Field id="ct-answer-field" label={T.answerField} errors={errors}>
-                    <select {...described("ct-answer-field", errors)} value={state.answerContextField}
-                      onChange={(e) => update({ answerContextField: e.currentTarget.value })}>
-                      {state.contextFields.map((r) => <option key={r.name} value={r.name}>{r.displayName || r.name}</option>)}
-                    </select>
-                  </Field>
-                )}
-
-                <h2>{T.judging}</h2>
-                <Field id="ct-metric" label={T.metric} errors={errors}>
-                  <select {...described("ct-metric", errors)} value={state.performanceMetric}
-                    onChange={(e) => update({ performanceMetric: e.currentTarget.value })}>
-                    {METRICS[state.kind].map((m) => <option key={m} value={m}>{m}</option>)}
-                  </select>
-                </Field>
-                <Field id="ct-fooling" label={T.fooling} errors={errors}>
-                  <select {...described("ct-fooling", errors)} value={state.foolingMetric}
-                    onChange={(e) => update({ foolingMetric: e.currentTarget.value })}>
-                    {FOOLING[state.kind].map((m) => <option key={m} value={m}>{T.foolingNames[m] ?? m}</option>)}
-                  </select>
-                </Field>
-                {state.foolingMetric === "string_f1" && (
-                  <Field id="ct-threshold" label={T.threshold} errors={errors}>
-                    <input type="number" min={0.01} max={1} step={0.05} {...described("ct-threshold", errors)} value={state.threshold}
-                      onInput={(e) => update({ threshold: e.currentTarget.value })} />
-                  </Field>
-                )}
-                <Field id="ct-votes" label={T.votes} errors={errors}>
-                  <input type="number" min={1} max={25} step={1} {...described("ct-votes", errors)} value={state.votes}
-                    onInput={(e) => update({ votes: e.currentTarget.value })} />
-                </Field>
-              </>
+              <TaskFormFields state={state} edit={setState} errors={errors} heading="h2" kindName="ct-kind" />
             ) : (
-              <div class="field">
-                <label for="ct-json">{T.jsonLabel}</label>
-                <p class="hint" id="ct-json-hint">{T.jsonHint}</p>
-                <textarea id="ct-json" rows={18} class="mono" spellcheck={false} value={json}
-                  aria-invalid={errors["ct-json"] || problem ? "true" : undefined}
-                  aria-describedby={["ct-json-hint", jsonErrorId].filter(Boolean).join(" ")}
-                  onInput={(e) => {
-                    setJson(e.currentTarget.value);
-                    setErrors(({ "ct-json": _, ...rest }) => rest);
-                  }} />
-                {problem && !errors["ct-json"] && <p class="field-error" id="ct-json-syntax">{T.jsonError(problem.line, problem.column)}</p>}
-                <FieldError id="ct-json" errors={errors} />
-              </div>
+              <ConfigJson id="ct-json" label={T.jsonLabel} hint={T.jsonHint} value={json} errors={errors}
+                syntaxError={problem && T.jsonError(problem.line, problem.column)}
+                onInput={(text) => {
+                  setJson(text);
+                  setErrors(({ "ct-json": _, ...rest }) => rest);
+                }} />
             )}
             <button type="button" aria-expanded={json !== null} onClick={() => (json === null ? openJson() : backToForm())}
               disabled={json !== null && problem !== null}>
@@ -347,12 +262,4 @@ export function CreateTaskPage() {
       </div>
     </div>
   );
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

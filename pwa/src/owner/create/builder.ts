@@ -3,6 +3,7 @@
  * config (the "Advanced: JSON" editor) to the form, and the form control each server field path belongs to.
  * Pure functions.
  */
+import { CREATE_TEXT } from "./text";
 
 export type Kind = "classification" | "extractive_qa";
 /** Field types the server accepts (server/tasks/config.py); "text" is written by omitting `type`. */
@@ -233,6 +234,15 @@ export function stateFromConfig(config: unknown): FormState | null {
   };
 }
 
+/** The text's JSON value, or null when it does not parse (the preview of a JSON editor's text). */
+export function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** A JSON syntax error with its line and column (1-based), or null when the text parses. */
 export function jsonProblem(text: string): { line: number; column: number; message: string } | null {
   try {
@@ -301,31 +311,32 @@ export interface Problem {
 /** What the form can tell before the round trip (the server checks everything again), as server-style paths. */
 export function clientProblems(code: string, name: string, state: FormState | null): Problem[] {
   const problems: Problem[] = [];
-  if (!code.trim()) problems.push({ field: "code", message: "Give the task a code." });
+  const t = CREATE_TEXT.problems;
+  if (!code.trim()) problems.push({ field: "code", message: t.codeMissing });
   else if (!/^[a-z][a-z0-9_]{1,47}$/.test(code.trim()))
-    problems.push({ field: "code", message: "2–48 characters: lowercase letters, digits and _, starting with a letter." });
-  if (!name.trim()) problems.push({ field: "name", message: "Give the task a name." });
+    problems.push({ field: "code", message: t.codeShape });
+  if (!name.trim()) problems.push({ field: "name", message: t.nameMissing });
   if (state === null) return problems; // a config from the JSON editor: the server checks it
   const rows: [string, FieldRow[]][] = [["context_fields", state.contextFields], ["input_fields", state.inputFields]];
   for (const [key, list] of rows)
     list.forEach((row, i) => {
       if (!/^[a-z][a-z0-9_]{0,47}$/.test(row.name.trim()))
-        problems.push({ field: `config.${key}.${i}.name`, message: "Use a lowercase identifier (a-z, 0-9, _)." });
+        problems.push({ field: `config.${key}.${i}.name`, message: t.fieldName });
       if (key !== "input_fields") return;
       const at = (sub: string) => `config.${key}.${i}.${sub}`;
       const least = row.type === "multi_label" ? 1 : 2;
       if (CHOICE_TYPES.includes(row.type) && splitList(row.choices).length < least)
-        problems.push({ field: at("choices"), message: least === 1 ? "Give at least one choice." : "Give at least two choices." });
+        problems.push({ field: at("choices"), message: least === 1 ? t.oneChoice : t.twoChoices });
       if (row.type === "number") {
         const [min, max] = [row.min, row.max].map((v) => (v.trim() === "" ? NaN : Number(v)));
-        if (!Number.isFinite(min)) problems.push({ field: at("min"), message: "Give the smallest value." });
-        if (!Number.isFinite(max)) problems.push({ field: at("max"), message: "Give the largest value." });
-        else if (Number.isFinite(min) && max <= min) problems.push({ field: at("max"), message: "Must be greater than the smallest value." });
+        if (!Number.isFinite(min)) problems.push({ field: at("min"), message: t.minMissing });
+        if (!Number.isFinite(max)) problems.push({ field: at("max"), message: t.maxMissing });
+        else if (Number.isFinite(min) && max <= min) problems.push({ field: at("max"), message: t.maxNotAbove });
       }
       if (row.type === "span" && !state.contextFields.some((c) => c.name.trim() === row.spanOf.trim()))
-        problems.push({ field: at("span_of"), message: "Choose the context field the span is taken from." });
+        problems.push({ field: at("span_of"), message: t.spanOf });
     });
   if (state.kind === "classification" && splitList(state.labels).length < 2)
-    problems.push({ field: "config.labels", message: "A classification task needs at least two labels." });
+    problems.push({ field: "config.labels", message: t.twoLabels });
   return problems;
 }

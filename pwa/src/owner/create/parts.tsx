@@ -58,11 +58,11 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
           <fieldset class="field field-row" key={i} data-testid={id("row")}>
             <legend>{T.fieldLegend(word, i + 1)}</legend>
             <Field id={id("name")} label={T.fieldName} errors={errors}>
-              <input type="text" {...described(id("name"), errors)} value={row.name} spellcheck={false}
+              <input dir="auto" type="text" {...described(id("name"), errors)} value={row.name} spellcheck={false}
                 onInput={(e) => set({ name: e.currentTarget.value })} />
             </Field>
             <Field id={id("display")} label={T.fieldDisplay} errors={errors}>
-              <input type="text" {...described(id("display"), errors)} value={row.displayName}
+              <input dir="auto" type="text" {...described(id("display"), errors)} value={row.displayName}
                 onInput={(e) => set({ displayName: e.currentTarget.value })} />
             </Field>
             {input && (
@@ -75,7 +75,7 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
             )}
             {input && CHOICE_TYPES.includes(row.type) && (
               <Field id={id("choices")} label={T.fieldChoices} errors={errors}>
-                <input type="text" {...described(id("choices"), errors)} value={row.choices}
+                <input dir="auto" type="text" {...described(id("choices"), errors)} value={row.choices}
                   onInput={(e) => set({ choices: e.currentTarget.value })} />
               </Field>
             )}
@@ -126,7 +126,7 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
             )}
             {input && (
               <Field id={id("help")} label={T.fieldHelp} errors={errors}>
-                <input type="text" {...described(id("help"), errors)} value={row.help}
+                <input dir="auto" type="text" {...described(id("help"), errors)} value={row.help}
                   onInput={(e) => set({ help: e.currentTarget.value })} />
               </Field>
             )}

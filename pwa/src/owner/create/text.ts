@@ -1,7 +1,8 @@
 /** Every string of the task creation page, in one table (translate here). */
+import { localized } from "../../i18n/runtime";
 import type { InputType, Kind, ShowWhen } from "./builder";
 
-export const CREATE_TEXT = {
+export const CREATE_EN = {
   title: "Create a task",
   crumb: "Your tasks",
   lead: "Describe what annotators write and which model they try to fool. The preview shows the annotation page as you go.",
@@ -108,5 +109,20 @@ export const CREATE_TEXT = {
   previewLabel: "Your label",
   previewQa: "Annotators select the answer in the passage.",
   previewAfter: "Asked after the model's verdict",
+  problems: {
+    codeMissing: "Give the task a code.",
+    codeShape: "2–48 characters: lowercase letters, digits and _, starting with a letter.",
+    nameMissing: "Give the task a name.",
+    fieldName: "Use a lowercase identifier (a-z, 0-9, _).",
+    oneChoice: "Give at least one choice.",
+    twoChoices: "Give at least two choices.",
+    minMissing: "Give the smallest value.",
+    maxMissing: "Give the largest value.",
+    maxNotAbove: "Must be greater than the smallest value.",
+    spanOf: "Choose the context field the span is taken from.",
+    twoLabels: "A classification task needs at least two labels.",
+  },
   offline: "You are offline: creating a task needs a connection.",
 } as const;
+
+export const CREATE_TEXT = localized("create", CREATE_EN);

@@ -3,7 +3,8 @@ import { useEffect, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
 import { WEBHOOK_DELIVERIES, type WebhookDelivery } from "./documents";
 import { attemptOutcome, mergeDeliveries, succeeded } from "./form";
-import { WEBHOOK_TEXT as T } from "./text";
+import { formatDateTime } from "../../i18n/format";
+import { EVENT_SHORT, WEBHOOK_TEXT as T } from "./text";
 
 const PAGE = 20;
 
@@ -48,8 +49,8 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
           {deliveries.map((d) => (
             <li class="card" key={d.id} data-testid="delivery">
               <p class="example-row-head">
-                <strong>{T.eventShort[d.event]}</strong> <span class="status-tag" data-testid="delivery-status">{T.statusText[d.status]}</span>{" "}
-                <time class="hint" dateTime={d.createdAt}>{T.when(d.createdAt)}</time>
+                <strong>{EVENT_SHORT[d.event]}</strong> <span class="status-tag" data-testid="delivery-status">{T.statusText[d.status]}</span>{" "}
+                <time class="hint" dateTime={d.createdAt}>{formatDateTime(d.createdAt)}</time>
               </p>
               <p class="hint">{T.eventId}: <code>{d.eventId}</code></p>
               {d.deliveredAt && <p class="hint">{T.deliveredAt(d.deliveredAt)}</p>}
@@ -60,7 +61,7 @@ export function DeliveryLog({ webhookId }: { webhookId: string }) {
                   {d.attempts.map((a) => (
                     <li key={a.number} data-testid="attempt">
                       {T.attempt(a.number)}: <span class={succeeded(a) ? "notice-ok" : "error"}>{attemptOutcome(a)}</span>
-                      {" · "}{T.duration(a.durationMs)}{" · "}<time dateTime={a.at}>{T.when(a.at)}</time>
+                      {" · "}{T.duration(a.durationMs)}{" · "}<time dateTime={a.at}>{formatDateTime(a.at)}</time>
                     </li>
                   ))}
                 </ol>

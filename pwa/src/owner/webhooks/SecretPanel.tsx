@@ -32,7 +32,7 @@ export function SecretPanel({ revealed, onDone }: { revealed: Revealed; onDone: 
       <p class="note" id={`${id}-note`}>{T.secretOnce}</p>
       <div class="field">
         <label for={id}>{T.secretLabel}</label>
-        <input id={id} ref={field} type="text" readOnly value={revealed.secret} spellcheck={false} autocomplete="off"
+        <input dir="ltr" id={id} ref={field} type="text" readOnly value={revealed.secret} spellcheck={false} autocomplete="off"
           aria-describedby={`${id}-note`} onFocus={(e) => e.currentTarget.select()} />
       </div>
       {revealed.rotated && <p>{revealed.previousSecretValidUntil ? T.previousUntil(revealed.previousSecretValidUntil) : T.previousStopped}</p>}

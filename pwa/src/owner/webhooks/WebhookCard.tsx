@@ -7,7 +7,7 @@ import { DeliveryLog } from "./DeliveryLog";
 import { DELETE_WEBHOOK, ROTATE_WEBHOOK_SECRET, UPDATE_WEBHOOK, type Webhook } from "./documents";
 import { DEFAULT_GRACE_HOURS, GRACE_MAX_HOURS, parseGraceHours } from "./form";
 import { type Revealed, SecretPanel } from "./SecretPanel";
-import { WEBHOOK_TEXT as T } from "./text";
+import { EVENT_SHORT, WEBHOOK_TEXT as T } from "./text";
 
 interface Props {
   hook: Webhook;
@@ -91,7 +91,7 @@ export function WebhookCard({ hook, revealed, onSaved, onDeleted, onReveal }: Pr
       {!hook.enabled && hook.disabledAt && <p class="hint">{T.disabledSince(hook.disabledAt)}</p>}
       {hook.consecutiveFailures > 0 && <p class="error" data-testid="webhook-failures">{T.failures(hook.consecutiveFailures)}</p>}
       {hook.previousSecretValidUntil && <p class="hint">{T.rotationUntil(hook.previousSecretValidUntil)}</p>}
-      <p class="hint">{T.eventsOf}: {hook.events.map((e) => T.eventShort[e]).join(", ")}</p>
+      <p class="hint">{T.eventsOf}: {hook.events.map((e) => EVENT_SHORT[e]).join(", ")}</p>
       {revealed && <SecretPanel revealed={revealed} onDone={() => onReveal(null)} />}
 
       <div class="actions">

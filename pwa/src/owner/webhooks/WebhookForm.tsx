@@ -74,7 +74,7 @@ export function WebhookForm({ onSubmit }: { onSubmit: (values: WebhookFormValues
       <div class="field">
         <label for={controlId("description")}>{T.description}</label>
         <p class="hint" id="webhook-description-hint">{T.descriptionHint}</p>
-        <input id={controlId("description")} type="text" maxLength={DESCRIPTION_MAX} value={v.description}
+        <input dir="auto" id={controlId("description")} type="text" maxLength={DESCRIPTION_MAX} value={v.description}
           aria-invalid={has("description") || undefined} aria-describedby={describedBy("description", "webhook-description-hint")}
           onInput={(e) => setV({ ...v, description: e.currentTarget.value })} />
         <FieldErrors field="description" errors={errors} />

@@ -10,7 +10,7 @@ import { Status, type Message } from "../status";
 import { useOwnerQuery } from "../useOwnerQuery";
 import { CREATE_WEBHOOK, WEBHOOKS, type Webhook } from "./documents";
 import type { Revealed } from "./SecretPanel";
-import { WEBHOOK_TEXT as T } from "./text";
+import { VERIFY_SNIPPET, WEBHOOK_TEXT as T } from "./text";
 import { WebhookCard } from "./WebhookCard";
 import { type FormAnswer, WebhookForm } from "./WebhookForm";
 import type { WebhookFormValues } from "./form";
@@ -86,7 +86,7 @@ export function WebhooksPage({ params }: PageProps) {
         <pre class="table-wrap" tabIndex={0}><code>{T.helpHeaderValue}</code></pre>
         <p>{T.helpHow}</p>
         <h3 id="verify-snippet-title">{T.helpSnippetLabel}</h3>
-        <pre class="table-wrap" tabIndex={0} role="region" aria-labelledby="verify-snippet-title" data-testid="verify-snippet"><code>{T.verifySnippet}</code></pre>
+        <pre class="table-wrap" tabIndex={0} role="region" aria-labelledby="verify-snippet-title" data-testid="verify-snippet"><code>{VERIFY_SNIPPET}</code></pre>
       </section>
     </section>
   );

@@ -4,7 +4,7 @@ import type { WebhookDelivery } from "./documents";
 import {
   attemptOutcome, controlId, emptyWebhookForm, mergeDeliveries, parseGraceHours, succeeded, toggleEvent, validateWebhookForm,
 } from "./form";
-import { WEBHOOK_TEXT } from "./text";
+import { EVENT_SHORT, WEBHOOK_TEXT } from "./text";
 
 const valid = { url: "https://hooks.example.org/dynabench", events: ["EXAMPLE_CREATED" as const], description: "Slack relay" };
 const fields = (values: Parameters<typeof validateWebhookForm>[0]) => validateWebhookForm(values).map((p) => [p.field, p.message]);
@@ -75,6 +75,6 @@ describe("the delivery log", () => {
 
   it("has a word for every status and event", () => {
     expect(Object.keys(WEBHOOK_TEXT.statusText).sort()).toEqual(["CANCELLED", "DELIVERED", "FAILED", "PENDING"]);
-    expect(WEBHOOK_TEXT.eventShort.MODEL_SCORED).toBe("model.scored");
+    expect(EVENT_SHORT.MODEL_SCORED).toBe("model.scored");
   });
 });

@@ -5,9 +5,10 @@
 import type { FieldError } from "../../api/types";
 import { WEBHOOK_EVENTS, type WebhookAttempt, type WebhookDelivery, type WebhookEventType } from "./documents";
 
-export const URL_MAX = 2000; // server/webhooks/addresses.py URL_MAX
-export const DESCRIPTION_MAX = 200; // server/webhooks/service.py DESCRIPTION_MAX
-export const GRACE_MAX_HOURS = 168; // a week (server/webhooks/service.py MAX_ROTATION_GRACE_H)
+import { DESCRIPTION_MAX, GRACE_MAX_HOURS, URL_MAX } from "./limits";
+import { WEBHOOK_TEXT } from "./text";
+
+export { DESCRIPTION_MAX, GRACE_MAX_HOURS, URL_MAX };
 export const DEFAULT_GRACE_HOURS = 24;
 
 export interface WebhookFormValues {
@@ -37,15 +38,16 @@ export function toggleEvent(chosen: readonly WebhookEventType[], event: WebhookE
  * which takes one only where private targets are allowed (a test or local deployment). */
 export function validateWebhookForm(values: WebhookFormValues): FieldError[] {
   const problems: FieldError[] = [];
+  const p = WEBHOOK_TEXT.problems;
   const url = values.url.trim();
-  if (!url) problems.push({ field: "url", message: "Give the URL the deliveries are sent to." });
-  else if (url.length > URL_MAX) problems.push({ field: "url", message: `Give a URL of at most ${URL_MAX} characters.` });
-  else if (/\s/.test(url)) problems.push({ field: "url", message: "A URL cannot hold spaces (percent-encode them)." });
-  else if (!/^https?:\/\//i.test(url)) problems.push({ field: "url", message: "Webhook URLs must start with https://." });
-  else if (!isUrl(url)) problems.push({ field: "url", message: "That is not a valid URL." });
-  if (!values.events.length) problems.push({ field: "events", message: "Choose at least one event." });
+  if (!url) problems.push({ field: "url", message: p.urlMissing });
+  else if (url.length > URL_MAX) problems.push({ field: "url", message: p.urlTooLong(URL_MAX) });
+  else if (/\s/.test(url)) problems.push({ field: "url", message: p.urlSpaces });
+  else if (!/^https?:\/\//i.test(url)) problems.push({ field: "url", message: p.urlScheme });
+  else if (!isUrl(url)) problems.push({ field: "url", message: p.urlInvalid });
+  if (!values.events.length) problems.push({ field: "events", message: p.noEvents });
   if (values.description.trim().length > DESCRIPTION_MAX) {
-    problems.push({ field: "description", message: `At most ${DESCRIPTION_MAX} characters.` });
+    problems.push({ field: "description", message: p.descriptionTooLong(DESCRIPTION_MAX) });
   }
   return problems;
 }
@@ -61,7 +63,7 @@ function isUrl(text: string): boolean {
 /** The grace period typed in the rotation form: a whole number of hours from 0 to a week, or an error message. */
 export function parseGraceHours(text: string): number | string {
   const value = text.trim();
-  if (!/^\d{1,4}$/.test(value) || Number(value) > GRACE_MAX_HOURS) return `A whole number of hours from 0 to ${GRACE_MAX_HOURS}.`;
+  if (!/^\d{1,4}$/.test(value) || Number(value) > GRACE_MAX_HOURS) return WEBHOOK_TEXT.problems.graceHours(GRACE_MAX_HOURS);
   return Number(value);
 }
 
@@ -77,7 +79,7 @@ export function attemptOutcome(attempt: Pick<WebhookAttempt, "statusCode" | "err
     const error = attempt.error && attempt.error !== `HTTP ${attempt.statusCode}` ? ` (${attempt.error})` : "";
     return `HTTP ${attempt.statusCode}${error}`;
   }
-  return attempt.error || "No answer";
+  return attempt.error || WEBHOOK_TEXT.noAnswer;
 }
 
 /** A 2xx answer. */

@@ -1,14 +1,19 @@
 /** Every string of the owners' webhooks page, in one table (translate here). */
+import { localized } from "../../i18n/runtime";
 import type { DeliveryStatus, WebhookEventType } from "./documents";
-import { GRACE_MAX_HOURS } from "./form";
+import { GRACE_MAX_HOURS } from "./limits";
 
-const when = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+import { formatDateTime as when } from "../../i18n/format";
+
+/** The event names on the wire (not translated). */
+export const EVENT_SHORT: Record<WebhookEventType, string> = {
+  EXAMPLE_CREATED: "example.created", EXAMPLE_VALIDATED: "example.validated", EXAMPLE_REJECTED: "example.rejected",
+  MODEL_DEPLOYED: "model.deployed", MODEL_SCORED: "model.scored", MODEL_FAILED: "model.failed",
+  ROUND_OPENED: "round.opened", ROUND_CLOSED: "round.closed",
 };
 
 /** What a receiver runs to check a delivery (docs/api.md, Webhooks); the browser test runs it on a real delivery. */
-const VERIFY_SNIPPET = `import hashlib, hmac, time
+export const VERIFY_SNIPPET = `import hashlib, hmac, time
 
 def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
     """header: the X-Dynabench-Signature value; body: the raw request body."""
@@ -20,7 +25,7 @@ def verify(secret: str, header: str, body: bytes, tolerance: int = 300) -> bool:
     expected = hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
     return any(hmac.compare_digest(expected, value) for key, value in parts if key == "v1")`;
 
-export const WEBHOOK_TEXT = {
+export const WEBHOOK_EN = {
   title: (task: string) => `Webhooks of ${task}`,
   lead: "Dynabench POSTs signed JSON to your URL when something happens in this task.",
   backToTask: "Task owner page",
@@ -105,12 +110,6 @@ export const WEBHOOK_TEXT = {
     ROUND_OPENED: "A round opens (round.opened)",
     ROUND_CLOSED: "A round closes (round.closed)",
   } as Record<WebhookEventType, string>,
-  eventShort: {
-    EXAMPLE_CREATED: "example.created", EXAMPLE_VALIDATED: "example.validated", EXAMPLE_REJECTED: "example.rejected",
-    MODEL_DEPLOYED: "model.deployed", MODEL_SCORED: "model.scored", MODEL_FAILED: "model.failed",
-    ROUND_OPENED: "round.opened", ROUND_CLOSED: "round.closed",
-  } as Record<WebhookEventType, string>,
-  when,
 
   // Help
   helpTitle: "Verify signatures",
@@ -118,7 +117,19 @@ export const WEBHOOK_TEXT = {
   helpHeaderValue: "X-Dynabench-Signature: t=1767225600,v1=5257a869…",
   helpHow: "t is the time of signing (Unix seconds); v1 is the hex HMAC-SHA256 of “<t>.<body>” under your secret, over the raw body as received. After a rotation a second v1 signs with the old secret: any match is enough. Refuse deliveries whose t is more than 5 minutes away, and use the payload's id (also in X-Dynabench-Delivery) to ignore a retry you already handled.",
   helpSnippetLabel: "A receiver's check, in Python",
-  verifySnippet: VERIFY_SNIPPET,
+  noAnswer: "No answer",
+  problems: {
+    urlMissing: "Give the URL the deliveries are sent to.",
+    urlTooLong: (max: number) => `Give a URL of at most ${max} characters.`,
+    urlSpaces: "A URL cannot hold spaces (percent-encode them).",
+    urlScheme: "Webhook URLs must start with https://.",
+    urlInvalid: "That is not a valid URL.",
+    noEvents: "Choose at least one event.",
+    descriptionTooLong: (max: number) => `At most ${max} characters.`,
+    graceHours: (max: number) => `A whole number of hours from 0 to ${max}.`,
+  },
 };
 
 const FIELD_NAMES: Record<string, string> = { url: "URL", events: "Events", description: "Description", keepPreviousHours: "Hours" };
+
+export const WEBHOOK_TEXT = localized("webhooks", WEBHOOK_EN);

@@ -16,5 +16,5 @@ from server.graphql.core.relay import node_pk
 @mutation()
 async def explain_example(info: Info, example_id: relay.GlobalID, explanation: str) -> ExampleChangeResult:
     viewer = await authorize_principal(info, permissions.annotate)
-    row = await actions.explain_example(node_pk(example_id, "Example", "exampleId"), viewer, explanation)
+    row = await actions.explain_example(info.context.services, node_pk(example_id, "Example", "exampleId"), viewer, explanation)
     return ExampleChanged(example=ExampleNode.from_row(row))

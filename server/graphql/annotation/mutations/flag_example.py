@@ -16,5 +16,5 @@ from server.graphql.core.relay import node_pk
 @mutation()
 async def flag_example(info: Info, example_id: relay.GlobalID, reason: str = "") -> ExampleChangeResult:
     viewer = await authorize_principal(info, permissions.annotate)
-    row = await actions.flag_example(node_pk(example_id, "Example", "exampleId"), viewer, reason)
+    row = await actions.flag_example(info.context.services, node_pk(example_id, "Example", "exampleId"), viewer, reason)
     return ExampleChanged(example=ExampleNode.from_row(row))

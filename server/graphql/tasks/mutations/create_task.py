@@ -52,6 +52,7 @@ async def create_task(info: Info, input: CreateTaskInput) -> CreateTaskResult:
             input.config,
             proposed=permissions.task_starts_as_proposal(viewer),
             instructions=input.instructions,
+            redis=info.context.services.redis,
         )
     info.context.forget_viewer()  # the viewer now owns one more task
     return TaskCreated(task=TaskNode.from_row(row))

@@ -1,0 +1,29 @@
+/** The fr catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
+import { account } from "../../account/text.fr";
+import { admin } from "../../admin/text.fr";
+import { auth } from "../../auth/text.fr";
+import { forms } from "../../forms/text.fr";
+import { inbox } from "../../inbox/text.fr";
+import { join } from "../../join/text.fr";
+import { leaderboard } from "../../leaderboard/text.fr";
+import { browse } from "../../owner/browse/text.fr";
+import { campaigns } from "../../owner/campaigns/text.fr";
+import { create } from "../../owner/create/text.fr";
+import { webhooks } from "../../owner/webhooks/text.fr";
+import { annotate } from "../../annotate/text.fr";
+import { models } from "../../models/text.fr";
+import { offline } from "../../offline/text.fr";
+import { examples, outboxPage } from "../../outbox/page.fr";
+import { claims, votes } from "../../outbox/text.fr";
+import { settings } from "../../owner/settings/text.fr";
+import { owner } from "../../owner/text.fr";
+import { shell } from "../../ui/text.fr";
+import { exampleView, validate } from "../../validate/text.fr";
+import type { LocaleCatalog } from "../catalogs";
+import { i18n } from "../text.fr";
+
+const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
+  annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  examples,
+};
+export default catalog;

@@ -1,0 +1,25 @@
+/** The models pages' own GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type { Document } from "../api/documents";
+import type { Model } from "../api/types";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+export interface ModelScore {
+  dataset: { id: string; name: string };
+  perf: number;
+  throughput: number | null;
+  memoryGb: number | null;
+  robustness: number | null;
+  fairness: number | null;
+}
+
+export type WatchedModel = Model & { scores: ModelScore[] };
+
+/** One model, as it is now and after every change, with its scores per scoring dataset (owner only for the log). */
+export const MODEL_WATCH = doc<{ modelUpdated: WatchedModel }, { modelId: string }>(
+  `subscription ModelWatch($modelId: ID!) { modelUpdated(modelId: $modelId) {
+    id name card status published anonymous createdAt statusLog { at status message } owner { username }
+    task { code name } inTheLoop scores { dataset { id name } perf throughput memoryGb robustness fairness } } }`,
+);
+
+export const MODELS_DOCUMENTS: Record<string, string> = { MODEL_WATCH };

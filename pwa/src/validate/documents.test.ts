@@ -1,0 +1,18 @@
+// The validate, My examples and task-list live documents must be valid against the server's schema.graphql.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { buildSchema, parse, validate } from "graphql";
+import { describe, expect, it } from "vitest";
+import { EXAMPLES_DOCUMENTS } from "../examples/documents";
+import { TASKS_DOCUMENTS } from "../tasks/documents";
+import { VALIDATE_DOCUMENTS } from "./documents";
+
+const schema = buildSchema(readFileSync(fileURLToPath(new URL("../../../schema.graphql", import.meta.url)), "utf8"));
+
+describe("validate and live documents", () => {
+  for (const [name, source] of Object.entries({ ...VALIDATE_DOCUMENTS, ...EXAMPLES_DOCUMENTS, ...TASKS_DOCUMENTS })) {
+    it(`${name} is valid against schema.graphql`, () => {
+      expect(validate(schema, parse(source)).map((e) => e.message)).toEqual([]);
+    });
+  }
+});

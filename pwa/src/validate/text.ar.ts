@@ -1,0 +1,52 @@
+import { formatNumber } from "../i18n/format";
+import type { Translation } from "../i18n/catalogs";
+import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "./text";
+
+export const validate: Translation<typeof VALIDATE_EN> = {
+  title: "التحقق",
+  pickerLead: "راجع أمثلة الآخرين: هل التصنيف المقصود صحيح، وهل خدع المثال النموذج فعلًا؟",
+  pickerLink: "تحقّق من الأمثلة",
+  taskTitle: (name) => `التحقق: ${name}`,
+  loadingTask: "جارٍ تحميل المهمة…",
+  noTask: (code) => `لا توجد مهمة باسم «${code}».`,
+  allTasks: "كل المهام",
+  noRounds: "ليس لهذه المهمة جولات بعد.",
+  lead: "هل التصنيف المقصود لكل مثال صحيح، وهل خدع النموذج فعلًا؟ صوّت بالأزرار أو بالمفاتيح 1 و2 و3.",
+  exampleTitle: "مثال للتحقق",
+  queueTitle: "قائمة الانتظار",
+  waiting: (count, capped) => `(${formatNumber(count)}${capped ? "+" : ""} بالانتظار)`,
+  loadingQueue: "جارٍ تحميل قائمة الانتظار…",
+  offlineNoQueue: "أنت غير متصل، ولم تُحفظ أي قائمة انتظار لهذه الجولة على هذا الجهاز بعد.",
+  loadingMore: "جارٍ تحميل مزيد من الأمثلة…",
+  empty: "لا توجد أمثلة بانتظار التحقق. تظهر الأمثلة الجديدة هنا فور أن يخدع أحدهم النموذج.",
+  voteTitle: "صوتك",
+  noteLabel: "ملاحظة (اختيارية)",
+  noteHint: "اذكر السبب، مثلًا عند الإبلاغ عن مثال. لا تصوّت المفاتيح 1–3 أثناء الكتابة هنا.",
+  ownerMode: "وضع المالك",
+  ownerModeHint: "(أنت مالك هذه المهمة: صوتك يحسم فورًا)",
+  roundTitle: (number) => `الجولة ${typeof number === "number" ? formatNumber(number) : number}`,
+  otherRound: "تحقّق من جولة أخرى",
+  live: "مباشر: تظهر الأمثلة الجديدة تلقائيًا.",
+  offline: "غير متصل: تُحفظ الأصوات على هذا الجهاز.",
+  notLive: (reason) => `غير مباشر: ${reason}`,
+  connecting: "جارٍ الاتصال…",
+  reconnect: "إعادة الاتصال",
+  liveUnavailable: (message) => `قائمة الانتظار المباشرة غير متاحة (${message}).`,
+  writeExamples: "اكتب أمثلة لهذه المهمة",
+  voteStored: (vote) => `خُزّن صوتك «${vote}».`,
+  voteRefused: (message) => `رُفض صوتك: ${message}`,
+  voteSent: (vote) => `أُرسل الصوت «${vote}».`,
+  voteSaved: (vote) => `حُفظ الصوت «${vote}» على هذا الجهاز؛ وسيُرسل عندما تتصل.`,
+  flag: "إبلاغ",
+  sideLabel: "التصويت والجولة",
+};
+
+export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
+  label: "المثال",
+  writtenBy: (field) => `${field} (كتبه المُوصِّف)`,
+  intendedLabel: "التصنيف المقصود",
+  intendedAnswer: "الإجابة المقصودة",
+  modelAnswer: "إجابة النموذج",
+  howSure: (model) => `مدى ثقة ${model}`,
+  explanation: "شرح المُوصِّف:",
+};

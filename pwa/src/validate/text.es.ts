@@ -1,0 +1,52 @@
+import { formatNumber } from "../i18n/format";
+import type { Translation } from "../i18n/catalogs";
+import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "./text";
+
+export const validate: Translation<typeof VALIDATE_EN> = {
+  title: "Validar",
+  pickerLead: "Revisa los ejemplos de otras personas: ¿es correcta la etiqueta pretendida y de verdad engañó el ejemplo al modelo?",
+  pickerLink: "Validar ejemplos",
+  taskTitle: (name) => `Validar: ${name}`,
+  loadingTask: "Cargando la tarea…",
+  noTask: (code) => `No existe la tarea «${code}».`,
+  allTasks: "Todas las tareas",
+  noRounds: "Esta tarea aún no tiene rondas.",
+  lead: "¿Es correcta la etiqueta pretendida de cada ejemplo y de verdad engañó al modelo? Vota con los botones o con las teclas 1, 2 y 3.",
+  exampleTitle: "Ejemplo por validar",
+  queueTitle: "Cola",
+  waiting: (count, capped) => `(${formatNumber(count)}${capped ? "+" : ""} en espera)`,
+  loadingQueue: "Cargando la cola…",
+  offlineNoQueue: "Estás sin conexión y todavía no hay ninguna cola de esta ronda guardada en este dispositivo.",
+  loadingMore: "Cargando más ejemplos…",
+  empty: "No hay ejemplos pendientes de validar. Los nuevos aparecen aquí en cuanto alguien engaña al modelo.",
+  voteTitle: "Tu voto",
+  noteLabel: "Nota (opcional)",
+  noteHint: "Explica por qué, p. ej. cuando reportas un ejemplo. Las teclas 1–3 no votan mientras escribes aquí.",
+  ownerMode: "Modo propietario",
+  ownerModeHint: "(esta tarea es tuya: tu voto decide al instante)",
+  roundTitle: (number) => `Ronda ${typeof number === "number" ? formatNumber(number) : number}`,
+  otherRound: "Validar otra ronda",
+  live: "En directo: los ejemplos nuevos aparecen solos.",
+  offline: "Sin conexión: los votos se guardan en este dispositivo.",
+  notLive: (reason) => `Sin actualización en directo: ${reason}`,
+  connecting: "Conectando…",
+  reconnect: "Reconectar",
+  liveUnavailable: (message) => `La cola en directo no está disponible (${message}).`,
+  writeExamples: "Escribir ejemplos para esta tarea",
+  voteStored: (vote) => `Tu voto «${vote}» está guardado.`,
+  voteRefused: (message) => `Tu voto fue rechazado: ${message}`,
+  voteSent: (vote) => `Voto «${vote}» enviado.`,
+  voteSaved: (vote) => `Voto «${vote}» guardado en este dispositivo; se enviará cuando estés en línea.`,
+  flag: "Reportar",
+  sideLabel: "Voto y ronda",
+};
+
+export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
+  label: "Ejemplo",
+  writtenBy: (field) => `${field} (escrito por el anotador)`,
+  intendedLabel: "Etiqueta pretendida",
+  intendedAnswer: "Respuesta pretendida",
+  modelAnswer: "Respuesta del modelo",
+  howSure: (model) => `Seguridad de ${model}`,
+  explanation: "Explicación del anotador:",
+};

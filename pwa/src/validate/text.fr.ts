@@ -1,0 +1,52 @@
+import { formatNumber } from "../i18n/format";
+import type { Translation } from "../i18n/catalogs";
+import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "./text";
+
+export const validate: Translation<typeof VALIDATE_EN> = {
+  title: "Valider",
+  pickerLead: "Vérifiez les exemples des autres : l’étiquette visée est-elle juste, et l’exemple a-t-il vraiment trompé le modèle ?",
+  pickerLink: "Valider des exemples",
+  taskTitle: (name) => `Valider : ${name}`,
+  loadingTask: "Chargement de la tâche…",
+  noTask: (code) => `La tâche « ${code} » n’existe pas.`,
+  allTasks: "Toutes les tâches",
+  noRounds: "Cette tâche n’a pas encore de manche.",
+  lead: "L’étiquette visée de chaque exemple est-elle juste, et a-t-il vraiment trompé le modèle ? Votez avec les boutons ou les touches 1, 2 et 3.",
+  exampleTitle: "Exemple à valider",
+  queueTitle: "File",
+  waiting: (count, capped) => `(${formatNumber(count)}${capped ? "+" : ""} en attente)`,
+  loadingQueue: "Chargement de la file…",
+  offlineNoQueue: "Vous êtes hors ligne et aucune file de cette manche n’est encore enregistrée sur cet appareil.",
+  loadingMore: "Chargement d’autres exemples…",
+  empty: "Aucun exemple n’attend de validation. Les nouveaux apparaissent ici dès que quelqu’un trompe le modèle.",
+  voteTitle: "Votre vote",
+  noteLabel: "Note (facultative)",
+  noteHint: "Dites pourquoi, par exemple quand vous signalez un exemple. Les touches 1 à 3 ne votent pas pendant que vous tapez ici.",
+  ownerMode: "Mode propriétaire",
+  ownerModeHint: "(cette tâche est à vous : votre vote tranche aussitôt)",
+  roundTitle: (number) => `Manche ${typeof number === "number" ? formatNumber(number) : number}`,
+  otherRound: "Valider une autre manche",
+  live: "En direct : les nouveaux exemples apparaissent d’eux-mêmes.",
+  offline: "Hors ligne : les votes sont gardés sur cet appareil.",
+  notLive: (reason) => `Pas en direct : ${reason}`,
+  connecting: "Connexion…",
+  reconnect: "Se reconnecter",
+  liveUnavailable: (message) => `La file en direct est indisponible (${message}).`,
+  writeExamples: "Écrire des exemples pour cette tâche",
+  voteStored: (vote) => `Votre vote « ${vote} » est enregistré.`,
+  voteRefused: (message) => `Votre vote a été refusé : ${message}`,
+  voteSent: (vote) => `Vote « ${vote} » envoyé.`,
+  voteSaved: (vote) => `Vote « ${vote} » gardé sur cet appareil ; il sera envoyé quand vous serez en ligne.`,
+  flag: "Signaler",
+  sideLabel: "Vote et manche",
+};
+
+export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
+  label: "Exemple",
+  writtenBy: (field) => `${field} (écrit par l’annotateur)`,
+  intendedLabel: "Étiquette visée",
+  intendedAnswer: "Réponse visée",
+  modelAnswer: "Réponse du modèle",
+  howSure: (model) => `Assurance de ${model}`,
+  explanation: "Explication de l’annotateur :",
+};

@@ -1,0 +1,1 @@
+"""`Round.offlineModel`: the round's target as the PWA can run it offline (server/offline)."""

@@ -1,0 +1,72 @@
+"""Issue #19 point 3 on a 390×844 phone: the validator's queue refills as it drains and its count is the true
+number waiting for them (validationWaiting), so voting through more than the first page of 20 never shows "none"
+until the last example; the vote bar stays in reach (sticky) while the example is read from the top."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example
+from tests.browser.helpers import seed, sign_up, sql
+
+PHONE = {"width": 390, "height": 844}
+TOTAL = 30
+
+# Remembers whether the "no examples wait" line was ever in the page (a MutationObserver: no sampling gaps).
+WATCH_EMPTY = """() => {
+  window.__emptySeen = Boolean(document.querySelector('[data-testid="queue-empty"]'));
+  new MutationObserver(() => {
+    if (document.querySelector('[data-testid="queue-empty"]')) window.__emptySeen = true;
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def test_a_validator_votes_through_more_than_a_page_and_never_sees_none_until_the_last(
+    api, app_url, launch, profile, target_models
+):
+    seed()
+    author = api.sign_up("author")
+    round_id = current_round(api, "sentiment")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    fooling_example(api, author, round_id, context_id, "The soup was as warm as a glacier, wonderful.")
+    # 29 more open examples of the author (copies of the first): 30 in all, more than the live queue's first page.
+    sql(
+        'INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, fooled, status) '
+        'SELECT gen_random_uuid(), round, context, "user", input, model_output, model_name, fooled, status '
+        f"FROM examples, generate_series(1, {TOTAL - 1}) WHERE status = 'open'"
+    )
+
+    page = launch(profile, viewport=PHONE).new_page()
+    sign_up(page, app_url, "validator")
+    page.goto(f"{app_url}/#/validate/sentiment")
+    expect(page.get_by_test_id("live-state")).to_have_attribute("data-live", "live")
+    count = page.get_by_test_id("queue-count")
+    expect(count).to_have_text(f"({TOTAL} waiting)")
+    page.evaluate(WATCH_EMPTY)
+
+    correct = page.get_by_role("button", name="Correct", exact=True)
+    seen: set[str] = set()
+    for voted in range(TOTAL):
+        shown = page.locator(".queue-example")
+        expect(shown).to_have_count(1)
+        example_id = shown.get_attribute("data-example-id")
+        assert example_id not in seen, f"example {example_id} came back after the vote"
+        seen.add(example_id)
+        assert page.evaluate("window.__emptySeen") is False, f"'none waiting' shown after {voted} votes of {TOTAL}"
+        if voted == 0:
+            # The vote bar is on screen while the page shows the example from its top (a sticky bar on the phone).
+            page.evaluate("window.scrollTo(0, 0)")
+            box = correct.bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+            assert box["height"] >= 24 and box["width"] >= 24
+        correct.click()
+        expect(count).to_have_attribute("data-count", str(TOTAL - voted - 1))
+        if voted < TOTAL - 1:
+            expect(page.locator(f'.queue-example[data-example-id="{example_id}"]')).to_have_count(0)
+
+    expect(page.get_by_test_id("queue-empty")).to_be_visible()
+    expect(count).to_have_text("(0 waiting)")
+    assert len(seen) == TOTAL
+    expect(page.get_by_test_id("vote-notice")).to_contain_text("is stored")
+    votes = sql("SELECT count(DISTINCT example) AS n FROM validations")[0]["n"]
+    assert votes == TOTAL
