@@ -20,6 +20,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
+from server.core.i18n import Text
 from server.core.services import Services
 from server.core.settings import Settings, get_settings
 from server.graphql.core.context import GraphQLContext
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         # would replace the root handler. Unhandled exceptions are logged by log_unhandled instead.
         logging_config=None,
         after_exception=[log_unhandled],
+        type_encoders={Text: str},  # a translatable message (server/core/i18n.py) is a str in any response
     )
     # Outside the router, so that every request (404s included) gets a request id and is counted.
     app.asgi_handler = RequestContext(app.asgi_handler, log_requests=settings.access_log)

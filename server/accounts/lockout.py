@@ -20,6 +20,7 @@ from redis.asyncio import Redis
 
 from server.core.client_address import limit_key
 from server.core.errors import rate_limited
+from server.core.i18n import tr
 from server.core.rate_limits import KEY_PREFIX, wait_text
 from server.core.settings import Settings
 
@@ -56,10 +57,12 @@ async def check(redis: Redis, rules: LoginRules, account: str, address: str) -> 
         wait_ms, address_failures, address_ms = await pipe.execute()
     if rules.per_address > 0 and int(address_failures or 0) >= rules.per_address:
         wait = _seconds(address_ms, rules.window_s)
-        raise rate_limited(f"Too many failed log-ins from your network; try again in {wait_text(wait)}.", wait)
+        raise rate_limited(tr("Too many failed log-ins from your network; try again in {wait}.", wait=wait_text(wait)), wait)
     if rules.free_failures > 0 and int(wait_ms) > 0:
         wait = _seconds(wait_ms, rules.backoff_max_s)
-        raise rate_limited(f"Too many failed log-ins to this account from your address; try again in {wait_text(wait)}.", wait)
+        raise rate_limited(
+            tr("Too many failed log-ins to this account from your address; try again in {wait}.", wait=wait_text(wait)), wait
+        )
 
 
 # KEYS: the pair's failures, the pair's wait, the address's failures. ARGV: free failures, longest wait,

@@ -23,6 +23,7 @@ from server.admin import audit
 from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events, jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.mail import mail_configured, send_mail
 from server.core.rate_limits import Action
 from server.core.services import Services
@@ -34,7 +35,7 @@ log = logging.getLogger("dynabench.accounts")
 VERIFY_PATH, RESET_PATH = "verify-email", "reset-password"  # the PWA's pages (hash routes)
 IDENTIFIER_MAX = 254
 _DUMMY_TOKEN_HASH = credentials.hash_api_token("not-a-real-token")
-_BAD_TOKEN = "This link is invalid, expired or already used; ask for a new one."
+_BAD_TOKEN = tr("This link is invalid, expired or already used; ask for a new one.")
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def _normalized_email(email: str | None) -> str | None:
     if not email:
         return None
     if len(email) > accounts.EMAIL_MAX or not accounts.EMAIL.match(email) or text_problem(email):
-        raise invalid("Some fields are not valid.", FieldProblem("email", "is not an email address"))
+        raise invalid(tr("Some fields are not valid."), FieldProblem("email", tr("is not an email address")))
     return email
 
 
@@ -117,11 +118,11 @@ async def verify_email(token: str) -> str:
     try:
         async with db.transaction():
             if not await queries.use_account_token(row["id"]) or row["email"] is None:
-                raise invalid(_BAD_TOKEN, FieldProblem("token", "invalid, expired or used"))
+                raise invalid(_BAD_TOKEN, FieldProblem("token", tr("invalid, expired or used")))
             if await queries.verify_email(row["user"], row["email"]) is None:
-                raise invalid("Your email address changed since this link was sent.", FieldProblem("token", "outdated"))
+                raise invalid(tr("Your email address changed since this link was sent."), FieldProblem("token", tr("outdated")))
     except UniqueViolationError:
-        raise conflict("Another account has verified this email address.", "email") from None
+        raise conflict(tr("Another account has verified this email address."), "email") from None
     return row["email"]
 
 
@@ -133,7 +134,10 @@ async def request_password_reset(services: Services, who: str) -> ResetRequest:
     who = who.strip()
     check_text({"usernameOrEmail": who})
     if not 1 <= len(who) <= IDENTIFIER_MAX:
-        raise invalid("Some fields are not valid.", FieldProblem("usernameOrEmail", f"must be 1–{IDENTIFIER_MAX} characters"))
+        raise invalid(
+            tr("Some fields are not valid."),
+            FieldProblem("usernameOrEmail", tr("must be 1–{max} characters", max=IDENTIFIER_MAX)),
+        )
     if not mail_configured(services.settings):
         return ResetRequest(by_admin=True)
     from workers import accounts as account_jobs
@@ -183,7 +187,7 @@ async def issue_password_reset(settings: Settings, username: str, actor_id: int 
     With `actor_id`, the admin's audit row is written in the same transaction (server/admin/audit.py)."""
     user = await queries.user_by_username_any_case(username.strip()) if username.strip() else None
     if user is None:
-        raise not_found("That user")
+        raise not_found(tr("That user"))
     new = credentials.new_account_token()
     async with db.transaction():
         await queries.retire_account_tokens(user["id"], AccountTokenPurpose.RESET_PASSWORD)
@@ -203,16 +207,16 @@ async def issue_password_reset(settings: Settings, username: str, actor_id: int 
 async def reset_password(services: Services, token: str, new_password: str) -> str:
     """Set a new password with a reset token (once): every session of the account ends. The account's username."""
     if problems := accounts.password_problems(new_password, "newPassword"):
-        raise invalid("Some fields are not valid.", *problems)
+        raise invalid(tr("Some fields are not valid."), *problems)
     row = await _live_token(token, AccountTokenPurpose.RESET_PASSWORD)
     password_hash = credentials.hash_password(new_password)  # before the transaction: argon2 takes a while
     async with db.transaction():
         if not await queries.use_account_token(row["id"]):
-            raise invalid(_BAD_TOKEN, FieldProblem("token", "invalid, expired or used"))
+            raise invalid(_BAD_TOKEN, FieldProblem("token", tr("invalid, expired or used")))
         changed = await queries.reset_password(row["user"], password_hash)
         await queries.retire_account_tokens(row["user"], AccountTokenPurpose.RESET_PASSWORD)
     if changed is None:
-        raise invalid(_BAD_TOKEN, FieldProblem("token", "invalid, expired or used"))
+        raise invalid(_BAD_TOKEN, FieldProblem("token", tr("invalid, expired or used")))
     accounts.forget_session_epoch(row["user"])
     try:  # open sockets re-check their credentials (their session's epoch is over); token 0: no API token was revoked
         await events.publish(services.redis, events.CredentialsRevoked(user_id=row["user"], token_id=0))
@@ -228,5 +232,5 @@ async def _live_token(token: str, purpose: AccountTokenPurpose) -> dict:
     row = await queries.account_token_by_selector(selector) if selector else None
     matches = credentials.account_token_matches(token, row["token_hash"] if row else _DUMMY_TOKEN_HASH)
     if row is None or not matches or row["purpose"] != purpose or row["used_at"] is not None:
-        raise invalid(_BAD_TOKEN, FieldProblem("token", "invalid, expired or used"))
+        raise invalid(_BAD_TOKEN, FieldProblem("token", tr("invalid, expired or used")))
     return dict(row)

@@ -20,6 +20,7 @@ from server.accounts.viewer import Principal, Viewer
 from server.core import events
 from server.core.client_address import UNKNOWN
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.storable import check_text, text_problem
 
 log = logging.getLogger("dynabench.accounts")
@@ -28,7 +29,7 @@ USERNAME = re.compile(r"^[A-Za-z0-9_.-]{3,32}$")
 EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,189}\.[^@\s]{1,63}$")
 EMAIL_MAX = 254  # users.email is a varchar(254)
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-DISABLED_MESSAGE = "This account is disabled by an administrator: you cannot log in or use its API tokens."
+DISABLED_MESSAGE = tr("This account is disabled by an administrator: you cannot log in or use its API tokens.")
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Session:
 def password_problems(password: str, field_name: str = "password") -> list[FieldProblem]:
     """The password rules (sign-up and password reset alike)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        return [FieldProblem(field_name, f"must be {PASSWORD_MIN}–{PASSWORD_MAX} characters")]
+        return [FieldProblem(field_name, tr("must be {min}–{max} characters", min=PASSWORD_MIN, max=PASSWORD_MAX))]
     if problem := text_problem(password):
         return [FieldProblem(field_name, problem)]
     return []
@@ -49,12 +50,12 @@ def password_problems(password: str, field_name: str = "password") -> list[Field
 def _check_credentials_shape(username: str, password: str, email: str | None) -> None:
     problems: list[FieldProblem] = []
     if not USERNAME.match(username):
-        problems.append(FieldProblem("username", "3–32 characters: letters, digits, '_', '.', '-'"))
+        problems.append(FieldProblem("username", tr("3–32 characters: letters, digits, '_', '.', '-'")))
     problems += password_problems(password)
     if email is not None and (len(email) > EMAIL_MAX or not EMAIL.match(email) or text_problem(email)):
-        problems.append(FieldProblem("email", f"is not an email address (at most {EMAIL_MAX} characters)"))
+        problems.append(FieldProblem("email", tr("is not an email address (at most {max} characters)", max=EMAIL_MAX)))
     if problems:
-        raise invalid("Some fields are not valid.", *problems)
+        raise invalid(tr("Some fields are not valid."), *problems)
 
 
 async def sign_up(username: str, password: str, email: str | None, secret: str, ttl: int) -> Session:
@@ -62,12 +63,13 @@ async def sign_up(username: str, password: str, email: str | None, secret: str, 
     _check_credentials_shape(username, password, email)
     taken = await queries.username_taken(username)
     if taken:
-        raise conflict("That username is taken.", "username")
+        raise conflict(tr("That username is taken."), "username")
     try:
         user = await queries.insert_user(username, email, credentials.hash_password(password))
     except UniqueViolationError as exc:
         field_name = "email" if "email" in str(exc) else "username"
-        raise conflict(f"That {field_name} is taken.", field_name) from None
+        message = tr("That email is taken.") if field_name == "email" else tr("That username is taken.")
+        raise conflict(message, field_name) from None
     return Session(credentials.issue_session_token(user["id"], secret, ttl, epoch=user["session_epoch"]), user)
 
 
@@ -104,7 +106,7 @@ async def log_in(
     if not credentials.verify_password(password_hash, password) or row is None:
         if redis is not None:
             await lockout.failed(redis, rules, username, address)
-        raise ServiceError("INVALID_CREDENTIALS", "Wrong username or password.")
+        raise ServiceError("INVALID_CREDENTIALS", tr("Wrong username or password."))
     if redis is not None:
         await lockout.succeeded(redis, username, address)
     if row["disabled_at"] is not None:  # said only to whoever knows the password
@@ -122,14 +124,16 @@ async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tupl
     name = name.strip()
     problems = []
     if not 1 <= len(name) <= 100:
-        problems.append(FieldProblem("name", "must be 1–100 characters"))
+        problems.append(FieldProblem("name", tr("must be 1–100 characters")))
     elif problem := text_problem(name):
         problems.append(FieldProblem("name", problem))
     unknown = sorted(set(scopes) - set(credentials.API_TOKEN_SCOPES))
     if unknown or not scopes:
-        problems.append(FieldProblem("scopes", f"choose one or more of {', '.join(credentials.API_TOKEN_SCOPES)}"))
+        problems.append(
+            FieldProblem("scopes", tr("choose one or more of {scopes}", scopes=", ".join(credentials.API_TOKEN_SCOPES)))
+        )
     if problems:
-        raise invalid("Some fields are not valid.", *problems)
+        raise invalid(tr("Some fields are not valid."), *problems)
     new = credentials.new_api_token()
     row = await queries.insert_api_token(viewer.user_id, name, new.prefix, new.token_hash, sorted(set(scopes)))
     return new.token, row
@@ -149,7 +153,7 @@ async def revoke_api_token(user_id: int, token_id: int, redis: Redis | None = No
     after this one is refused; WebSockets open with it are told (CredentialsRevoked) and close."""
     row = await queries.revoke_api_token(user_id, token_id)
     if row is None:
-        raise not_found("That API token (among your live tokens)")
+        raise not_found(tr("That API token (among your live tokens)"))
     if redis is not None:
         try:
             await events.publish(redis, events.CredentialsRevoked(user_id=user_id, token_id=token_id))
@@ -172,16 +176,16 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
     scheme, _, token = authorization.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise ServiceError("AUTHENTICATION_FAILED", "Use 'Authorization: Bearer <session or API token>'.")
+        raise ServiceError("AUTHENTICATION_FAILED", tr("Use 'Authorization: Bearer <session or API token>'."))
     prefix = credentials.api_token_prefix(token)
     if prefix is not None:
         row = await queries.live_api_token_by_prefix(prefix)
         if row is None or not credentials.api_token_matches(token, row["token_hash"]):
-            raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
+            raise ServiceError("AUTHENTICATION_FAILED", tr("This API token is unknown or revoked."))
         await queries.mark_api_token_used(row["id"], datetime.now(UTC))
         viewer = await _viewer_for(row["user"], scopes=frozenset(row["scopes"]), via_token=True)
         if viewer is None:
-            raise ServiceError("AUTHENTICATION_FAILED", "This API token is unknown or revoked.")
+            raise ServiceError("AUTHENTICATION_FAILED", tr("This API token is unknown or revoked."))
         return viewer
     session = credentials.read_session(token, secret)
     if session is None or not await _epoch_holds(session.user_id, session.epoch):
@@ -233,7 +237,7 @@ async def complete_viewer(principal: Principal) -> Viewer:
 
 
 def _session_invalid() -> ServiceError:
-    return ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.")
+    return ServiceError("AUTHENTICATION_FAILED", tr("Your session has expired or is invalid; log in again."))
 
 
 async def _viewer_for(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from server.admin import queries
 from server.admin.records import AuditAction, AuditRow, AuditTarget
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.core.storable import text_problem
 
 REASON_MAX = 500
@@ -15,11 +16,11 @@ def check_reason(reason: str, field_name: str = "reason", required: bool = False
     """The reason (or note) an admin gives, stripped: at most REASON_MAX characters of storable text."""
     reason = reason.strip()
     if required and not reason:
-        raise invalid("Give a reason.", FieldProblem(field_name, "is required"))
+        raise invalid(tr("Give a reason."), FieldProblem(field_name, tr("is required")))
     if len(reason) > REASON_MAX:
-        raise invalid("The reason is too long.", FieldProblem(field_name, f"at most {REASON_MAX} characters"))
+        raise invalid(tr("The reason is too long."), FieldProblem(field_name, tr("at most {max} characters", max=REASON_MAX)))
     if problem := text_problem(reason):
-        raise invalid("The reason cannot be stored.", FieldProblem(field_name, problem))
+        raise invalid(tr("The reason cannot be stored."), FieldProblem(field_name, problem))
     return reason
 
 

@@ -16,6 +16,7 @@ from server.admin import audit, queries
 from server.admin.records import AdminModelRow, AdminUserRow, AuditAction, AuditTarget, UserRole
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.settings import Settings
 from server.evaluation import takedown
 from server.evaluation.records import ModelRow
@@ -34,7 +35,7 @@ async def users_page(
 ) -> list[AdminUserRow]:
     search = (search or "").strip() or None
     if search is not None and (len(search) > SEARCH_MAX or "\x00" in search):
-        raise invalid("Bad search.", FieldProblem("search", f"at most {SEARCH_MAX} characters of text"))
+        raise invalid(tr("Bad search."), FieldProblem("search", tr("at most {max} characters of text", max=SEARCH_MAX)))
     admin = None if role is None else role == UserRole.ADMIN
     return await queries.users_page(after, limit, search, admin, disabled)
 
@@ -42,7 +43,7 @@ async def users_page(
 async def _user(user_id: int) -> dict:
     users = await accounts_queries.users_by_id([user_id])
     if not users:
-        raise not_found("That user")
+        raise not_found(tr("That user"))
     return dict(users[0])
 
 
@@ -50,14 +51,14 @@ async def set_role(actor: Viewer, user_id: int, role: UserRole) -> dict:
     """Make a user an admin or a plain user. An admin cannot demote themself, and the last admin stays one."""
     admin = role == UserRole.ADMIN
     if not admin and user_id == actor.user_id:
-        raise conflict("You cannot remove your own admin role: ask another admin.", "userId")
+        raise conflict(tr("You cannot remove your own admin role: ask another admin."), "userId")
     async with db.transaction():
         admins = await accounts_queries.lock_admins()
         user = await _user(user_id)
         if user["is_admin"] == admin:
             return user  # nothing to change, nothing to record
         if not admin and set(admins) <= {user_id}:
-            raise conflict("This is the last admin: make someone else an admin first.", "userId")
+            raise conflict(tr("This is the last admin: make someone else an admin first."), "userId")
         await accounts_queries.set_admin(user_id, admin)
         await audit.record(actor.user_id, AuditAction.ROLE_CHANGED, AuditTarget.USER, user_id, user["username"], role.value)
     return await _user(user_id)
@@ -67,7 +68,7 @@ async def set_disabled(redis: Redis | None, actor: Viewer, user_id: int, disable
     """Disable (every session and API token refused at once, no log-in) or enable an account again."""
     reason = audit.check_reason(reason, required=disabled)
     if disabled and user_id == actor.user_id:
-        raise conflict("You cannot disable your own account.", "userId")
+        raise conflict(tr("You cannot disable your own account."), "userId")
     async with db.transaction():
         user = await _user(user_id)
         if (user["disabled_at"] is not None) == disabled:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from server.annotation.records import ExampleStatus
+from server.core.i18n import tr
 
 ACCEPT: Literal["accept"] = "accept"
 REPEAT: Literal["repeat"] = "repeat"  # the same client UUID again: answer with the stored claim, write nothing
@@ -33,27 +34,27 @@ def check_claim(example: Mapping[str, Any], client_id: uuid.UUID) -> ClaimCheck:
     if stored is not None and stored == client_id:
         return ClaimCheck(REPEAT)
     if example["retracted"]:
-        return ClaimCheck(REFUSED, "This example was retracted.")
+        return ClaimCheck(REFUSED, tr("This example was retracted."))
     if stored is not None:
-        return ClaimCheck(REFUSED, "You have already said whether the model got this example wrong.")
+        return ClaimCheck(REFUSED, tr("You have already said whether the model got this example wrong."))
     if example["status"] == ExampleStatus.PENDING:
-        return ClaimCheck(REFUSED, "The model has not answered yet: say whether it got it wrong once its answer is shown.")
+        return ClaimCheck(REFUSED, tr("The model has not answered yet: say whether it got it wrong once its answer is shown."))
     if example["status"] != ExampleStatus.AWAITING_CLAIM:
-        return ClaimCheck(REFUSED, "The task's metric judged this example: there is nothing to claim.")
+        return ClaimCheck(REFUSED, tr("The task's metric judged this example: there is nothing to claim."))
     return ClaimCheck(ACCEPT)
 
 
 _AFTER_VALIDATION = {
-    ExampleStatus.VALIDATED: "Validators confirmed it: you fooled the model!",
-    ExampleStatus.REJECTED: "Validators did not confirm that the model got it wrong.",
-    ExampleStatus.FLAGGED: "Validators sent it to the task's owners for review.",
+    ExampleStatus.VALIDATED: tr("Validators confirmed it: you fooled the model!"),
+    ExampleStatus.REJECTED: tr("Validators did not confirm that the model got it wrong."),
+    ExampleStatus.FLAGGED: tr("Validators sent it to the task's owners for review."),
 }
 
 
 def claim_message(model_was_wrong: bool, status: str) -> str:
     """What the author reads about their stored claim, given the example's status now."""
     if not model_was_wrong:
-        return "Noted: the model got it right. Try again?"
+        return tr("Noted: the model got it right. Try again?")
     return _AFTER_VALIDATION.get(
-        ExampleStatus(status), "You say the model got it wrong: it counts as fooling it once validators confirm."
+        ExampleStatus(status), tr("You say the model got it wrong: it counts as fooling it once validators confirm.")
     )

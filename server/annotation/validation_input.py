@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.core.storable import text_problem
 from server.tasks.config import TaskConfig
 from server.tasks.form_values import check_values
@@ -15,9 +16,9 @@ MAX_ANSWER = 1000
 
 def _text_problem(value: Any, max_length: int) -> str | None:
     if not isinstance(value, str) or not value.strip():
-        return "must be non-empty text"
+        return tr("must be non-empty text")
     if len(value) > max_length:
-        return f"longer than {max_length} characters"
+        return tr("longer than {max} characters", max=max_length)
     return text_problem(value)
 
 
@@ -32,14 +33,14 @@ def check_submission(
 ) -> dict[str, Any]:
     """Return the example's stored input (annotator fields + label or answer) or raise InputError."""
     if not isinstance(fields, dict):
-        raise invalid("`fields` must be an object.", FieldProblem("fields", "must be an object"))
+        raise invalid(tr("`fields` must be an object."), FieldProblem("fields", tr("must be an object")))
     # The fields asked before the verdict; those asked after it come with answerFollowUp.
     stored, problems = check_values(
-        config.input_fields, fields, asked=("always",), contexts=context_fields, unknown="is not an input field of this task"
+        config.input_fields, fields, asked=("always",), contexts=context_fields, unknown=tr("is not an input field of this task")
     )
     if config.kind == "classification":
         if intended not in (config.labels or []):
-            problems.append(FieldProblem("label", f"must be one of {', '.join(config.labels or [])}"))
+            problems.append(FieldProblem("label", tr("must be one of {labels}", labels=", ".join(config.labels or []))))
         stored["label"] = intended
     else:
         problem = _text_problem(intended, MAX_ANSWER)
@@ -48,19 +49,19 @@ def check_submission(
             problems.append(FieldProblem("answer", problem))
         elif answer_start is not None:
             if not (answer_start >= 0 and passage[answer_start : answer_start + len(intended)] == intended):
-                problems.append(FieldProblem("answerStart", "the answer is not at this position of the passage"))
+                problems.append(FieldProblem("answerStart", tr("the answer is not at this position of the passage")))
         elif intended not in passage:
-            problems.append(FieldProblem("answer", "must be a span of the passage"))
+            problems.append(FieldProblem("answer", tr("must be a span of the passage")))
         if answer_start is None and not problem and intended in passage:
             answer_start = passage.index(intended)
         stored["answer"] = intended
         stored["answer_start"] = answer_start
     if len(explanation) > MAX_EXPLANATION or text_problem(explanation):
-        problems.append(FieldProblem("explanation", f"at most {MAX_EXPLANATION} characters of text"))
+        problems.append(FieldProblem("explanation", tr("at most {max} characters of text", max=MAX_EXPLANATION)))
     if time_spent_ms is not None and not 0 <= time_spent_ms <= 7 * 24 * 3600 * 1000:
-        problems.append(FieldProblem("timeSpentMs", "must be between 0 and a week"))
+        problems.append(FieldProblem("timeSpentMs", tr("must be between 0 and a week")))
     if problems:
-        raise invalid("The example is not valid.", *problems)
+        raise invalid(tr("The example is not valid."), *problems)
     return stored
 
 
@@ -69,13 +70,14 @@ def check_follow_up(config: TaskConfig, context_fields: dict[str, Any], fooled: 
     when = "fooled" if fooled else "not_fooled"
     if not any(spec.show_when == when for spec in config.input_fields):
         raise invalid(
-            "This task asks nothing more after this verdict.", FieldProblem("fields", f"the task has no fields for {when}")
+            tr("This task asks nothing more after this verdict."),
+            FieldProblem("fields", tr("the task has no fields for {when}", when=when)),
         )
     stored, problems = check_values(
-        config.input_fields, fields, asked=(when,), contexts=context_fields, unknown="is not an input field of this task"
+        config.input_fields, fields, asked=(when,), contexts=context_fields, unknown=tr("is not an input field of this task")
     )
     if problems:
-        raise invalid("The answers are not valid.", *problems)
+        raise invalid(tr("The answers are not valid."), *problems)
     return stored
 
 
@@ -85,5 +87,5 @@ def check_vote_fields(config: TaskConfig, context_fields: dict[str, Any], label:
         config.validator_fields, {} if fields is None else fields, asked=("always", label), contexts=context_fields
     )
     if problems:
-        raise invalid("The vote's fields are not valid.", *problems)
+        raise invalid(tr("The vote's fields are not valid."), *problems)
     return stored

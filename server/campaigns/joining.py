@@ -15,6 +15,7 @@ from server.campaigns.service import campaign_by_code, get_campaign, id_secret, 
 from server.campaigns.work import WorkerState, stage_of, worker_state
 from server.core import db, jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.crowd import entry as crowd_entry
 from server.crowd.entry import CompletionTarget, EntryRefusal, Platform, WorkerEntry
@@ -52,10 +53,12 @@ def _params(params: Sequence[tuple[str, str]] | None, query: str | None) -> dict
     out: dict[str, list[str]] = {}
     items = list(params or ())
     if len(items) > crowd_entry.MAX_QUERY_FIELDS:
-        raise invalid("This join link has too many parameters.", FieldProblem("params", "too many parameters"))
+        raise invalid(tr("This join link has too many parameters."), FieldProblem("params", tr("too many parameters")))
     for name, value in items:
         if len(name) > PARAM_NAME_MAX or len(value) > PARAM_VALUE_MAX:
-            raise invalid("This join link is too long to be a real one.", FieldProblem("params", "a parameter is too long"))
+            raise invalid(
+                tr("This join link is too long to be a real one."), FieldProblem("params", tr("a parameter is too long"))
+            )
         out.setdefault(name, []).append(value)
     return out
 
@@ -74,9 +77,9 @@ async def join_campaign(
         services.redis, settings, rate_limits.Action.JOIN_CAMPAIGN, account=campaign["id"] if campaign else None, address=address
     )
     if campaign is None:
-        raise not_found("That campaign (check the link)")
+        raise not_found(tr("That campaign (check the link)"))
     if campaign["status"] != CampaignStatus.OPEN:
-        raise ServiceError("CONFLICT", "This campaign is closed: it takes no more workers.")
+        raise ServiceError("CONFLICT", tr("This campaign is closed: it takes no more workers."))
     entry = crowd_entry.parse_entry(Platform(campaign["platform"]), _params(params, query))
     if isinstance(entry, EntryRefusal):
         raise invalid(entry.message, FieldProblem(f"params.{entry.parameter}", entry.message))
@@ -106,7 +109,7 @@ async def join_campaign(
 async def my_worker(user_id: int, campaign_id: int) -> tuple[CampaignRow, WorkerRow]:
     worker = await queries.worker_of_user(user_id)
     if worker is None or worker["campaign"] != campaign_id:
-        raise not_found("Your place in that campaign")
+        raise not_found(tr("Your place in that campaign"))
     return await get_campaign(campaign_id), worker
 
 
@@ -132,7 +135,7 @@ async def give_consent(user_id: int, campaign_id: int) -> WorkerState:
 
 async def submit_quiz(user_id: int, campaign_id: int, answers: Mapping[str, str]) -> tuple[QuizResult, WorkerState]:
     if len(answers) > MAX_QUESTIONS:
-        raise invalid("Too many answers.", FieldProblem("answers", f"at most {MAX_QUESTIONS}"))
+        raise invalid(tr("Too many answers."), FieldProblem("answers", tr("at most {limit}", limit=MAX_QUESTIONS)))
     async with db.transaction():
         campaign, _ = await my_worker(user_id, campaign_id)
         worker = await queries.worker_of_user(user_id, lock=True)  # one attempt at a time
@@ -140,7 +143,7 @@ async def submit_quiz(user_id: int, campaign_id: int, answers: Mapping[str, str]
         quiz = quiz_of(campaign)
         stage = stage_of(campaign, worker)
         if quiz is None or stage is not WorkerStage.QUIZ:
-            raise ServiceError("CONFLICT", _NO_QUIZ.get(stage, "This campaign has no quiz to take."))
+            raise ServiceError("CONFLICT", _NO_QUIZ.get(stage, tr("This campaign has no quiz to take.")))
         result = grade(quiz, answers, worker["quiz_attempts"])
         if isinstance(result, QuizRefusal):
             raise invalid(result.message, FieldProblem("answers", result.message))
@@ -150,10 +153,10 @@ async def submit_quiz(user_id: int, campaign_id: int, answers: Mapping[str, str]
 
 
 _NO_QUIZ = {
-    WorkerStage.CONSENT: "Give your consent first.",
-    WorkerStage.WORK: "You have passed the quiz already.",
-    WorkerStage.DONE: "You have finished this campaign.",
-    WorkerStage.SCREENED_OUT: "You have no attempts left at this quiz.",
+    WorkerStage.CONSENT: tr("Give your consent first."),
+    WorkerStage.WORK: tr("You have passed the quiz already."),
+    WorkerStage.DONE: tr("You have finished this campaign."),
+    WorkerStage.SCREENED_OUT: tr("You have no attempts left at this quiz."),
 }
 
 
@@ -162,7 +165,7 @@ async def finish(services: Services, user_id: int, campaign_id: int) -> tuple[Co
     campaign, worker = await my_worker(user_id, campaign_id)
     stage = stage_of(campaign, worker)
     if stage in (WorkerStage.CONSENT, WorkerStage.QUIZ):
-        raise ServiceError("CONFLICT", "Give your consent and pass the quiz before finishing.")
+        raise ServiceError("CONFLICT", tr("Give your consent and pass the quiz before finishing."))
     if stage is WorkerStage.WORK:
         await queries.set_finished(worker["id"])
         await jobs.enqueue(services.arq, campaign_jobs.recompute_campaign_ledger, campaign_id)

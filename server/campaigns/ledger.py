@@ -13,6 +13,7 @@ from server.campaigns.service import get_campaign, id_secret, pay_rules
 from server.campaigns.work import _line
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
 from server.crowd import ledger as crowd_ledger
@@ -140,7 +141,7 @@ async def import_approved(settings: Settings, campaign_id: int, text: str) -> Im
         [by_user[w] for w in matching.unmatched_workers],
         len(matching.unknown),
         parsed.not_approved,
-        [f"line {p.row}: {p.message}" for p in parsed.problems[:50]],
+        [tr("line {row}: {problem}", row=p.row, problem=p.message) for p in parsed.problems[:50]],
     )
 
 
@@ -151,9 +152,12 @@ async def export_payouts(campaign_id: int, platform_name: str) -> payouts.Payout
         assert campaign is not None
         platform = Platform(campaign["platform"])
         if platform.value != platform_name:
-            raise invalid("This campaign runs on another platform.", FieldProblem("format", f"this campaign is {platform.name}"))
+            raise invalid(
+                tr("This campaign runs on another platform."),
+                FieldProblem("format", tr("this campaign is {platform}", platform=platform.name)),
+            )
         if platform is Platform.OPEN:
-            raise ServiceError("CONFLICT", "An open campaign has no platform to pay through.")
+            raise ServiceError("CONFLICT", tr("An open campaign has no platform to pay through."))
         lines = [_line(r) for r in await queries.ledger_lines(campaign_id)]
         approved = await queries.approved(campaign_id)
         matched = {

@@ -15,6 +15,7 @@ from server.campaigns.records import CampaignRow, CampaignStatus, ProgressRow
 from server.campaigns.text import MAX_MARKDOWN
 from server.core import db
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.settings import Settings
 from server.core.storable import text_problem
 from server.crowd import entry as crowd_entry
@@ -58,7 +59,7 @@ def pay_rules(row: Mapping[str, Any]) -> PayRules:
 async def get_campaign(campaign_id: int) -> CampaignRow:
     row = await queries.campaign_by_id(campaign_id)
     if row is None:
-        raise not_found("That campaign")
+        raise not_found(tr("That campaign"))
     return row
 
 
@@ -89,7 +90,7 @@ async def update_campaign(task: Mapping[str, Any], campaign_id: int, changes: Ma
     async with db.transaction():
         row = await queries.lock_campaign(campaign_id)
         if row is None or row["task"] != task["id"]:
-            raise not_found("That campaign")
+            raise not_found(tr("That campaign"))
         current = _as_spec(row, await _round_number(row))
         values = await _checked(task, {**current, **changes})
         return await queries.update_campaign(campaign_id, values)
@@ -132,32 +133,32 @@ async def _checked(task: Mapping[str, Any], spec: Mapping[str, Any]) -> dict[str
 
     title = str(spec.get("title") or "").strip()
     if not 1 <= len(title) <= TITLE_MAX or text_problem(title):
-        problem("title", f"1 to {TITLE_MAX} characters of text")
+        problem("title", tr("1 to {limit} characters of text", limit=TITLE_MAX))
     platform = spec.get("platform")
     if platform not in tuple(crowd_entry.Platform):
-        problem("platform", "PROLIFIC, MTURK or OPEN")
+        problem("platform", tr("PROLIFIC, MTURK or OPEN"))
     status = spec.get("status")
     if status not in tuple(CampaignStatus):
-        problem("status", "DRAFT, OPEN or CLOSED")
+        problem("status", tr("DRAFT, OPEN or CLOSED"))
     for name, field in (("consent", "consent"), ("instructions", "instructions")):
         text = spec.get(name) or ""
         if len(text) > MAX_MARKDOWN or text_problem(text):
-            problem(field, f"at most {MAX_MARKDOWN} characters of text")
+            problem(field, tr("at most {limit} characters of text", limit=MAX_MARKDOWN))
     if status == CampaignStatus.OPEN and not (spec.get("consent") or "").strip():
-        problem("consent", "an open campaign needs a consent text")
+        problem("consent", tr("an open campaign needs a consent text"))
     round_id = None
     number = spec.get("round_number")
     if not isinstance(number, int) or not 0 < number < 2**31:
-        problem("roundNumber", "a round number of the task")
+        problem("roundNumber", tr("a round number of the task"))
     else:
         round_id = await queries.round_of_task(task["id"], number)
         if round_id is None:
-            problem("roundNumber", f"the task has no round {number}")
+            problem("roundNumber", tr("the task has no round {number}", number=number))
     quiz = _checked_quiz(spec.get("quiz"), problem)
     quotas = {name: (spec.get("quotas") or {}).get(name) for name in QUOTA_FIELDS}
     currency = spec.get("currency") or "USD"
     if not CURRENCY.fullmatch(currency):
-        problem("currency", "a three-letter ISO 4217 code such as USD or GBP")
+        problem("currency", tr("a three-letter ISO 4217 code such as USD or GBP"))
     for rule in (
         lambda: QuotaRules(**quotas),
         lambda: PayRules(
@@ -175,9 +176,9 @@ async def _checked(task: Mapping[str, Any], spec: Mapping[str, Any]) -> dict[str
     try:
         crowd_entry.check_completion_code(spec.get("failure_code") or "")
     except ConfigError:
-        problem("failureCode", "1 to 64 letters, digits, '_' or '-'")
+        problem("failureCode", tr("1 to 64 letters, digits, '_' or '-'"))
     if spec.get("failure_code") and spec.get("failure_code") == spec.get("completion_code"):
-        problem("failureCode", "must differ from the completion code")
+        problem("failureCode", tr("must differ from the completion code"))
     redirect = spec.get("completion_redirect") or None
     if redirect is not None:
         try:
@@ -185,7 +186,7 @@ async def _checked(task: Mapping[str, Any], spec: Mapping[str, Any]) -> dict[str
         except ConfigError as error:
             problem(error.field, error.message)
     if problems:
-        raise invalid("The campaign is not valid.", *problems)
+        raise invalid(tr("The campaign is not valid."), *problems)
     return {
         "round": round_id,
         "platform": platform,
@@ -213,13 +214,13 @@ def _checked_quiz(quiz: Any, problem: Any) -> dict[str, Any] | None:
     for i, raw in enumerate(quiz.get("questions") or []):
         prompt, choices, answer = raw.get("prompt") or "", list(raw.get("choices") or []), raw.get("answer") or ""
         if not 1 <= len(prompt) <= PROMPT_MAX or text_problem(prompt):
-            problem(f"quiz.questions.{i}.prompt", f"1 to {PROMPT_MAX} characters of text")
+            problem(f"quiz.questions.{i}.prompt", tr("1 to {limit} characters of text", limit=PROMPT_MAX))
         if len(choices) > CHOICES_MAX or any(not 1 <= len(c) <= 200 or text_problem(c) for c in choices):
-            problem(f"quiz.questions.{i}.choices", f"at most {CHOICES_MAX} choices of 1 to 200 characters")
+            problem(f"quiz.questions.{i}.choices", tr("at most {limit} choices of 1 to 200 characters", limit=CHOICES_MAX))
         if not 1 <= len(answer) <= MAX_ANSWER_LENGTH or text_problem(answer):
-            problem(f"quiz.questions.{i}.answer", "the right answer, as text")
+            problem(f"quiz.questions.{i}.answer", tr("the right answer, as text"))
         elif choices and answer not in choices:
-            problem(f"quiz.questions.{i}.answer", "must be one of the choices")
+            problem(f"quiz.questions.{i}.answer", tr("must be one of the choices"))
         questions.append({"id": f"q{i + 1}", "prompt": prompt, "choices": choices, "answer": answer})
     stored = {"questions": questions, "pass_mark": quiz.get("pass_mark"), "attempts": quiz.get("attempts", 1)}
     try:
@@ -227,7 +228,7 @@ def _checked_quiz(quiz: Any, problem: Any) -> dict[str, Any] | None:
     except ConfigError as error:
         problem(error.field, error.message)
     except (TypeError, ValueError):
-        problem("quiz", "questions, a pass mark and attempts")
+        problem("quiz", tr("questions, a pass mark and attempts"))
     return stored
 
 

@@ -11,6 +11,7 @@ from server.campaigns import queries
 from server.campaigns.records import CampaignRow, CampaignStatus, WorkerRow, WorkerStage
 from server.campaigns.service import quiz_of, quota_rules
 from server.core.errors import ServiceError
+from server.core.i18n import tr
 from server.crowd import ledger as crowd_ledger
 from server.crowd import quotas as crowd_quotas
 from server.crowd.quotas import Action, Counts, Remaining
@@ -87,7 +88,7 @@ async def check_quota(user_id: int, round_id: int, action: Action) -> None:
     worker = await queries.worker_of_user(user_id, lock=True)
     assert worker is not None
     if campaign["status"] != CampaignStatus.OPEN:
-        raise ServiceError("CONFLICT", "This campaign is not open.")
+        raise ServiceError("CONFLICT", tr("This campaign is not open."))
     stage = stage_of(campaign, worker)
     if stage is not WorkerStage.WORK:
         raise ServiceError("CONFLICT", _STAGE_MESSAGES[stage])
@@ -97,8 +98,8 @@ async def check_quota(user_id: int, round_id: int, action: Action) -> None:
 
 
 _STAGE_MESSAGES = {
-    WorkerStage.CONSENT: "Give your consent on the campaign's page first.",
-    WorkerStage.QUIZ: "Pass the campaign's onboarding quiz first.",
-    WorkerStage.DONE: "You have finished this campaign: thank you.",
-    WorkerStage.SCREENED_OUT: "This campaign's quiz was not passed, so it has ended for you: thank you for your time.",
+    WorkerStage.CONSENT: tr("Give your consent on the campaign's page first."),
+    WorkerStage.QUIZ: tr("Pass the campaign's onboarding quiz first."),
+    WorkerStage.DONE: tr("You have finished this campaign: thank you."),
+    WorkerStage.SCREENED_OUT: tr("This campaign's quiz was not passed, so it has ended for you: thank you for your time."),
 }

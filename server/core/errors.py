@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.core.i18n import tr
+
 
 @dataclass(frozen=True)
 class FieldProblem:
@@ -29,7 +31,7 @@ def invalid(message: str, *problems: FieldProblem) -> ServiceError:
 
 
 def not_found(what: str) -> ServiceError:
-    return ServiceError("NOT_FOUND", f"{what} does not exist.")
+    return ServiceError("NOT_FOUND", tr("{what} does not exist.", what=what))
 
 
 def rate_limited(message: str, retry_after_s: int) -> ServiceError:

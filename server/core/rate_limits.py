@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 from server.core.client_address import limit_key
 from server.core.errors import rate_limited
+from server.core.i18n import Text, tr, trn
 from server.core.settings import Settings
 
 log = logging.getLogger("dynabench.limits")
@@ -165,22 +166,50 @@ async def take(
         return Taken(keys, cost)
     window = counted[int(full) - 1][0]
     wait_s = max(1, (int(wait_ms) + 999) // 1000) if int(wait_ms) > 0 else window.seconds
-    whom = "from one address" if window.per_address else _PER_KEY.get(action, "per account")
-    what = action.value if window.max != 1 else action.value.removesuffix("s")
+    whom = _FROM_ONE_ADDRESS if window.per_address else _PER_KEY.get(action, _PER_ACCOUNT)
     raise rate_limited(
-        f"At most {window.max} {what} per {_UNITS[window.seconds]} {whom}; try again in {wait_text(wait_s)}{note}.",
+        tr(
+            "At most {amount} {period} {whom}; try again in {wait}{note}.",
+            amount=_amount(action, window.max),
+            period=_PERIODS[window.seconds],
+            whom=whom,
+            wait=wait_text(wait_s),
+            note=note,
+        ),
         wait_s,
     )
 
 
-_UNITS = {MINUTE: "minute", HOUR: "hour", DAY: "day"}
-_PER_KEY = {Action.JOIN_CAMPAIGN: "per campaign"}  # what the non-address window counts, when not an account
+_PERIODS = {MINUTE: tr("per minute"), HOUR: tr("per hour"), DAY: tr("per day")}
+_FROM_ONE_ADDRESS, _PER_ACCOUNT = tr("from one address"), tr("per account")
+_PER_KEY = {Action.JOIN_CAMPAIGN: tr("per campaign")}  # what the non-address window counts, when not an account
+
+
+def _amount(action: Action, count: int) -> Text:
+    """How many of `action` a window allows: "5 examples", "1 example"."""
+    if action == Action.SIGN_UP:
+        return trn("{count} sign-up", "{count} sign-ups", count=count)
+    if action == Action.CREATE_TASK:
+        return trn("{count} new task", "{count} new tasks", count=count)
+    if action == Action.UPLOAD_MODEL:
+        return trn("{count} upload", "{count} uploads", count=count)
+    if action == Action.SUBMIT_EXAMPLE:
+        return trn("{count} example", "{count} examples", count=count)
+    if action == Action.JOIN_CAMPAIGN:
+        return trn("{count} campaign join", "{count} campaign joins", count=count)
+    if action == Action.PASSWORD_RESET:
+        return trn("{count} password reset request", "{count} password reset requests", count=count)
+    if action == Action.SET_EMAIL:
+        return trn("{count} email change", "{count} email changes", count=count)
+    if action == Action.EXPLAIN:
+        return trn("{count} explanation", "{count} explanations", count=count)
+    raise AssertionError(f"no wording for {action!r}")  # every Action has one (tests/unit/test_server_messages.py)
 
 
 def wait_text(seconds: int) -> str:
     """A wait as people say it: "40 seconds", "12 minutes", "3 hours" (rounded up)."""
     if seconds < 90:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
+        return trn("{count} second", "{count} seconds", count=seconds)
     if seconds < 90 * 60:
-        return f"{(seconds + 59) // 60} minutes"
-    return f"{(seconds + 3599) // 3600} hours"
+        return trn("{count} minute", "{count} minutes", count=(seconds + 59) // 60)  # 2 or more
+    return trn("{count} hour", "{count} hours", count=(seconds + 3599) // 3600)  # 2 or more

@@ -13,17 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 
 
 def text_problem(value: str) -> str | None:
     """Why this text cannot be stored, or None."""
     if "\x00" in value:
-        return "contains a NUL character"
+        return tr("contains a NUL character")
     if not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            return "is not valid Unicode (it contains an unpaired surrogate)"
+            return tr("is not valid Unicode (it contains an unpaired surrogate)")
     return None
 
 
@@ -33,9 +34,9 @@ def document_problem(value: Any, path: str, depth: int = 0) -> FieldProblem | No
         text = text_problem(value)
         return FieldProblem(path, text) if text else None
     if isinstance(value, float) and not math.isfinite(value):
-        return FieldProblem(path, "is not a finite number")
+        return FieldProblem(path, tr("is not a finite number"))
     if depth > 32:
-        return FieldProblem(path, "is nested too deeply")
+        return FieldProblem(path, tr("is nested too deeply"))
     if isinstance(value, Mapping):
         for key, item in value.items():
             problem = document_problem(key, path, depth + 1) or document_problem(item, f"{path}.{key}", depth + 1)
@@ -53,7 +54,8 @@ def check_upload(upload: Any, field_name: str) -> None:
     """An Upload argument sent as a plain JSON value (not a file part of a multipart request) is refused."""
     if not callable(getattr(upload, "read", None)):
         raise invalid(
-            f"`{field_name}` must be a file.", FieldProblem(field_name, "send it as a file part of a multipart request")
+            tr("`{field}` must be a file.", field=field_name),
+            FieldProblem(field_name, tr("send it as a file part of a multipart request")),
         )
 
 
@@ -65,4 +67,4 @@ def check_text(values: Mapping[str, str | None]) -> None:
         if isinstance(value, str) and (problem := text_problem(value))
     ]
     if problems:
-        raise invalid("Some text cannot be stored.", *problems)
+        raise invalid(tr("Some text cannot be stored."), *problems)

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 from server.evaluation.contamination import COSINE_THRESHOLD, JACCARD_THRESHOLD, NGRAM, jaccard, ngrams, normalize
 
@@ -57,11 +58,11 @@ class Thresholds:
 
     def __post_init__(self) -> None:
         if not 0.0 < self.jaccard <= 1.0:
-            raise ConfigError("duplicates.jaccard", "The n-gram similarity threshold is above 0 and at most 1.")
+            raise ConfigError("duplicates.jaccard", tr("The n-gram similarity threshold is above 0 and at most 1."))
         if self.cosine is not None and not 0.0 < self.cosine <= 1.0:
-            raise ConfigError("duplicates.cosine", "The embedding similarity threshold is above 0 and at most 1.")
+            raise ConfigError("duplicates.cosine", tr("The embedding similarity threshold is above 0 and at most 1."))
         if not 1 <= self.ngram <= 10:
-            raise ConfigError("duplicates.ngram", "The n-gram length is from 1 to 10 words.")
+            raise ConfigError("duplicates.ngram", tr("The n-gram length is from 1 to 10 words."))
 
 
 @dataclass(frozen=True)
@@ -72,13 +73,24 @@ class DuplicateMatch:
     score: float  # 1.0 for exact; the Jaccard or cosine similarity otherwise
 
     def message(self) -> str:
-        whose = "your earlier example" if self.source is Source.OWN else "the validated example"
         how = {
-            DuplicateKind.EXACT: "the same text",
-            DuplicateKind.NEAR: "nearly the same words",
-            DuplicateKind.SEMANTIC: "the same meaning",
-        }
-        return f"This repeats {whose} #{self.earlier_id} ({how[self.kind]}, similarity {self.score:.2f}). Please write something new."
+            DuplicateKind.EXACT: tr("the same text"),
+            DuplicateKind.NEAR: tr("nearly the same words"),
+            DuplicateKind.SEMANTIC: tr("the same meaning"),
+        }[self.kind]
+        if self.source is Source.OWN:
+            return tr(
+                "This repeats your earlier example #{id} ({how}, similarity {score:.2f}). Please write something new.",
+                id=self.earlier_id,
+                how=how,
+                score=self.score,
+            )
+        return tr(
+            "This repeats the validated example #{id} ({how}, similarity {score:.2f}). Please write something new.",
+            id=self.earlier_id,
+            how=how,
+            score=self.score,
+        )
 
 
 _EPS = 1e-9

@@ -40,6 +40,7 @@ from enum import StrEnum
 from typing import Literal
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 
@@ -77,8 +78,9 @@ _PROLIFIC_ID = re.compile(r"[0-9a-fA-F]{24}")
 _MTURK_ID = re.compile(r"[A-Z0-9]{1,64}")
 _OPEN_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 _COMPLETION_CODE = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_PROLIFIC_SHAPE = "24 hexadecimal characters"
-_MTURK_SHAPE = "uppercase letters and digits"
+_PROLIFIC_SHAPE = tr("24 hexadecimal characters")
+_MTURK_SHAPE = tr("uppercase letters and digits")
+_OPEN_SHAPE = tr("letters, digits, '.', '_', '~' or '-'")
 
 
 @dataclass(frozen=True)
@@ -117,11 +119,11 @@ Params = Mapping[str, str] | Mapping[str, Sequence[str]]
 def parse_query(query: str) -> dict[str, list[str]] | EntryRefusal:
     """A join link's query string (without "?") as parameter → values, or a refusal when it is oversized."""
     if len(query) > MAX_QUERY_LENGTH:
-        return EntryRefusal("query", RefusalReason.TOO_LONG, "This join link is too long to be a real one.")
+        return EntryRefusal("query", RefusalReason.TOO_LONG, tr("This join link is too long to be a real one."))
     try:
         return parse_qs(query, keep_blank_values=True, max_num_fields=MAX_QUERY_FIELDS)
     except ValueError:
-        return EntryRefusal("query", RefusalReason.TOO_LONG, "This join link has too many parameters.")
+        return EntryRefusal("query", RefusalReason.TOO_LONG, tr("This join link has too many parameters."))
 
 
 def parse_entry(platform: Platform, params: Params) -> WorkerEntry | EntryRefusal:
@@ -166,8 +168,10 @@ def _mturk(params: Params) -> WorkerEntry | EntryRefusal:
         return EntryRefusal(
             MTURK_SUBMIT_TO,
             RefusalReason.UNTRUSTED_HOST,
-            "This link does not come from Mechanical Turk: turkSubmitTo must be https://www.mturk.com or "
-            "https://workersandbox.mturk.com.",
+            tr(
+                "This link does not come from Mechanical Turk: turkSubmitTo must be https://www.mturk.com or "
+                "https://workersandbox.mturk.com."
+            ),
         )
     return WorkerEntry(
         Platform.MTURK,
@@ -184,7 +188,7 @@ def _open(params: Params) -> WorkerEntry | EntryRefusal:
         return value
     if value is None:
         return WorkerEntry(Platform.OPEN, None)
-    checked = _checked(OPEN_ID, value, _OPEN_ID, OPEN_ID_MAX, "letters, digits, '.', '_', '~' or '-'")
+    checked = _checked(OPEN_ID, value, _OPEN_ID, OPEN_ID_MAX, _OPEN_SHAPE)
     return checked if isinstance(checked, EntryRefusal) else WorkerEntry(Platform.OPEN, checked)
 
 
@@ -204,16 +208,22 @@ def _one(params: Params, name: str, *, required: bool) -> str | EntryRefusal | N
     raw = params.get(name)
     values = [raw] if isinstance(raw, str) else list(raw or [])
     if not all(isinstance(v, str) for v in values):
-        return EntryRefusal(name, RefusalReason.MALFORMED, f"The link's {name} is not text.")
+        return EntryRefusal(name, RefusalReason.MALFORMED, tr("The link's {name} is not text.", name=name))
     if not values:
         if required:
-            return EntryRefusal(name, RefusalReason.MISSING, f"The link has no {name}: open the study from your platform again.")
+            return EntryRefusal(
+                name, RefusalReason.MISSING, tr("The link has no {name}: open the study from your platform again.", name=name)
+            )
         return None
     if len(set(values)) > 1:
-        return EntryRefusal(name, RefusalReason.AMBIGUOUS, f"The link gives {name} more than once, with different values.")
+        return EntryRefusal(
+            name, RefusalReason.AMBIGUOUS, tr("The link gives {name} more than once, with different values.", name=name)
+        )
     value = values[0]
     if value == "":
-        return EntryRefusal(name, RefusalReason.EMPTY, f"The link's {name} is empty: open the study from your platform again.")
+        return EntryRefusal(
+            name, RefusalReason.EMPTY, tr("The link's {name} is empty: open the study from your platform again.", name=name)
+        )
     return value
 
 
@@ -236,9 +246,13 @@ def _required_ids(
 
 def _checked(name: str, value: str, pattern: re.Pattern[str], max_length: int, shape: str) -> str | EntryRefusal:
     if len(value) > max_length:
-        return EntryRefusal(name, RefusalReason.TOO_LONG, f"The link's {name} is longer than {max_length} characters.")
+        return EntryRefusal(
+            name, RefusalReason.TOO_LONG, tr("The link's {name} is longer than {limit} characters.", name=name, limit=max_length)
+        )
     if not pattern.fullmatch(value):
-        return EntryRefusal(name, RefusalReason.MALFORMED, f"The link's {name} is not a valid id ({shape}).")
+        return EntryRefusal(
+            name, RefusalReason.MALFORMED, tr("The link's {name} is not a valid id ({shape}).", name=name, shape=shape)
+        )
     return value
 
 
@@ -266,23 +280,23 @@ def check_completion_code(code: str) -> str:
     """The code itself, or ConfigError: 1–64 characters `A-Za-z0-9_-` (Prolific's codes are uppercase letters and
     digits; MTurk and open campaigns take what the owner set)."""
     if not _COMPLETION_CODE.fullmatch(code):
-        raise ConfigError("completionCode", "A completion code is 1 to 64 letters, digits, '_' or '-'.")
+        raise ConfigError("completionCode", tr("A completion code is 1 to 64 letters, digits, '_' or '-'."))
     return code
 
 
 def check_redirect(url: str) -> str:
     """An open campaign's completion redirect, or ConfigError: an absolute https URL with a host and no user info."""
     if len(url) > 2000 or any(ch.isspace() or ord(ch) < 0x20 for ch in url):
-        raise ConfigError("completionRedirect", "The completion redirect must be a URL of at most 2000 characters.")
+        raise ConfigError("completionRedirect", tr("The completion redirect must be a URL of at most 2000 characters."))
     try:
         parts = urlsplit(url)
         _ = parts.port  # raises ValueError on a port that is not a number
     except ValueError as error:
-        raise ConfigError("completionRedirect", "The completion redirect is not a valid URL.") from error
+        raise ConfigError("completionRedirect", tr("The completion redirect is not a valid URL.")) from error
     if parts.scheme.lower() != "https" or not parts.hostname:
-        raise ConfigError("completionRedirect", "The completion redirect must be an https:// URL.")
+        raise ConfigError("completionRedirect", tr("The completion redirect must be an https:// URL."))
     if parts.username is not None or parts.password is not None:
-        raise ConfigError("completionRedirect", "The completion redirect must not carry a user name or password.")
+        raise ConfigError("completionRedirect", tr("The completion redirect must not carry a user name or password."))
     return url
 
 

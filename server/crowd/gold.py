@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 MAX_MIN_ANSWERS = 1000
@@ -58,19 +59,21 @@ class PauseRule:
 
     def __post_init__(self) -> None:
         if isinstance(self.threshold, bool) or not 0.0 <= float(self.threshold) <= 1.0:
-            raise ConfigError("gold.threshold", "The gold accuracy threshold is between 0 and 1.")
+            raise ConfigError("gold.threshold", tr("The gold accuracy threshold is between 0 and 1."))
         if (
             isinstance(self.min_answers, bool)
             or not isinstance(self.min_answers, int)
             or not 1 <= self.min_answers <= MAX_MIN_ANSWERS
         ):
-            raise ConfigError("gold.minAnswers", f"The minimum number of gold answers is between 1 and {MAX_MIN_ANSWERS}.")
+            raise ConfigError(
+                "gold.minAnswers", tr("The minimum number of gold answers is between 1 and {limit}.", limit=MAX_MIN_ANSWERS)
+            )
 
 
 def check_rate(rate: float) -> float:
     """The gold rate itself, or ConfigError."""
     if isinstance(rate, bool) or not isinstance(rate, int | float) or not 0.0 <= float(rate) <= 1.0:
-        raise ConfigError("gold.rate", "The gold rate is a fraction between 0 and 1.")
+        raise ConfigError("gold.rate", tr("The gold rate is a fraction between 0 and 1."))
     return float(rate)
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from server.annotation.aggregation import OUTCOME_OF_LABEL
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 MAX_CENTS = 100_000_00  # 100,000.00 per rate or cap: a typo, not a bonus, beyond that
@@ -68,7 +69,7 @@ class PayRules:
             if value is None and name == "bonus_cap_cents":
                 continue
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_CENTS:
-                raise ConfigError(f"pay.{field}", f"An amount is a whole number of cents from 0 to {MAX_CENTS}.")
+                raise ConfigError(f"pay.{field}", tr("An amount is a whole number of cents from 0 to {limit}.", limit=MAX_CENTS))
 
 
 @dataclass(frozen=True)

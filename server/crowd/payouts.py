@@ -34,6 +34,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from server.core.i18n import tr
 from server.crowd.entry import Platform, canonical_external_id, external_id_key
 from server.crowd.errors import ConfigError
 from server.crowd.ledger import LedgerLine, LineKind, LineStatus
@@ -117,7 +118,7 @@ def parse_approved(platform: Platform, text: str) -> ApprovedImport | ImportRefu
         )
     if platform is Platform.MTURK:
         return _parse(platform, text, ("workerid",), ("assignmentstatus",), MTURK_APPROVED, (), "assignmentid")
-    return ImportRefusal("An open campaign has no platform to import approved submissions from.")
+    return ImportRefusal(tr("An open campaign has no platform to import approved submissions from."))
 
 
 def _parse(
@@ -129,55 +130,57 @@ def _parse(
     submission_columns: tuple[str, ...],
     assignment_column: str | None,
 ) -> ApprovedImport | ImportRefusal:
-    name = "Prolific's submissions export" if platform is Platform.PROLIFIC else "MTurk's assignment results"
+    name = tr("Prolific's submissions export") if platform is Platform.PROLIFIC else tr("MTurk's assignment results")
     if len(text) > MAX_IMPORT_CHARS:
-        return ImportRefusal(f"The file is larger than {MAX_IMPORT_CHARS // 1_000_000} MB.")
+        return ImportRefusal(tr("The file is larger than {size} MB.", size=MAX_IMPORT_CHARS // 1_000_000))
     if "\x00" in text:
-        return ImportRefusal(f"This is not a CSV file: expected {name}.")
+        return ImportRefusal(tr("This is not a CSV file: expected {name}.", name=name))
     rows = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
     try:
         header = next(rows, None)
         if header is None:
-            return ImportRefusal(f"The file is empty: expected {name}.")
+            return ImportRefusal(tr("The file is empty: expected {name}.", name=name))
         columns = {_column(h): i for i, h in reversed(list(enumerate(header)))}
         id_at = _first(columns, id_columns)
         status_at = _first(columns, status_columns)
         if id_at is None or status_at is None:
-            return ImportRefusal(f"The file has no worker id or status column: expected {name} (CSV with its header).")
+            return ImportRefusal(
+                tr("The file has no worker id or status column: expected {name} (CSV with its header).", name=name)
+            )
         submission_at = _first(columns, submission_columns)
         assignment_at = columns.get(assignment_column) if assignment_column else None
         if assignment_column and assignment_at is None:
-            return ImportRefusal(f"The file has no AssignmentId column: expected {name}.")
+            return ImportRefusal(tr("The file has no AssignmentId column: expected {name}.", name=name))
         approved: dict[str, ApprovedSubmission] = {}
         problems: list[ImportProblem] = []
         not_approved = 0
         for number, row in enumerate(rows, start=2):
             if number > MAX_IMPORT_ROWS + 1:
-                return ImportRefusal(f"The file has more than {MAX_IMPORT_ROWS:,} rows.")
+                return ImportRefusal(tr("The file has more than {limit:,} rows.", limit=MAX_IMPORT_ROWS))
             if not any(cell.strip() for cell in row):
                 continue
             if len(row) <= max(id_at, status_at, assignment_at or 0):
-                problems.append(ImportProblem(number, "The row is shorter than the header."))
+                problems.append(ImportProblem(number, tr("The row is shorter than the header.")))
                 continue
             if row[status_at].strip().upper() != approved_status.upper():
                 not_approved += 1
                 continue
             worker = canonical_external_id(platform, row[id_at])
             if worker is None:
-                problems.append(ImportProblem(number, "The worker id is not a valid id for this platform."))
+                problems.append(ImportProblem(number, tr("The worker id is not a valid id for this platform.")))
                 continue
             assignment = None
             if assignment_at is not None:
                 assignment = canonical_external_id(Platform.MTURK, row[assignment_at])
                 if assignment is None:
-                    problems.append(ImportProblem(number, "The AssignmentId is not a valid MTurk id."))
+                    problems.append(ImportProblem(number, tr("The AssignmentId is not a valid MTurk id.")))
                     continue
             submission = None
             if submission_at is not None and submission_at < len(row):
                 submission = row[submission_at].strip()[:64] or None
             approved.setdefault(worker, ApprovedSubmission(worker, assignment, submission))
     except csv.Error:
-        return ImportRefusal(f"The file could not be read as CSV: expected {name}.")
+        return ImportRefusal(tr("The file could not be read as CSV: expected {name}.", name=name))
     return ApprovedImport(platform, tuple(approved.values()), not_approved, tuple(problems))
 
 
@@ -208,7 +211,7 @@ def build_export(
 ) -> PayoutExport:
     """The payout file for the pending lines of matched workers (see the module docstring for the formats)."""
     if platform is Platform.OPEN:
-        raise ConfigError("platform", "An open campaign has no platform to pay through: pay its workers another way.")
+        raise ConfigError("platform", tr("An open campaign has no platform to pay through: pay its workers another way."))
     reason = _safe_reason(reason)
     by_worker: dict[int, list[LedgerLine]] = defaultdict(list)
     for line in lines:
@@ -250,7 +253,7 @@ def _safe_reason(reason: str) -> str:
     """One line, at most MAX_REASON characters, and no leading character a spreadsheet would run as a formula."""
     text = " ".join(reason.split())[:MAX_REASON]
     if not text:
-        raise ConfigError("reason", "A bonus needs a reason: MTurk shows it to the worker.")
+        raise ConfigError("reason", tr("A bonus needs a reason: MTurk shows it to the worker."))
     return "'" + text if text[0] in "=+-@" else text
 
 

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 MAX_QUESTIONS = 50
@@ -40,9 +41,9 @@ class QuizQuestion:
 
     def __post_init__(self) -> None:
         if not self.id:
-            raise ConfigError("quiz.questions", "Every quiz question needs an id.")
+            raise ConfigError("quiz.questions", tr("Every quiz question needs an id."))
         if not self.accepted or any(not _norm(a) for a in self.accepted):
-            raise ConfigError("quiz.questions", f"Quiz question {self.id!r} needs at least one non-empty right answer.")
+            raise ConfigError("quiz.questions", tr("Quiz question {id!r} needs at least one non-empty right answer.", id=self.id))
 
 
 @dataclass(frozen=True)
@@ -53,13 +54,16 @@ class Quiz:
 
     def __post_init__(self) -> None:
         if not 1 <= len(self.questions) <= MAX_QUESTIONS:
-            raise ConfigError("quiz.questions", f"A quiz has 1 to {MAX_QUESTIONS} questions.")
+            raise ConfigError("quiz.questions", tr("A quiz has 1 to {limit} questions.", limit=MAX_QUESTIONS))
         if len({q.id for q in self.questions}) != len(self.questions):
-            raise ConfigError("quiz.questions", "Two quiz questions have the same id.")
+            raise ConfigError("quiz.questions", tr("Two quiz questions have the same id."))
         if not 1 <= self.pass_mark <= len(self.questions):
-            raise ConfigError("quiz.passMark", f"The pass mark is between 1 and the number of questions ({len(self.questions)}).")
+            raise ConfigError(
+                "quiz.passMark",
+                tr("The pass mark is between 1 and the number of questions ({count}).", count=len(self.questions)),
+            )
         if not 1 <= self.attempts <= MAX_ATTEMPTS:
-            raise ConfigError("quiz.attempts", f"A quiz allows 1 to {MAX_ATTEMPTS} attempts.")
+            raise ConfigError("quiz.attempts", tr("A quiz allows 1 to {limit} attempts.", limit=MAX_ATTEMPTS))
 
 
 @dataclass(frozen=True)
@@ -86,13 +90,13 @@ def grade(quiz: Quiz, answers: Mapping[str, str], attempts_used: int) -> QuizRes
     if attempts_used < 0:
         raise ValueError("attempts_used is a count")
     if attempts_used >= quiz.attempts:
-        return QuizRefusal("You have no attempts left at this quiz.")
+        return QuizRefusal(tr("You have no attempts left at this quiz."))
     known = {q.id for q in quiz.questions}
     unknown = sorted(k for k in answers if k not in known)
     if unknown:
-        return QuizRefusal("These answers are for questions this quiz does not have.")
+        return QuizRefusal(tr("These answers are for questions this quiz does not have."))
     if any(not isinstance(a, str) or len(a) > MAX_ANSWER_LENGTH for a in answers.values()):
-        return QuizRefusal(f"An answer is longer than {MAX_ANSWER_LENGTH} characters.")
+        return QuizRefusal(tr("An answer is longer than {limit} characters.", limit=MAX_ANSWER_LENGTH))
     wrong = tuple(q.id for q in quiz.questions if not _is_right(q, answers.get(q.id)))
     score = len(quiz.questions) - len(wrong)
     attempt = attempts_used + 1
@@ -121,6 +125,6 @@ def quiz_from_config(questions: Sequence[Mapping[str, object]], pass_mark: int, 
         qid = raw.get("id")
         accepted = raw.get("answers", [raw.get("answer")])
         if not isinstance(qid, str) or not isinstance(accepted, list | tuple) or not all(isinstance(a, str) for a in accepted):
-            raise ConfigError("quiz.questions", f"Quiz question {i + 1} needs an id and a text answer.")
+            raise ConfigError("quiz.questions", tr("Quiz question {number} needs an id and a text answer.", number=i + 1))
         built.append(QuizQuestion(qid, tuple(str(a) for a in accepted)))
     return Quiz(tuple(built), pass_mark, attempts)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
 
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 MAX_LIMIT = 1_000_000
@@ -45,11 +46,13 @@ class QuotaReason(StrEnum):
 
 
 MESSAGES = {
-    QuotaReason.DAILY_EXAMPLES: "You have written today's maximum of examples for this campaign. Come back tomorrow (UTC).",
-    QuotaReason.CAMPAIGN_EXAMPLES: "You have written the most examples this campaign allows per person.",
-    QuotaReason.BUDGET: "This campaign has collected all the examples it needs.",
-    QuotaReason.DAILY_VALIDATIONS: "You have done today's maximum of validations for this campaign. Come back tomorrow (UTC).",
-    QuotaReason.CAMPAIGN_VALIDATIONS: "You have done the most validations this campaign allows per person.",
+    QuotaReason.DAILY_EXAMPLES: tr("You have written today's maximum of examples for this campaign. Come back tomorrow (UTC)."),
+    QuotaReason.CAMPAIGN_EXAMPLES: tr("You have written the most examples this campaign allows per person."),
+    QuotaReason.BUDGET: tr("This campaign has collected all the examples it needs."),
+    QuotaReason.DAILY_VALIDATIONS: tr(
+        "You have done today's maximum of validations for this campaign. Come back tomorrow (UTC)."
+    ),
+    QuotaReason.CAMPAIGN_VALIDATIONS: tr("You have done the most validations this campaign allows per person."),
 }
 
 
@@ -71,7 +74,9 @@ class QuotaRules:
         ):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_LIMIT):
-                raise ConfigError(f"quotas.{_camel(name)}", f"A quota is a whole number from 0 to {MAX_LIMIT:,}, or none.")
+                raise ConfigError(
+                    f"quotas.{_camel(name)}", tr("A quota is a whole number from 0 to {limit:,}, or none.", limit=MAX_LIMIT)
+                )
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from server.annotation.aggregation import OPEN, OUTCOME_OF_LABEL
+from server.core.i18n import tr
 from server.crowd.errors import ConfigError
 
 Array = npt.NDArray[np.float64]
@@ -136,7 +137,9 @@ def fit(
 ) -> ReliabilityModel:
     """Dawid–Skene by EM (see the module docstring). `labels` fixes the label order (default: sorted labels seen)."""
     if smoothing <= 0 or diagonal_prior < 0:
-        raise ConfigError("reliability.smoothing", "The pseudo-counts must be positive (smoothing) and not negative (diagonal).")
+        raise ConfigError(
+            "reliability.smoothing", tr("The pseudo-counts must be positive (smoothing) and not negative (diagonal).")
+        )
     records: list[VoteRecord] = []
     seen: set[tuple[Hashable, Hashable]] = set()
     for vote in votes:
@@ -145,7 +148,7 @@ def fit(
             records.append(vote)
     label_list = tuple(labels) if labels is not None else tuple(sorted({v.label for v in records}))
     if len(label_list) < 2 or len(set(label_list)) != len(label_list):
-        raise ConfigError("reliability.labels", "Reliability needs at least two distinct labels.")
+        raise ConfigError("reliability.labels", tr("Reliability needs at least two distinct labels."))
     k = len(label_list)
     label_index = {label: i for i, label in enumerate(label_list)}
     for vote in records:
@@ -230,7 +233,7 @@ def weighted_outcome(votes: Iterable[WeightedVote], model: ReliabilityModel, thr
 
 def check_threshold(threshold: float) -> float:
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < float(threshold) <= 1.0:
-        raise ConfigError("validation.confidenceThreshold", "The confidence threshold is above 0 and at most 1.")
+        raise ConfigError("validation.confidenceThreshold", tr("The confidence threshold is above 0 and at most 1."))
     return float(threshold)
 
 

@@ -9,6 +9,7 @@ from asyncpg.exceptions import UniqueViolationError
 
 from server.core import db, jobs
 from server.core.errors import FieldProblem, conflict, invalid
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import check_upload, document_problem, text_problem
 from server.evaluation import pipeline, queries
@@ -35,9 +36,11 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
     seen: set[str] = set()
     for number, raw in enumerate(stream, start=1):
         if len(rows) >= MAX_ROWS:
-            raise invalid(f"At most {MAX_ROWS:,} rows per dataset.", FieldProblem("file", "too many rows"))
+            raise invalid(
+                tr("At most {max_rows:,} rows per dataset.", max_rows=MAX_ROWS), FieldProblem("file", tr("too many rows"))
+            )
         if len(raw) > MAX_LINE:
-            problems.append(FieldProblem(f"line {number}", f"longer than {MAX_LINE:,} bytes"))
+            problems.append(FieldProblem(f"line {number}", tr("longer than {max_line:,} bytes", max_line=MAX_LINE)))
             continue
         line = raw.decode("utf-8", errors="replace").strip()
         if not line:
@@ -45,17 +48,19 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            problems.append(FieldProblem(f"line {number}", f"not JSON: {exc.msg}"))
+            problems.append(FieldProblem(f"line {number}", tr("not JSON: {error}", error=exc.msg)))
             continue
         problem = _check_row(row, config)
         uid = str(row.get("uid", number)) if isinstance(row, dict) else ""
         if not problem and (len(uid) > MAX_UID - 3 or "#" in uid or text_problem(uid)):
-            problem = f"`uid` must be text of at most {MAX_UID - 3} characters, without '#' (perturbed copies use it)"
+            problem = tr(
+                "`uid` must be text of at most {max_uid} characters, without '#' (perturbed copies use it)", max_uid=MAX_UID - 3
+            )
         if problem:
             problems.append(FieldProblem(f"line {number}", problem))
         else:
             if uid in seen:
-                problems.append(FieldProblem(f"line {number}", f"duplicate uid {uid!r}"))
+                problems.append(FieldProblem(f"line {number}", tr("duplicate uid {uid!r}", uid=uid)))
             seen.add(uid)
             gold = row["label"] if config.kind == "classification" else (row.get("answers") or [row.get("answer")])
             rows.append(
@@ -69,27 +74,27 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
         if len(problems) >= 20:
             break
     if problems:
-        raise invalid("The dataset is not valid; nothing was stored.", *problems)
+        raise invalid(tr("The dataset is not valid; nothing was stored."), *problems)
     if not rows:
-        raise invalid("The dataset is empty.", FieldProblem("file", "no rows"))
+        raise invalid(tr("The dataset is empty."), FieldProblem("file", tr("no rows")))
     return rows
 
 
 def _check_row(row: Any, config: TaskConfig) -> str | None:
     if not isinstance(row, dict):
-        return "each line must be a JSON object"
+        return tr("each line must be a JSON object")
     if unstorable := document_problem(row, "row"):
-        return f"`{unstorable.field.removeprefix('row.')}` {unstorable.message}"
+        return tr("`{field}` {problem}", field=unstorable.field.removeprefix("row."), problem=unstorable.message)
     for name in config.model_inputs:
         if not isinstance(row.get(name), str) or not row[name].strip():
-            return f"`{name}` must be non-empty text"
+            return tr("`{name}` must be non-empty text", name=name)
     if config.kind == "classification":
         if row.get("label") not in (config.labels or []):
-            return f"`label` must be one of {config.labels}"
+            return tr("`label` must be one of {labels}", labels=config.labels)
     else:
         answers = row.get("answers") or ([row["answer"]] if isinstance(row.get("answer"), str) else None)
         if not answers or not all(isinstance(a, str) for a in answers):
-            return "`answer` (text) or `answers` (list of text) is required"
+            return tr("`answer` (text) or `answers` (list of text) is required")
     return None
 
 
@@ -130,17 +135,19 @@ async def create_dataset(
     config = load_config(task)
     name = name.strip()
     if not 1 <= len(name) <= 200 or text_problem(name):
-        raise invalid("Bad dataset name.", FieldProblem("name", "1–200 characters of text"))
+        raise invalid(tr("Bad dataset name."), FieldProblem("name", tr("1–200 characters of text")))
     if access not in ACCESS:
-        raise invalid("Bad access.", FieldProblem("access", f"one of {', '.join(ACCESS)}"))
+        raise invalid(tr("Bad access."), FieldProblem("access", tr("one of {values}", values=", ".join(ACCESS))))
     if not 0 <= weight <= 1000:
-        raise invalid("Bad weight.", FieldProblem("weight", "between 0 and 1000"))
+        raise invalid(tr("Bad weight."), FieldProblem("weight", tr("between 0 and 1000")))
     check_upload(stream, "file")
     round_id = None
     if round_number is not None:
         round_row = await task_queries.round_by_number(task["id"], round_number)
         if round_row is None:
-            raise invalid("No such round.", FieldProblem("roundNumber", f"task has no round {round_number}"))
+            raise invalid(
+                tr("No such round."), FieldProblem("roundNumber", tr("task has no round {number}", number=round_number))
+            )
         round_id = round_row["id"]
     rows = parse_jsonl(stream, config)
     dataset = await store_dataset(config, task["id"], round_id, name, access, weight, rows)
@@ -163,7 +170,7 @@ async def store_dataset(
             dataset = await queries.insert_dataset(task_id, round_id, name, access, weight)
             await queries.insert_dataset_examples(dataset["id"], [*rows, *copies])
     except UniqueViolationError:
-        raise conflict(f"The task already has a dataset named {name!r}.", "name") from None
+        raise conflict(tr("The task already has a dataset named {name!r}.", name=name), "name") from None
     return dataset
 
 

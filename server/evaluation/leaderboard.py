@@ -10,6 +10,7 @@ from asyncpg.exceptions import UniqueViolationError
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.storable import text_problem
 from server.evaluation import queries
@@ -50,11 +51,18 @@ class Leaderboard:
 def check_weights(metric_weights: dict[str, float]) -> None:
     for metric, weight in metric_weights.items():
         if metric not in METRICS:
-            raise invalid("Unknown metric.", FieldProblem("metricWeights", f"{metric!r} is not one of {', '.join(METRICS)}"))
+            raise invalid(
+                tr("Unknown metric."),
+                FieldProblem(
+                    "metricWeights", tr("{metric!r} is not one of {metrics}", metric=metric, metrics=", ".join(METRICS))
+                ),
+            )
         if not 0 <= weight <= 1000:
-            raise invalid("Bad weight.", FieldProblem("metricWeights", f"{metric}: weights are between 0 and 1000"))
+            raise invalid(
+                tr("Bad weight."), FieldProblem("metricWeights", tr("{metric}: weights are between 0 and 1000", metric=metric))
+            )
     if metric_weights and not any(weight > 0 for weight in metric_weights.values()):
-        raise invalid("At least one metric needs a positive weight.", FieldProblem("metricWeights", "all weights are 0"))
+        raise invalid(tr("At least one metric needs a positive weight."), FieldProblem("metricWeights", tr("all weights are 0")))
 
 
 async def build(
@@ -68,9 +76,13 @@ async def build(
     for dataset_id, weight in (dataset_weights or {}).items():
         if dataset_id not in d_weights or not 0 <= weight <= 1000:
             raise invalid(
-                "Bad dataset weight.",
+                tr("Bad dataset weight."),
                 FieldProblem(
-                    "datasetWeights", f"dataset {dataset_id}: not a scoring dataset of this task, or weight outside 0–1000"
+                    "datasetWeights",
+                    tr(
+                        "dataset {dataset_id}: not a scoring dataset of this task, or weight outside 0–1000",
+                        dataset_id=dataset_id,
+                    ),
                 ),
             )
         d_weights[dataset_id] = weight
@@ -109,22 +121,22 @@ async def save_config(
 ) -> LeaderboardConfigRow:
     name = name.strip()
     if not 1 <= len(name) <= 100 or text_problem(name):
-        raise invalid("Bad name.", FieldProblem("name", "1–100 characters of text"))
+        raise invalid(tr("Bad name."), FieldProblem("name", tr("1–100 characters of text")))
     check_weights(metric_weights)
     try:
         return await queries.insert_leaderboard_config(
             task["id"], owner_id, name, metric_weights, {str(k): v for k, v in dataset_weights.items()}
         )
     except UniqueViolationError:
-        raise conflict(f"A leaderboard configuration named {name!r} exists for this task.", "name") from None
+        raise conflict(tr("A leaderboard configuration named {name!r} exists for this task.", name=name), "name") from None
 
 
 async def get_config(task_id: int, name: str) -> LeaderboardConfigRow:
     if text_problem(name):
-        raise not_found("That leaderboard configuration")
+        raise not_found(tr("That leaderboard configuration"))
     row = await queries.leaderboard_config(task_id, name)
     if row is None:
-        raise not_found(f"Leaderboard configuration {name!r}")
+        raise not_found(tr("Leaderboard configuration {name!r}", name=name))
     return row
 
 

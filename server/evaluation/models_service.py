@@ -12,6 +12,7 @@ from typing import Any, BinaryIO
 
 from server.core import jobs
 from server.core.errors import FieldProblem, ServiceError, invalid
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
 from server.core.storable import check_upload, text_problem
@@ -45,7 +46,9 @@ def _check_card(card: dict[str, Any]) -> dict[str, Any]:
         if value is None:
             continue
         if not isinstance(value, str) or len(value) > 5000 or text_problem(value):
-            raise invalid("The model card is not valid.", FieldProblem(f"card.{key}", "must be text of at most 5,000 characters"))
+            raise invalid(
+                tr("The model card is not valid."), FieldProblem(f"card.{key}", tr("must be text of at most 5,000 characters"))
+            )
         clean[key] = value.strip()
     return clean
 
@@ -65,14 +68,16 @@ async def upload_model(
     if settings.uploads_disabled_reason:  # never run strangers' code outside the sandbox
         raise ServiceError(
             "SERVICE_UNAVAILABLE",
-            "Model uploads are switched off: the sandbox that runs uploaded models is not available on this server. "
-            "Ask the operator (the reason is in the output of `dynabench up`).",
+            tr(
+                "Model uploads are switched off: the sandbox that runs uploaded models is not available on this server. "
+                "Ask the operator (the reason is in the output of `dynabench up`)."
+            ),
         )
     task = await get_task_by_code(task_code)
     config = load_config(task)
     name = name.strip()
     if not NAME.match(name):
-        raise invalid("Bad model name.", FieldProblem("name", "1–100 letters, digits, spaces or . : ( ) + -"))
+        raise invalid(tr("Bad model name."), FieldProblem("name", tr("1–100 letters, digits, spaces or . : ( ) + -")))
     clean_card = _check_card(card)
     check_upload(upload, "archive")
     store = Path(settings.model_store_dir)
@@ -106,7 +111,9 @@ def _copy_capped(upload: BinaryIO, destination: Path, limit: int) -> None:
         while chunk := upload.read(1024 * 1024):
             written += len(chunk)
             if written > limit:
-                message = f"The archive is larger than the limit of {limit:,} bytes. {FIXES['TOO_LARGE']}"
+                message = tr(
+                    "The archive is larger than the limit of {limit:,} bytes. {fix}", limit=limit, fix=FIXES["TOO_LARGE"]
+                )
                 raise ServiceError("ARCHIVE_REJECTED", message, details={"reason": "TOO_LARGE", "entry": None})
             out.write(chunk)
 

@@ -9,6 +9,7 @@ from typing import cast
 
 from server.core import db, events
 from server.core.errors import not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
 from server.evaluation import queries
@@ -36,7 +37,7 @@ def log_entry(status: ModelStatus, message: str) -> dict[str, str]:
 async def get_model(model_id: int) -> ModelRow:
     row = await queries.model(model_id)
     if row is None:
-        raise not_found("That model")
+        raise not_found(tr("That model"))
     return row
 
 

@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 
 from server.core import events
 from server.core.errors import conflict, not_found
+from server.core.i18n import tr
 from server.evaluation import queries
 from server.notifications import producers
 from server.notifications import service as notification_service
@@ -37,7 +38,7 @@ async def take_down(model_id: int, reason: str) -> TakeDown:
     """In a transaction: unpublish, mark taken down with the reason, drop it from open rounds' targets, notify."""
     model = await queries.lock_model(model_id)
     if model is None:
-        raise not_found("That model")
+        raise not_found(tr("That model"))
     if model["taken_down_at"] is not None:
         return TakeDown(model, already=True)
     rounds = await queries.lock_rounds_judged_by(model_id)
@@ -46,8 +47,12 @@ async def take_down(model_id: int, reason: str) -> TakeDown:
         kept = [t for t in round_row["target_models"] if t.get("model_id") != model_id]
         if not kept:
             raise conflict(
-                f"The model is the only target of round {round_row['number']} of the task '{round_row['task_code']}': "
-                "set another target for that round (or close it) first.",
+                tr(
+                    "The model is the only target of round {number} of the task '{task}': "
+                    "set another target for that round (or close it) first.",
+                    number=round_row["number"],
+                    task=round_row["task_code"],
+                ),
                 "modelId",
             )
         await queries.set_round_targets(round_row["id"], kept)

@@ -42,6 +42,7 @@ from server.graphql.core.errors import (
     should_mask_error,
 )
 from server.graphql.core.guard import ReadScope
+from server.graphql.core.locale import ReaderLocale
 from server.graphql.core.operation_rules import OperationRules
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.notifications.schema import NotificationMutations, NotificationQueries, NotificationSubscriptions
@@ -118,6 +119,7 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
             RateLimitedError,
         ],
         extensions=[
+            ReaderLocale,
             QueryDepthLimiter(max_depth=settings.query_depth_max),
             MaxTokensLimiter(max_token_count=settings.query_tokens_max),
             MaxAliasesLimiter(max_alias_count=settings.query_aliases_max),

@@ -7,6 +7,7 @@ from typing import Any
 
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied, signed_in
 
 __all__ = [
@@ -26,7 +27,7 @@ def create_api_token(viewer: Principal | None) -> Denied | None:
         return denied
     assert viewer is not None
     if viewer.via_token and not viewer.has_scope(TokenScope.ADMIN):
-        return Denied("FORBIDDEN", "An API token can mint tokens only if it has the 'admin' scope.")
+        return Denied("FORBIDDEN", tr("An API token can mint tokens only if it has the 'admin' scope."))
     return None
 
 
@@ -57,7 +58,7 @@ def admin_issue_password_reset(viewer: Viewer | None) -> Denied | None:
         return denied
     assert viewer is not None
     if not viewer.is_admin:
-        return Denied("FORBIDDEN", "Only an admin can issue a password reset link.")
+        return Denied("FORBIDDEN", tr("Only an admin can issue a password reset link."))
     return None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied, signed_in
 
 __all__ = ["administer"]
@@ -16,5 +17,5 @@ def administer(viewer: Viewer | None) -> Denied | None:
         return denied
     assert viewer is not None
     if not viewer.is_admin:
-        return Denied("FORBIDDEN", "Only an admin can do this.")
+        return Denied("FORBIDDEN", tr("Only an admin can do this."))
     return None

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
+from server.core.i18n import tr
 
 __all__ = ["Denied", "is_task_owner", "read_own_account", "read_public", "signed_in"]
 
@@ -18,9 +19,9 @@ class Denied:
 
 def signed_in(viewer: Principal | None, scope: TokenScope) -> Denied | None:
     if viewer is None:
-        return Denied("AUTHENTICATION_REQUIRED", "Sign in (or send an API token) to do this.")
+        return Denied("AUTHENTICATION_REQUIRED", tr("Sign in (or send an API token) to do this."))
     if not viewer.has_scope(scope):
-        return Denied("FORBIDDEN", f"This API token lacks the '{scope}' scope.")
+        return Denied("FORBIDDEN", tr("This API token lacks the '{scope}' scope.", scope=scope))
     return None
 
 
@@ -30,7 +31,7 @@ def is_task_owner(viewer: Viewer | None, task_id: int) -> bool:
 
 def read_public(viewer: Principal | None) -> Denied | None:
     if viewer is not None and not viewer.has_scope(TokenScope.READ):
-        return Denied("FORBIDDEN", "This API token lacks the 'read' scope.")
+        return Denied("FORBIDDEN", tr("This API token lacks the 'read' scope."))
     return None
 
 

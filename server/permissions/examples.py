@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.accounts.viewer import Principal, Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied, is_task_owner, signed_in
 from server.permissions.tasks import manage_task
 
@@ -28,23 +29,23 @@ def validate(viewer: Principal | None, owner_mode: bool = False) -> Denied | Non
     # Scopes only; the example itself is checked by `vote_on_example` once it has been read.
     denied = signed_in(viewer, "annotate")
     if denied is None and owner_mode and not viewer.has_scope("admin"):
-        return Denied("FORBIDDEN", "Owner mode is an owner operation: this API token lacks the 'admin' scope.")
+        return Denied("FORBIDDEN", tr("Owner mode is an owner operation: this API token lacks the 'admin' scope."))
     return denied
 
 
 def vote_on_example(viewer: Viewer, example: Mapping[str, Any], task_id: int, owner_mode: bool) -> Denied | None:
     """Owner mode needs the example's task; nobody validates their own example."""
     if owner_mode and not is_task_owner(viewer, task_id):
-        return Denied("FORBIDDEN", "Only the task's owners can validate in owner mode.")
+        return Denied("FORBIDDEN", tr("Only the task's owners can validate in owner mode."))
     if example["user"] == viewer.user_id:
-        return Denied("FORBIDDEN", "You cannot validate your own example.")
+        return Denied("FORBIDDEN", tr("You cannot validate your own example."))
     return None
 
 
 def change_example(viewer: Principal, example: Mapping[str, Any]) -> Denied | None:
     """Retract, flag, explain: the author only."""
     if example["user"] != viewer.user_id:
-        return Denied("FORBIDDEN", "You can change only your own examples.")
+        return Denied("FORBIDDEN", tr("You can change only your own examples."))
     return None
 
 
@@ -56,7 +57,7 @@ def can_view_example(viewer: Viewer | None, example: Mapping[str, Any], task_id:
 def follow_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: int) -> Denied | None:
     """The live updates of one example (`exampleUpdated`): whoever may see it."""
     if not can_view_example(viewer, example, task_id):
-        return Denied("FORBIDDEN", "You can follow only your own examples.")
+        return Denied("FORBIDDEN", tr("You can follow only your own examples."))
     return None
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied, signed_in
 
 __all__ = [
@@ -44,14 +45,14 @@ def can_see_model_owner(viewer: Viewer | None, model: Mapping[str, Any]) -> bool
 
 def publish_model(viewer: Viewer | None, model: Mapping[str, Any]) -> Denied | None:
     if not _owner_or_admin(viewer, model):
-        return Denied("FORBIDDEN", "Only the model's owner can publish it.")
+        return Denied("FORBIDDEN", tr("Only the model's owner can publish it."))
     if model.get("taken_down_at") is not None:
-        return Denied("FORBIDDEN", "An admin took this model down; it cannot be published again.")
+        return Denied("FORBIDDEN", tr("An admin took this model down; it cannot be published again."))
     return None
 
 
 def follow_model(viewer: Viewer | None, model: Mapping[str, Any]) -> Denied | None:
     """`modelUpdated`: the owner's live view of their model (admins too)."""
     if not _owner_or_admin(viewer, model):
-        return Denied("FORBIDDEN", "You can follow only your own models.")
+        return Denied("FORBIDDEN", tr("You can follow only your own models."))
     return None

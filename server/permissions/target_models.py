@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from server.accounts.viewer import Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied
 from server.permissions.tasks import create_task, manage_task
 from server.tasks.builtin import BUILTIN_TARGETS
@@ -49,8 +50,12 @@ def use_target_models(viewer: Viewer | None, task: Mapping[str, Any], model_name
         if owner is not None and owner != task["code"] and not (viewer is not None and viewer.is_admin):
             return Denied(
                 "FORBIDDEN",
-                f"The target model '{name}' belongs to the built-in task '{owner}': only that task's rounds use it "
-                "(an admin can open a round with it).",
+                tr(
+                    "The target model '{model}' belongs to the built-in task '{task}': only that task's rounds use it "
+                    "(an admin can open a round with it).",
+                    model=name,
+                    task=owner,
+                ),
             )
     return None
 
@@ -65,6 +70,10 @@ def retrain_target_model(viewer: Viewer | None, task: Mapping[str, Any], model_n
     if owner is not None and owner != task["code"] and not (viewer is not None and viewer.is_admin):
         return Denied(
             "FORBIDDEN",
-            f"Only an admin or the owners of the built-in task '{owner}' can retrain the target model '{model_name}'.",
+            tr(
+                "Only an admin or the owners of the built-in task '{task}' can retrain the target model '{model}'.",
+                task=owner,
+                model=model_name,
+            ),
         )
     return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from server.accounts.records import TokenScope
 from server.accounts.viewer import Principal, Viewer
+from server.core.i18n import tr
 from server.permissions.base import Denied, is_task_owner, signed_in
 from server.tasks.builtin import BUILTIN_CODES
 from server.tasks.records import OPEN_STATUSES, TaskStatus
@@ -29,7 +30,7 @@ def create_task(viewer: Principal | None, code: str | None = None) -> Denied | N
     tasks' codes are reserved for them (they own the built-in target models: target_models.py)."""
     denied = signed_in(viewer, TokenScope.ADMIN)
     if denied is None and code is not None and code.strip() in BUILTIN_CODES:
-        return Denied("FORBIDDEN", f"The code '{code.strip()}' is reserved for a built-in task.")
+        return Denied("FORBIDDEN", tr("The code '{code}' is reserved for a built-in task.", code=code.strip()))
     return denied
 
 
@@ -39,7 +40,7 @@ def manage_task(viewer: Viewer | None, task_id: int) -> Denied | None:
     if denied:
         return denied
     if not is_task_owner(viewer, task_id):
-        return Denied("FORBIDDEN", "Only the task's owners (or an admin) can do this.")
+        return Denied("FORBIDDEN", tr("Only the task's owners (or an admin) can do this."))
     return None
 
 
@@ -57,7 +58,7 @@ def review_task(viewer: Viewer | None) -> Denied | None:
     """Approve or reject a proposed task: admins only (API tokens need the admin scope)."""
     denied = signed_in(viewer, TokenScope.ADMIN)
     if denied is None and not (viewer is not None and viewer.is_admin):
-        return Denied("FORBIDDEN", "Only an admin can approve or reject a task.")
+        return Denied("FORBIDDEN", tr("Only an admin can approve or reject a task."))
     return denied
 
 

@@ -11,6 +11,7 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_serializer, model_validator
 
+from server.core.i18n import Text, tr
 from server.tasks.form_fields import IDENTIFIER, MAX_FIELDS, TEXT_TYPES, FieldErrors, FieldSpec
 from server.tasks.translations import TaskTranslation, translation_errors
 
@@ -75,11 +76,13 @@ class DynascoreConfig(_Strict):
     def _known_metrics(cls, weights: dict[str, float]) -> dict[str, float]:
         unknown = sorted(set(weights) - set(METRICS))
         if unknown:
-            raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(METRICS)}")
+            raise ValueError(
+                tr("unknown metric(s) {unknown}; known: {known}", unknown=", ".join(unknown), known=", ".join(METRICS))
+            )
         if any(w < 0 for w in weights.values()):
-            raise ValueError("weights must be non-negative")
+            raise ValueError(tr("weights must be non-negative"))
         if not any(w > 0 for w in weights.values()):
-            raise ValueError("at least one weight must be positive")
+            raise ValueError(tr("at least one weight must be positive"))
         return weights
 
 
@@ -109,40 +112,47 @@ class TaskConfig(_Strict):
         names = [f.name for f in self.context_fields] + [f.name for f in self.input_fields]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
-            raise ValueError(f"field names must be unique across context_fields and input_fields: {duplicates}")
+            raise ValueError(
+                tr("field names must be unique across context_fields and input_fields: {names}", names=str(duplicates))
+            )
         errors: list[tuple[str, str]] = self._form_errors()
         inputs = {f.name: f for f in self.input_fields}
         for i, name in enumerate(self.model_inputs):
             spec = inputs.get(name)
             if name not in names:
-                errors.append((f"model_inputs.{i}", f"'{name}' is not a context or input field"))
+                errors.append((f"model_inputs.{i}", tr("'{name}' is not a context or input field", name=name)))
             elif spec is not None and (spec.type not in TEXT_TYPES or spec.show_when != "always" or not spec.is_required):
                 errors.append(
-                    (f"model_inputs.{i}", f"'{name}': models take context fields and required, always shown text fields")
+                    (
+                        f"model_inputs.{i}",
+                        tr("'{name}': models take context fields and required, always shown text fields", name=name),
+                    )
                 )
         if self.kind == "classification":
             if not self.labels or len(self.labels) < 2:
-                errors.append(("labels", "a classification task needs at least two labels"))
+                errors.append(("labels", tr("a classification task needs at least two labels")))
             elif len(set(self.labels)) != len(self.labels):
-                errors.append(("labels", "labels must be unique"))
+                errors.append(("labels", tr("labels must be unique")))
             elif any(not IDENTIFIER.match(label) for label in self.labels):
-                errors.append(("labels", "labels must be lowercase identifiers (a-z, 0-9, _)"))
+                errors.append(("labels", tr("labels must be lowercase identifiers (a-z, 0-9, _)")))
             if self.fooling.metric not in ("exact_match", "ask_user"):
-                errors.append(("fooling.metric", "classification tasks use exact_match or ask_user"))
+                errors.append(("fooling.metric", tr("classification tasks use exact_match or ask_user")))
             if self.performance_metric not in ("accuracy", "macro_f1"):
-                errors.append(("performance_metric", "classification tasks use accuracy or macro_f1"))
+                errors.append(("performance_metric", tr("classification tasks use accuracy or macro_f1")))
             if self.answer_context_field is not None:
-                errors.append(("answer_context_field", "only extractive_qa tasks have an answer context field"))
+                errors.append(("answer_context_field", tr("only extractive_qa tasks have an answer context field")))
         else:
             if self.labels:
-                errors.append(("labels", "extractive_qa tasks have no label set"))
+                errors.append(("labels", tr("extractive_qa tasks have no label set")))
             context_names = [f.name for f in self.context_fields]
             if self.answer_context_field not in context_names:
-                errors.append(("answer_context_field", f"must name one of the context fields {context_names}"))
+                errors.append(
+                    ("answer_context_field", tr("must name one of the context fields {names}", names=str(context_names)))
+                )
             if self.fooling.metric not in ("string_f1", "ask_user"):
-                errors.append(("fooling.metric", "extractive_qa tasks use string_f1 or ask_user"))
+                errors.append(("fooling.metric", tr("extractive_qa tasks use string_f1 or ask_user")))
             if self.performance_metric != "squad_f1":
-                errors.append(("performance_metric", "extractive_qa tasks use squad_f1"))
+                errors.append(("performance_metric", tr("extractive_qa tasks use squad_f1")))
         fields = names + [f.name for f in self.validator_fields]
         errors.extend(translation_errors(self.translations, self.labels or [], fields))
         if errors:
@@ -155,22 +165,26 @@ class TaskConfig(_Strict):
         context_names = [f.name for f in self.context_fields]
         for i, spec in enumerate(self.context_fields):
             if spec.type not in TEXT_TYPES or spec.show_when != "always":
-                errors.append((f"context_fields.{i}", "context fields are text (type text or multiline_text), always shown"))
+                errors.append((f"context_fields.{i}", tr("context fields are text (type text or multiline_text), always shown")))
         lists = (("input_fields", self.input_fields, WHEN_INPUT), ("validator_fields", self.validator_fields, WHEN_VOTE))
         for where, specs, allowed in lists:
             for i, spec in enumerate(specs):
                 if spec.show_when not in allowed:
-                    errors.append((f"{where}.{i}.show_when", f"must be one of {', '.join(allowed)}"))
+                    errors.append((f"{where}.{i}.show_when", tr("must be one of {choices}", choices=", ".join(allowed))))
                 if spec.span_of is not None and spec.span_of not in context_names:
-                    errors.append((f"{where}.{i}.span_of", f"must name one of the context fields {context_names}"))
+                    errors.append(
+                        (f"{where}.{i}.span_of", tr("must name one of the context fields {names}", names=str(context_names)))
+                    )
         for i, spec in enumerate(self.input_fields):
             if spec.name in RESERVED_INPUT_NAMES:
-                errors.append((f"input_fields.{i}.name", f"'{spec.name}' is kept for the example's label or answer"))
+                errors.append(
+                    (f"input_fields.{i}.name", tr("'{name}' is kept for the example's label or answer", name=spec.name))
+                )
         if self.input_fields and not any(f.show_when == "always" for f in self.input_fields):
-            errors.append(("input_fields", "at least one input field must be shown always (asked before the verdict)"))
+            errors.append(("input_fields", tr("at least one input field must be shown always (asked before the verdict)")))
         names = [f.name for f in self.validator_fields]
         if twice := sorted({n for n in names if names.count(n) > 1}):
-            errors.append(("validator_fields", f"field names must be unique: {twice}"))
+            errors.append(("validator_fields", tr("field names must be unique: {names}", names=str(twice))))
         return errors
 
     @model_serializer(mode="wrap")
@@ -192,7 +206,7 @@ class ConfigError:
 def parse_task_config(document: Any) -> tuple[TaskConfig | None, list[ConfigError]]:
     """Validate a config document; return the config or every error with the offending field."""
     if not isinstance(document, dict):
-        return None, [ConfigError("config", "must be a JSON object")]
+        return None, [ConfigError("config", tr("must be a JSON object"))]
     try:
         return TaskConfig.model_validate(document), []
     except ValidationError as exc:
@@ -209,5 +223,7 @@ def _flatten(exc: ValidationError) -> list[ConfigError]:
             continue
         path = where or "config"
         message = error["msg"].removeprefix("Value error, ")
+        if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Text) and message == cause.args[0]:
+            message = cause.args[0]  # our own check's message: it keeps its template (translated at the API's edge)
         errors.append(ConfigError(path, message))
     return errors

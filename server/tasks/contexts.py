@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.core.errors import ServiceError
+from server.core.i18n import tr
 from server.tasks import queries
 from server.tasks.records import ContextRow, ContextStrategy
 
@@ -10,5 +11,5 @@ from server.tasks.records import ContextRow, ContextStrategy
 async def next_context(round_id: int, strategy: ContextStrategy | str) -> ContextRow:
     row = await queries.pick_context(round_id, strategy)
     if row is None:
-        raise ServiceError("NOT_FOUND", "This round has no contexts yet.")
+        raise ServiceError("NOT_FOUND", tr("This round has no contexts yet."))
     return row

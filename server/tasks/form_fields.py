@@ -22,8 +22,10 @@ from pydantic import (
     model_validator,
 )
 
+from server.core.i18n import tr, trn
+
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9_]{0,47}$")
-IDENTIFIER_RULE = "must be a lowercase identifier (a-z, 0-9, _), at most 48 characters"
+IDENTIFIER_RULE = tr("must be a lowercase identifier (a-z, 0-9, _), at most 48 characters")
 
 FieldType = Literal["text", "multiline_text", "single_label", "multi_label", "number", "dropdown", "rating", "boolean", "span"]
 ShowWhen = Literal["always", "fooled", "not_fooled", "correct", "incorrect", "flagged"]
@@ -119,7 +121,7 @@ class FieldSpec(_Strict):
     @classmethod
     def _number(cls, value: Any) -> Any:
         if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
-            raise ValueError("must be a number")
+            raise ValueError(tr("must be a number"))
         return value
 
     @field_validator("choices", mode="before")
@@ -135,13 +137,13 @@ class FieldSpec(_Strict):
         errors: list[tuple[str, str]] = []
         for key, types in _TYPED_KEYS.items():
             if getattr(self, key) is not None and self.type not in types:
-                errors.append((key, f"only {_or(types)} fields take `{key}`"))
+                errors.append((key, _only(types, key)))
         if self.type in CHOICE_TYPES:
             errors.extend(self._choice_errors())
         elif self.type == "number":
             errors.extend(self._number_errors())
         elif self.type == "span" and not self.span_of:
-            errors.append(("span_of", "a span field names the context field its spans are taken from"))
+            errors.append(("span_of", tr("a span field names the context field its spans are taken from")))
         if errors:
             raise FieldErrors(errors)
         return self
@@ -150,28 +152,40 @@ class FieldSpec(_Strict):
         choices = self.choices or []
         least = 1 if self.type == "multi_label" else 2
         if len(choices) < least:
-            return [("choices", f"a {self.type} field needs at least {least} choice{'s' if least > 1 else ''}")]
+            return [
+                (
+                    "choices",
+                    trn(
+                        "a {type} field needs at least {count} choice",
+                        "a {type} field needs at least {count} choices",
+                        count=least,
+                        type=self.type,
+                    ),
+                )
+            ]
         if len(choices) > MAX_CHOICES:
-            return [("choices", f"at most {MAX_CHOICES} choices")]
+            return [("choices", tr("at most {limit} choices", limit=MAX_CHOICES))]
         values = [c.value for c in choices]
         if twice := sorted({v for v in values if values.count(v) > 1}):
-            return [("choices", f"choice values must be unique: {', '.join(twice)}")]
+            return [("choices", tr("choice values must be unique: {values}", values=", ".join(twice)))]
         errors: list[tuple[str, str]] = []
         if self.min_selected is not None and self.min_selected > len(choices):
-            errors.append(("min_selected", f"cannot exceed the number of choices ({len(choices)})"))
+            errors.append(("min_selected", tr("cannot exceed the number of choices ({count})", count=len(choices))))
         if self.max_selected is not None:
             if self.max_selected > len(choices):
-                errors.append(("max_selected", f"cannot exceed the number of choices ({len(choices)})"))
+                errors.append(("max_selected", tr("cannot exceed the number of choices ({count})", count=len(choices))))
             elif self.max_selected < (self.min_selected or 0):
-                errors.append(("max_selected", "cannot be less than min_selected"))
+                errors.append(("max_selected", tr("cannot be less than min_selected")))
         return errors
 
     def _number_errors(self) -> list[tuple[str, str]]:
-        errors = [
-            (key, "a number field needs a range: give `min` and `max`") for key in ("min", "max") if getattr(self, key) is None
+        errors: list[tuple[str, str]] = [
+            (key, tr("a number field needs a range: give `min` and `max`"))
+            for key in ("min", "max")
+            if getattr(self, key) is None
         ]
         errors += [
-            (key, "must be a finite number")
+            (key, tr("must be a finite number"))
             for key in ("min", "max", "step")
             if getattr(self, key) is not None and not math.isfinite(getattr(self, key))
         ]
@@ -179,11 +193,11 @@ class FieldSpec(_Strict):
             return errors
         assert self.min is not None and self.max is not None
         if self.min >= self.max:
-            return [("max", "must be greater than min")]
+            return [("max", tr("must be greater than min"))]
         if self.step is not None and not 0 < self.step <= self.max - self.min:
-            return [("step", "must be positive and at most max - min")]
+            return [("step", tr("must be positive and at most max - min"))]
         if (self.max - self.min) / self.number_step > 100_000:
-            return [("step", "the range holds more than 100000 steps")]
+            return [("step", tr("the range holds more than 100000 steps"))]
         return []
 
     # --- defaults, as the form uses them ---------------------------------------------------------------
@@ -209,5 +223,8 @@ class FieldSpec(_Strict):
         return {key: value for key, value in data.items() if key not in _OPTIONAL_KEYS or key in self.model_fields_set}
 
 
-def _or(items: tuple[str, ...]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _only(types: tuple[str, ...], key: str) -> str:
+    """Which field types take `key`: "only span fields take `span_of`", "only a, b and c fields take `choices`"."""
+    if len(types) == 1:
+        return tr("only {type} fields take `{key}`", type=types[0], key=key)
+    return tr("only {types} and {last} fields take `{key}`", types=", ".join(types[:-1]), last=types[-1], key=key)

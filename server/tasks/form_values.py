@@ -14,17 +14,18 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from server.core.errors import FieldProblem
+from server.core.i18n import tr
 from server.core.storable import text_problem
 from server.tasks.form_fields import TEXT_TYPES, FieldSpec
 
 # Why a field is not asked now, by when it is asked.
 ASKED = {
-    "always": "is asked with the example, not afterwards",
-    "fooled": "is asked only after the model was fooled",
-    "not_fooled": "is asked only after the model was not fooled",
-    "correct": "is asked only with a CORRECT vote",
-    "incorrect": "is asked only with an INCORRECT vote",
-    "flagged": "is asked only with a FLAGGED vote",
+    "always": tr("is asked with the example, not afterwards"),
+    "fooled": tr("is asked only after the model was fooled"),
+    "not_fooled": tr("is asked only after the model was not fooled"),
+    "correct": tr("is asked only with a CORRECT vote"),
+    "incorrect": tr("is asked only with an INCORRECT vote"),
+    "flagged": tr("is asked only with a FLAGGED vote"),
 }
 
 
@@ -35,12 +36,12 @@ def check_values(
     asked: Collection[str],
     contexts: Mapping[str, Any],
     prefix: str = "fields",
-    unknown: str = "is not a field of this task",
+    unknown: str = tr("is not a field of this task"),
 ) -> tuple[dict[str, Any], list[FieldProblem]]:
     """The values to store (in the specs' order) and every problem. `asked`: the `show_when` values of the fields
     asked now; a value for another field is refused with when it is asked."""
     if not isinstance(values, Mapping):
-        return {}, [FieldProblem(prefix, "must be an object")]
+        return {}, [FieldProblem(prefix, tr("must be an object"))]
     by_name = {spec.name: spec for spec in specs}
     problems = [FieldProblem(f"{prefix}.{name}", unknown) for name in sorted(set(values) - set(by_name), key=str)]
     stored: dict[str, Any] = {}
@@ -68,10 +69,10 @@ def _unanswered(spec: FieldSpec, value: Any) -> bool:
 
 def _missing(spec: FieldSpec) -> str:
     if spec.type in TEXT_TYPES:
-        return "must be non-empty text"
+        return tr("must be non-empty text")
     if spec.type == "span":
-        return "is required: select a span of the text"
-    return "is required"
+        return tr("is required: select a span of the text")
+    return tr("is required")
 
 
 def check_value(spec: FieldSpec, value: Any, contexts: Mapping[str, Any]) -> tuple[Any, str | None]:
@@ -79,9 +80,9 @@ def check_value(spec: FieldSpec, value: Any, contexts: Mapping[str, Any]) -> tup
     kind = spec.type
     if kind in TEXT_TYPES:
         if not isinstance(value, str):
-            return None, "must be non-empty text"
+            return None, tr("must be non-empty text")
         if len(value) > spec.max_length:
-            return None, f"longer than {spec.max_length} characters"
+            return None, tr("longer than {limit} characters", limit=spec.max_length)
         return value, text_problem(value)
     if kind in ("single_label", "dropdown"):
         return (value, None) if isinstance(value, str) and value in spec.choice_values else (None, _one_of(spec))
@@ -92,9 +93,9 @@ def check_value(spec: FieldSpec, value: Any, contexts: Mapping[str, Any]) -> tup
     if kind == "rating":
         scale = spec.rating_scale
         ok = _is_int(value) and 1 <= value <= scale
-        return (value, None) if ok else (None, f"must be a whole number from 1 to {scale}")
+        return (value, None) if ok else (None, tr("must be a whole number from 1 to {scale}", scale=scale))
     if kind == "boolean":
-        return (value, None) if isinstance(value, bool) else (None, "must be true or false")
+        return (value, None) if isinstance(value, bool) else (None, tr("must be true or false"))
     return _span(spec, value, contexts)
 
 
@@ -102,37 +103,42 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _one_of(spec: FieldSpec) -> str:
+def _shown_choices(spec: FieldSpec) -> str:
     values = spec.choice_values
-    shown = ", ".join(values[:12]) + (", …" if len(values) > 12 else "")
-    return f"must be one of {shown}"
+    return ", ".join(values[:12]) + (", …" if len(values) > 12 else "")
+
+
+def _one_of(spec: FieldSpec) -> str:
+    return tr("must be one of {choices}", choices=_shown_choices(spec))
 
 
 def _selection(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return None, "must be a list of choice values"
+        return None, tr("must be a list of choice values")
     if unknown := [v for v in value if v not in spec.choice_values]:
-        return None, f"'{unknown[0][:60]}' is not a choice: each {_one_of(spec)}"
+        return None, tr(
+            "'{value}' is not a choice: each must be one of {choices}", value=unknown[0][:60], choices=_shown_choices(spec)
+        )
     if len(set(value)) != len(value):
-        return None, "lists a choice twice"
+        return None, tr("lists a choice twice")
     least = max(spec.min_selected or 0, 1 if spec.is_required else 0)
     if len(value) < least:
-        return None, f"select at least {least}"
+        return None, tr("select at least {count}", count=least)
     if spec.max_selected is not None and len(value) > spec.max_selected:
-        return None, f"select at most {spec.max_selected}"
+        return None, tr("select at most {count}", count=spec.max_selected)
     return value, None
 
 
 def _number(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None, "must be a number"
+        return None, tr("must be a number")
     low, high, step = spec.min, spec.max, spec.number_step
     assert low is not None and high is not None  # a number field's range (form_fields.py)
     if not low <= value <= high:
-        return None, f"must be between {_show(low)} and {_show(high)}"
+        return None, tr("must be between {low} and {high}", low=_show(low), high=_show(high))
     k = (value - low) / step
     if abs(k - round(k)) > 1e-9 * max(1.0, abs(k)):
-        return None, f"must be {_show(low)} plus a multiple of {_show(step)}"
+        return None, tr("must be {low} plus a multiple of {step}", low=_show(low), step=_show(step))
     return value, None
 
 
@@ -142,13 +148,15 @@ def _show(number: float) -> str:
 
 def _span(spec: FieldSpec, value: Any, contexts: Mapping[str, Any]) -> tuple[Any, str | None]:
     if not isinstance(value, Mapping) or not set(value) <= {"start", "end", "text"}:
-        return None, 'must be {"start": int, "end": int}'
+        return None, tr('must be {{"start": int, "end": int}}')
     start, end = value.get("start"), value.get("end")
     if not (_is_int(start) and _is_int(end)):
-        return None, 'must be {"start": int, "end": int}'
+        return None, tr('must be {{"start": int, "end": int}}')
     text = contexts.get(spec.span_of or "")
     if not isinstance(text, str):
-        return None, f"the context has no '{spec.span_of}' text to select from"
+        return None, tr("the context has no '{field}' text to select from", field=spec.span_of)
     if not 0 <= start < end <= len(text):
-        return None, f"must be a non-empty span inside the {len(text)} characters of '{spec.span_of}'"
+        return None, tr(
+            "must be a non-empty span inside the {length} characters of '{field}'", length=len(text), field=spec.span_of
+        )
     return {"start": start, "end": end, "text": text[start:end]}, None

@@ -13,6 +13,7 @@ from server.admin import audit
 from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.storable import text_problem
 from server.notifications import producers as notifications
 from server.notifications import service as notification_service
@@ -33,8 +34,8 @@ class TaskEdit:
     config: Any = UNCHANGED  # the new config document
 
 
-def _archived(task: TaskRow, what: str) -> ServiceError:
-    return conflict(f"The task is archived (read-only): make it public or hidden again (setTaskVisibility) to {what}.")
+def _archived(task: TaskRow) -> ServiceError:
+    return conflict(tr("The task is archived (read-only): make it public or hidden again (setTaskVisibility) to edit it."))
 
 
 async def update_task(task_id: int, user_id: int, edit: TaskEdit, *, redis: Redis | None = None) -> TaskRow:
@@ -51,15 +52,15 @@ async def _update_task(task_id: int, user_id: int, edit: TaskEdit) -> TaskRow:
     (server/tasks/config_changes.py). Editing a rejected proposal proposes it again."""
     name = edit.name.strip() if edit.name is not None else None
     problems = text_problems(name, edit.description, edit.instructions)
-    config = None if edit.config is UNCHANGED else checked_config(edit.config, problems, "The task is not valid.")
+    config = None if edit.config is UNCHANGED else checked_config(edit.config, problems, tr("The task is not valid."))
     if problems:
-        raise invalid("The task is not valid.", *problems)
+        raise invalid(tr("The task is not valid."), *problems)
     async with db.transaction():
         task = await queries.lock_task(task_id)
         if task is None:
-            raise not_found("That task")
+            raise not_found(tr("That task"))
         if task["status"] == TaskStatus.ARCHIVED:
-            raise _archived(task, "edit it")
+            raise _archived(task)
         values: dict[str, Any] = {
             key: value
             for key, value in (("name", name), ("description", edit.description), ("instructions", edit.instructions))
@@ -72,8 +73,13 @@ async def _update_task(task_id: int, user_id: int, edit: TaskEdit) -> TaskRow:
                 if broken:
                     first = broken[0]
                     raise invalid(
-                        f"This change would break the open round {open_round['number']} ({first.field}: {first.message}). "
-                        "Close the round first, or make an additive change.",
+                        tr(
+                            "This change would break the open round {number} ({field}: {problem}). "
+                            "Close the round first, or make an additive change.",
+                            number=open_round["number"],
+                            field=first.field,
+                            problem=first.message,
+                        ),
                         *(FieldProblem(f"config.{e.field}", e.message) for e in broken),
                     )
             document = config.model_dump(mode="json")
@@ -92,7 +98,7 @@ async def owners(task_id: int) -> list[dict[str, Any]]:
 async def _user_id(username: str) -> int:
     user_id = await account_queries.user_id_by_username(username.strip()) if not text_problem(username) else None
     if user_id is None:
-        raise not_found(f"User '{username.strip()[:60]}'")
+        raise not_found(tr("User '{username}'", username=username.strip()[:60]))
     return user_id
 
 
@@ -112,16 +118,28 @@ async def remove_owner(task_id: int, username: str) -> list[dict[str, Any]]:
         await queries.lock_task(task_id)  # two owners removing each other at once: one of them stays
         current = await queries.owners(task_id)
         if all(o["id"] != user_id for o in current):
-            raise not_found(f"An owner '{username.strip()[:60]}' of this task")
+            raise not_found(tr("An owner '{username}' of this task", username=username.strip()[:60]))
         if len(current) == 1:
-            raise conflict("A task always keeps one owner: add another owner before removing the last one.", "username")
+            raise conflict(tr("A task always keeps one owner: add another owner before removing the last one."), "username")
         await queries.remove_owner(task_id, user_id)
         return await queries.owners(task_id)
 
 
 def _note_problem(note: str) -> None:
     if len(note) > MAX_NOTE or text_problem(note):
-        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE:,} characters of text"))
+        raise invalid(
+            tr("The note is not valid."), FieldProblem("note", tr("at most {limit:,} characters of text", limit=MAX_NOTE))
+        )
+
+
+def _not_a_proposal(status: str) -> str:
+    if status == TaskStatus.PUBLIC:
+        return tr("The task is not a proposal: it is public already.")
+    if status == TaskStatus.HIDDEN:
+        return tr("The task is not a proposal: it is hidden already.")
+    if status == TaskStatus.ARCHIVED:
+        return tr("The task is not a proposal: it is archived already.")
+    return tr("The task is not a proposal: it is {status} already.", status=status.lower())
 
 
 async def review_task(
@@ -134,9 +152,9 @@ async def review_task(
     async with db.transaction():
         task = await queries.lock_task(task_id)
         if task is None:
-            raise not_found("That task")
+            raise not_found(tr("That task"))
         if task["status"] not in (TaskStatus.PROPOSED, TaskStatus.REJECTED):
-            raise conflict(f"The task is not a proposal: it is {task['status'].lower()} already.", "taskCode")
+            raise conflict(_not_a_proposal(task["status"]), "taskCode")
         status = TaskStatus.PUBLIC if approve else TaskStatus.REJECTED
         row = await queries.update_task(task_id, {"status": status, "review_note": note.strip()})
         # Each owner's inbox hears of the decision, with the note (server/notifications/producers.py).
@@ -160,13 +178,13 @@ async def set_visibility(task_id: int, visibility: str, *, redis: Redis | None =
     is closed, and no new rounds, examples or votes are taken; its data and exports stay). Proposals are reviewed
     by an admin first."""
     if visibility not in VISIBILITIES:
-        raise invalid("Unknown visibility.", FieldProblem("visibility", "must be PUBLIC, HIDDEN or ARCHIVED"))
+        raise invalid(tr("Unknown visibility."), FieldProblem("visibility", tr("must be PUBLIC, HIDDEN or ARCHIVED")))
     async with db.transaction():
         task = await queries.lock_task(task_id)
         if task is None:
-            raise not_found("That task")
+            raise not_found(tr("That task"))
         if task["status"] not in VISIBILITIES:
-            raise conflict("The task is a proposal: an admin approves it (approveTask) before it can be shown or archived.")
+            raise conflict(tr("The task is a proposal: an admin approves it (approveTask) before it can be shown or archived."))
         closed = await queries.close_open_rounds(task_id) if visibility == TaskStatus.ARCHIVED else []
         row = await queries.update_task(task_id, {"status": visibility})
         if admin_id is not None and task["status"] != visibility:  # an admin's change: in the admins' audit log

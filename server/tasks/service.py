@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.markdown import MAX_MARKDOWN
 from server.core.services import Services
@@ -53,22 +54,22 @@ async def round_config(round_row: Mapping[str, Any]) -> TaskConfig:
 async def get_task(task_id: int) -> TaskRow:
     row = await queries.task_by_id(task_id)
     if row is None:
-        raise not_found("That task")
+        raise not_found(tr("That task"))
     return row
 
 
 def check_accepts_votes(task: TaskRow) -> None:
     """Votes are refused on an archived task (read-only, docs/design.md §12)."""
     if task["status"] == TaskStatus.ARCHIVED:
-        raise conflict("The task is archived (read-only): it takes no new votes.")
+        raise conflict(tr("The task is archived (read-only): it takes no new votes."))
 
 
 async def get_task_by_code(code: str) -> TaskRow:
     if len(code) > 48 or text_problem(code):  # no task can have such a code (tasks.code is a varchar(48))
-        raise not_found("That task")
+        raise not_found(tr("That task"))
     row = await queries.task_by_code(code)
     if row is None:
-        raise not_found(f"Task '{code}'")
+        raise not_found(tr("Task '{code}'", code=code))
     return row
 
 
@@ -76,11 +77,11 @@ def text_problems(name: str | None, description: str | None, instructions: str |
     """The checks of a task's texts (None: not given)."""
     problems: list[FieldProblem] = []
     if name is not None and (not 1 <= len(name) <= 200 or text_problem(name)):
-        problems.append(FieldProblem("name", "must be 1–200 characters of text"))
+        problems.append(FieldProblem("name", tr("must be 1–200 characters of text")))
     if description is not None and (len(description) > 10_000 or text_problem(description)):
-        problems.append(FieldProblem("description", "must be at most 10,000 characters of text"))
+        problems.append(FieldProblem("description", tr("must be at most 10,000 characters of text")))
     if instructions is not None and (len(instructions) > MAX_MARKDOWN or text_problem(instructions)):
-        problems.append(FieldProblem("instructions", f"must be at most {MAX_MARKDOWN:,} characters of markdown"))
+        problems.append(FieldProblem("instructions", tr("must be at most {limit:,} characters of markdown", limit=MAX_MARKDOWN)))
     return problems
 
 
@@ -111,8 +112,8 @@ async def create_task(
     code, name = code.strip(), name.strip()
     problems = text_problems(name, description, instructions)
     if not TASK_CODE.match(code):
-        problems.insert(0, FieldProblem("code", "2–48 characters: lowercase letters, digits, '_', starting with a letter"))
-    config = checked_config(config_document, problems, "The task is not valid.")
+        problems.insert(0, FieldProblem("code", tr("2–48 characters: lowercase letters, digits, '_', starting with a letter")))
+    config = checked_config(config_document, problems, tr("The task is not valid."))
     status = TaskStatus.PROPOSED if proposed else TaskStatus.PUBLIC
     try:
         async with db.transaction():
@@ -122,7 +123,7 @@ async def create_task(
             if owner_id is not None:
                 await queries.insert_owner(task["id"], owner_id)
     except UniqueViolationError:
-        raise conflict(f"A task with code '{code}' already exists.", "code") from None
+        raise conflict(tr("A task with code '{code}' already exists.", code=code), "code") from None
     if redis is not None:
         await events.publish(redis, events.TaskListChanged(task_id=task["id"], change="created"))
     return task
@@ -142,7 +143,9 @@ async def create_round(
     migrate time, passes none."""
     task = await get_task_by_code(task_code)
     if task["status"] == TaskStatus.ARCHIVED:
-        raise conflict("The task is archived: make it public or hidden again (setTaskVisibility) to open a round.", "taskCode")
+        raise conflict(
+            tr("The task is archived: make it public or hidden again (setTaskVisibility) to open a round."), "taskCode"
+        )
     targets = await resolve_targets(task, load_config(task), target_models, services)
     async with db.transaction():
         locked = await queries.lock_task(task["id"])
@@ -165,13 +168,13 @@ async def set_round_targets(round_id: int, target_models: Sequence[TargetRequest
     """Replace an open round's targets (checked like createRound's); examples already written keep their verdicts."""
     round_row = await get_round(round_id)
     if round_row["end_at"] is not None:
-        raise conflict("The round is closed: open a new round (createRound) instead.", "roundId")
+        raise conflict(tr("The round is closed: open a new round (createRound) instead."), "roundId")
     task = await queries.task_by_id(round_row["task"])
     assert task is not None  # rounds.task is a foreign key
     targets = await resolve_targets(task, load_config(task), target_models, services)
     row = await queries.set_round_targets(round_id, targets)
     if row is None:
-        raise conflict("The round was closed meanwhile: open a new round (createRound) instead.", "roundId")
+        raise conflict(tr("The round was closed meanwhile: open a new round (createRound) instead."), "roundId")
     await events.publish(services.redis, events.RoundTargetsChanged(round_id=round_id))
     return row
 
@@ -193,7 +196,7 @@ async def close_round(round_id: int, *, redis: Redis | None = None, services: Se
 async def get_round(round_id: int) -> RoundRow:
     row = await queries.round_by_id(round_id)
     if row is None:
-        raise not_found("That round")
+        raise not_found(tr("That round"))
     return row
 
 
@@ -202,42 +205,44 @@ async def add_contexts(round_row: RoundRow, contexts: list[dict]) -> int:
     config = await round_config(round_row)
     specs = {f.name: f for f in config.context_fields}
     if not contexts:
-        raise invalid("No contexts given.", FieldProblem("contexts", "is empty"))
+        raise invalid(tr("No contexts given."), FieldProblem("contexts", tr("is empty")))
     if len(contexts) > MAX_CONTEXTS_PER_CALL:
         raise invalid(
-            f"At most {MAX_CONTEXTS_PER_CALL} contexts per call; split the upload.",
-            FieldProblem("contexts", "too many"),
+            tr("At most {limit} contexts per call; split the upload.", limit=MAX_CONTEXTS_PER_CALL),
+            FieldProblem("contexts", tr("too many")),
         )
     problems: list[FieldProblem] = []
     rows: list[NewContext] = []
     for i, context in enumerate(contexts):
         fields, tag = context.get("fields"), context.get("tag")
         if not isinstance(fields, dict):
-            problems.append(FieldProblem(f"contexts.{i}.fields", "must be an object"))
+            problems.append(FieldProblem(f"contexts.{i}.fields", tr("must be an object")))
             continue
         missing = sorted(set(specs) - set(fields))
         extra = sorted(set(fields) - set(specs))
         if missing:
-            problems.append(FieldProblem(f"contexts.{i}.fields", f"missing {', '.join(missing)}"))
+            problems.append(FieldProblem(f"contexts.{i}.fields", tr("missing {names}", names=", ".join(missing))))
         if extra:
-            problems.append(FieldProblem(f"contexts.{i}.fields", f"unknown field(s) {', '.join(extra)}"))
+            problems.append(FieldProblem(f"contexts.{i}.fields", tr("unknown field(s) {names}", names=", ".join(extra))))
         for name, value in fields.items():
             spec = specs.get(name)
             if spec is None:
                 continue
             if not isinstance(value, str) or not value.strip():
-                problems.append(FieldProblem(f"contexts.{i}.fields.{name}", "must be non-empty text"))
+                problems.append(FieldProblem(f"contexts.{i}.fields.{name}", tr("must be non-empty text")))
             elif len(value) > spec.max_length:
-                problems.append(FieldProblem(f"contexts.{i}.fields.{name}", f"longer than {spec.max_length} characters"))
+                problems.append(
+                    FieldProblem(f"contexts.{i}.fields.{name}", tr("longer than {limit} characters", limit=spec.max_length))
+                )
             elif problem := text_problem(value):
                 problems.append(FieldProblem(f"contexts.{i}.fields.{name}", problem))
         if tag is not None and (not isinstance(tag, str) or len(tag) > 100 or text_problem(tag)):
-            problems.append(FieldProblem(f"contexts.{i}.tag", "must be text of at most 100 characters"))
+            problems.append(FieldProblem(f"contexts.{i}.tag", tr("must be text of at most 100 characters")))
         rows.append({"fields": fields, "tag": tag})
         if len(problems) >= 50:
             break
     if problems:
-        raise invalid("Some contexts are not valid; none were added.", *problems)
+        raise invalid(tr("Some contexts are not valid; none were added."), *problems)
     async with db.transaction():
         await queries.insert_contexts(round_row["id"], rows)
     return len(rows)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.core.inference import ModelUnavailable, output_names, predict
 from server.core.services import Services
 from server.core.target_models import is_submission_name, latest_version, serving_client
@@ -45,22 +46,22 @@ class TargetRequest:
 
 def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
     if not requests:
-        return [FieldProblem("targetModels", "is empty")]
+        return [FieldProblem("targetModels", tr("is empty"))]
     if len(requests) > MAX_TARGETS:
-        return [FieldProblem("targetModels", f"has more than {MAX_TARGETS} entries")]
+        return [FieldProblem("targetModels", tr("has more than {limit} entries", limit=MAX_TARGETS))]
     problems = []
     for i, request in enumerate(requests):
         name, version = request.name.strip(), request.version.strip()
         if request.model_id is not None:
             if name or version:
-                problems.append(FieldProblem(f"targetModels.{i}", "give either modelId or name (and version), not both"))
+                problems.append(FieldProblem(f"targetModels.{i}", tr("give either modelId or name (and version), not both")))
             continue
         if not MODEL_NAME.match(name):
-            problems.append(FieldProblem(f"targetModels.{i}.name", "is not a valid Triton model name"))
+            problems.append(FieldProblem(f"targetModels.{i}.name", tr("is not a valid Triton model name")))
         elif is_submission_name(name):
-            problems.append(FieldProblem(f"targetModels.{i}.name", "names a submission: give its modelId instead"))
+            problems.append(FieldProblem(f"targetModels.{i}.name", tr("names a submission: give its modelId instead")))
         elif version and not VERSION.match(version):
-            problems.append(FieldProblem(f"targetModels.{i}.version", "must be 1–9 digits or empty"))
+            problems.append(FieldProblem(f"targetModels.{i}.version", tr("must be 1–9 digits or empty")))
     return problems
 
 
@@ -68,19 +69,21 @@ async def _submission_target(task_id: int, i: int, model_id: int, services: Serv
     field = f"targetModels.{i}.modelId"
     model = await evaluation_queries.model(model_id)
     if model is None:
-        return FieldProblem(field, "no such model")
+        return FieldProblem(field, tr("no such model"))
     name = model["name"]
     if model["task"] != task_id:
-        return FieldProblem(field, f"the model '{name}' was submitted to another task")
+        return FieldProblem(field, tr("the model '{name}' was submitted to another task", name=name))
     if model["status"] == ModelStatus.FAILED:
-        return FieldProblem(field, f"the model '{name}' failed its deployment or evaluation")
+        return FieldProblem(field, tr("the model '{name}' failed its deployment or evaluation", name=name))
     if model["status"] not in EVALUATED_STATUSES:
-        return FieldProblem(field, f"the model '{name}' is not evaluated yet (status: {model['status']})")
+        return FieldProblem(
+            field, tr("the model '{name}' is not evaluated yet (status: {status})", name=name, status=model["status"])
+        )
     if not model["published"]:
-        return FieldProblem(field, f"the model '{name}' is not published: its owner publishes it first")
+        return FieldProblem(field, tr("the model '{name}' is not published: its owner publishes it first", name=name))
     # An idle submission may have been unloaded to make room (server/evaluation/residency.py): load it again.
     if services is not None and (problem := await ensure_loaded(services, model)):
-        return FieldProblem(field, f"the model '{name}' could not be loaded again: {problem}")
+        return FieldProblem(field, tr("the model '{name}' could not be loaded again: {problem}", name=name, problem=problem))
     return {"name": model["triton_name"], "version": model["triton_version"] or "1", "model_id": model_id}
 
 
@@ -95,7 +98,7 @@ async def resolve_targets(
     asked = [r if isinstance(r, TargetRequest) else TargetRequest(r["name"], r.get("version", "")) for r in requests]
     problems = _shape_problems(asked)
     if problems:
-        raise invalid("Bad target models.", *problems)
+        raise invalid(tr("Bad target models."), *problems)
     resolved: list[TargetModelRef | FieldProblem] = []
     for i, request in enumerate(asked):
         if request.model_id is not None:
@@ -108,7 +111,9 @@ async def resolve_targets(
             resolved.append(
                 FieldProblem(
                     f"targetModels.{i}.version",
-                    f"the target Triton serves no model '{name}' right now: name the version that judges this round",
+                    tr(
+                        "the target Triton serves no model '{name}' right now: name the version that judges this round", name=name
+                    ),
                 )
             )
         else:
@@ -120,10 +125,13 @@ async def resolve_targets(
         answers = iter(checks)
         for i, ref in enumerate(resolved):
             if not isinstance(ref, FieldProblem) and (problem := next(answers)):
-                resolved[i] = FieldProblem(f"targetModels.{i}", f"'{ref['name']}' version {ref['version']}: {problem}")
+                resolved[i] = FieldProblem(
+                    f"targetModels.{i}",
+                    tr("'{name}' version {version}: {problem}", name=ref["name"], version=ref["version"], problem=problem),
+                )
     problems = [p for p in resolved if isinstance(p, FieldProblem)]
     if problems:
-        raise invalid("A target model cannot judge this round.", *problems)
+        raise invalid(tr("A target model cannot judge this round."), *problems)
     return [ref for ref in resolved if not isinstance(ref, FieldProblem)]
 
 
@@ -137,21 +145,27 @@ async def check_live(services: Services, config: TaskConfig, ref: TargetModelRef
     except Exception:  # noqa: BLE001 — unknown model, unreachable Triton: not ready either way
         ready, metadata = False, {}
     if not ready:
-        where = "the sandboxed submissions Triton" if is_submission_name(ref["name"]) else "the target Triton"
-        return f"not loaded and ready in {where}"
+        if is_submission_name(ref["name"]):
+            return tr("not loaded and ready in the sandboxed submissions Triton")
+        return tr("not loaded and ready in the target Triton")
     inputs = {tensor.get("name") for tensor in metadata.get("inputs") or ()}
     outputs = {tensor.get("name") for tensor in metadata.get("outputs") or ()}
     missing_in = [name for name in config.model_inputs if name not in inputs]
     missing_out = [name for name in output_names(config) if name not in outputs]
-    if missing_in or missing_out:
-        parts = ([f"input(s) {', '.join(missing_in)}"] if missing_in else []) + (
-            [f"output(s) {', '.join(missing_out)}"] if missing_out else []
+    if missing_in and missing_out:
+        return tr(
+            "does not follow the task's I/O contract: it lacks the input(s) {inputs} and the output(s) {outputs}",
+            inputs=", ".join(missing_in),
+            outputs=", ".join(missing_out),
         )
-        return f"does not follow the task's I/O contract: it lacks the {' and the '.join(parts)}"
+    if missing_in:
+        return tr("does not follow the task's I/O contract: it lacks the input(s) {inputs}", inputs=", ".join(missing_in))
+    if missing_out:
+        return tr("does not follow the task's I/O contract: it lacks the output(s) {outputs}", outputs=", ".join(missing_out))
     try:
         await predict(client, config, ref["name"], ref["version"], smoke_fields(config), timeout)
     except ModelUnavailable as exc:
-        return f"did not answer a smoke example ({exc})"
+        return tr("did not answer a smoke example ({error})", error=str(exc))
     return None
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from server.core.i18n import tr
 from server.core.markdown import MAX_MARKDOWN
 
 MAX_LOCALES = 20
@@ -34,17 +35,22 @@ def translation_errors(
     """Locale tags of the right shape, display names only for labels and fields the config has, none empty or long."""
     errors: list[tuple[str, str]] = []
     if len(translations) > MAX_LOCALES:
-        errors.append(("translations", f"at most {MAX_LOCALES} locales"))
+        errors.append(("translations", tr("at most {limit} locales", limit=MAX_LOCALES)))
     for locale, translation in translations.items():
         where = f"translations.{locale}"
         if not LOCALE.match(locale):
-            errors.append((where, "must be keyed by a language tag such as es, fr, ar or pt-BR"))
-        for part, known, what in (("labels", labels, "label"), ("fields", field_names, "field")):
+            errors.append((where, tr("must be keyed by a language tag such as es, fr, ar or pt-BR")))
+        for part, known in (("labels", labels), ("fields", field_names)):
             for key, text in getattr(translation, part).items():
                 if key not in known:
-                    errors.append((f"{where}.{part}.{key}", f"the config has no {what} '{key}'"))
+                    unknown = (
+                        tr("the config has no label '{key}'", key=key)
+                        if part == "labels"
+                        else tr("the config has no field '{key}'", key=key)
+                    )
+                    errors.append((f"{where}.{part}.{key}", unknown))
                 elif not 1 <= len(text.strip()) <= 200:
-                    errors.append((f"{where}.{part}.{key}", "must be 1–200 characters"))
+                    errors.append((f"{where}.{part}.{key}", tr("must be 1–200 characters")))
     return errors
 
 

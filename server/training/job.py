@@ -15,6 +15,7 @@ from typing import Any
 
 from server.core import events
 from server.core.errors import not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.evaluation import queries as evaluation_queries
 from server.evaluation.evaluate import measure_dataset
@@ -40,7 +41,7 @@ async def run_training(services: Services, run_id: int) -> str:
 
     run = await queries.run_by_id(run_id)
     if run is None:
-        raise not_found("That training run")
+        raise not_found(tr("That training run"))
     if run["status"] not in ACTIVE_STATUSES:
         return run["status"]
     task = await task_queries.task_by_id(run["task"])

@@ -7,6 +7,7 @@ from server import permissions
 from server.accounts.viewer import Viewer
 from server.core import db, events, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
@@ -27,7 +28,7 @@ STALE_HOURS = 3
 async def get_run(run_id: int) -> TrainingRunRow:
     row = await queries.run_by_id(run_id)
     if row is None:
-        raise not_found("That training run")
+        raise not_found(tr("That training run"))
     return row
 
 
@@ -52,26 +53,27 @@ async def start_training(
     rounds = sorted(set(from_rounds))
     known = await task_queries.round_numbers(task["id"])
     if len(rounds) > MAX_ROUNDS:
-        problems.append(FieldProblem("fromRounds", f"at most {MAX_ROUNDS} rounds"))
+        problems.append(FieldProblem("fromRounds", tr("at most {max_rounds} rounds", max_rounds=MAX_ROUNDS)))
     unknown = [n for n in rounds if n not in known]
     if unknown:
-        problems.append(FieldProblem("fromRounds", f"the task has no round {', '.join(map(str, unknown))}"))
+        problems.append(FieldProblem("fromRounds", tr("the task has no round {numbers}", numbers=", ".join(map(str, unknown)))))
     base_model = base_model.strip()
     if len(base_model) > 500 or text_problem(base_model):
-        problems.append(FieldProblem("baseModel", "at most 500 characters of text"))
+        problems.append(FieldProblem("baseModel", tr("at most 500 characters of text")))
     if profile not in PROFILES:
-        problems.append(FieldProblem("profile", "must be FAST or FULL"))
+        problems.append(FieldProblem("profile", tr("must be FAST or FULL")))
     current = await task_queries.round_by_number(task["id"], task["current_round"])
     targets = from_json(current["target_models"]) if current else []
     spec = spec_for_model(targets[0]["name"]) if targets else None
     if spec is None:
         problems.append(
             FieldProblem(
-                "taskCode", "the task's current target model is not one of the built-in recipes, so there is nothing to retrain"
+                "taskCode",
+                tr("the task's current target model is not one of the built-in recipes, so there is nothing to retrain"),
             )
         )
     if problems:
-        raise invalid("The training request is not valid.", *problems)
+        raise invalid(tr("The training request is not valid."), *problems)
     assert spec is not None
     denied = permissions.retrain_target_model(viewer, task, targets[0]["name"])
     if denied is not None:
@@ -79,8 +81,10 @@ async def start_training(
     if not services.settings.target_model_repository:
         raise ServiceError(
             "CONFLICT",
-            "Retraining is not configured here: set TARGET_MODEL_REPOSITORY to the target "
-            "Triton's model repository (`dynabench up` does).",
+            tr(
+                "Retraining is not configured here: set TARGET_MODEL_REPOSITORY to the target "
+                "Triton's model repository (`dynabench up` does)."
+            ),
         )
     # A run still "active" hours later lost its job (a worker or Redis gone for good): close it so
     # the task is not blocked forever. A real run takes minutes.
@@ -91,7 +95,7 @@ async def start_training(
     )
     async with db.transaction():
         if await queries.lock_active_runs(task["id"]):
-            raise ServiceError("CONFLICT", "A retraining of this task is already running; wait for it to finish.")
+            raise ServiceError("CONFLICT", tr("A retraining of this task is already running; wait for it to finish."))
         run_id = await queries.insert_run(
             task["id"],
             viewer.user_id,
@@ -112,12 +116,14 @@ async def open_next_round(services: Services, task_code: str, model_version: str
     task = await get_task_by_code(task_code)
     version = model_version.strip()
     if len(version) > 32 or text_problem(version):  # training_runs.model_version is a varchar(32)
-        raise invalid("Not a model version.", FieldProblem("modelVersion", "at most 32 characters of text"))
+        raise invalid(tr("Not a model version."), FieldProblem("modelVersion", tr("at most 32 characters of text")))
     run = await queries.published_run(task["id"], version)
     if run is None:
         raise invalid(
-            "No published training run of this task has that version.",
-            FieldProblem("modelVersion", f"version {version!r} was not published for task '{task_code}'"),
+            tr("No published training run of this task has that version."),
+            FieldProblem(
+                "modelVersion", tr("version {version!r} was not published for task '{task}'", version=version, task=task_code)
+            ),
         )
     previous = await task_queries.round_by_number(task["id"], task["current_round"])
     row = await create_round(task_code, [{"name": run["model_name"], "version": version}], services=services, announce=False)

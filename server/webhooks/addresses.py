@@ -13,6 +13,8 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from server.core.i18n import tr
+
 URL_MAX = 2000
 LOCAL_NAMES = ("localhost", "localhost.localdomain")
 LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".home.arpa")
@@ -32,36 +34,40 @@ class Target:
 class UrlRefused(ValueError):
     """The message says why, in words fit for the hook's owner."""
 
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message  # a Text (server/core/i18n.py): str(refused) is plain English
+
 
 def parse_target(url: str, allow_private: bool) -> Target:
     """The URL's parts, or UrlRefused."""
     if not isinstance(url, str) or not url or len(url) > URL_MAX:
-        raise UrlRefused(f"Give a URL of at most {URL_MAX} characters.")
+        raise UrlRefused(tr("Give a URL of at most {max} characters.", max=URL_MAX))
     if not url.isascii() or any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url):
-        raise UrlRefused("The URL has spaces or characters URLs cannot hold (percent-encode them).")
+        raise UrlRefused(tr("The URL has spaces or characters URLs cannot hold (percent-encode them)."))
     try:
         parts = urlsplit(url)
         port = parts.port
         host = parts.hostname or ""
     except ValueError:
-        raise UrlRefused("That is not a valid URL.") from None
+        raise UrlRefused(tr("That is not a valid URL.")) from None
     scheme = parts.scheme.lower()
     if scheme != "https" and not (scheme == "http" and allow_private):
-        raise UrlRefused("Webhook URLs must start with https://.")
+        raise UrlRefused(tr("Webhook URLs must start with https://."))
     if parts.username is not None or parts.password is not None:
-        raise UrlRefused("Webhook URLs cannot carry a user name or password.")
+        raise UrlRefused(tr("Webhook URLs cannot carry a user name or password."))
     if parts.fragment:
-        raise UrlRefused("Webhook URLs cannot have a #fragment.")
+        raise UrlRefused(tr("Webhook URLs cannot have a #fragment."))
     if not host:
-        raise UrlRefused("The URL names no host.")
+        raise UrlRefused(tr("The URL names no host."))
     literal = _literal(host)
     if literal is None and not _valid_hostname(host):
-        raise UrlRefused("The URL's host is not a valid host name.")
+        raise UrlRefused(tr("The URL's host is not a valid host name."))
     if not allow_private:
         if literal is not None and not is_public(literal):
-            raise UrlRefused("Webhooks cannot call private, loopback or reserved addresses.")
+            raise UrlRefused(tr("Webhooks cannot call private, loopback or reserved addresses."))
         if host in LOCAL_NAMES or host.endswith(LOCAL_SUFFIXES):
-            raise UrlRefused("Webhooks cannot call local host names.")
+            raise UrlRefused(tr("Webhooks cannot call local host names."))
     return Target(url=url, scheme=scheme, host=host, port=port or (443 if scheme == "https" else 80), literal=literal)
 
 
@@ -82,9 +88,9 @@ def check_addresses(addresses: list[str], allow_private: bool) -> list[IPAddress
         if address not in parsed:
             parsed.append(address)
     if not parsed:
-        raise UrlRefused("The URL's host does not resolve.")
+        raise UrlRefused(tr("The URL's host does not resolve."))
     if not allow_private and not all(is_public(address) for address in parsed):
-        raise UrlRefused("The URL's host resolves to a private, loopback or reserved address.")
+        raise UrlRefused(tr("The URL's host resolves to a private, loopback or reserved address."))
     return parsed
 
 

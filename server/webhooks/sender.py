@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from server.core.i18n import tr
 from server.webhooks.addresses import IPAddress, Target, UrlRefused, check_addresses, parse_target
 
 RESOLVE_TIMEOUT_S = 5.0
@@ -39,7 +40,7 @@ async def checked_target(url: str, allow_private: bool) -> tuple[Target, list[IP
             asyncio.get_running_loop().getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM), RESOLVE_TIMEOUT_S
         )
     except (OSError, TimeoutError, UnicodeError):
-        raise UrlRefused("The URL's host does not resolve.") from None
+        raise UrlRefused(tr("The URL's host does not resolve.")) from None
     return target, check_addresses([str(info[4][0]) for info in infos], allow_private)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from server.core import db
 from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.webhooks import queries, sender
@@ -34,14 +35,14 @@ async def check_url(services: Services, url: str) -> str:
     try:
         await sender.checked_target(url, services.settings.webhooks_allow_private)
     except UrlRefused as refused:
-        raise invalid(str(refused), FieldProblem("url", str(refused))) from None
+        raise invalid(refused.message, FieldProblem("url", refused.message)) from None
     return url
 
 
 def check_events(events: Sequence[str]) -> list[str]:
     chosen = sorted({str(WebhookEventType(e)) for e in events})
     if not chosen:
-        raise invalid("Choose at least one event.", FieldProblem("events", "choose at least one event"))
+        raise invalid(tr("Choose at least one event."), FieldProblem("events", tr("choose at least one event")))
     return chosen
 
 
@@ -49,8 +50,8 @@ def check_description(description: str) -> str:
     description = description.strip()
     problem = text_problem(description) if description else None
     if problem or len(description) > DESCRIPTION_MAX:
-        message = problem or f"at most {DESCRIPTION_MAX} characters"
-        raise invalid("The description is not valid.", FieldProblem("description", message))
+        message = problem or tr("at most {max} characters", max=DESCRIPTION_MAX)
+        raise invalid(tr("The description is not valid."), FieldProblem("description", message))
     return description
 
 
@@ -62,7 +63,7 @@ async def create_webhook(
     limit = services.settings.webhooks_per_task
     async with db.transaction():
         if await queries.count_webhooks_locked(task_id) >= limit:
-            raise conflict(f"A task can have at most {limit} webhooks: delete one first.")
+            raise conflict(tr("A task can have at most {limit} webhooks: delete one first.", limit=limit))
         row = await queries.insert_webhook(values)
     await hooks_changed(services.redis)
     return CreatedWebhook(row, derive_secret(secret_key(services.settings), row["secret_salt"]))
@@ -82,7 +83,7 @@ async def update_webhook(services: Services, webhook_id: int, changes: dict[str,
     async with db.transaction():
         row = await queries.lock_webhook(webhook_id)
         if row is None:
-            raise not_found("That webhook")
+            raise not_found(tr("That webhook"))
         values = {key: checked.get(key, row[key]) for key in ("url", "events", "description", "enabled")}
         updated = await queries.update_webhook(webhook_id, values, DISABLED_BY_OWNER)
     await hooks_changed(services.redis)
@@ -92,26 +93,26 @@ async def update_webhook(services: Services, webhook_id: int, changes: dict[str,
 async def rotate_secret(services: Services, webhook_id: int, keep_previous_hours: int) -> CreatedWebhook:
     """A new signing secret (shown once); the previous one signs too for `keep_previous_hours` (0: stops at once)."""
     if not 0 <= keep_previous_hours <= MAX_ROTATION_GRACE_H:
-        message = f"from 0 to {MAX_ROTATION_GRACE_H} hours"
-        raise invalid("The grace period is not valid.", FieldProblem("keepPreviousHours", message))
+        message = tr("from 0 to {max} hours", max=MAX_ROTATION_GRACE_H)
+        raise invalid(tr("The grace period is not valid."), FieldProblem("keepPreviousHours", message))
     keep_until = datetime.now(UTC) + timedelta(hours=keep_previous_hours) if keep_previous_hours else None
     row = await queries.rotate_secret(webhook_id, new_salt(), keep_until)
     if row is None:
-        raise not_found("That webhook")
+        raise not_found(tr("That webhook"))
     return CreatedWebhook(row, derive_secret(secret_key(services.settings), row["secret_salt"]))
 
 
 async def delete_webhook(services: Services, webhook_id: int) -> None:
     """Its deliveries and their log go with it; attempts still queued find nothing to send."""
     if not await queries.delete_webhook(webhook_id):
-        raise not_found("That webhook")
+        raise not_found(tr("That webhook"))
     await hooks_changed(services.redis)
 
 
 async def get_webhook(webhook_id: int) -> WebhookRow:
     row = await queries.webhook_by_id(webhook_id)
     if row is None:
-        raise not_found("That webhook")
+        raise not_found(tr("That webhook"))
     return row
 
 

@@ -91,7 +91,11 @@ def test_vote_refusals(api, target_models):
         api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
     )
     second = api(VALIDATE, {"e": example_id, "l": "INCORRECT"}, token=validator)["validateExample"]
-    assert second == {"__typename": "ConflictError", "code": "CONFLICT", "message": "You have already validated this example."}
+    assert second == {
+        "__typename": "ConflictError",
+        "code": "ALREADY_VALIDATED",
+        "message": "You have already validated this example.",
+    }
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": example_id}, token=author)
     late = api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=api.sign_up("late"))["validateExample"]
     assert late["message"] == "This example was retracted by its author."

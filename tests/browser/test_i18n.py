@@ -9,6 +9,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from server.core.i18n import tr, translate
 from tests.browser.helpers import PASSWORD, sql
 from tests.browser.test_accessibility import axe_available, axe_violations  # noqa: F401 (a fixture)
 from tests.browser.test_leaderboard import _scored_models
@@ -55,6 +56,12 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
 
     form = page.locator("form")
     form.get_by_label("Nombre de usuario").fill("lectora")
+    # The server's refusal comes in Spanish too (the PWA sends its language as Accept-Language).
+    form.get_by_label("Contraseña").fill("not the password")
+    form.get_by_role("button", name="Iniciar sesión").click()
+    refusal = translate(tr("Wrong username or password."), "es")
+    assert refusal != "Wrong username or password."
+    expect(page.get_by_role("alert")).to_have_text(refusal)
     form.get_by_label("Contraseña").fill(PASSWORD)
     form.get_by_role("button", name="Iniciar sesión").click()
     expect(page).not_to_have_url(re.compile(r"/login"))

@@ -5,13 +5,11 @@ task and opening its round on the owner page, the annotate page offers the round
 
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import expect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example
 from tests.browser.helpers import PASSWORD, seed, sign_up, sql
-from tests.browser.test_owner import sentiment_config
+from tests.browser.test_owner import create_task_in_the_owner_pages, sentiment_config
 
 PHONE = {"width": 390, "height": 844}
 LOG_IN = """mutation($u: String!, $p: String!) { logIn(input: {username: $u, password: $p}) {
@@ -61,25 +59,10 @@ def test_the_task_list_follows_new_tasks_live(api, admin_token, app_url, launch,
     expect(page.get_by_role("link", name="Live movies", exact=True)).to_be_visible()
 
 
-def _create_task_in_the_owner_pages(page, app_url, code: str, name: str) -> None:
-    page.goto(app_url + "/#/owner")
-    expect(page.get_by_role("heading", level=1, name="Your tasks")).to_be_visible()
-    page.get_by_test_id("new-task-link").click()
-    page.get_by_label("Code", exact=True).fill(code)
-    page.get_by_label("Name", exact=True).fill(name)
-    page.get_by_role("button", name="Advanced: JSON").click()
-    page.get_by_label("Config (JSON)").fill(json.dumps(sentiment_config(), indent=2))
-    page.get_by_role("radio", name="No model now: open a round later").check()
-    page.get_by_role("button", name="Create task").click()
-    expect(page.get_by_test_id("create-task-status")).to_contain_text(f"Task “{name}” created")
-    page.get_by_role("link", name=name).click()
-    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
-
-
 def _owner_with_a_round(page, app_url, target_models) -> None:
     sign_up(page, app_url, "new-owner")  # the task list is loaded now (the home page)
     sql("UPDATE users SET is_admin = true WHERE username = 'new-owner'")
-    _create_task_in_the_owner_pages(page, app_url, "fresh_task", "Fresh task")
+    create_task_in_the_owner_pages(page, app_url, "fresh_task", "Fresh task")
     page.get_by_label("Target models").fill(target_models["sentiment"])
     page.get_by_role("button", name="Open round").click()  # no open round yet: nothing to confirm
     expect(page.get_by_test_id("round-status")).to_have_text("Round 1 is open.")

@@ -31,6 +31,24 @@ def sentiment_config() -> dict:
     return copy.deepcopy(next(spec["config"] for spec in BUILTIN_TASKS if spec["code"] == "sentiment"))
 
 
+def create_task_in_the_owner_pages(page, app_url: str, code: str, name: str) -> None:
+    """A task from a JSON config (the built-in sentiment config under a new code), in the task creation page's
+    "Advanced: JSON" editor, without a first round (tests/browser/test_task_create.py covers that); ends on its
+    owner page."""
+    page.goto(app_url + "/#/owner")
+    expect(page.get_by_role("heading", level=1, name="Your tasks")).to_be_visible()
+    page.get_by_test_id("new-task-link").click()
+    page.get_by_label("Code", exact=True).fill(code)
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_role("button", name="Advanced: JSON").click()
+    page.get_by_label("Config (JSON)").fill(json.dumps(sentiment_config(), indent=2))
+    page.get_by_role("radio", name="No model now: open a round later").check()
+    page.get_by_role("button", name="Create task").click()
+    expect(page.get_by_test_id("create-task-status")).to_contain_text(f"Task “{name}” created")
+    page.get_by_role("link", name=name).click()
+    expect(page.get_by_role("heading", level=1, name=name)).to_be_visible()
+
+
 @pytest.mark.usefixtures("axe_available")
 def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_url, launch, profile, target_models):
     context = launch(profile)
@@ -38,20 +56,7 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     sign_up(page, app_url, "round-owner")
     sql("UPDATE users SET is_admin = true WHERE username = 'round-owner'")
 
-    # A task from a JSON config (the built-in sentiment config under a new code), in the task creation page's
-    # "Advanced: JSON" editor, without a first round (tests/browser/test_task_create.py covers that).
-    page.goto(app_url + "/#/owner")
-    expect(page.get_by_role("heading", level=1, name="Your tasks")).to_be_visible()
-    page.get_by_test_id("new-task-link").click()
-    page.get_by_label("Code", exact=True).fill(CODE)
-    page.get_by_label("Name", exact=True).fill(NAME)
-    page.get_by_role("button", name="Advanced: JSON").click()
-    page.get_by_label("Config (JSON)").fill(json.dumps(sentiment_config(), indent=2))
-    page.get_by_role("radio", name="No model now: open a round later").check()
-    page.get_by_role("button", name="Create task").click()
-    expect(page.get_by_test_id("create-task-status")).to_contain_text(f"Task “{NAME}” created")
-    page.get_by_role("link", name=NAME).click()
-    expect(page.get_by_role("heading", level=1, name=NAME)).to_be_visible()
+    create_task_in_the_owner_pages(page, app_url, CODE, NAME)
     expect(page.get_by_role("heading", name="Rounds")).to_be_visible()
 
     # A round whose target is the loaded sentiment model, then two contexts.

@@ -4,8 +4,10 @@
  *   AuthExpiredError  — the token was refused: sign in again
  *   GraphQLError      — the server answered with errors (a bug or a schema mismatch): show it
  */
+import { currentLocale } from "../i18n/runtime";
 import { markReachable, markUnreachable } from "../lib/network";
 import type { Document } from "./documents";
+import { NETWORK_TEXT as T } from "./text";
 import { postWithProgress } from "./xhr";
 
 export class NetworkError extends Error {
@@ -72,6 +74,7 @@ export async function request<TData, TVariables>(
       headers: {
         "Content-Type": "application/json",
         Accept: "application/graphql-response+json, application/json",
+        "Accept-Language": currentLocale(), // the server says its refusals in the UI's language
         ...(token ? { Authorization: `Bearer ${token}` } : {}),
       },
       body: JSON.stringify({ query: document, variables }),
@@ -80,12 +83,12 @@ export async function request<TData, TVariables>(
     });
   } catch (error) {
     markUnreachable();
-    throw new NetworkError(controller.signal.aborted ? "The server did not answer in time." : "You are offline or the server is unreachable.");
+    throw new NetworkError(controller.signal.aborted ? T.timedOut : T.unreachable);
   } finally {
     clearTimeout(timer);
   }
   if (response.status >= 500 || response.status === 429 || response.status === 408) {
-    throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
+    throw new NetworkError(T.unavailable(response.status));
   }
   return readAnswer<TData>(response, true);
 }
@@ -113,21 +116,25 @@ export async function requestUpload<TData, TVariables>(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 300_000);
   options.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  const headers = { Accept: "application/graphql-response+json, application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  const headers = {
+    Accept: "application/graphql-response+json, application/json",
+    "Accept-Language": currentLocale(),
+    ...(token ? { Authorization: `Bearer ${token}` } : {}),
+  };
   let response: Response;
   try {
     response = options.onProgress // XMLHttpRequest: fetch reports no upload progress
       ? await postWithProgress(GRAPHQL_PATH, form, headers, controller.signal, options.onProgress)
       : await fetch(GRAPHQL_PATH, { method: "POST", headers, body: form, signal: controller.signal, cache: "no-store" });
   } catch {
-    if (options.signal?.aborted) throw new CancelledError("The upload was cancelled.");
+    if (options.signal?.aborted) throw new CancelledError(T.uploadCancelled);
     markUnreachable();
-    throw new NetworkError(controller.signal.aborted ? "The upload took too long." : "You are offline or the server is unreachable.");
+    throw new NetworkError(controller.signal.aborted ? T.uploadTooLong : T.unreachable);
   } finally {
     clearTimeout(timer);
   }
-  if (response.status === 413) throw new GraphQLError("The file is too large for the server.");
-  if (response.status >= 500 || response.status === 429) throw new NetworkError(`The server is unavailable (HTTP ${response.status}).`);
+  if (response.status === 413) throw new GraphQLError(T.fileTooLarge);
+  if (response.status >= 500 || response.status === 429) throw new NetworkError(T.unavailable(response.status));
   return readAnswer<TData>(response, false);
 }
 
@@ -138,7 +145,7 @@ async function readAnswer<TData>(response: Response, cutOffMeansUnreachable: boo
     body = (await response.json()) as GraphQLResponse<TData>;
   } catch {
     if (cutOffMeansUnreachable) markUnreachable();
-    throw new NetworkError(`The answer was cut off (HTTP ${response.status}).`);
+    throw new NetworkError(T.cutOff(response.status));
   }
   markReachable();
   if (body.errors?.length) {
@@ -150,7 +157,7 @@ async function readAnswer<TData>(response: Response, cutOffMeansUnreachable: boo
     }
     throw new GraphQLError(message, codes);
   }
-  if (!body.data) throw new GraphQLError(`Empty answer (HTTP ${response.status}).`);
+  if (!body.data) throw new GraphQLError(T.empty(response.status));
   return body.data;
 }
 

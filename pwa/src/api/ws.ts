@@ -4,6 +4,7 @@
  * every reconnect (a subscription starts with the current state, so re-subscribing is a re-read).
  */
 import { createClient, type Client } from "graphql-ws";
+import { currentLocale } from "../i18n/runtime";
 import { reconnected } from "../lib/network";
 import { GRAPHQL_PATH } from "./client";
 import type { Document } from "./documents";
@@ -39,7 +40,7 @@ function liveClient(): Client {
       const delay = Math.min(30_000, 1_000 * 2 ** retries) * (0.5 + Math.random() / 2);
       await new Promise((resolve) => setTimeout(resolve, delay));
     },
-    connectionParams: () => (token ? { Authorization: `Bearer ${token}` } : {}),
+    connectionParams: () => ({ locale: currentLocale(), ...(token ? { Authorization: `Bearer ${token}` } : {}) }),
     on: {
       connected: () => {
         // Only a connection that dropped (not a lazy close) means live views may have missed events.

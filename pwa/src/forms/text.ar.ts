@@ -1,8 +1,18 @@
 import type { Translation } from "../i18n/catalogs";
+import { pluralFor } from "../i18n/format";
 import type { FORM_EN } from "./text";
 
 export const forms: Translation<typeof FORM_EN> = {
   required: "مطلوب",
+  fieldsToFix: (n) =>
+    pluralFor("ar")(n, {
+      zero: "لا حقول تحتاج إلى تصحيح.",
+      one: "حقل واحد يحتاج إلى تصحيح.",
+      two: "حقلان يحتاجان إلى تصحيح.",
+      few: "# حقول تحتاج إلى تصحيح.",
+      many: "# حقلًا يحتاج إلى تصحيح.",
+      other: "# حقل يحتاج إلى تصحيح.",
+    }),
   optional: "اختياري",
   characters: (used, max) => `${used} / ${max} حرفًا`,
   missing: "املأ هذا الحقل.",

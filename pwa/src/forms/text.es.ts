@@ -3,6 +3,7 @@ import type { FORM_EN } from "./text";
 
 export const forms: Translation<typeof FORM_EN> = {
   required: "Obligatorio",
+  fieldsToFix: (n) => (n === 1 ? "Hay que corregir 1 campo." : `Hay que corregir ${n} campos.`),
   optional: "opcional",
   characters: (used, max) => `${used} / ${max} caracteres`,
   missing: "Rellena este campo.",

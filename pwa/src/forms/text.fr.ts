@@ -3,6 +3,7 @@ import type { FORM_EN } from "./text";
 
 export const forms: Translation<typeof FORM_EN> = {
   required: "Obligatoire",
+  fieldsToFix: (n) => (n < 2 ? `${n} champ à corriger.` : `${n} champs à corriger.`),
   optional: "facultatif",
   characters: (used, max) => `${used} / ${max} caractères`,
   missing: "Remplissez ce champ.",

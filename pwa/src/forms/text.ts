@@ -3,6 +3,7 @@ import { localized } from "../i18n/runtime";
 
 export const FORM_EN = {
   required: "Required",
+  fieldsToFix: (n: number) => `${n} ${n === 1 ? "field needs" : "fields need"} fixing.`,
   optional: "optional",
   characters: (used: number, max: number) => `${used} / ${max} characters`,
   missing: "Fill this in.",

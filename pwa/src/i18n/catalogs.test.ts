@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { ACCOUNT_EN } from "../account/text";
 import { ADMIN_EN } from "../admin/text";
+import { NETWORK_EN } from "../api/text";
 import { AUTH_EN } from "../auth/text";
 import { FORM_EN } from "../forms/text";
 import { INBOX_EN } from "../inbox/text";
@@ -34,6 +35,7 @@ const ENGLISH: EnglishCatalogs = {
   leaderboard: LEADERBOARD_EN, browse: BROWSE_EN, campaigns: CAMPAIGN_EN, create: CREATE_EN, webhooks: WEBHOOK_EN, i18n: I18N_EN,
   annotate: ANNOTATE_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
   offline: OFFLINE_EN, settings: SETTINGS_EN, owner: OWNER_EN, shell: SHELL_EN, outboxPage: OUTBOX_PAGE_EN, examples: EXAMPLES_EN,
+  network: NETWORK_EN,
 };
 const LOCALES = { es, fr, ar } as const satisfies Record<string, LocaleCatalog>;
 
@@ -166,7 +168,7 @@ describe("plural forms (CLDR)", () => {
   });
 
   it("Arabic: six forms — zero, one, two, few (3–10), many (11–99), other (100)", () => {
-    for (const fn of [ar.join.attemptsLeft, ar.inbox.bell, ar.leaderboard.ranked, ar.browse.selected, ar.campaigns.fixErrors]) {
+    for (const fn of [ar.join.attemptsLeft, ar.inbox.bell, ar.leaderboard.ranked, ar.browse.selected, ar.forms.fieldsToFix]) {
       const texts = forms(fn);
       expect(new Set(texts).size, texts.join(" | ")).toBe(6);
     }

@@ -5,6 +5,7 @@
  */
 import type { ACCOUNT_EN } from "../account/text";
 import type { ADMIN_EN } from "../admin/text";
+import type { NETWORK_EN } from "../api/text";
 import type { AUTH_EN } from "../auth/text";
 import type { FORM_EN } from "../forms/text";
 import type { INBOX_EN } from "../inbox/text";
@@ -52,6 +53,7 @@ export interface EnglishCatalogs {
   shell: typeof SHELL_EN;
   outboxPage: typeof OUTBOX_PAGE_EN;
   examples: typeof EXAMPLES_EN;
+  network: typeof NETWORK_EN;
 }
 
 export type Domain = keyof EnglishCatalogs;

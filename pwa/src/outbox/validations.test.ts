@@ -46,7 +46,9 @@ describe("newValidationItem", () => {
 describe("classifyVote", () => {
   it("treats an 'already validated' conflict after a lost reply as done, other conflicts as refused", () => {
     expect(classifyVote(validated)).toBe("done");
-    expect(classifyVote({ __typename: "ConflictError", code: "CONFLICT", message: "You have already validated this example." })).toBe("done");
+    // By its code, whatever the language of the message.
+    expect(classifyVote({ __typename: "ConflictError", code: "ALREADY_VALIDATED", message: "Ya validaste este ejemplo." })).toBe("done");
+    expect(classifyVote({ __typename: "ConflictError", code: "CONFLICT", message: "This example is already validated." })).toBe("refused");
     expect(classifyVote({ __typename: "ConflictError", code: "CONFLICT", message: "This example was retracted by its author." })).toBe("refused");
     expect(classifyVote({ __typename: "PermissionError", code: "FORBIDDEN", message: "You cannot validate your own example." })).toBe("refused");
     expect(classifyVote({ __typename: "NotFoundError", code: "NOT_FOUND", message: "gone" })).toBe("refused");

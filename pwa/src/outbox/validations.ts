@@ -3,8 +3,8 @@
  *
  * A vote goes through the same IndexedDB outbox as examples. `validateExample` has no client UUID:
  * the server keeps one vote per example and user, so the outbox key is derived from both
- * (`vote:<user>:<example>`) — one vote per example on this device too — and a `ConflictError`
- * "already validated" after a lost reply means the vote is stored: the item is done (exactly once
+ * (`vote:<user>:<example>`) — one vote per example on this device too — and a `ConflictError` with the code
+ * ALREADY_VALIDATED after a lost reply means the vote is stored: the item is done (exactly once
  * from the validator's point of view).
  */
 import { localized } from "../i18n/runtime";
@@ -84,7 +84,6 @@ export function newValidationItem(
 
 export type VoteOutcome = "done" | "refused" | "retry" | "signIn";
 
-const ALREADY_VALIDATED = /already validated/i;
 const REFUSED = new Set(["InputError", "NotFoundError", "ConflictError", "PermissionError"]);
 
 /** What the server's answer to one vote means for its outbox item. */
@@ -92,7 +91,7 @@ export function classifyVote(result: ValidateExampleResult | null | undefined): 
   if (!result) return "retry";
   if (result.__typename === "ExampleValidated") return "done";
   // The vote is stored already: an earlier attempt got through and only its reply was lost.
-  if (result.__typename === "ConflictError" && ALREADY_VALIDATED.test(result.message)) return "done";
+  if (result.__typename === "ConflictError" && result.code === "ALREADY_VALIDATED") return "done";
   if (result.__typename === "AuthenticationError") return "signIn";
   if (REFUSED.has(result.__typename)) return "refused";
   return "retry";

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from server.annotation.records import ExampleStatus
 from server.core.errors import FieldProblem
+from server.core.i18n import tr
 
 MAX_SEARCH = 200  # characters of a full-text search
 MAX_AUTHOR = 150
@@ -29,14 +30,14 @@ class ExampleFilter:
 def problems(f: ExampleFilter) -> list[FieldProblem]:
     found = []
     if f.text is not None and (len(f.text) > MAX_SEARCH or not f.text.strip() or "\x00" in f.text):
-        found.append(FieldProblem("filter.text", f"1 to {MAX_SEARCH} characters of words to search for"))
+        found.append(FieldProblem("filter.text", tr("1 to {max} characters of words to search for", max=MAX_SEARCH)))
     if f.author is not None and (not f.author.strip() or len(f.author) > MAX_AUTHOR):
-        found.append(FieldProblem("filter.author", "a username"))
+        found.append(FieldProblem("filter.author", tr("a username")))
     if f.created_after and f.created_before and f.created_after >= f.created_before:
-        found.append(FieldProblem("filter.createdBefore", "must be later than createdAfter"))
+        found.append(FieldProblem("filter.createdBefore", tr("must be later than createdAfter")))
     for moment, name in ((f.created_after, "createdAfter"), (f.created_before, "createdBefore")):
         if moment is not None and moment.tzinfo is None:
-            found.append(FieldProblem(f"filter.{name}", "a date and time with its time zone (ISO 8601)"))
+            found.append(FieldProblem(f"filter.{name}", tr("a date and time with its time zone (ISO 8601)")))
     return found
 
 

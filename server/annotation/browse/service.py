@@ -18,6 +18,7 @@ from server.annotation.validation import voting
 from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.tasks.service import get_round
@@ -66,7 +67,7 @@ def _check(viewer: Viewer | None, task_id: int) -> None:
 def _check_filter(f: ExampleFilter) -> None:
     found = problems(f)
     if found:
-        raise invalid("The filter is not valid.", *found)
+        raise invalid(tr("The filter is not valid."), *found)
 
 
 async def round_examples(viewer: Viewer | None, round_id: int, f: ExampleFilter, below: int, limit: int) -> list[dict]:
@@ -86,10 +87,10 @@ async def _reviewable(viewer: Viewer, example_id: int) -> ExampleRow:
     """The example, if the viewer owns its task; otherwise NOT_FOUND (whether it exists is not told)."""
     row = await example_queries.example_by_id(example_id)
     if row is None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     task_id = (await get_round(row["round"]))["task"]
     if permissions.review_examples(viewer, task_id) is not None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     return row
 
 
@@ -110,9 +111,9 @@ async def bulk(services: Services, viewer: Viewer, example_ids: list[int], actio
     """Each example on its own: one refused (not the viewer's to review, own example, already retracted...) does
     not stop the others; each done action is recorded in the example's history with the note."""
     if not example_ids or len(example_ids) > MAX_BULK:
-        raise invalid("Choose the examples.", FieldProblem("exampleIds", f"1 to {MAX_BULK} examples"))
+        raise invalid(tr("Choose the examples."), FieldProblem("exampleIds", tr("1 to {max} examples", max=MAX_BULK)))
     if len(note) > MAX_NOTE or text_problem(note):
-        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE} characters of text"))
+        raise invalid(tr("The note is not valid."), FieldProblem("note", tr("at most {max} characters of text", max=MAX_NOTE)))
     chosen = BulkAction(action)
     outcomes = []
     for example_id in dict.fromkeys(example_ids):  # each once, in the order given
@@ -134,11 +135,11 @@ async def _act(services: Services, viewer: Viewer, row: ExampleRow, action: Bulk
         await queries.record_event(example_id, viewer.user_id, action.value, note)
         return
     if row["retracted"]:
-        raise ServiceError("CONFLICT", "This example is already retracted.")
+        raise ServiceError("CONFLICT", tr("This example is already retracted."))
     if action is BulkAction.RESOLVE_FLAG:
         async with db.transaction():
             if not await queries.resolve_flag(example_id):
-                raise ServiceError("CONFLICT", "Its author did not flag this example (or the flag was resolved).")
+                raise ServiceError("CONFLICT", tr("Its author did not flag this example (or the flag was resolved)."))
             await queries.record_event(example_id, viewer.user_id, action.value, note)
         await events.publish(
             services.redis, events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="flagged")

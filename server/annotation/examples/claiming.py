@@ -17,6 +17,7 @@ from server.annotation.fooling_claims import REFUSED, REPEAT, check_claim, claim
 from server.annotation.records import ExampleRow, Verdict
 from server.core import db, events
 from server.core.errors import ServiceError
+from server.core.i18n import tr
 from server.core.services import Services
 from server.tasks.service import get_round, round_config
 
@@ -61,7 +62,7 @@ async def _after_race(example_id: int, viewer: Principal, client_id: uuid.UUID) 
     check = check_claim(example, client_id)
     if check.outcome == REPEAT:
         return _outcome(example, duplicate=True)
-    raise ServiceError("CONFLICT", check.message or "This example changed meanwhile; reload it.")
+    raise ServiceError("CONFLICT", check.message or tr("This example changed meanwhile; reload it."))
 
 
 def _outcome(example: ExampleRow, duplicate: bool) -> ClaimOutcome:

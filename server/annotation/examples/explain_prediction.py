@@ -16,6 +16,7 @@ from server.annotation.examples import queries
 from server.annotation.examples.service import cached_config
 from server.core import rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.inference import ModelUnavailable, predict_batch
 from server.core.jsonutil import from_json
 from server.core.rate_limits import Action
@@ -59,7 +60,7 @@ async def explain_prediction(
             batch = rows[start : start + per_call]
             outputs += await predict_batch(client, config, name, batch, services.settings.triton_timeout_s, version)
     except ModelUnavailable:
-        raise ServiceError("MODEL_UNAVAILABLE", "The model could not answer just now. Try again shortly.") from None
+        raise ServiceError("MODEL_UNAVAILABLE", tr("The model could not answer just now. Try again shortly.")) from None
     calls = -(-len(rows) // per_call)
     return Explanation(name, version, outputs[0], pieces, occlusion.attributions(config.kind, outputs[0], outputs[1:]), calls)
 
@@ -68,28 +69,28 @@ async def _load(round_id: int, context_id: int | None, user_id: int) -> tuple[Ta
     """The round's config and targets, and the context's fields when the model reads any (else {})."""
     rows = await queries.load_for_writing(round_id, context_id or 0, None, user_id)
     if not rows or not rows[0]["may_write"]:  # a hidden task's round is as good as missing to others
-        raise not_found("That round")
+        raise not_found(tr("That round"))
     row = rows[0]
     if row["end_at"] is not None:
-        raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
+        raise ServiceError("ROUND_CLOSED", tr("This round is closed; write examples for the task's current round."))
     config = cached_config(row["task"], row["config"])
     targets = from_json(row["target_models"]) or []
     if not targets:
-        raise ServiceError("MODEL_UNAVAILABLE", "This round has no target model to explain.")
+        raise ServiceError("MODEL_UNAVAILABLE", tr("This round has no target model to explain."))
     context_names = {f.name for f in config.context_fields}
     if not any(name in context_names for name in config.model_inputs):
         return config, targets, {}
     if context_id is None:
-        raise invalid("This task's model reads the context: give its id.", FieldProblem("contextId", "is required"))
+        raise invalid(tr("This task's model reads the context: give its id."), FieldProblem("contextId", tr("is required")))
     if row["context_id"] is None or row["context_round"] != row["id"]:
-        raise not_found("That context (in this round)")
+        raise not_found(tr("That context (in this round)"))
     return config, targets, from_json(row["context_fields"]) or {}
 
 
 def _checked_inputs(config: TaskConfig, fields: Any) -> dict[str, str]:
     """The writer's model inputs: each non-empty text within its field's limit (other fields are not asked for)."""
     if not isinstance(fields, dict):
-        raise invalid("`fields` must be an object.", FieldProblem("fields", "must be an object"))
+        raise invalid(tr("`fields` must be an object."), FieldProblem("fields", tr("must be an object")))
     specs = {spec.name: spec for spec in config.input_fields}
     problems, inputs = [], {}
     for name in config.model_inputs:
@@ -98,13 +99,13 @@ def _checked_inputs(config: TaskConfig, fields: Any) -> dict[str, str]:
             continue  # a context field: read from the context
         value = fields.get(name)
         if not isinstance(value, str) or not value.strip():
-            problems.append(FieldProblem(f"fields.{name}", "must be non-empty text"))
+            problems.append(FieldProblem(f"fields.{name}", tr("must be non-empty text")))
         elif len(value) > spec.max_length:
-            problems.append(FieldProblem(f"fields.{name}", f"longer than {spec.max_length} characters"))
+            problems.append(FieldProblem(f"fields.{name}", tr("longer than {max} characters", max=spec.max_length)))
         elif problem := text_problem(value):
             problems.append(FieldProblem(f"fields.{name}", problem))
         else:
             inputs[name] = value
     if problems:
-        raise invalid("The example is not valid.", *problems)
+        raise invalid(tr("The example is not valid."), *problems)
     return inputs

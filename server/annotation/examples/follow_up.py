@@ -13,6 +13,7 @@ from server.annotation.examples.actions import own_example
 from server.annotation.records import ExampleRow, ExampleStatus
 from server.annotation.validation_input import check_follow_up
 from server.core.errors import ServiceError
+from server.core.i18n import tr
 from server.core.jsonutil import from_json, to_json
 from server.tasks.service import get_round, round_config
 
@@ -29,13 +30,13 @@ _DECIDED = (ExampleStatus.VALIDATED, ExampleStatus.REJECTED, ExampleStatus.FLAGG
 def _refusal(example: ExampleRow, client_id: uuid.UUID) -> ServiceError | None:
     """Why this example takes no follow-up answers now, or None (a repeat of this UUID is answered before this)."""
     if example["retracted"]:
-        return ServiceError("CONFLICT", "This example was retracted.")
+        return ServiceError("CONFLICT", tr("This example was retracted."))
     if example.get("follow_up_client_id") is not None:
-        return ServiceError("CONFLICT", "The follow-up questions of this example are already answered.")
+        return ServiceError("CONFLICT", tr("The follow-up questions of this example are already answered."))
     if example["fooled"] is None:
-        return ServiceError("CONFLICT", "The model's verdict on this example is not known yet.")
+        return ServiceError("CONFLICT", tr("The model's verdict on this example is not known yet."))
     if example["status"] in _DECIDED:
-        return ServiceError("CONFLICT", "This example is already validated: its answers can no longer change.")
+        return ServiceError("CONFLICT", tr("This example is already validated: its answers can no longer change."))
     return None
 
 
@@ -57,4 +58,4 @@ async def answer_follow_up(viewer: Principal, example_id: int, fields: object, c
     example = await own_example(example_id, viewer)
     if example.get("follow_up_client_id") == client_id:
         return FollowUpOutcome(example, duplicate=True)
-    raise _refusal(example, client_id) or ServiceError("CONFLICT", "This example changed meanwhile; reload it.")
+    raise _refusal(example, client_id) or ServiceError("CONFLICT", tr("This example changed meanwhile; reload it."))

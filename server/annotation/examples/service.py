@@ -23,6 +23,7 @@ from server.annotation.records import ExampleRow, ExampleStatus, Verdict
 from server.annotation.validation_input import check_submission
 from server.core import jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.inference import ModelUnavailable, Prediction
 from server.core.jsonutil import from_json
 from server.core.rate_limits import Action, Taken
@@ -64,14 +65,14 @@ async def _load(submission: Submission, user_id: int) -> tuple[dict, TaskConfig,
     """Round, task config, context and whether the client UUID is taken, in one round trip."""
     rows = await queries.load_for_writing(submission.round_id, submission.context_id, submission.client_id, user_id)
     if not rows or not rows[0]["may_write"]:  # a hidden task's round is as good as missing to others
-        raise not_found("That round")
+        raise not_found(tr("That round"))
     if rows[0]["client_id_used"]:
         raise _AlreadyStored
     row = rows[0]
     if row["end_at"] is not None:
-        raise ServiceError("ROUND_CLOSED", "This round is closed; write examples for the task's current round.")
+        raise ServiceError("ROUND_CLOSED", tr("This round is closed; write examples for the task's current round."))
     if row["context_id"] is None or row["context_round"] != row["id"]:
-        raise not_found("That context (in this round)")
+        raise not_found(tr("That context (in this round)"))
     round_row = {
         "id": row["id"],
         "task": row["task"],
@@ -99,7 +100,7 @@ def cached_config(task_id: int, raw: str) -> TaskConfig:
 async def create_example(services: Services, user_id: int, submission: Submission, address: str | None = None) -> Outcome:
     """Judge and store one example of this user, sent from this client address (for the rate limits)."""
     if submission.client_id is None and not submission.sandbox:
-        raise invalid("A client UUID is required.", FieldProblem("clientId", "is required unless sandbox"))
+        raise invalid(tr("A client UUID is required."), FieldProblem("clientId", tr("is required unless sandbox")))
     # The model is asked only once the rate limits allow it; a refusal waits until the duplicate check below
     # (a retried client UUID is answered from the stored example, however many were sent meanwhile).
     taken, refusal = await _take_rate(services, user_id, address)
@@ -157,7 +158,9 @@ async def _judge(asking: asyncio.Future, config: TaskConfig, submission: Submiss
         predictions = await asking
     except ModelUnavailable as exc:
         if submission.sandbox:
-            raise ServiceError("MODEL_UNAVAILABLE", f"The model could not answer: {exc}. Try again shortly.") from None
+            raise ServiceError(
+                "MODEL_UNAVAILABLE", tr("The model could not answer: {reason}. Try again shortly.", reason=str(exc))
+            ) from None
         return [], None, str(exc)
     return predictions, fooling.fooled(config, str(submission.intended), [p.output for p in predictions]), ""
 
@@ -278,7 +281,7 @@ async def _take_rate(services: Services, user_id: int, address: str | None) -> t
             Action.SUBMIT_EXAMPLE,
             account=user_id,
             address=address,
-            note=" (unsent examples stay in your outbox)",
+            note=tr(" (unsent examples stay in your outbox)"),
         )
     except ServiceError as refusal:
         return Taken(), refusal
@@ -292,14 +295,17 @@ def _stored_outcome(example: ExampleRow, predictions: list[Prediction], duplicat
 
 def _message(verdict: Verdict, sandbox: bool = False) -> str:
     if verdict == Verdict.PENDING:
-        return (
+        return tr(
             "Saved. The model is not answering right now, so your example is pending; "
             "it will be judged as soon as the model is back."
         )
-    prefix = "Sandbox (not saved): " if sandbox else ""
     if verdict == Verdict.AWAITING_CLAIM:  # fooling ask_user: the annotator judges the answer (claimFooled)
-        return prefix + "Here is the model's answer. Did the model get it wrong?"
-    return prefix + ("You fooled the model!" if verdict == Verdict.FOOLED else "The model got it right. Try again?")
+        if sandbox:
+            return tr("Sandbox (not saved): Here is the model's answer. Did the model get it wrong?")
+        return tr("Here is the model's answer. Did the model get it wrong?")
+    if verdict == Verdict.FOOLED:
+        return tr("Sandbox (not saved): You fooled the model!") if sandbox else tr("You fooled the model!")
+    return tr("Sandbox (not saved): The model got it right. Try again?") if sandbox else tr("The model got it right. Try again?")
 
 
 async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
@@ -307,7 +313,7 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
     if row is None:
         return None
     if row["user"] != user_id:
-        raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+        raise ServiceError("CONFLICT", tr("This client UUID belongs to another user's example."))
     return _stored_outcome(row, [], duplicate=True)
 
 

@@ -14,6 +14,7 @@ from server.annotation.records import ExampleRow, ExampleStatus
 from server.campaigns.work import check_quota
 from server.core import db
 from server.core.errors import ServiceError, not_found
+from server.core.i18n import tr
 from server.core.inference import Prediction
 from server.core.jsonutil import to_json
 from server.crowd.quotas import Action as QuotaAction
@@ -75,8 +76,8 @@ async def insert_example(
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):
-            raise ServiceError("AUTHENTICATION_FAILED", "Your session has expired or is invalid; log in again.") from None
-        raise not_found("That round or context") from None
+            raise ServiceError("AUTHENTICATION_FAILED", tr("Your session has expired or is invalid; log in again.")) from None
+        raise not_found(tr("That round or context")) from None
     if repeat is not None:
         await refuse(repeat, task_id, user_id, client_id)
     if row is None and guard:
@@ -84,6 +85,6 @@ async def insert_example(
     if row is None:  # the same client UUID won a race a moment ago
         existing = await queries.example_by_client_id(submission.client_id)
         if existing is None or existing["user"] != user_id:
-            raise ServiceError("CONFLICT", "This client UUID belongs to another user's example.")
+            raise ServiceError("CONFLICT", tr("This client UUID belongs to another user's example."))
         return existing, False
     return row, True

@@ -20,6 +20,7 @@ from server.annotation.exports import queries
 from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_dataset
 from server.core import db
 from server.core.errors import ServiceError
+from server.core.i18n import tr
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, round_config
 
@@ -49,11 +50,11 @@ def read_link_token(token: str, secret: str) -> tuple[int, str]:
     try:
         payload = jwt.decode(token, secret, algorithms=["HS256"], options={"require": ["exp", "round", "fmt"]})
     except jwt.ExpiredSignatureError:
-        raise ServiceError("FORBIDDEN", "This export link has expired; ask for a new one with exportRound.") from None
+        raise ServiceError("FORBIDDEN", tr("This export link has expired; ask for a new one with exportRound.")) from None
     except jwt.PyJWTError:
-        raise ServiceError("FORBIDDEN", "This export link is not valid.") from None
+        raise ServiceError("FORBIDDEN", tr("This export link is not valid.")) from None
     if payload.get("typ") != "export" or payload.get("fmt") not in FORMATS:
-        raise ServiceError("FORBIDDEN", "This export link is not valid.")
+        raise ServiceError("FORBIDDEN", tr("This export link is not valid."))
     return int(payload["round"]), payload["fmt"]
 
 

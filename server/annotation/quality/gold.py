@@ -15,11 +15,12 @@ from server.annotation.quality import queries
 from server.annotation.records import ValidationLabel
 from server.core import jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.crowd.gold import GoldStats, PauseRule, is_paused, next_is_gold, pick_gold
 from server.tasks.config import TaskConfig
 
-PAUSED_MESSAGE = (
+PAUSED_MESSAGE = tr(
     "You are paused for this task: too many of your answers on check items did not match the known answers. "
     "The task's owners can review your work."
 )
@@ -76,7 +77,8 @@ async def answer_gold(services: Services, gold: dict, config: TaskConfig, user_i
     on. Returns a row shaped like a vote (the validator sees no difference)."""
     answered = await queries.insert_gold_answer(gold["example"], gold["task"], user_id, label, gold["answer"])
     if answered is None:
-        raise ServiceError("CONFLICT", "You have already validated this example.")
+        # Its own code: the PWA's outbox takes it as "this vote is stored" after a lost reply.
+        raise ServiceError("ALREADY_VALIDATED", tr("You have already validated this example."))
     if user_id in await paused_users(gold["task"], config, [user_id]):
         from workers import validation as validation_jobs
 
@@ -88,16 +90,16 @@ async def answer_gold(services: Services, gold: dict, config: TaskConfig, user_i
 async def mark_gold(viewer: Viewer, example: dict, task_id: int, answer: str) -> None:
     _check_owner(viewer, task_id)
     if answer not in tuple(ValidationLabel):
-        raise invalid("Unknown answer.", FieldProblem("answer", "must be CORRECT, INCORRECT or FLAGGED"))
+        raise invalid(tr("Unknown answer."), FieldProblem("answer", tr("must be CORRECT, INCORRECT or FLAGGED")))
     if example["retracted"]:
-        raise ServiceError("CONFLICT", "This example was retracted by its author.")
+        raise ServiceError("CONFLICT", tr("This example was retracted by its author."))
     await queries.mark_gold(example["id"], task_id, answer)
 
 
 async def unmark_gold(viewer: Viewer, example: dict, task_id: int) -> None:
     _check_owner(viewer, task_id)
     if not await queries.unmark_gold(example["id"]):
-        raise not_found("That gold item")
+        raise not_found(tr("That gold item"))
 
 
 def _check_owner(viewer: Viewer, task_id: int) -> None:

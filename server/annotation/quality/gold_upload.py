@@ -33,6 +33,7 @@ from server.annotation.records import ExampleStatus
 from server.annotation.validation_input import check_submission
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid
+from server.core.i18n import tr
 from server.core.inference import ModelUnavailable
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
@@ -76,35 +77,37 @@ def parse_rows(text: str) -> list[GoldRow]:
     problems: list[FieldProblem] = []
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
-        raise invalid("The file has no rows.", FieldProblem("file", "one JSON object per line"))
+        raise invalid(tr("The file has no rows."), FieldProblem("file", tr("one JSON object per line")))
     if len(lines) > MAX_ROWS:
-        raise invalid(f"At most {MAX_ROWS} gold rows per file.", FieldProblem("file", f"at most {MAX_ROWS} rows"))
+        raise invalid(
+            tr("At most {max} gold rows per file.", max=MAX_ROWS), FieldProblem("file", tr("at most {max} rows", max=MAX_ROWS))
+        )
     for n, line in lines:
         try:
             value = json.loads(line)
         except ValueError:
-            problems.append(FieldProblem(f"line {n}", "is not valid JSON"))
+            problems.append(FieldProblem(f"line {n}", tr("is not valid JSON")))
             continue
         if not isinstance(value, dict):
-            problems.append(FieldProblem(f"line {n}", "must be a JSON object"))
+            problems.append(FieldProblem(f"line {n}", tr("must be a JSON object")))
             continue
         unknown = sorted(set(value) - KEYS)
         gold = value.get("gold")
         context_id = value.get("contextId")
         answer_start = value.get("answerStart")
         if unknown:
-            problems.append(FieldProblem(f"line {n}", f"unknown keys: {', '.join(unknown)}"))
+            problems.append(FieldProblem(f"line {n}", tr("unknown keys: {keys}", keys=", ".join(unknown))))
         elif not isinstance(gold, str) or gold.lower() not in ANSWERS:
-            problems.append(FieldProblem(f"line {n}.gold", "must be correct, incorrect or flagged"))
+            problems.append(FieldProblem(f"line {n}.gold", tr("must be correct, incorrect or flagged")))
         elif context_id is not None and (isinstance(context_id, bool) or not isinstance(context_id, int) or context_id < 1):
-            problems.append(FieldProblem(f"line {n}.contextId", "must be a context id"))
+            problems.append(FieldProblem(f"line {n}.contextId", tr("must be a context id")))
         elif answer_start is not None and (isinstance(answer_start, bool) or not isinstance(answer_start, int)):
-            problems.append(FieldProblem(f"line {n}.answerStart", "must be an integer"))
+            problems.append(FieldProblem(f"line {n}.answerStart", tr("must be an integer")))
         else:
             intended = value.get("label", value.get("answer"))
             rows.append(GoldRow(n, value.get("fields"), intended, answer_start, gold.lower(), context_id))
     if problems:
-        raise invalid("Some gold rows are not valid; nothing was written.", *problems[:MAX_PROBLEMS])
+        raise invalid(tr("Some gold rows are not valid; nothing was written."), *problems[:MAX_PROBLEMS])
     return rows
 
 
@@ -123,7 +126,7 @@ async def upload_gold(services: Services, viewer: Viewer, round_row: dict, confi
             contexts[row.context_id] = None if found is None else await example_queries.context_row(found)
         context = contexts[row.context_id]
         if context is None:
-            problems.append(FieldProblem(f"line {row.line}.contextId", "no such context in this round"))
+            problems.append(FieldProblem(f"line {row.line}.contextId", tr("no such context in this round")))
             continue
         try:
             stored = check_submission(config, context["fields"], row.fields, row.intended, row.answer_start, "", None)
@@ -132,7 +135,7 @@ async def upload_gold(services: Services, viewer: Viewer, round_row: dict, confi
             continue
         checked.append((row, context, stored))
     if problems:
-        raise invalid("Some gold rows are not valid; nothing was written.", *problems[:MAX_PROBLEMS])
+        raise invalid(tr("Some gold rows are not valid; nothing was written."), *problems[:MAX_PROBLEMS])
     judgements = await judge_rows(services, config, from_json(round_row["target_models"]) or [], checked)
     async with db.transaction():
         ids = [

@@ -11,6 +11,7 @@ from server.accounts.viewer import Viewer
 from server.annotation.quality import queries, view
 from server.core import jobs
 from server.core.errors import ServiceError, not_found
+from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.tasks.config import TaskConfig
@@ -29,7 +30,7 @@ async def reinstate_validator(
     if len(username) <= USERNAME_MAX and text_problem(username) is None:  # else no account can have that name
         found = await view.validator_quality(task_id, config, username)
     if found is None:
-        raise not_found("A validator of that name in this task")
+        raise not_found(tr("A validator of that name in this task"))
     if not found.paused:
         return found
     await queries.reinstate(task_id, found.user_id, viewer.user_id)

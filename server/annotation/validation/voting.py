@@ -14,6 +14,7 @@ from server.annotation.validation_input import check_vote_fields
 from server.campaigns.work import check_quota
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
@@ -48,26 +49,26 @@ async def validate_example(
 ) -> ValidationRow:
     """A vote, with the task's validator fields asked for its label (`fields`: {name: value}, docs/task-config.md)."""
     if label not in tuple(ValidationLabel):
-        raise invalid("Unknown label.", FieldProblem("label", "must be CORRECT, INCORRECT or FLAGGED"))
+        raise invalid(tr("Unknown label."), FieldProblem("label", tr("must be CORRECT, INCORRECT or FLAGGED")))
     if len(note) > MAX_NOTE or text_problem(note):
-        raise invalid("The note is not valid.", FieldProblem("note", f"at most {MAX_NOTE} characters of text"))
+        raise invalid(tr("The note is not valid."), FieldProblem("note", tr("at most {max} characters of text", max=MAX_NOTE)))
     example = await queries.example_by_id(example_id)
     if example is None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     round_row = await get_round(example["round"])
     task = await get_task(round_row["task"])
     if not permissions.can_view_task(viewer, task):  # a hidden task's example ids prove nothing (they are sequential)
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     check_accepts_votes(task)  # an archived task is read-only
     denied = permissions.vote_on_example(viewer, example, round_row["task"], owner_mode=mode == ValidationMode.OWNER)
     if denied is not None:
         raise ServiceError(denied.code, denied.message)
     if example["retracted"]:
-        raise ServiceError("CONFLICT", "This example was retracted by its author.")
+        raise ServiceError("CONFLICT", tr("This example was retracted by its author."))
     if example["status"] == ExampleStatus.PENDING:
-        raise ServiceError("CONFLICT", "The model has not judged this example yet.")
+        raise ServiceError("CONFLICT", tr("The model has not judged this example yet."))
     if example["status"] == ExampleStatus.AWAITING_CLAIM:
-        raise ServiceError("CONFLICT", "The author has not said yet whether the model got this example wrong.")
+        raise ServiceError("CONFLICT", tr("The author has not said yet whether the model got this example wrong."))
     config = await round_config(round_row)
     values = await _vote_fields(config, example, label, fields)
     await gold.check_not_paused(round_row["task"], config, viewer.user_id)
@@ -78,7 +79,8 @@ async def validate_example(
         await check_quota(viewer.user_id, example["round"], QuotaAction.VALIDATION)  # campaign workers' quotas
         inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip(), values)
         if inserted is None:
-            raise ServiceError("CONFLICT", "You have already validated this example.")
+            # Its own code: the PWA's outbox takes it as "this vote is stored" after a lost reply.
+            raise ServiceError("ALREADY_VALIDATED", tr("You have already validated this example."))
         await queries.release_claim(example_id, viewer.user_id)
         await queries.count_validation_done(viewer.user_id, example["round"])
     await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
@@ -88,7 +90,7 @@ async def validate_example(
 async def _vote_fields(config: TaskConfig, example: ExampleRow, label: str, fields: Any) -> dict[str, Any]:
     if not config.validator_fields:
         if fields:  # not an object, or values for fields the task does not have
-            raise invalid("This task asks validators nothing besides the vote.", FieldProblem("fields", "must be empty"))
+            raise invalid(tr("This task asks validators nothing besides the vote."), FieldProblem("fields", tr("must be empty")))
         return {}
     spans = any(spec.type == "span" for spec in config.validator_fields)
     context = from_json(await queries.context_fields(example["context"])) if spans else {}

@@ -8,7 +8,8 @@ from typing import Any
 
 from google.protobuf import json_format
 
-from server.evaluation.archive.limits import ArchiveRejected
+from server.core.i18n import tr, trn
+from server.evaluation.archive.limits import ArchiveRejected, numbered
 from server.evaluation.archive.repository import ModelRepository, _pb2
 
 # The `parameters` keys a python-backend model may carry: those the built-in templates use
@@ -35,9 +36,9 @@ ALLOWED_PARAMETERS = frozenset(
     }
 )
 _GPU_KINDS = {
-    "KIND_GPU": "which runs the instances on GPUs",
-    "KIND_AUTO": "which places the instances on a GPU when the server has one",
-    "KIND_MODEL": "which lets the model choose its own devices",
+    "KIND_GPU": tr("which runs the instances on GPUs"),
+    "KIND_AUTO": tr("which places the instances on a GPU when the server has one"),
+    "KIND_MODEL": tr("which lets the model choose its own devices"),
 }
 
 
@@ -62,8 +63,10 @@ def check_config_limits(repo: ModelRepository, limits: ConfigLimits) -> None:
     config = json_format.ParseDict(repo.config, _pb2().ModelConfig())
     problems = _device_problems(config, limits) + _feature_problems(config, limits)
     if problems:
-        lead = "config.pbtxt asks for more than submitted models may use here: "
-        message = lead + (problems[0] if len(problems) == 1 else "; ".join(f"({i}) {p}" for i, p in enumerate(problems, 1)))
+        message = tr(
+            "config.pbtxt asks for more than submitted models may use here: {problems}",
+            problems=problems[0] if len(problems) == 1 else numbered(problems),
+        )
         raise ArchiveRejected("CONFIG_LIMIT", message, details=problems)
 
 
@@ -75,15 +78,35 @@ def _device_problems(config: Any, limits: ConfigLimits) -> list[str]:
         label = f"instance_group '{group.name}'" if group.name else f"instance_group #{i}"
         kind = group_type.Kind.Name(group.kind) if group.kind in group_type.Kind.values() else str(group.kind)
         if not limits.allow_gpu:
-            cpu_only = "submitted models run on CPU here: use kind: KIND_CPU (or leave kind out)"
             if kind in _GPU_KINDS:
-                problems.append(f"{label} asks for {kind}, {_GPU_KINDS[kind]}; {cpu_only}")
+                problems.append(
+                    tr(
+                        "{group} asks for {kind}, {effect}; submitted models run on CPU here: use kind: KIND_CPU "
+                        "(or leave kind out)",
+                        group=label,
+                        kind=kind,
+                        effect=_GPU_KINDS[kind],
+                    )
+                )
             if group.gpus:
-                problems.append(f"{label} names gpus {list(group.gpus)}; {cpu_only} and remove gpus")
+                problems.append(
+                    tr(
+                        "{group} names gpus {gpus}; submitted models run on CPU here: use kind: KIND_CPU "
+                        "(or leave kind out) and remove gpus",
+                        group=label,
+                        gpus=list(group.gpus),
+                    )
+                )
             if group.secondary_devices:
-                problems.append(f"{label} names secondary_devices; {cpu_only} and remove secondary_devices")
+                problems.append(
+                    tr(
+                        "{group} names secondary_devices; submitted models run on CPU here: use kind: KIND_CPU "
+                        "(or leave kind out) and remove secondary_devices",
+                        group=label,
+                    )
+                )
         if group.count < 0:
-            problems.append(f"{label} has count {group.count}; a count must be at least 1")
+            problems.append(tr("{group} has count {count}; a count must be at least 1", group=label, count=group.count))
             continue
         count = group.count or 1  # Triton's default count is 1
         # Triton starts `count` instances on each GPU a KIND_GPU group names.
@@ -92,8 +115,13 @@ def _device_problems(config: Any, limits: ConfigLimits) -> list[str]:
     if total > limits.max_instances:
         shown = f" ({' + '.join(map(str, counts))})" if len(counts) > 1 else ""
         problems.append(
-            f"instance_group asks for {total} model instances in all{shown}; the limit here is {limits.max_instances}: "
-            "lower the count (dynamic_batching serves concurrent requests with fewer instances)"
+            tr(
+                "instance_group asks for {total} model instances in all{shown}; the limit here is {limit}: "
+                "lower the count (dynamic_batching serves concurrent requests with fewer instances)",
+                total=total,
+                shown=shown,
+                limit=limits.max_instances,
+            )
         )
     return problems
 
@@ -101,32 +129,46 @@ def _device_problems(config: Any, limits: ConfigLimits) -> list[str]:
 def _feature_problems(config: Any, limits: ConfigLimits) -> list[str]:
     problems: list[str] = []
     if config.max_batch_size > limits.max_batch_size:
-        problems.append(f"max_batch_size is {config.max_batch_size}; the limit here is {limits.max_batch_size}")
+        problems.append(
+            tr("max_batch_size is {size}; the limit here is {limit}", size=config.max_batch_size, limit=limits.max_batch_size)
+        )
     keys = sorted(config.parameters)
     if "EXECUTION_ENV_PATH" in keys:
         problems.append(
-            "parameter 'EXECUTION_ENV_PATH' is not allowed: submitted models run in the server's own Python "
-            "environment (a packed conda environment cannot be used); import only what it provides"
+            tr(
+                "parameter 'EXECUTION_ENV_PATH' is not allowed: submitted models run in the server's own Python "
+                "environment (a packed conda environment cannot be used); import only what it provides"
+            )
         )
     unknown = [key for key in keys if key not in ALLOWED_PARAMETERS and key != "EXECUTION_ENV_PATH"]
     if unknown:
         names = ", ".join(repr(key) for key in unknown)
-        what = f"parameter {names} is" if len(unknown) == 1 else f"parameters {names} are"
         problems.append(
-            f"{what} not allowed: a model config may carry only the parameters {', '.join(sorted(ALLOWED_PARAMETERS))}"
+            trn(
+                "parameter {names} is not allowed: a model config may carry only the parameters {allowed}",
+                "parameters {names} are not allowed: a model config may carry only the parameters {allowed}",
+                count=len(unknown),
+                names=names,
+                allowed=", ".join(sorted(ALLOWED_PARAMETERS)),
+            )
         )
     if config.HasField("model_repository_agents") and config.model_repository_agents.agents:
-        problems.append("model_repository_agents is not allowed: repository agents run server-side code on the model's files")
+        problems.append(tr("model_repository_agents is not allowed: repository agents run server-side code on the model's files"))
     if config.HasField("response_cache") and config.response_cache.enable:
         problems.append(
-            "response_cache is not allowed: the response cache is shared by every model on the server, and "
-            "evaluations must measure the model, not the cache"
+            tr(
+                "response_cache is not allowed: the response cache is shared by every model on the server, and "
+                "evaluations must measure the model, not the cache"
+            )
         )
     if config.runtime:
         problems.append(
-            f"runtime {config.runtime!r} is not allowed: the python backend runs <version>/model.py; "
-            "no other backend runtime can be loaded"
+            tr(
+                "runtime {runtime!r} is not allowed: the python backend runs <version>/model.py; "
+                "no other backend runtime can be loaded",
+                runtime=config.runtime,
+            )
         )
     if config.HasField("model_operations") and config.model_operations.op_library_filename:
-        problems.append("model_operations is not allowed: custom operation libraries cannot be loaded")
+        problems.append(tr("model_operations is not allowed: custom operation libraries cannot be loaded"))
     return problems

@@ -7,8 +7,9 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from server.core.i18n import tr
 from server.core.inference import EMBEDDING_OUTPUT
-from server.evaluation.archive.limits import ArchiveRejected
+from server.evaluation.archive.limits import ArchiveRejected, numbered
 from server.evaluation.archive.repository import ModelRepository, _pb2
 
 _TASK_KINDS = {"classification": "classification", "extractive_qa": "qa", "qa": "qa"}
@@ -40,36 +41,53 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
 
     if config.max_batch_size <= 0:
         problems.append(
-            f"max_batch_size is {config.max_batch_size}: the API sends batched tensors ([batch, 1]), so set "
-            "max_batch_size to at least 1 (e.g. 64 with dynamic_batching)"
+            tr(
+                "max_batch_size is {size}: the API sends batched tensors ([batch, 1]), so set "
+                "max_batch_size to at least 1 (e.g. 64 with dynamic_batching)",
+                size=config.max_batch_size,
+            )
         )
 
     expected_inputs = list(input_names)
     inputs: dict[str, Any] = {}
     for tensor in config.input:
         if tensor.name in inputs:
-            problems.append(f"input '{tensor.name}' is declared twice")
+            problems.append(tr("input '{name}' is declared twice", name=tensor.name))
         inputs[tensor.name] = tensor
     for name in expected_inputs:
         tensor = inputs.get(name)
         if tensor is None:
-            problems.append(f"input '{name}' is missing: this task sends the inputs {expected_inputs}, each {string}")
+            problems.append(
+                tr(
+                    "input '{name}' is missing: this task sends the inputs {inputs}, each {string}",
+                    name=name,
+                    inputs=expected_inputs,
+                    string=string,
+                )
+            )
             continue
         if tensor.data_type != pb2.TYPE_STRING:
-            problems.append(f"input '{name}' is {_dtype(tensor.data_type)}, expected TYPE_STRING (UTF-8 bytes)")
+            problems.append(
+                tr("input '{name}' is {dtype}, expected TYPE_STRING (UTF-8 bytes)", name=name, dtype=_dtype(tensor.data_type))
+            )
         if list(tensor.dims) != [1]:
-            problems.append(f"input '{name}' has dims {list(tensor.dims)}, expected [1]")
+            problems.append(tr("input '{name}' has dims {dims}, expected [1]", name=name, dims=list(tensor.dims)))
     for name in inputs:
         if name not in expected_inputs:
             problems.append(
-                f"input '{name}' is not one of this task's inputs {expected_inputs}: the API sends exactly those, each {string}"
+                tr(
+                    "input '{name}' is not one of this task's inputs {inputs}: the API sends exactly those, each {string}",
+                    name=name,
+                    inputs=expected_inputs,
+                    string=string,
+                )
             )
 
     if kind == "classification":
         assert labels is not None
         expected_outputs = [
             ("label", pb2.TYPE_STRING, [1], ""),
-            ("probs", pb2.TYPE_FP32, [len(labels)], f" (one probability per label: {', '.join(labels)})"),
+            ("probs", pb2.TYPE_FP32, [len(labels)], tr(" (one probability per label: {labels})", labels=", ".join(labels))),
         ]
     else:
         expected_outputs = [
@@ -81,23 +99,51 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
     outputs: dict[str, Any] = {}
     for tensor in config.output:
         if tensor.name in outputs:
-            problems.append(f"output '{tensor.name}' is declared twice")
+            problems.append(tr("output '{name}' is declared twice", name=tensor.name))
         outputs[tensor.name] = tensor
     for name, dtype, dims, why in expected_outputs:
         tensor = outputs.get(name)
         if tensor is None:
-            problems.append(f"output '{name}' is missing: expected {name} {_dtype(dtype)} dims {dims}{why}")
+            problems.append(
+                tr(
+                    "output '{name}' is missing: expected {name} {dtype} dims {dims}{why}",
+                    name=name,
+                    dtype=_dtype(dtype),
+                    dims=dims,
+                    why=why,
+                )
+            )
             continue
         if tensor.data_type != dtype:
-            problems.append(f"output '{name}' is {_dtype(tensor.data_type)}, expected {_dtype(dtype)}")
+            problems.append(
+                tr(
+                    "output '{name}' is {dtype}, expected {expected}",
+                    name=name,
+                    dtype=_dtype(tensor.data_type),
+                    expected=_dtype(dtype),
+                )
+            )
         if list(tensor.dims) != dims:
-            problems.append(f"output '{name}' has dims {list(tensor.dims)}, expected {dims}{why}")
+            problems.append(
+                tr(
+                    "output '{name}' has dims {dims}, expected {expected}{why}",
+                    name=name,
+                    dims=list(tensor.dims),
+                    expected=dims,
+                    why=why,
+                )
+            )
 
     embedding = outputs.get(EMBEDDING_OUTPUT)
     if embedding is not None and (embedding.data_type != pb2.TYPE_FP32 or len(embedding.dims) != 1):
         problems.append(
-            f"output '{EMBEDDING_OUTPUT}' (optional: the near-duplicate guard compares examples by it) is "
-            f"{_dtype(embedding.data_type)} dims {list(embedding.dims)}, expected TYPE_FP32 dims [-1] or [D]"
+            tr(
+                "output '{name}' (optional: the near-duplicate guard compares examples by it) is "
+                "{dtype} dims {dims}, expected TYPE_FP32 dims [-1] or [D]",
+                name=EMBEDDING_OUTPUT,
+                dtype=_dtype(embedding.data_type),
+                dims=list(embedding.dims),
+            )
         )
 
     if "labels" in config.parameters:
@@ -108,21 +154,25 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
         except ValueError:
             declared = None
         if not isinstance(declared, list) or not all(isinstance(x, str) for x in declared):
-            problems.append(f"parameter 'labels' must be a JSON list of strings, got {raw!r}")
+            problems.append(tr("parameter 'labels' must be a JSON list of strings, got {raw!r}", raw=raw))
         elif declared != expected_labels:
             if kind == "classification":
                 problems.append(
-                    f"parameter 'labels' is {json.dumps(declared)}, but this task's labels are "
-                    f"{json.dumps(expected_labels)} in that order (probs[i] must be the probability of labels[i])"
+                    tr(
+                        "parameter 'labels' is {declared}, but this task's labels are "
+                        "{expected} in that order (probs[i] must be the probability of labels[i])",
+                        declared=json.dumps(declared),
+                        expected=json.dumps(expected_labels),
+                    )
                 )
             else:
-                problems.append(f"parameter 'labels' is {json.dumps(declared)}, but a QA model has no labels ([])")
+                problems.append(
+                    tr("parameter 'labels' is {declared}, but a QA model has no labels ([])", declared=json.dumps(declared))
+                )
 
     if problems:
-        if len(problems) == 1:
-            message = f"the model does not follow the task's I/O contract: {problems[0]}"
-        else:
-            message = "the model does not follow the task's I/O contract: " + "; ".join(
-                f"({i}) {p}" for i, p in enumerate(problems, 1)
-            )
+        message = tr(
+            "the model does not follow the task's I/O contract: {problems}",
+            problems=problems[0] if len(problems) == 1 else numbered(problems),
+        )
         raise ArchiveRejected("CONTRACT", message, details=problems)

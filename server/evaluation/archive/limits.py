@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from server.core.i18n import Text, tr
+
 KiB = 1024
 MiB = 1024**2
 GiB = 1024**3
@@ -19,7 +21,7 @@ CONFIG_MAX = 1 * MiB
 # Bytes a zip central-directory entry may take: 46 fixed + name (<= 4 UTF-8 bytes per character)
 # + extra fields (an Info-ZIP unicode-path field repeats the name) + some slack.
 ZIP_CD_FIXED = 46
-SUPPORTED = "a .tar.gz / .tgz / .tar / .zip of the model directory"  # what a refusal asks for instead
+SUPPORTED = tr("a .tar.gz / .tgz / .tar / .zip of the model directory")  # what a refusal asks for instead
 
 CODES = (
     "PATH_ESCAPE",  # ".." component (zip-slip)
@@ -120,43 +122,88 @@ def _is_junk(path: str) -> bool:
 def _normalize(raw: str, limits: ArchiveLimits) -> str:
     """Validate an entry name and return its normalized relative path ("" for the root itself)."""
     if "\x00" in raw:
-        raise ArchiveRejected("BAD_PATH", f"entry {raw!r}: the name contains a NUL byte", entry=raw)
+        raise ArchiveRejected("BAD_PATH", tr("entry {raw!r}: the name contains a NUL byte", raw=raw), entry=raw)
     if _CONTROL.search(raw):
-        raise ArchiveRejected("BAD_PATH", f"entry {raw!r}: the name contains a control character", entry=raw)
+        raise ArchiveRejected("BAD_PATH", tr("entry {raw!r}: the name contains a control character", raw=raw), entry=raw)
     if _SURROGATE.search(raw):
-        raise ArchiveRejected("BAD_PATH", f"entry {raw!r}: the name is not valid UTF-8", entry=raw)
+        raise ArchiveRejected("BAD_PATH", tr("entry {raw!r}: the name is not valid UTF-8", raw=raw), entry=raw)
     if raw.startswith("/") or _DRIVE.match(raw):
         raise ArchiveRejected(
             "ABSOLUTE_PATH",
-            f"entry {raw!r} has an absolute path; archive the model directory with relative paths "
-            "(e.g. `tar czf model.tar.gz -C parent my_model`)",
+            tr(
+                "entry {raw!r} has an absolute path; archive the model directory with relative paths "
+                "(e.g. `tar czf model.tar.gz -C parent my_model`)",
+                raw=raw,
+            ),
             entry=raw,
         )
     if "\\" in raw:
-        raise ArchiveRejected("BAD_PATH", f"entry {raw!r}: the name contains a backslash; archive paths must use '/'", entry=raw)
+        raise ArchiveRejected(
+            "BAD_PATH", tr("entry {raw!r}: the name contains a backslash; archive paths must use '/'", raw=raw), entry=raw
+        )
     parts = [p for p in raw.split("/") if p not in ("", ".")]
     if ".." in parts:
-        raise ArchiveRejected("PATH_ESCAPE", f"entry {raw!r} contains '..' and would escape the model directory", entry=raw)
+        raise ArchiveRejected(
+            "PATH_ESCAPE", tr("entry {raw!r} contains '..' and would escape the model directory", raw=raw), entry=raw
+        )
     if len(raw) > limits.max_path_length:
         raise ArchiveRejected(
             "PATH_TOO_LONG",
-            f"entry {raw[:60]!r}... has a {len(raw)}-character path; the limit is {limits.max_path_length}",
+            tr(
+                "entry {start!r}... has a {length}-character path; the limit is {limit}",
+                start=raw[:60],
+                length=len(raw),
+                limit=limits.max_path_length,
+            ),
             entry=raw,
         )
     if len(parts) > limits.max_depth:
         raise ArchiveRejected(
             "PATH_TOO_DEEP",
-            f"entry {raw!r} is nested {len(parts)} levels deep; the limit is {limits.max_depth}",
+            tr(
+                "entry {raw!r} is nested {depth} levels deep; the limit is {limit}",
+                raw=raw,
+                depth=len(parts),
+                limit=limits.max_depth,
+            ),
             entry=raw,
         )
     return "/".join(parts)
 
 
-def _size(n: int) -> str:
-    for unit, scale in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} bytes"
+def _size(n: int) -> Text:
+    if n >= GiB:
+        return tr("{size:.1f} GiB", size=n / GiB)
+    if n >= MiB:
+        return tr("{size:.1f} MiB", size=n / MiB)
+    if n >= KiB:
+        return tr("{size:.1f} KiB", size=n / KiB)
+    return tr("{number} bytes", number=n)
+
+
+def numbered(problems: list[str]) -> str:
+    """ "(1) first; (2) second; ..." as one message (said in the reader's language when the problems are)."""
+    items = [tr("({number}) {problem}", number=i, problem=problem) for i, problem in enumerate(problems, 1)]
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        joined = tr("{first}; {rest}", first=item, rest=joined)
+    return joined
+
+
+# How a refusal names an entry's kind (the readers' own words for it; others are said as they are).
+KIND_NAMES = {
+    "symlink": tr("symlink"),
+    "hardlink": tr("hardlink"),
+    "character device": tr("character device"),
+    "block device": tr("block device"),
+    "fifo": tr("fifo"),
+    "socket": tr("socket"),
+    "GNU sparse file": tr("GNU sparse file"),
+    "GNU volume header": tr("GNU volume header"),
+    "GNU multi-volume continuation": tr("GNU multi-volume continuation"),
+    "GNU dump directory": tr("GNU dump directory"),
+    "GNU long-name (old) record": tr("GNU long-name (old) record"),
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -184,15 +231,22 @@ class _Admission:
         if self.count > self.limits.max_files:
             raise ArchiveRejected(
                 "TOO_MANY_FILES",
-                f"the archive has more than {self.limits.max_files} entries (files and folders); "
-                f"the limit is {self.limits.max_files}",
+                tr(
+                    "the archive has more than {limit} entries (files and folders); the limit is {limit}",
+                    limit=self.limits.max_files,
+                ),
             )
 
     def _too_large_total(self, total: int, raw: str, what: str) -> ArchiveRejected:
         return ArchiveRejected(
             "TOO_LARGE",
-            f"entry {raw!r} brings the archive's {what} content to {_size(total)}, over the limit of "
-            f"{_size(self.limits.max_total_bytes)}",
+            tr(
+                "entry {raw!r} brings the archive's {what} content to {size}, over the limit of {limit}",
+                raw=raw,
+                what=what,
+                size=_size(total),
+                limit=_size(self.limits.max_total_bytes),
+            ),
             entry=raw,
         )
 
@@ -200,9 +254,16 @@ class _Admission:
         ratio = total / max(self.archive_size, 1)
         return ArchiveRejected(
             "BOMB",
-            f"entry {raw!r} brings the archive's {what} content to {_size(total)} from a "
-            f"{_size(self.archive_size)} upload (compression ratio over {ratio:.0f}:1, the limit is "
-            f"{self.limits.max_compression_ratio:.0f}:1); this looks like a decompression bomb",
+            tr(
+                "entry {raw!r} brings the archive's {what} content to {size} from a {upload} upload (compression ratio "
+                "over {ratio:.0f}:1, the limit is {limit:.0f}:1); this looks like a decompression bomb",
+                raw=raw,
+                what=what,
+                size=_size(total),
+                upload=_size(self.archive_size),
+                ratio=ratio,
+                limit=self.limits.max_compression_ratio,
+            ),
             entry=raw,
         )
 
@@ -211,55 +272,78 @@ class _Admission:
         for i in range(1, len(parts)):
             parent = "/".join(parts[:i])
             if parent in self.files:
-                raise ArchiveRejected("DUPLICATE_PATH", f"entry {raw!r}: '{parent}' is both a file and a folder", entry=raw)
+                raise ArchiveRejected(
+                    "DUPLICATE_PATH", tr("entry {raw!r}: '{path}' is both a file and a folder", raw=raw, path=parent), entry=raw
+                )
             self.dirs.add(parent)
 
     def admit(self, raw: str, kind: str, size: int, link: str | None = None) -> Member | None:
         """Validate one entry (name, type, declared size). Returns None for the root folder itself."""
         path = _normalize(raw, self.limits)
+        shown = KIND_NAMES.get(kind, kind)
         if kind in ("symlink", "hardlink"):
             target = f" -> {link!r}" if link else ""
             raise ArchiveRejected(
                 "LINK",
-                f"entry {raw!r} is a {kind}{target}; links are not allowed, archive the file itself "
-                "(e.g. `tar -h` dereferences symlinks)",
+                tr(
+                    "entry {raw!r} is a {kind}{target}; links are not allowed, archive the file itself "
+                    "(e.g. `tar -h` dereferences symlinks)",
+                    raw=raw,
+                    kind=shown,
+                    target=target,
+                ),
                 entry=raw,
             )
         if kind in ("character device", "block device", "fifo", "socket"):
-            raise ArchiveRejected("DEVICE", f"entry {raw!r} is a {kind}; only files and folders are allowed", entry=raw)
+            raise ArchiveRejected(
+                "DEVICE", tr("entry {raw!r} is a {kind}; only files and folders are allowed", raw=raw, kind=shown), entry=raw
+            )
         if kind not in ("file", "dir"):
             raise ArchiveRejected(
-                "UNSUPPORTED_ENTRY", f"entry {raw!r} is a {kind}; only plain files and folders are allowed", entry=raw
+                "UNSUPPORTED_ENTRY",
+                tr("entry {raw!r} is a {kind}; only plain files and folders are allowed", raw=raw, kind=shown),
+                entry=raw,
             )
         if kind == "dir":
             if path == "":
                 return None
             if path in self.files:
-                raise ArchiveRejected("DUPLICATE_PATH", f"entry {raw!r}: '{path}' is both a file and a folder", entry=raw)
+                raise ArchiveRejected(
+                    "DUPLICATE_PATH", tr("entry {raw!r}: '{path}' is both a file and a folder", raw=raw, path=path), entry=raw
+                )
             self._check_ancestors(path, raw)
             self.dirs.add(path)
             member = Member(path=path, is_dir=True, size=0, raw_name=raw)
             self.members.append(member)
             return member
         if path == "":
-            raise ArchiveRejected("BAD_PATH", f"entry {raw!r} is a file without a name", entry=raw)
+            raise ArchiveRejected("BAD_PATH", tr("entry {raw!r} is a file without a name", raw=raw), entry=raw)
         if path in self.files:
-            raise ArchiveRejected("DUPLICATE_PATH", f"entry {raw!r}: '{path}' appears twice in the archive", entry=raw)
+            raise ArchiveRejected(
+                "DUPLICATE_PATH", tr("entry {raw!r}: '{path}' appears twice in the archive", raw=raw, path=path), entry=raw
+            )
         if path in self.dirs:
-            raise ArchiveRejected("DUPLICATE_PATH", f"entry {raw!r}: '{path}' is both a file and a folder", entry=raw)
+            raise ArchiveRejected(
+                "DUPLICATE_PATH", tr("entry {raw!r}: '{path}' is both a file and a folder", raw=raw, path=path), entry=raw
+            )
         if size < 0:
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"entry {raw!r} declares a negative size", entry=raw)
+            raise ArchiveRejected("NOT_AN_ARCHIVE", tr("entry {raw!r} declares a negative size", raw=raw), entry=raw)
         if size > self.limits.max_file_bytes:
             raise ArchiveRejected(
                 "TOO_LARGE",
-                f"entry {raw!r} is {_size(size)}; the limit per file is {_size(self.limits.max_file_bytes)}",
+                tr(
+                    "entry {raw!r} is {size}; the limit per file is {limit}",
+                    raw=raw,
+                    size=_size(size),
+                    limit=_size(self.limits.max_file_bytes),
+                ),
                 entry=raw,
             )
         self.declared_total += size
         if self.declared_total > self.limits.max_total_bytes:
-            raise self._too_large_total(self.declared_total, raw, "declared")
+            raise self._too_large_total(self.declared_total, raw, tr("declared"))
         if self.ratio_bound is not None and self.declared_total > self.ratio_bound:
-            raise self._bomb(self.declared_total, raw, "declared")
+            raise self._bomb(self.declared_total, raw, tr("declared"))
         self._check_ancestors(path, raw)
         self.files.add(path)
         member = Member(path=path, is_dir=False, size=size, raw_name=raw)
@@ -272,10 +356,10 @@ class _Admission:
         if file_so_far > declared or file_so_far > self.limits.max_file_bytes:
             raise ArchiveRejected(
                 "BOMB",
-                f"entry {raw!r} decompresses to more than its declared {_size(declared)}; refusing it",
+                tr("entry {raw!r} decompresses to more than its declared {size}; refusing it", raw=raw, size=_size(declared)),
                 entry=raw,
             )
         if self.streamed_total > self.limits.max_total_bytes:
-            raise self._too_large_total(self.streamed_total, raw, "decompressed")
+            raise self._too_large_total(self.streamed_total, raw, tr("decompressed"))
         if self.ratio_bound is not None and self.streamed_total > self.ratio_bound:
-            raise self._bomb(self.streamed_total, raw, "decompressed")
+            raise self._bomb(self.streamed_total, raw, tr("decompressed"))

@@ -15,6 +15,7 @@ from typing import Any
 
 from google.protobuf import json_format, text_format
 
+from server.core.i18n import tr, trn
 from server.evaluation.archive.limits import CONFIG_MAX, MODEL_NAME, VERSION, ArchiveLimits, ArchiveRejected, _size
 from server.evaluation.archive.scan import _scan
 
@@ -67,28 +68,32 @@ PLATFORM_BACKENDS = {
 
 def _parse_config(data: bytes, where: str) -> tuple[str, Any]:
     if len(data) > CONFIG_MAX:
-        raise ArchiveRejected("BAD_CONFIG", f"{where} is {_size(len(data))}; a model config should be a small text file")
+        raise ArchiveRejected(
+            "BAD_CONFIG", tr("{where} is {size}; a model config should be a small text file", where=where, size=_size(len(data)))
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ArchiveRejected("BAD_CONFIG", f"{where} is not UTF-8 text ({exc})", entry=where) from None
+        raise ArchiveRejected(
+            "BAD_CONFIG", tr("{where} is not UTF-8 text ({error})", where=where, error=str(exc)), entry=where
+        ) from None
     message = _pb2().ModelConfig()
     try:
         text_format.Parse(text.removeprefix("\ufeff"), message)
     except text_format.ParseError as exc:
-        detail = str(exc)
+        detail: str = str(exc)
         line, column = exc.GetLine(), exc.GetColumn()
         if line is not None:
             detail = re.sub(r"^\d+:\d+ : ", "", detail)
-            detail = f"line {line}, column {column}: {detail}"
-        raise ArchiveRejected("BAD_CONFIG", f"{where} is not a valid Triton model config: {detail}", entry=where) from None
+            detail = tr("line {line}, column {column}: {detail}", line=line, column=column, detail=detail)
+        raise ArchiveRejected(
+            "BAD_CONFIG", tr("{where} is not a valid Triton model config: {detail}", where=where, detail=detail), entry=where
+        ) from None
     except Exception as exc:  # noqa: BLE001 — the text parser has no other documented failure; be safe
-        raise ArchiveRejected("BAD_CONFIG", f"{where} is not a valid Triton model config: {exc}", entry=where) from None
+        raise ArchiveRejected(
+            "BAD_CONFIG", tr("{where} is not a valid Triton model config: {detail}", where=where, detail=str(exc)), entry=where
+        ) from None
     return text, message
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def read_model_repository(
@@ -106,7 +111,7 @@ def read_model_repository(
     members, data = _scan(path, limits, want=lambda member: not member.ignored and not member.is_dir)
     real = [m for m in members if not m.ignored]
     if not real:
-        raise ArchiveRejected("NO_CONFIG", "the archive holds no files (apart from OS metadata); expected config.pbtxt")
+        raise ArchiveRejected("NO_CONFIG", tr("the archive holds no files (apart from OS metadata); expected config.pbtxt"))
     files = {m.path for m in real if not m.is_dir}
     top = sorted({m.path.split("/", 1)[0] for m in real})
 
@@ -119,19 +124,28 @@ def read_model_repository(
         if len(candidates) > 1:
             raise ArchiveRejected(
                 "LAYOUT",
-                f"the archive holds {len(candidates)} models ({', '.join(candidates)}); upload one model per archive",
+                tr(
+                    "the archive holds {count} models ({names}); upload one model per archive",
+                    count=len(candidates),
+                    names=", ".join(candidates),
+                ),
             )
         if not candidates:
             deeper = sorted(p for p in files if p.rsplit("/", 1)[-1] == "config.pbtxt")
-            hint = (
-                f"; found {deeper[0]!r}: archive the model directory itself "
-                f"(e.g. `tar czf model.tar.gz -C {deeper[0].rsplit('/', 2)[0]} {deeper[0].rsplit('/', 2)[-2]}`)"
-                if deeper
-                else ""
-            )
+            if deeper:
+                raise ArchiveRejected(
+                    "NO_CONFIG",
+                    tr(
+                        "no config.pbtxt: expected <model_name>/config.pbtxt or config.pbtxt at the top of the archive; "
+                        "found {found!r}: archive the model directory itself (e.g. `tar czf model.tar.gz -C {parent} {folder}`)",
+                        found=deeper[0],
+                        parent=deeper[0].rsplit("/", 2)[0],
+                        folder=deeper[0].rsplit("/", 2)[-2],
+                    ),
+                )
             raise ArchiveRejected(
                 "NO_CONFIG",
-                "no config.pbtxt: expected <model_name>/config.pbtxt or config.pbtxt at the top of the archive" + hint,
+                tr("no config.pbtxt: expected <model_name>/config.pbtxt or config.pbtxt at the top of the archive"),
             )
         dir_name = candidates[0]
         strays = [t for t in top if t != dir_name]
@@ -140,8 +154,12 @@ def read_model_repository(
             described = ", ".join(f"'{t}/'" if t in folders else f"'{t}'" for t in strays)
             raise ArchiveRejected(
                 "LAYOUT",
-                f"stray entries next to the model folder '{dir_name}/': {described}; the archive must hold only "
-                "the one model directory (Triton fails to load a repository with stray folders)",
+                tr(
+                    "stray entries next to the model folder '{folder}/': {entries}; the archive must hold only "
+                    "the one model directory (Triton fails to load a repository with stray folders)",
+                    folder=dir_name,
+                    entries=described,
+                ),
                 entry=strays[0],
             )
         prefix = dir_name + "/"
@@ -153,15 +171,21 @@ def read_model_repository(
         if not MODEL_NAME.match(dir_name):
             raise ArchiveRejected(
                 "LAYOUT",
-                f"model folder name {dir_name!r} is not a valid model name: use letters, digits, '_', '-' and '.' "
-                "(at most 128 characters, not starting with '.' or '-')",
+                tr(
+                    "model folder name {name!r} is not a valid model name: use letters, digits, '_', '-' and '.' "
+                    "(at most 128 characters, not starting with '.' or '-')",
+                    name=dir_name,
+                ),
                 entry=dir_name,
             )
         if config.name and config.name != dir_name:
             raise ArchiveRejected(
                 "BAD_CONFIG",
-                f"config.pbtxt says name: \"{config.name}\" but the model folder is '{dir_name}/'; Triton requires "
-                "them to be equal",
+                tr(
+                    "config.pbtxt says name: \"{name}\" but the model folder is '{folder}/'; Triton requires them to be equal",
+                    name=config.name,
+                    folder=dir_name,
+                ),
                 entry=config_path,
             )
         name = dir_name
@@ -169,16 +193,21 @@ def read_model_repository(
         if not config.name:
             raise ArchiveRejected(
                 "BAD_CONFIG",
-                'config.pbtxt is at the top of the archive, so it must set the model\'s name (name: "my_model"), '
-                "or put the model in a folder named like the model",
+                tr(
+                    'config.pbtxt is at the top of the archive, so it must set the model\'s name (name: "my_model"), '
+                    "or put the model in a folder named like the model"
+                ),
                 entry=config_path,
             )
         name = config.name
     if not MODEL_NAME.match(name):
         raise ArchiveRejected(
             "BAD_CONFIG",
-            f"model name {name!r} is not valid: use letters, digits, '_', '-' and '.' (at most 128 characters, "
-            "not starting with '.' or '-')",
+            tr(
+                "model name {name!r} is not valid: use letters, digits, '_', '-' and '.' (at most 128 characters, "
+                "not starting with '.' or '-')",
+                name=name,
+            ),
             entry=config_path,
         )
     config.name = name
@@ -200,25 +229,37 @@ def read_model_repository(
             elif first.isdigit():
                 raise ArchiveRejected(
                     "LAYOUT",
-                    f"version folder '{prefix}{first}/' must be a positive integer without leading zeros (1/, 2/, ...)",
+                    tr(
+                        "version folder '{folder}/' must be a positive integer without leading zeros (1/, 2/, ...)",
+                        folder=prefix + first,
+                    ),
                     entry=member.raw_name,
                 )
             else:
                 second_model = f"{prefix}{first}/config.pbtxt" in files
-                why = " (it holds a config.pbtxt: upload one model per archive)" if second_model else ""
+                why = tr(" (it holds a config.pbtxt: upload one model per archive)") if second_model else ""
                 raise ArchiveRejected(
                     "LAYOUT",
-                    f"stray folder '{prefix}{first}/' next to config.pbtxt{why}: a Triton model directory holds "
-                    f"only config.pbtxt and numbered version folders (1/, 2/, ...); move it into a version folder "
-                    f"(e.g. 1/{first}/) or remove it",
+                    tr(
+                        "stray folder '{folder}/' next to config.pbtxt{why}: a Triton model directory holds "
+                        "only config.pbtxt and numbered version folders (1/, 2/, ...); move it into a version folder "
+                        "(e.g. 1/{name}/) or remove it",
+                        folder=prefix + first,
+                        why=why,
+                        name=first,
+                    ),
                     entry=member.raw_name,
                 )
         elif first not in label_files:
             raise ArchiveRejected(
                 "LAYOUT",
-                f"stray file '{prefix}{first}' next to config.pbtxt: a Triton model directory holds only "
-                f"config.pbtxt and numbered version folders; move it into a version folder (e.g. 1/{first}) or "
-                "remove it",
+                tr(
+                    "stray file '{file}' next to config.pbtxt: a Triton model directory holds only "
+                    "config.pbtxt and numbered version folders; move it into a version folder (e.g. 1/{name}) or "
+                    "remove it",
+                    file=prefix + first,
+                    name=first,
+                ),
                 entry=member.raw_name,
             )
         if not member.is_dir:
@@ -227,20 +268,28 @@ def read_model_repository(
         if label_file not in model_files:
             raise ArchiveRejected(
                 "LAYOUT",
-                f"config.pbtxt names label_filename \"{label_file}\" but '{prefix}{label_file}' is not in the archive",
+                tr(
+                    "config.pbtxt names label_filename \"{name}\" but '{path}' is not in the archive",
+                    name=label_file,
+                    path=prefix + label_file,
+                ),
                 entry=config_path,
             )
     if not versions:
         raise ArchiveRejected(
             "LAYOUT",
-            f"no version folder: put the model's files in '{prefix}1/' (e.g. {prefix}1/model.py)",
+            tr("no version folder: put the model's files in '{folder}/' (e.g. {folder}/model.py)", folder=prefix + "1"),
         )
     if config.HasField("version_policy") and config.version_policy.HasField("specific"):
         missing = sorted(set(config.version_policy.specific.versions) - versions)
         if missing:
             raise ArchiveRejected(
                 "LAYOUT",
-                f"config.pbtxt's version_policy asks for version(s) {missing} but the archive has only {sorted(versions)}",
+                tr(
+                    "config.pbtxt's version_policy asks for version(s) {missing} but the archive has only {versions}",
+                    missing=missing,
+                    versions=sorted(versions),
+                ),
                 entry=config_path,
             )
 
@@ -249,33 +298,46 @@ def read_model_repository(
     if not backend:
         raise ArchiveRejected(
             "BACKEND",
-            'config.pbtxt names no backend; add backend: "python" (with the model code in 1/model.py)',
+            tr('config.pbtxt names no backend; add backend: "python" (with the model code in 1/model.py)'),
             entry=config_path,
         )
     if backend not in supported:
-        asked = f"the '{backend}' backend" + (f' (platform "{config.platform}")' if config.platform else "")
+        asked = (
+            tr("the '{backend}' backend (platform \"{platform}\")", backend=backend, platform=config.platform)
+            if config.platform
+            else tr("the '{backend}' backend", backend=backend)
+        )
         if supported == {"python"}:
-            runs = "the submissions Triton here runs only the python backend"
-            advice = (
-                'wrap the model in a python-backend model (backend: "python" and 1/model.py, which can run '
-                "onnxruntime, torch or transformers inside)"
+            refusal = tr(
+                "the submissions Triton here runs only the python backend; this model asks for {asked}: wrap the model "
+                'in a python-backend model (backend: "python" and 1/model.py, which can run onnxruntime, torch or '
+                "transformers inside)",
+                asked=asked,
             )
         else:
-            runs = f"the submissions Triton here runs only the {', '.join(sorted(supported))} backends"
-            advice = "use one of those"
-        raise ArchiveRejected("BACKEND", f"{runs}; this model asks for {asked}: {advice}", entry=config_path)
+            refusal = tr(
+                "the submissions Triton here runs only the {backends} backends; this model asks for {asked}: use one of those",
+                backends=", ".join(sorted(supported)),
+                asked=asked,
+            )
+        raise ArchiveRejected("BACKEND", refusal, entry=config_path)
     if backend == "python":
         entry_file = config.default_model_filename or "model.py"
         if "/" in entry_file or entry_file in ("", ".", ".."):
             raise ArchiveRejected(
-                "BAD_CONFIG", f"default_model_filename {entry_file!r} must be a plain file name", entry=config_path
+                "BAD_CONFIG", tr("default_model_filename {name!r} must be a plain file name", name=entry_file), entry=config_path
             )
         for version in sorted(versions):
             if f"{version}/{entry_file}" not in model_files:
                 raise ArchiveRejected(
                     "LAYOUT",
-                    f"version folder '{prefix}{version}/' has no {entry_file}: the python backend runs "
-                    f"<version>/{entry_file} ({_plural(len(versions), 'version folder')} in the archive)",
+                    tr(
+                        "version folder '{folder}/' has no {file}: the python backend runs <version>/{file} ({folders} in "
+                        "the archive)",
+                        folder=f"{prefix}{version}",
+                        file=entry_file,
+                        folders=trn("{count} version folder", "{count} version folders", count=len(versions)),
+                    ),
                     entry=f"{prefix}{version}/",
                 )
 

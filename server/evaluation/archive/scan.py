@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from server.core.i18n import tr
 from server.evaluation.archive.limits import (
     SUPPORTED,
     TAR_BLOCK,
@@ -30,17 +31,17 @@ from server.evaluation.archive.zip import _scan_zip
 # --------------------------------------------------------------------------------------------
 
 _OTHER_FORMATS = (
-    (b"BZh", "bzip2-compressed file"),
-    (b"\xfd7zXZ\x00", "xz-compressed file"),
-    (b"7z\xbc\xaf\x27\x1c", "7-Zip archive"),
-    (b"Rar!\x1a\x07", "RAR archive"),
-    (b"\x28\xb5\x2f\xfd", "zstd-compressed file"),
+    (b"BZh", tr("bzip2-compressed file")),
+    (b"\xfd7zXZ\x00", tr("xz-compressed file")),
+    (b"7z\xbc\xaf\x27\x1c", tr("7-Zip archive")),
+    (b"Rar!\x1a\x07", tr("RAR archive")),
+    (b"\x28\xb5\x2f\xfd", tr("zstd-compressed file")),
 )
 
 
 def _detect(head: bytes) -> str:
     if not head:
-        raise ArchiveRejected("NOT_AN_ARCHIVE", f"the uploaded file is empty; upload {SUPPORTED}")
+        raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the uploaded file is empty; upload {supported}", supported=SUPPORTED))
     if head[:2] == b"\x1f\x8b":
         return "tar.gz"
     if head[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
@@ -51,15 +52,21 @@ def _detect(head: bytes) -> str:
         return "tar"  # pre-POSIX (v7) tar
     for magic, what in _OTHER_FORMATS:
         if head.startswith(magic):
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the uploaded file is a {what}, which is not supported; upload {SUPPORTED}")
+            raise ArchiveRejected(
+                "NOT_AN_ARCHIVE",
+                tr("the uploaded file is a {what}, which is not supported; upload {supported}", what=what, supported=SUPPORTED),
+            )
     raise ArchiveRejected(
         "NOT_AN_ARCHIVE",
-        f"the uploaded file is not an archive (its content matches none of gzip, tar or zip, whatever its "
-        f"name says); upload {SUPPORTED}",
+        tr(
+            "the uploaded file is not an archive (its content matches none of gzip, tar or zip, whatever its "
+            "name says); upload {supported}",
+            supported=SUPPORTED,
+        ),
     )
 
 
-_DESCRIPTIONS = {"tar.gz": "gzip-compressed tar archive", "tar": "tar archive", "zip": "zip archive"}
+_DESCRIPTIONS = {"tar.gz": tr("gzip-compressed tar archive"), "tar": tr("tar archive"), "zip": tr("zip archive")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -105,7 +112,9 @@ def _scan(path: Path, limits: ArchiveLimits, want: Callable[[Member], bool]) -> 
 
                 def on_cap() -> ArchiveRejected:
                     code = "TOO_LARGE" if adm.ratio_bound is None or limits.max_total_bytes <= adm.ratio_bound else "BOMB"
-                    return ArchiveRejected(code, f"the archive decompresses to more than {_size(hard_cap)}; refusing it")
+                    return ArchiveRejected(
+                        code, tr("the archive decompresses to more than {size}; refusing it", size=_size(hard_cap))
+                    )
 
                 _scan_tar(_Source(raw, hard_cap, on_cap), adm, want, keep, drain=fmt == "tar.gz")
         except ArchiveRejected:
@@ -115,11 +124,13 @@ def _scan(path: Path, limits: ArchiveLimits, want: Callable[[Member], bool]) -> 
         except EOFError as exc:
             raise ArchiveRejected(
                 "NOT_AN_ARCHIVE",
-                f"the {_DESCRIPTIONS[fmt]} is truncated ({exc}); was the upload cut short?",
+                tr("the {what} is truncated ({error}); was the upload cut short?", what=_DESCRIPTIONS[fmt], error=str(exc)),
             ) from None
         except _CORRUPT as exc:
             detail = str(exc) or type(exc).__name__
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the {_DESCRIPTIONS[fmt]} is corrupt or unreadable: {detail}") from None
+            raise ArchiveRejected(
+                "NOT_AN_ARCHIVE", tr("the {what} is corrupt or unreadable: {error}", what=_DESCRIPTIONS[fmt], error=detail)
+            ) from None
     return adm.members, keep
 
 

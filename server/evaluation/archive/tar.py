@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import BinaryIO
 
+from server.core.i18n import tr
 from server.evaluation.archive.limits import (
     CHUNK,
     SUPPORTED,
@@ -63,7 +64,9 @@ class _Source:
     def read_exact(self, n: int, what: str) -> bytes:
         data = self.read(n)
         if len(data) != n:
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive is truncated inside {what} (was the upload cut short?)")
+            raise ArchiveRejected(
+                "NOT_AN_ARCHIVE", tr("the archive is truncated inside {what} (was the upload cut short?)", what=what)
+            )
         return data
 
     def skip(self, n: int, what: str) -> None:
@@ -105,13 +108,13 @@ def _parse_pax(data: bytes, where: str) -> dict[str, bytes]:
         space = data.find(b" ", pos, min(end, pos + 21))
         digits = data[pos:space] if space > pos else b""
         if not digits or not digits.isdigit():
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive has a malformed pax header {where}")
+            raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the archive has a malformed pax header {where}", where=where))
         length = int(digits)
         if length <= space - pos + 1 or pos + length > end or data[pos + length - 1 : pos + length] != b"\n":
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive has a malformed pax header {where}")
+            raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the archive has a malformed pax header {where}", where=where))
         keyword, eq, value = data[space + 1 : pos + length - 1].partition(b"=")
         if not eq or not keyword:
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive has a malformed pax header {where}")
+            raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the archive has a malformed pax header {where}", where=where))
         records[keyword.decode("utf-8", "replace")] = value
         pos += length
     return records
@@ -150,15 +153,15 @@ def _scan_tar(
     long_link: bytes | None = None
     meta_run = 0
     meta_total = 0
-    last = "the first entry"
+    last = tr("the first entry")
     while True:
         block = src.read(TAR_BLOCK)
         if len(block) < TAR_BLOCK:
             if index == 0 and not block and meta_run == 0:
-                raise ArchiveRejected("NOT_AN_ARCHIVE", "the archive is empty (no tar header)")
+                raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the archive is empty (no tar header)"))
             raise ArchiveRejected(
                 "NOT_AN_ARCHIVE",
-                f"the archive is truncated after {last} (no end-of-archive marker; was the upload cut short?)",
+                tr("the archive is truncated after {last} (no end-of-archive marker; was the upload cut short?)", last=last),
             )
         if not any(block):
             break  # end-of-archive marker
@@ -166,30 +169,34 @@ def _scan_tar(
             if index == 0 and meta_run == 0:
                 raise ArchiveRejected(
                     "NOT_AN_ARCHIVE",
-                    f"the file does not contain a tar archive (bad header checksum); upload {SUPPORTED}",
+                    tr("the file does not contain a tar archive (bad header checksum); upload {supported}", supported=SUPPORTED),
                 )
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive is corrupt: bad tar header after {last}")
+            raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the archive is corrupt: bad tar header after {last}", last=last))
         typeflag = block[156:157]
         try:
             size = _tar_number(block[124:136])
         except ValueError:
-            raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive is corrupt: bad size field after {last}") from None
+            raise ArchiveRejected(
+                "NOT_AN_ARCHIVE", tr("the archive is corrupt: bad size field after {last}", last=last)
+            ) from None
 
         if typeflag in _TAR_META:
             meta_run += 1
             meta_total += size
             if meta_run > TAR_META_RUN_MAX or size > TAR_META_MAX or meta_total > TAR_META_TOTAL_MAX:
-                raise ArchiveRejected("NOT_AN_ARCHIVE", f"the archive has oversized or too many metadata records after {last}")
-            data = src.read_exact(size, f"a metadata record after {last}")
-            src.skip(_pad(size), f"a metadata record after {last}")
+                raise ArchiveRejected(
+                    "NOT_AN_ARCHIVE", tr("the archive has oversized or too many metadata records after {last}", last=last)
+                )
+            data = src.read_exact(size, tr("a metadata record after {last}", last=last))
+            src.skip(_pad(size), tr("a metadata record after {last}", last=last))
             if typeflag == b"L":
                 long_name = data.split(b"\x00", 1)[0]
             elif typeflag == b"K":
                 long_link = data.split(b"\x00", 1)[0]
             elif typeflag == b"g":
-                global_pax.update(_parse_pax(data, f"after {last}"))
+                global_pax.update(_parse_pax(data, tr("after {last}", last=last)))
             else:
-                local_pax.update(_parse_pax(data, f"after {last}"))
+                local_pax.update(_parse_pax(data, tr("after {last}", last=last)))
             continue
 
         meta_run = 0
@@ -215,10 +222,10 @@ def _scan_tar(
         if "size" in pax:
             text = pax["size"].strip()
             if not text.isdigit():
-                raise ArchiveRejected("NOT_AN_ARCHIVE", f"entry {raw!r} has a malformed pax size", entry=raw)
+                raise ArchiveRejected("NOT_AN_ARCHIVE", tr("entry {raw!r} has a malformed pax size", raw=raw), entry=raw)
             size = int(text)
 
-        kind = _TAR_KINDS.get(typeflag, f"tar entry of unknown type {typeflag!r}")
+        kind = _TAR_KINDS.get(typeflag) or tr("tar entry of unknown type {typeflag!r}", typeflag=typeflag)
         if kind == "file" and raw.endswith("/"):
             kind = "dir"  # pre-POSIX tars mark folders by a trailing slash
         if any(key.startswith("GNU.sparse.") for key in pax):
@@ -226,19 +233,19 @@ def _scan_tar(
 
         index += 1
         adm.count_entry()
-        last = f"entry {raw!r}"
+        last = tr("entry {raw!r}", raw=raw)
         member = adm.admit(raw, kind, size if kind == "file" else 0, link_text)
         if kind != "file" and size:
             raise ArchiveRejected(
                 "NOT_AN_ARCHIVE",
-                f"folder entry {raw!r} declares {size} bytes of content; the archive is malformed",
+                tr("folder entry {raw!r} declares {size} bytes of content; the archive is malformed", raw=raw, size=size),
                 entry=raw,
             )
         if kind == "file" and member is not None and want(member):
             keep[member.path] = _read_member_data(src, adm, raw, size)
         else:
-            src.skip(size, f"entry {raw!r}")
-        src.skip(_pad(size), f"entry {raw!r}")
+            src.skip(size, tr("entry {raw!r}", raw=raw))
+        src.skip(_pad(size), tr("entry {raw!r}", raw=raw))
 
     if drain:
         # Read the compressed stream to its end: gzip's CRC/length trailer is only checked there,
@@ -252,8 +259,11 @@ def _scan_tar(
             if trailing > TAR_TRAILING_MAX:
                 raise ArchiveRejected(
                     "BOMB",
-                    f"the compressed stream holds more than {_size(TAR_TRAILING_MAX)} of data after the end of "
-                    "the tar archive (a second archive, or a decompression bomb); upload one tar archive",
+                    tr(
+                        "the compressed stream holds more than {size} of data after the end of "
+                        "the tar archive (a second archive, or a decompression bomb); upload one tar archive",
+                        size=_size(TAR_TRAILING_MAX),
+                    ),
                 )
 
 
@@ -261,7 +271,7 @@ def _read_member_data(src: _Source, adm: _Admission, raw: str, size: int) -> byt
     buf = bytearray()
     remaining = size
     while remaining > 0:
-        chunk = src.read_exact(min(remaining, CHUNK), f"entry {raw!r}")
+        chunk = src.read_exact(min(remaining, CHUNK), tr("entry {raw!r}", raw=raw))
         remaining -= len(chunk)
         buf += chunk
         adm.streamed(raw, len(buf), size, len(chunk))

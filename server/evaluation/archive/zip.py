@@ -8,6 +8,7 @@ import zipfile
 from collections.abc import Callable
 from typing import BinaryIO
 
+from server.core.i18n import tr
 from server.evaluation.archive.limits import CHUNK, ZIP_CD_FIXED, ArchiveRejected, Member, _Admission, _size
 
 # --------------------------------------------------------------------------------------------
@@ -22,7 +23,7 @@ def _zip_directory(fp: BinaryIO, size: int) -> tuple[int, int]:
     tail = fp.read(tail_len)
     i = tail.rfind(b"PK\x05\x06")
     if i < 0 or len(tail) - i < 22:
-        raise ArchiveRejected("NOT_AN_ARCHIVE", "the zip archive has no end-of-central-directory record (truncated upload?)")
+        raise ArchiveRejected("NOT_AN_ARCHIVE", tr("the zip archive has no end-of-central-directory record (truncated upload?)"))
     _, disk, cd_disk, _, entries, cd_size, cd_offset, _ = struct.unpack("<4s4H2LH", tail[i : i + 22])
     if entries == 0xFFFF or cd_size == 0xFFFFFFFF or cd_offset == 0xFFFFFFFF:
         locator_at = size - tail_len + i - 20
@@ -37,7 +38,7 @@ def _zip_directory(fp: BinaryIO, size: int) -> tuple[int, int]:
                     if record[:4] == b"PK\x06\x06":
                         (_, _, _, _, disk, cd_disk, _, entries, cd_size, _) = struct.unpack("<4sQ2H2L4Q", record)
     if disk != 0 or cd_disk != 0:
-        raise ArchiveRejected("NOT_AN_ARCHIVE", "split (multi-part) zip archives are not supported; upload one file")
+        raise ArchiveRejected("NOT_AN_ARCHIVE", tr("split (multi-part) zip archives are not supported; upload one file"))
     return entries, cd_size
 
 
@@ -65,13 +66,21 @@ def _scan_zip(fp: BinaryIO, size: int, adm: _Admission, want: Callable[[Member],
     if entries > limits.max_files:
         raise ArchiveRejected(
             "TOO_MANY_FILES",
-            f"the zip archive has {entries} entries (files and folders); the limit is {limits.max_files}",
+            tr(
+                "the zip archive has {entries} entries (files and folders); the limit is {limit}",
+                entries=entries,
+                limit=limits.max_files,
+            ),
         )
     cd_budget = limits.max_files * (ZIP_CD_FIXED + 8 * limits.max_path_length + 1024)
     if cd_size > cd_budget:
         raise ArchiveRejected(
             "TOO_MANY_FILES",
-            f"the zip archive's central directory is {_size(cd_size)}, too large for at most {limits.max_files} entries",
+            tr(
+                "the zip archive's central directory is {size}, too large for at most {limit} entries",
+                size=_size(cd_size),
+                limit=limits.max_files,
+            ),
         )
     fp.seek(0)
     with zipfile.ZipFile(fp) as archive:
@@ -84,7 +93,11 @@ def _read_zip_entries(archive: zipfile.ZipFile, adm: _Admission, want: Callable[
     if len(infos) > limits.max_files:
         raise ArchiveRejected(
             "TOO_MANY_FILES",
-            f"the zip archive has {len(infos)} entries (files and folders); the limit is {limits.max_files}",
+            tr(
+                "the zip archive has {entries} entries (files and folders); the limit is {limit}",
+                entries=len(infos),
+                limit=limits.max_files,
+            ),
         )
     plan: list[tuple[zipfile.ZipInfo, Member]] = []
     for info in infos:
@@ -94,13 +107,19 @@ def _read_zip_entries(archive: zipfile.ZipFile, adm: _Admission, want: Callable[
         if kind == "file":
             if info.flag_bits & 0x1:
                 raise ArchiveRejected(
-                    "UNSUPPORTED_ENTRY", f"entry {raw!r} is encrypted; upload an archive without a password", entry=raw
+                    "UNSUPPORTED_ENTRY",
+                    tr("entry {raw!r} is encrypted; upload an archive without a password", raw=raw),
+                    entry=raw,
                 )
             if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
                 raise ArchiveRejected(
                     "UNSUPPORTED_ENTRY",
-                    f"entry {raw!r} uses zip compression method {info.compress_type}; only deflate (the default of "
-                    "zip, Finder and Explorer) and store are accepted, or upload a .tar.gz",
+                    tr(
+                        "entry {raw!r} uses zip compression method {method}; only deflate (the default of "
+                        "zip, Finder and Explorer) and store are accepted, or upload a .tar.gz",
+                        raw=raw,
+                        method=info.compress_type,
+                    ),
                     entry=raw,
                 )
         member = adm.admit(raw, kind, info.file_size if kind == "file" else 0)
@@ -119,7 +138,12 @@ def _read_zip_entries(archive: zipfile.ZipFile, adm: _Admission, want: Callable[
         if len(buf) != info.file_size:
             raise ArchiveRejected(
                 "NOT_AN_ARCHIVE",
-                f"entry {raw!r} holds {len(buf)} bytes but declares {info.file_size}; the archive is corrupt",
+                tr(
+                    "entry {raw!r} holds {size} bytes but declares {declared}; the archive is corrupt",
+                    raw=raw,
+                    size=len(buf),
+                    declared=info.file_size,
+                ),
                 entry=raw,
             )
         keep[member.path] = bytes(buf)

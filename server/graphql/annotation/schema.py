@@ -17,6 +17,7 @@ from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats, voting
 from server.core import events
 from server.core.errors import ServiceError, not_found
+from server.core.i18n import tr
 from server.graphql.annotation import quality
 from server.graphql.annotation.live import MyExampleSubscriptions
 from server.graphql.annotation.mutations import (
@@ -220,7 +221,7 @@ class ValidationSubscriptions(MyExampleSubscriptions):
 async def _visible_example(viewer, pk: int) -> dict:
     row = await validation_queries.example_by_id(pk)
     if row is None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     round_row = await get_round(row["round"])
     denied = permissions.follow_example(viewer, row, round_row["task"])
     if denied is not None:

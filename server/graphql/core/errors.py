@@ -18,6 +18,7 @@ from strawberry.relay.types import GlobalIDValueError
 from strawberry.types import Info
 
 from server.core.errors import ServiceError
+from server.core.i18n import localize
 
 T = TypeVar("T")
 
@@ -25,6 +26,7 @@ T = TypeVar("T")
 class PublicError(Exception):
     def __init__(self, message: str, code: str = "BAD_REQUEST"):
         super().__init__(message)
+        self.message = message  # a Text keeps its template for localize()
         self.code = code
         self.extensions = {"code": code}
 
@@ -35,6 +37,7 @@ def should_mask_error(error: GraphQLError) -> bool:
     # errors reach us without a path).
     if isinstance(original, (PublicError, ServiceError)):
         error.extensions = {**(error.extensions or {}), "code": original.code}
+        error.message = localize(original.message)
         return False
     # Syntax, validation and variable-coercion errors describe the request, not our internals; they carry
     # no original exception, or point at the request's variables before execution (nodes, no path).
@@ -136,6 +139,7 @@ ERROR_TYPES: dict[str, type[Error]] = {
     "NOT_FOUND": NotFoundError,
     "CONFLICT": ConflictError,
     "QUOTA_REACHED": ConflictError,  # a campaign worker's quota (server/campaigns/work.py)
+    "ALREADY_VALIDATED": ConflictError,  # the viewer's vote on that example is stored already (a retry is done)
     "MODEL_UNAVAILABLE": ModelUnavailableError,
     "ROUND_CLOSED": RoundClosedError,
     "RATE_LIMITED": RateLimitedError,
@@ -151,21 +155,21 @@ def error_from_service(exc: ServiceError) -> Error:
     error_type = ERROR_TYPES.get(exc.code)
     if error_type is None:
         raise exc
+    message = localize(exc.message)  # in the reader's language (server/graphql/core/locale.py)
     if error_type is InputError:
-        return InputError(
-            code=exc.code, message=exc.message, fields=[FieldError(field=p.field, message=p.message) for p in exc.fields]
-        )
+        fields = [FieldError(field=p.field, message=localize(p.message)) for p in exc.fields]
+        return InputError(code=exc.code, message=message, fields=fields)
     if error_type is RateLimitedError:
-        return RateLimitedError(code=exc.code, message=exc.message, retry_after_seconds=exc.retry_after_s)
+        return RateLimitedError(code=exc.code, message=message, retry_after_seconds=exc.retry_after_s)
     if error_type is DuplicateExampleError:
         details = dict(exc.details)
         details["repeats_example_id"] = strawberry.ID(relay.to_base64("Example", details["repeats_example_id"]))
-        return DuplicateExampleError(code=exc.code, message=exc.message, **details)
+        return DuplicateExampleError(code=exc.code, message=message, **details)
     if error_type is ArchiveRejectedError:
         return ArchiveRejectedError(
-            code=exc.code, message=exc.message, reason=exc.details.get("reason"), entry=exc.details.get("entry")
+            code=exc.code, message=message, reason=exc.details.get("reason"), entry=exc.details.get("entry")
         )
-    return error_type(code=exc.code, message=exc.message)
+    return error_type(code=exc.code, message=message)
 
 
 async def result_of(action: Callable[[], Awaitable[T]]) -> T | Error:

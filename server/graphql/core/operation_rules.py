@@ -19,6 +19,7 @@ from graphql import BREAK, GraphQLError, StringValueNode, Visitor, visit
 from strawberry.extensions import SchemaExtension
 from strawberry.types.graphql import OperationType
 
+from server.core.i18n import localize, tr
 from server.core.storable import text_problem
 
 BAD_TEXT = "INVALID_INPUT"
@@ -42,19 +43,23 @@ def _refusal(execution: Any) -> GraphQLError | None:
     if operation == OperationType.MUTATION:
         if getattr(execution.context, "over_websocket", False):
             return GraphQLError(
-                "Send mutations over HTTP (POST /graphql): this WebSocket serves subscriptions and queries.",
+                localize(tr("Send mutations over HTTP (POST /graphql): this WebSocket serves subscriptions and queries.")),
                 extensions={"code": NOT_OVER_WEBSOCKET},
             )
         return None
     for name, value in (execution.variables or {}).items():
         if problem := _problem_in(value, f"${name}"):
-            return GraphQLError(f"Variable `{problem[0]}` {problem[1]}.", extensions={"code": BAD_TEXT})
+            return GraphQLError(
+                localize(tr("Variable `{name}` {problem}.", name=problem[0], problem=problem[1])), extensions={"code": BAD_TEXT}
+            )
     query = execution.query or ""
     if "\\u" in query and execution.graphql_document is not None:  # the only way to write NUL in a literal
         finder = _BadLiteral()
         visit(execution.graphql_document, finder)
         if finder.found is not None:
-            return GraphQLError(f"An argument {finder.found}.", finder.node, extensions={"code": BAD_TEXT})
+            return GraphQLError(
+                localize(tr("An argument {problem}.", problem=finder.found)), finder.node, extensions={"code": BAD_TEXT}
+            )
     return None
 
 

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from strawberry import relay
 
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.graphql.core.errors import PublicError
 
 N = TypeVar("N")
@@ -31,12 +32,12 @@ def decode_cursor(cursor: str | None) -> int | None:
             raise ValueError
         return key
     except (ValueError, UnicodeError):
-        raise PublicError("`after` is not a cursor this API issued.", "BAD_CURSOR") from None
+        raise PublicError(tr("`after` is not a cursor this API issued."), "BAD_CURSOR") from None
 
 
 def check_page_size(first: int, maximum: int) -> int:
     if not 1 <= first <= maximum:
-        raise PublicError(f"`first` must be between 1 and {maximum}.", "PAGE_SIZE")
+        raise PublicError(tr("`first` must be between 1 and {maximum}.", maximum=maximum), "PAGE_SIZE")
     return first
 
 
@@ -65,7 +66,10 @@ def node_pk(global_id: Any, type_name: str, field_name: str) -> int:
             raise ValueError
         return pk
     except Exception:  # noqa: BLE001 — any malformed id is the client's input problem
-        raise invalid(f"`{field_name}` is not a {type_name} id.", FieldProblem(field_name, f"not a {type_name} id")) from None
+        raise invalid(
+            tr("`{field}` is not a {type} id.", field=field_name, type=type_name),
+            FieldProblem(field_name, tr("not a {type} id", type=type_name)),
+        ) from None
 
 
 PK_MAX = 2**31 - 1  # Piccolo's Serial is a PostgreSQL integer

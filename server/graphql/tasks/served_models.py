@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.accounts.viewer import Viewer
+from server.core.i18n import tr
 from server.core.target_models import model_info, serving_client
 from server.evaluation.records import ModelRow
 from server.graphql.core.errors import PublicError
@@ -111,7 +112,7 @@ class ServedModelQueries:
     async def served_target_models(self, info: Info, kind: str | None = None, task_code: str | None = None) -> ServedTargetModels:
         viewer = await authorize(info, permissions.list_served_models)
         if kind is not None and kind not in KINDS:
-            raise PublicError(f"`kind` must be one of {', '.join(KINDS)}.", "BAD_REQUEST")
+            raise PublicError(tr("`kind` must be one of {kinds}.", kinds=", ".join(KINDS)), "BAD_REQUEST")
         task: Mapping[str, Any] = {"code": ""}  # a new task: no built-in task's models unless an admin
         submissions: list[SubmissionTarget] = []
         if task_code is not None:

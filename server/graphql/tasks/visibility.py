@@ -10,6 +10,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.errors import not_found
+from server.core.i18n import tr
 from server.tasks import queries
 from server.tasks.records import TaskRow
 from server.tasks.service import get_task_by_code
@@ -29,7 +30,7 @@ async def visible_task(info: Info, code: str) -> TaskRow:
     apart from a missing one)."""
     task = await get_task_by_code(code)
     if not await visible_task_ids(info, [task]):
-        raise not_found(f"Task '{code}'")
+        raise not_found(tr("Task '{code}'", code=code))
     return task
 
 
@@ -46,4 +47,4 @@ async def check_round_visible(info: Info, round_id: int) -> None:
     """NOT_FOUND for a missing round, and for a round of a task the viewer may not see."""
     task = await queries.task_of_round(round_id)
     if task is None or not await visible_task_ids(info, [task]):
-        raise not_found("That round")
+        raise not_found(tr("That round"))

@@ -1,6 +1,7 @@
 /** The ar catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.ar";
 import { admin } from "../../admin/text.ar";
+import { network } from "../../api/text.ar";
 import { auth } from "../../auth/text.ar";
 import { forms } from "../../forms/text.ar";
 import { inbox } from "../../inbox/text.ar";
@@ -25,5 +26,6 @@ import { i18n } from "../text.ar";
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
+  network,
 };
 export default catalog;

@@ -1,6 +1,7 @@
 /** The es catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.es";
 import { admin } from "../../admin/text.es";
+import { network } from "../../api/text.es";
 import { auth } from "../../auth/text.es";
 import { forms } from "../../forms/text.es";
 import { inbox } from "../../inbox/text.es";
@@ -25,5 +26,6 @@ import { i18n } from "../text.es";
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
+  network,
 };
 export default catalog;

@@ -1,6 +1,7 @@
 /** The fr catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.fr";
 import { admin } from "../../admin/text.fr";
+import { network } from "../../api/text.fr";
 import { auth } from "../../auth/text.fr";
 import { forms } from "../../forms/text.fr";
 import { inbox } from "../../inbox/text.fr";
@@ -25,5 +26,6 @@ import { i18n } from "../text.fr";
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
+  network,
 };
 export default catalog;

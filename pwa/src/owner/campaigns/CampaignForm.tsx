@@ -2,6 +2,7 @@
 import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import type { FieldError } from "../../api/types";
+import { FORM_TEXT } from "../../forms/text";
 import { CAMPAIGN_TEXT as T } from "./text";
 import { controlId, inputOf, PAY_NAMES, QUOTA_NAMES, validateForm, type CampaignFormValues, type CampaignInput } from "./form";
 
@@ -76,7 +77,7 @@ export function CampaignForm({
     setErrors(problems);
     setMessage(null);
     if (problems.length) {
-      setMessage(T.fixErrors(problems.length));
+      setMessage(FORM_TEXT.fieldsToFix(problems.length));
       document.getElementById(controlId(problems[0].field))?.focus();
       return;
     }

@@ -22,15 +22,6 @@ export const campaigns: Translation<typeof CAMPAIGN_EN> = {
   created: (title) => `أُنشئت الحملة «${title}».`,
   save: "حفظ التغييرات",
   saved: "تم الحفظ.",
-  fixErrors: (n) =>
-    p(n, {
-      zero: "لا حقول تحتاج إلى تصحيح.",
-      one: "حقل واحد يحتاج إلى تصحيح.",
-      two: "حقلان يحتاجان إلى تصحيح.",
-      few: "# حقول تحتاج إلى تصحيح.",
-      many: "# حقلًا يحتاج إلى تصحيح.",
-      other: "# حقل يحتاج إلى تصحيح.",
-    }),
   serverRefused: "رفض الخادم الحملة: انظر الحقول أدناه.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,
   general: "الحملة",

@@ -19,7 +19,6 @@ export const campaigns: Translation<typeof CAMPAIGN_EN> = {
   created: (title) => `Campaña «${title}» creada.`,
   save: "Guardar los cambios",
   saved: "Guardado.",
-  fixErrors: (n) => (n === 1 ? "Hay que corregir 1 campo." : `Hay que corregir ${n} campos.`),
   serverRefused: "El servidor rechazó la campaña: revisa los campos de abajo.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,
   general: "Campaña",

@@ -19,7 +19,6 @@ export const campaigns: Translation<typeof CAMPAIGN_EN> = {
   created: (title) => `Campagne « ${title} » créée.`,
   save: "Enregistrer les modifications",
   saved: "Enregistré.",
-  fixErrors: (n) => (n < 2 ? `${n} champ à corriger.` : `${n} champs à corriger.`),
   serverRefused: "Le serveur a refusé la campagne : voyez les champs ci-dessous.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,
   general: "Campagne",

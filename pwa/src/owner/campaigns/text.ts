@@ -22,7 +22,6 @@ export const CAMPAIGN_EN = {
   created: (title: string) => `Campaign “${title}” created.`,
   save: "Save the changes",
   saved: "Saved.",
-  fixErrors: (n: number) => `${n} ${n === 1 ? "field needs" : "fields need"} fixing.`,
   serverRefused: "The server refused the campaign: see the fields below.",
   fieldName: (field: string) => FIELD_NAMES[field] ?? field,
   general: "Campaign",

@@ -1,6 +1,7 @@
 /** The new-webhook form: URL, events, description; each error next to its field, focus on the first. */
 import { useState } from "preact/hooks";
 import type { FieldError } from "../../api/types";
+import { FORM_TEXT } from "../../forms/text";
 import { WEBHOOK_EVENTS } from "./documents";
 import { controlId, DESCRIPTION_MAX, emptyWebhookForm, errorId, eventControlId, toggleEvent, URL_MAX, validateWebhookForm, type WebhookFormValues } from "./form";
 import { WEBHOOK_TEXT as T } from "./text";
@@ -32,7 +33,7 @@ export function WebhookForm({ onSubmit }: { onSubmit: (values: WebhookFormValues
   async function submit(event: Event) {
     event.preventDefault();
     const problems = validateWebhookForm(v);
-    if (problems.length) return showErrors(problems, T.fixErrors(problems.length));
+    if (problems.length) return showErrors(problems, FORM_TEXT.fieldsToFix(problems.length));
     setBusy(true);
     setErrors([]);
     setMessage(null);

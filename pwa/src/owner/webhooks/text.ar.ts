@@ -22,15 +22,6 @@ export const webhooks: Translation<typeof WEBHOOK_EN> = {
   descriptionHint: "لك أنت: ما الذي يستقبل هذه الطلبات.",
   add: "إضافة خطاف الويب",
   adding: "جارٍ الإضافة…",
-  fixErrors: (n) =>
-    p(n, {
-      zero: "لا حقول تحتاج إلى تصحيح.",
-      one: "حقل واحد يحتاج إلى تصحيح.",
-      two: "حقلان يحتاجان إلى تصحيح.",
-      few: "# حقول تحتاج إلى تصحيح.",
-      many: "# حقلًا يحتاج إلى تصحيح.",
-      other: "# حقل يحتاج إلى تصحيح.",
-    }),
   serverRefused: "رفض الخادم خطاف الويب: انظر الحقول أدناه.",
   added: "أُضيف خطاف الويب. انسخ سر التوقيع الخاص به الآن.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,

@@ -21,7 +21,6 @@ export const webhooks: Translation<typeof WEBHOOK_EN> = {
   descriptionHint: "Para ti: qué recibe estas llamadas.",
   add: "Añadir el webhook",
   adding: "Añadiendo…",
-  fixErrors: (n) => (n === 1 ? "Hay que corregir 1 campo." : `Hay que corregir ${n} campos.`),
   serverRefused: "El servidor rechazó el webhook: revisa los campos de abajo.",
   added: "Webhook añadido. Copia ahora su secreto de firma.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,

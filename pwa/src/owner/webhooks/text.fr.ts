@@ -21,7 +21,6 @@ export const webhooks: Translation<typeof WEBHOOK_EN> = {
   descriptionHint: "Pour vous : ce qui reçoit ces appels.",
   add: "Ajouter le webhook",
   adding: "Ajout…",
-  fixErrors: (n) => (n < 2 ? `${n} champ à corriger.` : `${n} champs à corriger.`),
   serverRefused: "Le serveur a refusé le webhook : voyez les champs ci-dessous.",
   added: "Webhook ajouté. Copiez maintenant son secret de signature.",
   fieldName: (field) => FIELD_NAMES[field] ?? field,

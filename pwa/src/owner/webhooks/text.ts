@@ -43,7 +43,6 @@ export const WEBHOOK_EN = {
   descriptionHint: "For you: what receives these calls.",
   add: "Add the webhook",
   adding: "Adding…",
-  fixErrors: (n: number) => `${n} ${n === 1 ? "field needs" : "fields need"} fixing.`,
   serverRefused: "The server refused the webhook: see the fields below.",
   added: "Webhook added. Copy its signing secret now.",
   fieldName: (field: string) => FIELD_NAMES[field] ?? field,

@@ -8,12 +8,13 @@ import strawberry
 from strawberry.types import Info
 
 from server.accounts import recovery
+from server.core.i18n import localize, tr
 from server.core.rate_limits import Action
 from server.graphql.core.errors import InputError, RateLimitedError, mutation
 from server.graphql.core.guard import throttle
 
-SENT = "If that account exists and has a verified email address, a reset link is on its way; it works once and expires soon."
-BY_ADMIN = "This platform sends no mail: ask an admin for a password reset link."
+SENT = tr("If that account exists and has a verified email address, a reset link is on its way; it works once and expires soon.")
+BY_ADMIN = tr("This platform sends no mail: ask an admin for a password reset link.")
 
 
 @strawberry.input
@@ -36,4 +37,4 @@ RequestPasswordResetResult = Annotated[
 async def request_password_reset(info: Info, input: RequestPasswordResetInput) -> RequestPasswordResetResult:
     await throttle(info, Action.PASSWORD_RESET)  # per client address (per account: counted when mailed)
     request = await recovery.request_password_reset(info.context.services, input.username_or_email)
-    return PasswordResetRequested(message=BY_ADMIN if request.by_admin else SENT, by_admin=request.by_admin)
+    return PasswordResetRequested(message=localize(BY_ADMIN if request.by_admin else SENT), by_admin=request.by_admin)

@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.annotation.browse import service
+from server.core.i18n import localize
 from server.graphql.annotation.types import ExampleNode
 from server.graphql.core.errors import AuthenticationError, InputError, PermissionError, mutation
 from server.graphql.core.guard import authorize
@@ -59,7 +60,7 @@ async def act_on_examples(
                 example_id=relay.GlobalID("Example", str(o.example_id)),
                 done=o.code is None,
                 code=o.code,
-                message=o.message,
+                message=localize(o.message),
                 example=ExampleNode.from_row(o.example) if o.example is not None else None,
             )
             for o in outcomes

@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.annotation.examples import claiming
+from server.core.i18n import localize
 from server.graphql.annotation.types import ExampleNode, Verdict
 from server.graphql.core.errors import (
     AuthenticationError,
@@ -60,7 +61,7 @@ async def claim_fooled(info: Info, input: ClaimFooledInput) -> ClaimFooledResult
     )
     return FoolingClaimed(
         verdict=outcome.verdict,
-        message=outcome.message,
+        message=localize(outcome.message),
         duplicate=outcome.duplicate,
         example=ExampleNode.from_row(outcome.example),
     )

@@ -12,6 +12,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.annotation.examples import service
+from server.core.i18n import localize
 from server.graphql.annotation.types import ExampleNode, ModelPrediction, Verdict
 from server.graphql.core.errors import (
     AuthenticationError,
@@ -70,7 +71,7 @@ CreateExampleResult = Annotated[
 def submitted(outcome: service.Outcome) -> ExampleSubmitted:
     return ExampleSubmitted(
         verdict=outcome.verdict,
-        message=outcome.message,
+        message=localize(outcome.message),
         duplicate=outcome.duplicate,
         example=ExampleNode.from_row(outcome.example) if outcome.example else None,
         predictions=[ModelPrediction.from_output(p.model_name, p.model_version, p.output) for p in outcome.predictions],

@@ -13,6 +13,7 @@ from server.accounts.viewer import Viewer
 from server.annotation.quality import gold
 from server.annotation.validation import queries
 from server.core.errors import not_found
+from server.core.i18n import tr
 from server.graphql.annotation.types import ExampleNode
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
@@ -34,10 +35,10 @@ async def gold_target(viewer: Viewer, example_id: relay.GlobalID) -> tuple[dict,
     """The example and its task; NOT_FOUND unless the viewer owns the task (no leak of other tasks' examples)."""
     example = await queries.example_by_id(node_pk(example_id, "Example", "exampleId"))
     if example is None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     task_id = (await get_round(example["round"]))["task"]
     if permissions.manage_gold(viewer, task_id) is not None:
-        raise not_found("That example")
+        raise not_found(tr("That example"))
     return dict(example), task_id
 
 

@@ -13,6 +13,7 @@ from server import permissions
 from server.annotation.quality import gold_upload
 from server.annotation.validation import queries
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.graphql.annotation.types import ExampleNode
 from server.graphql.core.errors import (
     AuthenticationError,
@@ -48,16 +49,16 @@ async def upload_gold(info: Info, round_id: relay.GlobalID, file: Upload) -> Upl
     round_row = await get_round(node_pk(round_id, "Round", "roundId"))
     stream = getattr(file, "file", file)
     if not callable(getattr(stream, "read", None)):  # over JSON (or an empty form part) it is no file
-        raise invalid("Send the gold rows as a file (a multipart upload).", FieldProblem("file", "not a file"))
+        raise invalid(tr("Send the gold rows as a file (a multipart upload)."), FieldProblem("file", tr("not a file")))
     data = stream.read(MAX_BYTES + 1)
     if isinstance(data, str):
         data = data.encode()
     if len(data) > MAX_BYTES:
-        raise invalid("The file is larger than 5 MB.", FieldProblem("file", "at most 5 MB"))
+        raise invalid(tr("The file is larger than 5 MB."), FieldProblem("file", tr("at most 5 MB")))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise invalid("The file is not UTF-8 text (JSONL).", FieldProblem("file", "not UTF-8 text")) from None
+        raise invalid(tr("The file is not UTF-8 text (JSONL)."), FieldProblem("file", tr("not UTF-8 text"))) from None
     config = load_config(await queries.task_row(round_row["task"]))
     ids = await gold_upload.upload_gold(info.context.services, viewer, dict(round_row), config, text)
     rows = await queries.examples_by_ids(ids)

@@ -13,6 +13,7 @@ from strawberry.types import Info
 from server import permissions
 from server.campaigns import ledger, service
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import localize, tr
 from server.core.storable import check_upload
 from server.graphql.core.errors import (
     AuthenticationError,
@@ -49,16 +50,16 @@ async def import_approved_submissions(info: Info, campaign_id: relay.GlobalID, f
     check_upload(file, "file")  # a JSON value where a file part belongs
     data = getattr(file, "file", file).read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise invalid("The file is larger than 20 MB.", FieldProblem("file", "at most 20 MB"))
+        raise invalid(tr("The file is larger than 20 MB."), FieldProblem("file", tr("at most 20 MB")))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise invalid("The file is not UTF-8 text (a CSV).", FieldProblem("file", "not UTF-8 text")) from None
+        raise invalid(tr("The file is not UTF-8 text (a CSV)."), FieldProblem("file", tr("not UTF-8 text"))) from None
     summary = await ledger.import_approved(info.context.services.settings, row["id"], text)
     return ApprovedImported(
         matched=summary.matched,
         unmatched_workers=summary.unmatched_workers,
         unknown=summary.unknown,
         not_approved=summary.not_approved,
-        problems=summary.problems,
+        problems=[localize(problem) for problem in summary.problems],  # in the reader's language
     )

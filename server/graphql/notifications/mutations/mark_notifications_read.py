@@ -10,6 +10,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.errors import FieldProblem, invalid
+from server.core.i18n import tr
 from server.graphql.core.errors import AuthenticationError, InputError, PermissionError, mutation
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import node_pk
@@ -41,9 +42,9 @@ async def mark_notifications_read(
     viewer = await authorize_principal(info, permissions.manage_notifications)
     assert viewer is not None
     if all == (ids is not None):
-        raise invalid("Give either `ids` or `all: true`.", FieldProblem("ids", "give either ids or all"))
+        raise invalid(tr("Give either `ids` or `all: true`."), FieldProblem("ids", tr("give either ids or all")))
     if ids is not None and len(ids) > MAX_IDS:
-        raise invalid(f"At most {MAX_IDS} ids at once.", FieldProblem("ids", f"at most {MAX_IDS}"))
+        raise invalid(tr("At most {max} ids at once.", max=MAX_IDS), FieldProblem("ids", tr("at most {max}", max=MAX_IDS)))
     pks = None if ids is None else [node_pk(i, "Notification", "ids") for i in ids]
     marked, unread = await service.mark_read(viewer.user_id, pks)
     return NotificationsMarked(marked_ids=[relay.GlobalID("Notification", str(pk)) for pk in marked], unread_count=unread)
