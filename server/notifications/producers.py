@@ -89,7 +89,13 @@ async def badges_earned(services: Services, task_id: int, user_ids: Iterable[int
         # A streak that new activity completes ends in the last STREAK_WINDOW days: only those are read.
         days = await queries.recent_active_days(task["id"], user_id, datetime.now(UTC) - STREAK_WINDOW)
         for badge in badge_rules.badges(task["name"], found.submitted, found.validations_done, days):
-            data = {"task_code": task["code"], "task_name": task["name"], "badge": badge.name, "description": badge.description}
+            data = {
+                "task_code": task["code"],
+                "task_name": task["name"],
+                "badge": badge.name,
+                "description": badge.description,
+                "rule": [badge.rule, badge.count],  # to word it again in the reader's language
+            }
             created.append(await service.notify(user_id, NotificationKind.BADGE_EARNED, f"badge:{task['id']}:{badge.name}", data))
     await service.announce(services, created)
     return sum(1 for row in created if row)

@@ -88,7 +88,7 @@ def test_failing_gold_pauses_the_validator_and_their_open_votes_stop_counting(ap
         "note": "",
     }
     again = api(VALIDATE, {"e": ids[0], "l": "CORRECT"}, token=careless)["validateExample"]
-    assert again["code"] == "CONFLICT"
+    assert again["code"] == "ALREADY_VALIDATED"  # as for a vote: a retry after a lost reply is done
     api(VALIDATE, {"e": ids[1], "l": "FLAGGED"}, token=careless)
     assert run_sql("SELECT count(*) AS n FROM validations WHERE example = ANY($1::int[])", [_pk(i) for i in ids[:2]])[0]["n"] == 0
 

@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, wait_until
 from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
-from tests.api.notifications_helpers import MARK, Feed, inbox, kinds
+from tests.api.notifications_helpers import INBOX, MARK, Feed, inbox, kinds
 from tests.conftest import MODEL_CACHE, SHARED_DATA, run_sql, seed_builtin_tasks
 
 VALIDATE = """mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l, mode: OWNER) {
@@ -100,6 +100,16 @@ def test_reading_and_marking_are_the_recipients_alone(stack, api, target_models,
     entries = inbox(api, alice)[0]
     ids = [n["id"] for n in entries]
     assert _pk(ids[0]) > _pk(ids[1]) > _pk(ids[2])  # newest first
+
+    # Worded again for each reader's language (the facts inside, here the task's name, stay as stored).
+    headers = {"Authorization": f"Bearer {alice}", "Accept-Language": "fr"}
+    french = api.http.post("/graphql", json={"query": INBOX}, headers=headers).json()["data"]["notifications"]["edges"]
+    titles = {entry["node"]["title"] for entry in french}
+    assert titles == {"Votre exemple pour Sentiment analysis a été validé", "Votre exemple pour Sentiment analysis a été rejeté"}
+    assert {n["title"] for n in entries} == {
+        "Your example for Sentiment analysis was validated",
+        "Your example for Sentiment analysis was rejected",
+    }
 
     # Pages: two, then one, through the cursor.
     first_page = api("{ notifications(first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }", token=alice)[

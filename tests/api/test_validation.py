@@ -268,6 +268,13 @@ def test_badges(api, target_models):
     fooling_example(api, author, round_id, context_id, "Third day.")
     badges = api('{ myBadges(taskCode: "sentiment") { name } }', token=author)["myBadges"]
     assert badges == [{"name": "3-day streak"}]
+    headers = {"Authorization": f"Bearer {author}", "Accept-Language": "es"}
+    spanish = api.http.post(
+        "/graphql", json={"query": '{ myBadges(taskCode: "sentiment") { name description } }'}, headers=headers
+    )
+    assert spanish.json()["data"]["myBadges"] == [
+        {"name": "Racha de 3 días", "description": "Activo en Sentiment analysis 3 días seguidos"}
+    ]
 
 
 def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):

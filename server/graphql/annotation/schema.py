@@ -17,7 +17,7 @@ from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats, voting
 from server.core import events
 from server.core.errors import ServiceError, not_found
-from server.core.i18n import tr
+from server.core.i18n import localize, tr
 from server.graphql.annotation import quality
 from server.graphql.annotation.live import MyExampleSubscriptions
 from server.graphql.annotation.mutations import (
@@ -162,7 +162,7 @@ class ValidationQueries:
         s = await stats.user_stats(task["id"], None, viewer.user_id) or stats.UserStats(viewer.user_id, viewer.username)
         days = await stats.active_days(task["id"], viewer.user_id)
         return [
-            Badge(name=b.name, description=b.description)
+            Badge(name=localize(b.name), description=localize(b.description))
             for b in badge_rules.badges(task["name"], s.submitted, s.validations_done, days)
         ]
 

@@ -12,6 +12,7 @@ from strawberry import relay
 from strawberry.types import Info
 
 from server import permissions
+from server.core.i18n import localize
 from server.graphql.core.relay import int_ids
 from server.notifications import records, service
 from server.notifications.messages import message
@@ -34,7 +35,7 @@ class NotificationKind(Enum):
 class NotificationNode(relay.Node):
     id: relay.NodeID[int]
     kind: NotificationKind
-    title: str = strawberry.field(description="One line, in English (the PWA words the kinds it knows itself).")
+    title: str = strawberry.field(description="One line, in the reader's language (Accept-Language).")
     body: str = strawberry.field(description="Details: the model's status message, the example's start, the note.")
     link: str = strawberry.field(description="The PWA path to open, e.g. /models/12.")
     subject_id: relay.GlobalID | None = strawberry.field(description="The model or example it is about.")
@@ -53,8 +54,8 @@ class NotificationNode(relay.Node):
         return cls(
             id=row["id"],
             kind=NotificationKind(row["kind"]),
-            title=text.title,
-            body=text.body,
+            title=localize(text.title),
+            body=localize(text.body),
             link=text.link,
             subject_id=_subject(data),
             badge=data.get("badge"),
