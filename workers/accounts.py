@@ -5,22 +5,23 @@ from __future__ import annotations
 from arq import Retry
 
 from server.accounts import recovery
+from server.core.i18n import DEFAULT_LOCALE
 from server.core.mail import MailError
 
 MAIL_RETRY_S = 30  # the SMTP server did not take the message: try again later (arq's max_tries bounds it)
 
 
-async def send_email_verification(ctx: dict, user_id: int, email: str) -> bool:
+async def send_email_verification(ctx: dict, user_id: int, email: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Idempotent enough: a retry retires the link it made before (only the last one mailed works)."""
     try:
-        return await recovery.mail_email_verification(ctx["services"].settings, user_id, email)
+        return await recovery.mail_email_verification(ctx["services"].settings, user_id, email, locale)
     except MailError as exc:
         raise Retry(defer=MAIL_RETRY_S) from exc
 
 
-async def send_password_reset(ctx: dict, who: str) -> bool:
+async def send_password_reset(ctx: dict, who: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Nothing for an unknown account or one without a verified email (the request answered the same)."""
     try:
-        return await recovery.mail_password_reset(ctx["services"], who)
+        return await recovery.mail_password_reset(ctx["services"], who, locale)
     except MailError as exc:
         raise Retry(defer=MAIL_RETRY_S) from exc

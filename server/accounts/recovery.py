@@ -18,12 +18,13 @@ from redis.exceptions import RedisError
 
 from server.accounts import credentials, queries
 from server.accounts import service as accounts
+from server.accounts.mails import reset_mail, verification_mail
 from server.accounts.records import AccountTokenPurpose
 from server.admin import audit
 from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events, jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
-from server.core.i18n import tr
+from server.core.i18n import DEFAULT_LOCALE, reader_locale, tr, translate
 from server.core.mail import mail_configured, send_mail
 from server.core.rate_limits import Action
 from server.core.services import Services
@@ -85,12 +86,13 @@ async def set_email(services: Services, user_id: int, email: str | None) -> Emai
     if sending:
         from workers import accounts as account_jobs
 
-        await jobs.enqueue(services.arq, account_jobs.send_email_verification, user_id, address)
+        await jobs.enqueue(services.arq, account_jobs.send_email_verification, user_id, address, reader_locale.get())
     return EmailChange(address, verified, sending)
 
 
-async def mail_email_verification(settings: Settings, user_id: int, email: str) -> bool:
-    """The job: a fresh verification link to the address, if it is still the account's unverified email."""
+async def mail_email_verification(settings: Settings, user_id: int, email: str, locale: str = DEFAULT_LOCALE) -> bool:
+    """The job: a fresh verification link to the address, if it is still the account's unverified email; in
+    `locale`, the language of the request that set the address."""
     users = await queries.users_by_id([user_id])
     if not users or users[0]["email"] != email or users[0]["email_verified_at"] is not None:
         return False
@@ -101,14 +103,8 @@ async def mail_email_verification(settings: Settings, user_id: int, email: str) 
             user_id, AccountTokenPurpose.VERIFY_EMAIL, new.selector, new.token_hash, email, settings.email_token_ttl_seconds
         )
     hours = max(1, settings.email_token_ttl_seconds // 3600)
-    await send_mail(
-        settings,
-        email,
-        "Confirm your email address for Dynabench",
-        f"Hello {users[0]['username']},\n\nopen this link to confirm that this is your email address:\n\n"
-        f"{link(settings, VERIFY_PATH, new.token)}\n\nor enter this code on the page: {new.token}\n\n"
-        f"It works once, within {hours} hour{'s' if hours != 1 else ''}. If you did not ask for this, ignore this message.\n",
-    )
+    mail = verification_mail(users[0]["username"], link(settings, VERIFY_PATH, new.token), new.token, hours)
+    await send_mail(settings, email, translate(mail.subject, locale), translate(mail.body, locale))
     return True
 
 
@@ -142,13 +138,14 @@ async def request_password_reset(services: Services, who: str) -> ResetRequest:
         return ResetRequest(by_admin=True)
     from workers import accounts as account_jobs
 
-    await jobs.enqueue(services.arq, account_jobs.send_password_reset, who)
+    await jobs.enqueue(services.arq, account_jobs.send_password_reset, who, reader_locale.get())
     return ResetRequest(by_admin=False)
 
 
-async def mail_password_reset(services: Services, who: str) -> bool:
+async def mail_password_reset(services: Services, who: str, locale: str = DEFAULT_LOCALE) -> bool:
     """The job: a reset link to the verified email of the account `who` names (username or verified email), within
-    the per-account limit; silently nothing otherwise. True when a message was sent."""
+    the per-account limit; silently nothing otherwise. In `locale`, the language of the request. True when a message
+    was sent."""
     recipient = await queries.reset_recipient(who)
     if recipient is None:
         return False
@@ -170,15 +167,8 @@ async def mail_password_reset(services: Services, who: str) -> bool:
             settings.password_reset_ttl_seconds,
         )
     minutes = max(1, settings.password_reset_ttl_seconds // 60)
-    await send_mail(
-        settings,
-        recipient["email"],
-        "Reset your Dynabench password",
-        f"Hello {recipient['username']},\n\nsomeone (hopefully you) asked to reset the password of this account. "
-        f"Open this link to choose a new one:\n\n{link(settings, RESET_PATH, new.token)}\n\n"
-        f"or enter this code on the page: {new.token}\n\nIt works once, within {minutes} minutes, and signs out "
-        "every session of the account. If you did not ask for this, ignore this message: your password stays.\n",
-    )
+    mail = reset_mail(recipient["username"], link(settings, RESET_PATH, new.token), new.token, minutes)
+    await send_mail(settings, recipient["email"], translate(mail.subject, locale), translate(mail.body, locale))
     return True
 
 

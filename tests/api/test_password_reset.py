@@ -58,6 +58,19 @@ def test_a_mailed_reset_link_sets_a_new_password_once_and_ends_the_sessions(api,
     assert _log_in(api, "forgetful", NEW_PASSWORD)["__typename"] == "AuthPayload"
 
 
+def test_the_mail_speaks_the_language_of_the_request_that_asked_for_it(api, mailbox):
+    verified_account(api, mailbox, "lectora", "lectora@example.org")
+    response = api.http.post(
+        "/graphql", json={"query": REQUEST, "variables": {"w": "lectora"}}, headers={"Accept-Language": "es-AR,es;q=0.9"}
+    )
+    assert response.json()["data"]["requestPasswordReset"]["__typename"] == "PasswordResetRequested"
+    message = mailbox.take("lectora@example.org")
+    assert message["Subject"] == "Restablece tu contraseña de Dynabench"
+    assert body(message).startswith("Hola, lectora:") and "Funciona una sola vez" in body(message)
+    token = token_in(message)  # the link and the code are the same in every language
+    assert api(RESET, {"t": token, "p": NEW_PASSWORD})["resetPassword"]["__typename"] == "PasswordResetDone"
+
+
 def test_a_reset_closes_the_sockets_open_with_the_accounts_sessions(stack, api, mailbox):
     seed_builtin_tasks()
     session = verified_account(api, mailbox, "watcher", "watcher@example.org")
