@@ -259,7 +259,12 @@ async def current_rounds(task_ids: Sequence[int]) -> list[RoundRow]:
 # Contexts ---------------------------------------------------------------------------------------
 
 # The least-used contexts come first; among the few least-used and least-recently-served we pick
-# at random, and mark the pick as served, so that concurrent annotators spread over the pool.
+# at random, and mark the pick as served, so that annotators spread over the pool. Concurrent picks of
+# one round are serialized (SERIALIZE_CONTEXT_PICKS, a transaction-level advisory lock): each one's
+# candidates statement starts after the previous pick committed and sees it served (a pick takes about
+# a millisecond), so concurrent annotators get different contexts while the pool has enough of them.
+SERIALIZE_CONTEXT_PICKS = Query("SELECT pg_advisory_xact_lock(:namespace, :round)")
+_CONTEXT_PICKS_LOCK_NAMESPACE = 0xC0417  # the first key of the two-key advisory lock: "context picks"
 PICK_LEAST_USED = Query("""
     WITH pick AS (
       SELECT id FROM (
@@ -298,8 +303,14 @@ COPY_CONTEXTS = Query("""
 """)
 
 
+async def serialize_context_picks(round_id: int) -> None:
+    """Call first in the pick's transaction."""
+    await SERIALIZE_CONTEXT_PICKS.execute(namespace=_CONTEXT_PICKS_LOCK_NAMESPACE, round=round_id)
+
+
 async def pick_context(round_id: int, strategy: ContextStrategy | str) -> ContextRow | None:
-    """The next context of a round by `strategy` (any unknown strategy picks the least used)."""
+    """The next context of a round by `strategy` (any unknown strategy picks the least used); for the
+    served-marking strategies, call in a transaction after `serialize_context_picks`."""
     row = await _PICKS.get(strategy, PICK_LEAST_USED).row(round=round_id)
     return cast(ContextRow | None, row)
 
