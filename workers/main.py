@@ -8,20 +8,25 @@ import os
 from arq import cron
 from arq.constants import default_queue_name
 
+from server.accounts import job_functions as account_jobs
+from server.annotation.examples import job_functions as example_jobs
+from server.annotation.validation import job_functions as validation_jobs
+from server.campaigns import job_functions as campaign_jobs
 from server.core import db
+from server.core.jobs import bound_functions
 from server.core.services import Services
 from server.core.services import redis_settings as arq_redis_settings
 from server.core.settings import Settings
+from server.evaluation import job_functions as evaluation_jobs
+from server.notifications import job_functions as notification_jobs
 from server.observability.jobs import (
     deserialize_job,
     instrument,
     serialize_job,
     start_worker_metrics,
 )
-from workers.accounts import send_email_verification, send_password_reset
-from workers.campaigns import recompute_campaign_ledger, sweep_campaign_ledgers
-from workers.contamination import check_dataset_contamination, check_round_contamination, check_unreported_datasets
-from workers.evaluation import deploy_model, evaluate_model, keep_round_targets_loaded, rank_not_ranked_models
+from server.training import job_functions as training_jobs
+from server.webhooks import job_functions as webhook_jobs
 from workers.liveness import (
     job_ended,
     job_started,
@@ -29,12 +34,6 @@ from workers.liveness import (
     start_heartbeat,
     stop_heartbeat,
 )
-from workers.notifications import check_badges, send_notification_emails
-from workers.pending import recheck_pending_examples
-from workers.rounds import recompute_round_counters
-from workers.training import train_target_model
-from workers.validation import aggregate_example, sweep_unaggregated_votes
-from workers.webhooks import deliver_webhook, fan_out_webhook_event, retry_stalled_webhook_deliveries
 
 log = logging.getLogger("dynabench.worker")
 
@@ -69,41 +68,34 @@ async def release_jobs_of_dead_workers(ctx: dict) -> list[str]:
     return await recover_orphaned_jobs(ctx, JOB_TIMEOUT_S + 10)
 
 
+# Each domain's job functions (server/<domain>/job_functions.py): every function bound to a declared job is registered.
+DOMAIN_JOB_FUNCTIONS = (
+    account_jobs,
+    example_jobs,
+    validation_jobs,
+    campaign_jobs,
+    evaluation_jobs,
+    notification_jobs,
+    training_jobs,
+    webhook_jobs,
+)
+
+
 class WorkerSettings:
     # instrument(): duration and outcome metrics per function, the job's name and id in log lines.
-    functions = tuple(
-        instrument(f)
-        for f in (
-            recompute_round_counters,
-            recheck_pending_examples,
-            aggregate_example,
-            sweep_unaggregated_votes,
-            deploy_model,
-            evaluate_model,
-            train_target_model,
-            check_dataset_contamination,
-            check_round_contamination,
-            recompute_campaign_ledger,
-            send_email_verification,
-            send_password_reset,
-            send_notification_emails,
-            check_badges,
-            fan_out_webhook_event,
-            deliver_webhook,
-        )
-    )
+    functions = tuple(instrument(f) for f in bound_functions(DOMAIN_JOB_FUNCTIONS))
     # The sweeper: pending examples are found from database state, so none is lost even if an
     # enqueued job is (e.g. Redis restarted without its append-only file).
     cron_jobs = (
         cron(
-            instrument(recheck_pending_examples),
+            instrument(example_jobs.recheck_pending_examples),
             name="cron:recheck_pending_examples",
             second={0, 10, 20, 30, 40, 50},
             unique=True,
             run_at_startup=True,
         ),
         cron(
-            instrument(sweep_unaggregated_votes),
+            instrument(validation_jobs.sweep_unaggregated_votes),
             name="cron:sweep_unaggregated_votes",
             second={5, 25, 45},
             unique=True,
@@ -111,7 +103,7 @@ class WorkerSettings:
         ),
         # Not ranked models of tasks that have a scoring dataset now (one the seed step added) are evaluated.
         cron(
-            instrument(rank_not_ranked_models),
+            instrument(evaluation_jobs.rank_not_ranked_models),
             name="cron:rank_not_ranked_models",
             second={17, 47},
             unique=True,
@@ -119,7 +111,7 @@ class WorkerSettings:
         ),
         # Datasets with no contamination report (the seeded ones) are checked (server/evaluation/pipeline.py).
         cron(
-            instrument(check_unreported_datasets),
+            instrument(evaluation_jobs.check_unreported_datasets),
             name="cron:check_unreported_datasets",
             second={41},
             unique=True,
@@ -127,7 +119,7 @@ class WorkerSettings:
         ),
         # Submissions that judge an open round are loaded again if the sandbox lost them (server/evaluation/residency.py).
         cron(
-            instrument(keep_round_targets_loaded),
+            instrument(evaluation_jobs.keep_round_targets_loaded),
             name="cron:keep_round_targets_loaded",
             second={37},
             unique=True,
@@ -135,7 +127,7 @@ class WorkerSettings:
         ),
         # Campaign ledgers whose recompute job was lost are brought up to date (server/campaigns/ledger.py).
         cron(
-            instrument(sweep_campaign_ledgers),
+            instrument(campaign_jobs.sweep_campaign_ledgers),
             name="cron:sweep_campaign_ledgers",
             minute=set(range(0, 60, 5)),
             second={27},
@@ -144,7 +136,7 @@ class WorkerSettings:
         ),
         # Email copies of notifications whose job was lost, or refused once by the SMTP server (server/notifications/).
         cron(
-            instrument(send_notification_emails),
+            instrument(notification_jobs.send_notification_emails),
             name="cron:send_notification_emails",
             second={14, 44},
             unique=True,
@@ -152,7 +144,7 @@ class WorkerSettings:
         ),
         # Webhook delivery attempts whose job was lost are queued again (server/webhooks/delivery.py).
         cron(
-            instrument(retry_stalled_webhook_deliveries),
+            instrument(webhook_jobs.retry_stalled_webhook_deliveries),
             name="cron:retry_stalled_webhook_deliveries",
             second={53},
             unique=True,

@@ -3,7 +3,7 @@ a verified email only (or handed over by an admin when the platform sends no mai
 
 Tokens (`credentials.new_account_token`) are random, stored hashed, single-use and expiring; they are found by a
 selector and compared in constant time. A reset request answers the same whoever it names: the account is looked
-up, limited per account and mailed by a job (workers/accounts.py), never while the client waits. A reset raises the
+up, limited per account and mailed by a job (server/accounts/job_functions.py), never while the client waits. A reset raises the
 account's session epoch, which ends all its sessions (service.resolve_principal), and tells its open sockets.
 """
 
@@ -17,6 +17,7 @@ from asyncpg.exceptions import UniqueViolationError
 from redis.exceptions import RedisError
 
 from server.accounts import credentials, queries
+from server.accounts import jobs as account_jobs
 from server.accounts import service as accounts
 from server.accounts.mails import reset_mail, verification_mail
 from server.accounts.records import AccountTokenPurpose
@@ -84,8 +85,6 @@ async def set_email(services: Services, user_id: int, email: str | None) -> Emai
         await queries.retire_account_tokens(user_id, AccountTokenPurpose.VERIFY_EMAIL)
     sending = address is not None and not verified and mail_configured(services.settings)
     if sending:
-        from workers import accounts as account_jobs
-
         await jobs.enqueue(services.arq, account_jobs.send_email_verification, user_id, address, reader_locale.get())
     return EmailChange(address, verified, sending)
 
@@ -136,8 +135,6 @@ async def request_password_reset(services: Services, who: str) -> ResetRequest:
         )
     if not mail_configured(services.settings):
         return ResetRequest(by_admin=True)
-    from workers import accounts as account_jobs
-
     await jobs.enqueue(services.arq, account_jobs.send_password_reset, who, reader_locale.get())
     return ResetRequest(by_admin=False)
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from server.accounts import credentials
+from server.campaigns import jobs as campaign_jobs
 from server.campaigns import queries
 from server.campaigns.records import CampaignRow, CampaignStatus, WorkerRow, WorkerStage
 from server.campaigns.service import campaign_by_code, get_campaign, id_secret, quiz_of
@@ -20,7 +21,6 @@ from server.core.services import Services
 from server.crowd import entry as crowd_entry
 from server.crowd.entry import CompletionTarget, EntryRefusal, Platform, WorkerEntry
 from server.crowd.quiz import MAX_QUESTIONS, QuizOutcome, QuizRefusal, QuizResult, grade
-from workers import campaigns as campaign_jobs
 
 PARAM_NAME_MAX = 64
 PARAM_VALUE_MAX = 512

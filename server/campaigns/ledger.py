@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.campaigns import jobs as campaign_jobs
 from server.campaigns import queries
 from server.campaigns.service import get_campaign, id_secret, pay_rules
 from server.campaigns.work import _line
@@ -20,7 +21,6 @@ from server.crowd import ledger as crowd_ledger
 from server.crowd import payouts
 from server.crowd.entry import Platform
 from server.crowd.ledger import ExampleFact, LineStatus, ValidationFact
-from workers import campaigns as campaign_jobs
 
 
 @dataclass(frozen=True)

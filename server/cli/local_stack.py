@@ -92,8 +92,8 @@ def _build_models(repository: Path, profile: str) -> None:
 
 async def _migrate_and_seed(admin_password: str | None) -> None:
     from server.accounts.service import create_user
+    from server.cli.seeding import seed_builtin
     from server.core import db
-    from server.tasks.builtin import seed_builtin
 
     await db.migrate()
     if admin_password is None:

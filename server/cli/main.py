@@ -83,8 +83,8 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 
 async def _seed() -> list[str]:
+    from server.cli.seeding import seed_builtin
     from server.core import db
-    from server.tasks.builtin import seed_builtin
 
     await db.start_pool(2)
     try:

@@ -12,6 +12,7 @@ from server.core.errors import FieldProblem, conflict, invalid
 from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import check_upload, document_problem, text_problem
+from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import pipeline, queries
 from server.evaluation.perturbations import perturb_fields
 from server.evaluation.records import DatasetAccess, DatasetRow, Perturbation
@@ -19,7 +20,6 @@ from server.tasks import queries as task_queries
 from server.tasks.config import TaskConfig
 from server.tasks.records import TaskRow
 from server.tasks.service import load_config
-from workers import contamination as contamination_jobs
 
 ACCESS = tuple(DatasetAccess)
 MAX_ROWS = 100_000
@@ -154,7 +154,7 @@ async def create_dataset(
     if access == DatasetAccess.SCORING:
         await pipeline.after_scoring_dataset(services, task["id"])
     # Overlap with collected examples, training data and other datasets (docs/design.md §4.9).
-    await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset["id"])
+    await jobs.enqueue(services.arq, evaluation_jobs.check_dataset_contamination, dataset["id"])
     return dataset, len(rows)
 
 

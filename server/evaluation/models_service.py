@@ -16,6 +16,7 @@ from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
 from server.core.storable import check_upload, text_problem
+from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import queries
 from server.evaluation.archive import (
     ArchiveLimits,
@@ -30,7 +31,6 @@ from server.evaluation.records import ModelRow, ModelStatus
 from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_task_by_code, load_config
-from workers import evaluation as evaluation_jobs
 
 __all__ = ["CARD_FIELDS", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
 

@@ -3,14 +3,14 @@
 A fresh deployment is followed by its evaluation; an evaluation that finds the model gone from Triton
 is followed by a new deployment (which queues the evaluation once more); a new scoring dataset is followed
 by the evaluation of every live model of its task (not ranked ones included: now they can be). The jobs are named by
-reference (server/core/jobs.py). workers/evaluation.py imports this module, so the worker module is
-imported here only when a job is queued, not when this module is loaded.
+reference to their declarations (server/evaluation/jobs.py).
 """
 
 from __future__ import annotations
 
 from server.core import jobs
 from server.core.services import Services
+from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import queries
 from server.evaluation.deploy import Deployment
 from server.evaluation.evaluate import Evaluation
@@ -22,16 +22,12 @@ REQUEUED = "The task has a scoring dataset now: evaluation queued."
 
 async def after_deploy(services: Services, model_id: int, deployment: Deployment) -> None:
     """Queue the evaluation of a model that was just deployed; nothing otherwise."""
-    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
-
     if deployment.evaluate_next:
         await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model_id)
 
 
 async def after_evaluation(services: Services, model_id: int, evaluation: Evaluation) -> None:
     """Queue a new deployment of a model that Triton lost during evaluation; nothing otherwise."""
-    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
-
     if evaluation.deploy_again:
         await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model_id)
 
@@ -39,8 +35,6 @@ async def after_evaluation(services: Services, model_id: int, evaluation: Evalua
 async def after_scoring_dataset(services: Services, task_id: int) -> int:
     """Queue the evaluation of every live model of the task (evaluated, not ranked, or between steps); the
     number queued. Not ranked ones go back to `deployed` first (their evaluation is queued)."""
-    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
-
     for model in await queries.requeue_not_ranked(task_id, [log_entry(ModelStatus.DEPLOYED, REQUEUED)]):
         await publish_model_event(services, model)
     model_ids = await queries.model_ids_in(task_id, LIVE_STATUSES)
@@ -52,8 +46,6 @@ async def after_scoring_dataset(services: Services, task_id: int) -> int:
 async def rank_not_ranked(services: Services) -> int:
     """The sweeper's half (a worker cron): evaluate the not ranked models of every task that has a scoring
     dataset now, e.g. one the seed step of `dynabench migrate` added (it runs without Redis, so queues nothing)."""
-    from workers import evaluation as evaluation_jobs  # deferred: that module imports this one
-
     models = await queries.requeue_not_ranked(None, [log_entry(ModelStatus.DEPLOYED, REQUEUED)])
     for model in models:
         await publish_model_event(services, model)
@@ -69,9 +61,7 @@ UNREPORTED_PER_SWEEP = 20
 async def check_unreported_datasets(services: Services) -> int:
     """The sweeper's other half (a worker cron): queue the contamination check of every dataset that has no report,
     e.g. the scoring datasets the seed step of `dynabench migrate` added (it runs without Redis); the number queued."""
-    from workers import contamination as contamination_jobs  # deferred: workers import the evaluation domain
-
     dataset_ids = await queries.unreported_datasets(UNREPORTED_GRACE_S, UNREPORTED_PER_SWEEP)
     for dataset_id in dataset_ids:
-        await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset_id)
+        await jobs.enqueue(services.arq, evaluation_jobs.check_dataset_contamination, dataset_id)
     return len(dataset_ids)

@@ -1,4 +1,4 @@
-"""Email copies of notifications, sent by the worker (workers/notifications.py), never in a request: only to a
+"""Email copies of notifications, sent by the worker (server/notifications/job_functions.py), never in a request: only to a
 verified address, only for the kinds the user opted into, and each at most once."""
 
 from __future__ import annotations

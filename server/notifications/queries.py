@@ -11,7 +11,7 @@ from server.core.sql import Query
 from server.notifications.records import EmailState, NotificationRow
 
 # Once per (recipient, kind, subject): a retried job or a second run of a producer inserts nothing. The email copy is
-# queued when the recipient opted into the kind (sent later by workers/notifications.py, never in a request).
+# queued when the recipient opted into the kind (sent later by server/notifications/job_functions.py, never in a request).
 INSERT = Query(
     """
     INSERT INTO notifications (recipient, kind, subject, data, email_state)

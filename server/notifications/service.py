@@ -10,9 +10,9 @@ from redis.asyncio import Redis
 
 from server.core import events, jobs
 from server.core.services import Services
+from server.notifications import jobs as notification_jobs
 from server.notifications import queries
 from server.notifications.records import EmailState, NotificationKind, NotificationRow
-from workers import notifications as notification_jobs
 
 LIVE_BATCH = 50  # the most a live subscription reads per wake-up
 

@@ -93,13 +93,3 @@ async def seed_builtin_tasks() -> list[str]:
         if not await queries.round_has_contexts(round_row["id"]):
             await service.add_contexts(round_row, seed_contexts(spec["code"]))
     return created
-
-
-async def seed_builtin() -> list[str]:
-    """The seed step of `dynabench migrate` and `dynabench up`: the built-in tasks (their codes when created),
-    then the scoring dataset each ships with (server/evaluation/seed_datasets/). Idempotent."""
-    from server.evaluation.seed_datasets import seed_scoring_datasets  # deferred: that domain imports this module
-
-    created = await seed_builtin_tasks()
-    await seed_scoring_datasets()
-    return created

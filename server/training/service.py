@@ -11,14 +11,14 @@ from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
+from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import queries as evaluation_queries
 from server.tasks import queries as task_queries
 from server.tasks.records import RoundRow, TaskRow
 from server.tasks.service import create_round, get_task_by_code
+from server.training import jobs as training_jobs
 from server.training import queries
 from server.training.records import TrainingProfile, TrainingRunRow, TrainingStatus, log_entry
-from workers import contamination as contamination_jobs
-from workers import training as training_jobs
 
 PROFILES = tuple(TrainingProfile)
 MAX_ROUNDS = 50
@@ -137,6 +137,6 @@ async def open_next_round(services: Services, task_code: str, model_version: str
 async def queue_contamination_checks(services: Services, task_id: int, round_id: int) -> None:
     """A retrained target: the round's report (its training data against the scoring datasets), and each dataset's
     report again, since "any model's training data" now holds more (docs/design.md §4.9)."""
-    await jobs.enqueue(services.arq, contamination_jobs.check_round_contamination, round_id)
+    await jobs.enqueue(services.arq, evaluation_jobs.check_round_contamination, round_id)
     for dataset in await evaluation_queries.datasets_of_task(task_id):
-        await jobs.enqueue(services.arq, contamination_jobs.check_dataset_contamination, dataset["id"])
+        await jobs.enqueue(services.arq, evaluation_jobs.check_dataset_contamination, dataset["id"])

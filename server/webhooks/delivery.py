@@ -15,11 +15,11 @@ import logging
 import time
 from datetime import UTC, datetime, timedelta
 
-from server.core import db, jobs
+from server.core import db
 from server.core.services import Services
 from server.core.settings import Settings
 from server.webhooks import queries, sender
-from server.webhooks.dispatch import hooks_changed
+from server.webhooks.dispatch import hooks_changed, queue_attempt
 from server.webhooks.records import DeliveryStatus
 from server.webhooks.signing import DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, derive_secret, signature_header
 
@@ -39,21 +39,6 @@ def secret_key(settings: Settings) -> bytes:
 def backoff_s(settings: Settings, attempt: int) -> float:
     """The wait after failed attempt `attempt` (1-based): base, 2·base, 4·base, … capped."""
     return min(settings.webhook_retry_base_s * 2 ** (attempt - 1), settings.webhook_retry_max_s)
-
-
-async def queue_attempt(services: Services, delivery_id: int, event_id: object, attempt: int, delay_s: float) -> None:
-    """The job id names the attempt: queuing one that is queued or running already (or finished within arq's
-    keep_result) is a no-op. The event id is part of it: delivery ids restart after a database restore or reset."""
-    from workers import webhooks as webhook_jobs
-
-    await jobs.enqueue_later(
-        services.arq,
-        delay_s,
-        webhook_jobs.deliver_webhook,
-        delivery_id,
-        attempt,
-        _job_id=f"webhook:{delivery_id}:{event_id}:{attempt}",
-    )
 
 
 async def deliver(services: Services, delivery_id: int, attempt: int) -> str:

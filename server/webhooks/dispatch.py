@@ -24,6 +24,7 @@ from redis.asyncio import Redis
 from server.core import jobs
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
+from server.webhooks import jobs as webhook_jobs
 from server.webhooks import queries
 from server.webhooks.records import WebhookEventType
 
@@ -134,8 +135,6 @@ async def emit(services: Services, event: WebhookEvent | None) -> None:
     """Queue the event's fan-out if a hook wants it. Never raises: the change it reports has committed already."""
     if event is None:
         return
-    from workers import webhooks as webhook_jobs
-
     try:
         wanted = await _INDEX.current(services.redis)
         if not any(event.type in kinds for kinds in wanted.values()):
@@ -166,8 +165,6 @@ def emit_soon(services: Services, event: WebhookEvent | None) -> None:
 async def fan_out(services: Services, event: Mapping[str, Any]) -> int:
     """One delivery per enabled hook of the task subscribed to the event type (idempotent), each's next attempt
     queued. Returns how many attempts were queued."""
-    from server.webhooks.delivery import queue_attempt
-
     event_id = uuid.UUID(str(event["id"]))
     task_id = event.get("task_id")
     if task_id is None and event.get("round_id") is not None:
@@ -187,3 +184,10 @@ async def fan_out(services: Services, event: Mapping[str, Any]) -> int:
     for row in pending:
         await queue_attempt(services, row["id"], event_id, row["attempts"] + 1, 0)
     return len(pending)
+
+
+async def queue_attempt(services: Services, delivery_id: int, event_id: object, attempt: int, delay_s: float) -> None:
+    """The job id names the attempt: queuing one that is queued or running already (or finished within arq's
+    keep_result) is a no-op. The event id is part of it: delivery ids restart after a database restore or reset."""
+    job_id = f"webhook:{delivery_id}:{event_id}:{attempt}"
+    await jobs.enqueue_once(services.arq, job_id, delay_s, webhook_jobs.deliver_webhook, delivery_id, attempt)

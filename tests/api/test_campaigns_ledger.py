@@ -31,8 +31,8 @@ def _rerun(campaign_pk: int) -> int:
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.campaigns import jobs as campaign_jobs
     from server.core.jobs import job_name
-    from workers import campaigns as campaign_jobs
 
     async def go():
         pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))

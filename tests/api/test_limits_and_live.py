@@ -112,8 +112,8 @@ def _enqueue_recount(round_pk: int) -> None:
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.annotation.validation import jobs as rounds_jobs
     from server.core.jobs import job_name
-    from workers import rounds as rounds_jobs
 
     async def go():
         pool = await create_pool(RedisSettings.from_dsn(os.environ["REDIS_URL"]))

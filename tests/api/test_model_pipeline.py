@@ -8,10 +8,10 @@ from arq import create_pool
 from arq.connections import RedisSettings
 
 from server.core.jobs import job_name
+from server.evaluation import jobs as evaluation_jobs
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
 from tests.conftest import MODEL_CACHE, SHARED_DATA, run_sql, seed_builtin_tasks, submissions_triton
-from workers import evaluation as evaluation_jobs
 
 LOST = "no longer loaded"
 

@@ -148,8 +148,8 @@ def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, targe
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.annotation.validation import jobs as validation_jobs
     from server.core.jobs import job_name
-    from workers import validation as validation_jobs
 
     _author, _round_id, _, examples = _world(api, 1)
     for i, label in enumerate(["CORRECT", "INCORRECT", "CORRECT", "INCORRECT", "FLAGGED"]):
@@ -335,9 +335,9 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
     from arq import create_pool
     from arq.connections import RedisSettings
 
+    from server.annotation.validation import jobs as validation_jobs
     from server.annotation.validation import queries, stats
     from server.core.jobs import job_name
-    from workers import validation as validation_jobs
 
     _, round_id, _, examples = _world(api, 3)
     voters = [api.sign_up(f"voter{i}") for i in range(4)]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server.annotation import fooling
+from server.annotation.examples import jobs as pending_jobs
 from server.annotation.examples import queries
 from server.annotation.examples.announce import example_written
 from server.annotation.examples.judging import ask_models, choose_targets, model_fields, status_after_verdict, verdict_of
@@ -30,7 +31,6 @@ from server.core.rate_limits import Action, Taken
 from server.core.services import Services
 from server.tasks.config import TaskConfig
 from server.webhooks import dispatch as webhooks
-from workers import pending as pending_jobs
 
 log = logging.getLogger("dynabench.annotation")
 

@@ -13,6 +13,7 @@ from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation.quality import queries
 from server.annotation.records import ValidationLabel
+from server.annotation.validation import jobs as validation_jobs
 from server.core import jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
@@ -80,8 +81,6 @@ async def answer_gold(services: Services, gold: dict, config: TaskConfig, user_i
         # Its own code: the PWA's outbox takes it as "this vote is stored" after a lost reply.
         raise ServiceError("ALREADY_VALIDATED", tr("You have already validated this example."))
     if user_id in await paused_users(gold["task"], config, [user_id]):
-        from workers import validation as validation_jobs
-
         for example_id in await queries.open_voted_examples(gold["task"], user_id):
             await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
     return {"label": label, "mode": "user", "note": ""}

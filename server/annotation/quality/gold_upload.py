@@ -26,6 +26,7 @@ from typing import Any
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation import fooling
+from server.annotation.examples import jobs as pending_jobs
 from server.annotation.examples import queries as example_queries
 from server.annotation.examples.judging import ask_models, choose_targets, model_fields, model_output_document
 from server.annotation.quality import queries
@@ -38,7 +39,6 @@ from server.core.inference import ModelUnavailable
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
 from server.tasks.config import TaskConfig
-from workers import pending as pending_jobs
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation.quality import queries, view
+from server.annotation.validation import jobs as validation_jobs
 from server.core import jobs
 from server.core.errors import ServiceError, not_found
 from server.core.i18n import tr
@@ -34,8 +35,6 @@ async def reinstate_validator(
     if not found.paused:
         return found
     await queries.reinstate(task_id, found.user_id, viewer.user_id)
-    from workers import validation as validation_jobs  # deferred: the jobs import the annotation services
-
     for example_id in await queries.open_voted_examples(task_id, found.user_id):
         await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
     reinstated = await view.validator_quality(task_id, config, username)

@@ -9,6 +9,7 @@ from server.accounts.viewer import Viewer
 from server.annotation.quality import gold
 from server.annotation.quality import queries as gold_queries
 from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel, ValidationMode, ValidationRow
+from server.annotation.validation import jobs as validation_jobs
 from server.annotation.validation import queries
 from server.annotation.validation_input import check_vote_fields
 from server.campaigns.work import check_quota
@@ -21,7 +22,6 @@ from server.core.storable import text_problem
 from server.crowd.quotas import Action as QuotaAction
 from server.tasks.config import TaskConfig
 from server.tasks.service import check_accepts_votes, get_round, get_task, round_config
-from workers import validation as validation_jobs
 
 CLAIM_MINUTES = 10
 MAX_NOTE = 2000

@@ -1,16 +1,18 @@
-"""Account mail jobs: email verification links and password reset links (server/accounts/recovery.py)."""
+"""What the worker runs for the accounts domain's jobs (server/accounts/jobs.py): mails of server/accounts/recovery.py."""
 
 from __future__ import annotations
 
 from arq import Retry
 
-from server.accounts import recovery
+from server.accounts import jobs, recovery
 from server.core.i18n import DEFAULT_LOCALE
+from server.core.jobs import runs
 from server.core.mail import MailError
 
 MAIL_RETRY_S = 30  # the SMTP server did not take the message: try again later (arq's max_tries bounds it)
 
 
+@runs(jobs.send_email_verification)
 async def send_email_verification(ctx: dict, user_id: int, email: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Idempotent enough: a retry retires the link it made before (only the last one mailed works)."""
     try:
@@ -19,6 +21,7 @@ async def send_email_verification(ctx: dict, user_id: int, email: str, locale: s
         raise Retry(defer=MAIL_RETRY_S) from exc
 
 
+@runs(jobs.send_password_reset)
 async def send_password_reset(ctx: dict, who: str, locale: str = DEFAULT_LOCALE) -> bool:
     """Nothing for an unknown account or one without a verified email (the request answered the same)."""
     try:

@@ -1,10 +1,12 @@
-"""Pending examples: judge them once their target model answers again (runs on a schedule and on demand)."""
+"""What the worker runs for the examples' jobs (server/annotation/examples/jobs.py): server/annotation/examples/pending.py."""
 
 from __future__ import annotations
 
-from server.annotation.examples import pending
+from server.annotation.examples import jobs, pending
+from server.core.jobs import runs
 
 
+@runs(jobs.recheck_pending_examples)
 async def recheck_pending_examples(ctx: dict) -> dict[str, int]:
     totals = {"claimed": 0, "settled": 0, "woken": await pending.wake_pending_of_ready_models(ctx["services"])}
     # Drain in batches so a backlog after an outage clears in one run.

@@ -1,0 +1,16 @@
+"""The notifications domain's background jobs, declared (server/core/jobs.py); server/notifications/job_functions.py
+runs them."""
+
+from __future__ import annotations
+
+from server.core.jobs import job
+
+
+@job
+async def send_notification_emails() -> None:
+    """The email copies users opted into that are due, each sent once."""
+
+
+@job
+async def check_badges(task_id: int, user_ids: list[int]) -> None:
+    """The badges these users may have earned on the task, each notified once."""
