@@ -3,13 +3,14 @@ asyncpg's `$1, $2…` and run on the current transaction's connection (a service
 `async with db.transaction()`), else on the pool, else (scripts) on a one-off connection.
 
 Each domain keeps its statements in its own query room (`server/<domain>/queries.py`); nothing else
-holds SQL text. `json=` names the columns whose jsonb/json values come back decoded.
+holds SQL text. `json=` names the columns whose jsonb/json values come back decoded. `stream` reads a long
+result (an export) through a server-side cursor on a connection of its own.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Any
 
 import asyncpg
@@ -72,6 +73,22 @@ class Query:
 
     async def execute(self, **values: Any) -> str:
         return await _run("execute", self.sql, self.arguments(values))
+
+    async def stream(self, *, batch: int = 500, **values: Any) -> AsyncIterator[dict[str, Any]]:
+        """Rows one by one through a server-side cursor that fetches `batch` at a time, in a read-only
+        transaction on a connection of its own: a download may last minutes and must not hold a pool
+        connection (nor see a half-done transaction of the caller). Close it early with
+        `contextlib.aclosing` so that the connection goes at once."""
+        from server.core.db import database_url
+
+        arguments = self.arguments(values)
+        connection = await asyncpg.connect(database_url())
+        try:
+            async with connection.transaction(readonly=True):
+                async for record in connection.cursor(self.sql, *arguments, prefetch=batch):
+                    yield self._decode(record)
+        finally:
+            await connection.close()
 
 
 async def _run(method: str, sql: str, arguments: tuple[Any, ...]) -> Any:

@@ -19,6 +19,7 @@ import hashlib
 import hmac
 import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import aclosing
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -100,15 +101,17 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
     return document
 
 
-async def stream_rows(connection, round_id: int, **shape: Any) -> AsyncIterator[dict[str, Any]]:
-    """Exported rows of a round, read through a server-side cursor (needs its own connection)."""
-    async for record in queries.export_records(connection, round_id):
-        yield release_row(record, **shape)
+async def stream_rows(round_id: int, **shape: Any) -> AsyncIterator[dict[str, Any]]:
+    """Exported rows of a round, read through a server-side cursor (on a connection of its own, closed with us)."""
+    async with aclosing(queries.export_records(round_id)) as records:
+        async for record in records:
+            yield release_row(record, **shape)
 
 
-async def stream_jsonl(connection, round_id: int, **shape: Any) -> AsyncIterator[bytes]:
-    async for document in stream_rows(connection, round_id, **shape):
-        yield (json.dumps(document, ensure_ascii=False) + "\n").encode()
+async def stream_jsonl(round_id: int, **shape: Any) -> AsyncIterator[bytes]:
+    async with aclosing(stream_rows(round_id, **shape)) as documents:
+        async for document in documents:
+            yield (json.dumps(document, ensure_ascii=False) + "\n").encode()
 
 
 # The HF layout: fixed columns (nested parts whose keys depend on the task stay JSON text), so that an

@@ -10,15 +10,14 @@ import tarfile
 import tempfile
 import time
 from collections.abc import AsyncIterator
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import jwt
 
 from server.annotation.exports import queries
 from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_dataset
-from server.core import db
 from server.core.errors import ServiceError
 from server.core.i18n import tr
 from server.tasks.config import TaskConfig
@@ -58,25 +57,18 @@ def read_link_token(token: str, secret: str) -> tuple[int, str]:
     return int(payload["round"]), payload["fmt"]
 
 
-async def _connection() -> asyncpg.Connection:
-    # Its own connection: a cursor holds a transaction open for the whole download.
-    return await asyncpg.connect(db.database_url())
-
-
 async def jsonl_chunks(round_id: int, key: str) -> AsyncIterator[bytes]:
     shape, _, _ = await export_shape(round_id)
-    connection = await _connection()
-    try:
+    # Closed with us: the cursor's connection goes as soon as the download ends or is abandoned.
+    async with aclosing(stream_jsonl(round_id, key=key, **shape)) as lines:
         buffer = bytearray()
-        async for line in stream_jsonl(connection, round_id, key=key, **shape):
+        async for line in lines:
             buffer += line
             if len(buffer) >= 64 * 1024:
                 yield bytes(buffer)
                 buffer.clear()
         if buffer:
             yield bytes(buffer)
-    finally:
-        await connection.close()
 
 
 async def write_export(round_id: int, fmt: str, output: Path, key: str, progress=None) -> int:
@@ -85,16 +77,13 @@ async def write_export(round_id: int, fmt: str, output: Path, key: str, progress
     jsonl = output if fmt == "jsonl" else Path(tempfile.mkdtemp(prefix="dynabench-export-")) / "rows.jsonl"
     jsonl.parent.mkdir(parents=True, exist_ok=True)
     rows = 0
-    connection = await _connection()
-    try:
+    async with aclosing(stream_jsonl(round_id, key=key, **shape)) as lines:
         with jsonl.open("wb") as sink:
-            async for line in stream_jsonl(connection, round_id, key=key, **shape):
+            async for line in lines:
                 sink.write(line)
                 rows += 1
                 if progress:
                     progress(1)
-    finally:
-        await connection.close()
     if fmt == "hf_dataset":
         await asyncio.to_thread(write_hf_dataset, jsonl, output, config)
         jsonl.unlink()
