@@ -1,13 +1,11 @@
-"""The accounts domain's query room: every statement on users, API tokens and account tokens (hand-written SQL as
-`Query` constants, the rest through Piccolo's query builder)."""
+"""The accounts domain's query room: every statement on users, API tokens and account tokens, as named `Query`
+statements. Other domains read these rows through server/accounts/reads.py."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
-
-from piccolo.columns.combination import Where
+from typing import cast
 
 from server.accounts.records import (
     AccountTokenRow,
@@ -18,60 +16,71 @@ from server.accounts.records import (
     UserWithHash,
     ViewerFacts,
 )
-from server.accounts.tables import ApiToken, User
 from server.core.sql import Query
 
 # Users ------------------------------------------------------------------------------------------
 
 
-def _same_username(username: str) -> Where:
-    """Case-insensitive equality: LIKE's wildcards (`%`, `_`) and its escape character taken literally."""
-    return User.username.ilike(username.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_"))
+# Every column but the password hash (what a user row that crosses a layer may hold).
+_PUBLIC_USER = "id, username, email, email_verified_at, is_admin, session_epoch, created_at, disabled_at, disabled_reason"
+# Case-insensitive equality: the caller escapes LIKE's wildcards (`%`, `_`) and its escape character (`_like_literal`).
+USERNAME_TAKEN = Query("SELECT EXISTS (SELECT 1 FROM users WHERE username ILIKE :pattern)")
+USER_BY_USERNAME_ANY_CASE = Query("SELECT * FROM users WHERE username ILIKE :pattern LIMIT 1")
+INSERT_USER = Query(f"""
+    INSERT INTO users (username, email, password_hash, created_at) VALUES (:username, :email, :password_hash, clock_timestamp())
+    RETURNING {_PUBLIC_USER}
+""")
+USER_ID_BY_USERNAME = Query("SELECT id FROM users WHERE username = :username LIMIT 1")
+ADD_USER = Query("""
+    INSERT INTO users (username, password_hash, is_admin, created_at)
+    VALUES (:username, :password_hash, :is_admin, clock_timestamp())
+""")
+# A null :is_admin keeps the account's role.
+SET_PASSWORD = Query("""
+    UPDATE users SET password_hash = :password_hash, is_admin = coalesce(:is_admin::boolean, is_admin) WHERE id = :id
+""")
+USER_BY_USERNAME = Query(f"SELECT {_PUBLIC_USER} FROM users WHERE username = :username LIMIT 1")
+USERS_BY_ID = Query(f"SELECT {_PUBLIC_USER} FROM users WHERE id = ANY(:ids::int[])")
+
+
+def _like_literal(username: str) -> str:
+    """A LIKE pattern that matches this text only: its wildcards and the escape character taken literally."""
+    return username.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 async def username_taken(username: str) -> bool:
     """Whether a user has this name, whatever its case."""
-    return await User.exists().where(_same_username(username))
+    return bool(await USERNAME_TAKEN.value(pattern=_like_literal(username)))
 
 
 async def user_by_username_any_case(username: str) -> UserWithHash | None:
-    return cast(UserWithHash | None, await User.select().where(_same_username(username)).first())
+    return cast(UserWithHash | None, await USER_BY_USERNAME_ANY_CASE.row(pattern=_like_literal(username)))
 
 
 async def insert_user(username: str, email: str | None, password_hash: str) -> UserRow:
-    rows = await User.insert(User(username=username, email=email, password_hash=password_hash)).returning(
-        *User.all_columns(exclude=[User.password_hash])
-    )
-    return cast(UserRow, rows[0])
+    row = await INSERT_USER.row(username=username, email=email, password_hash=password_hash)
+    return cast(UserRow, row)
 
 
 async def user_id_by_username(username: str) -> int | None:
-    row = await User.select(User.id).where(User.username == username).first()
-    return row["id"] if row else None
+    return await USER_ID_BY_USERNAME.value(username=username)
 
 
 async def add_user(username: str, password_hash: str, is_admin: bool) -> None:
-    await User.insert(User(username=username, password_hash=password_hash, is_admin=is_admin))
+    await ADD_USER.execute(username=username, password_hash=password_hash, is_admin=is_admin)
 
 
 async def set_password(user_id: int, password_hash: str, is_admin: bool | None = None) -> None:
-    values: dict[Any, Any] = {User.password_hash: password_hash}
-    if is_admin is not None:
-        values[User.is_admin] = is_admin
-    await User.update(values).where(User.id == user_id)
+    await SET_PASSWORD.execute(id=user_id, password_hash=password_hash, is_admin=is_admin)
 
 
 async def user_by_username(username: str) -> UserRow | None:
-    return cast(
-        UserRow | None,
-        await User.select(*User.all_columns(exclude=[User.password_hash])).where(User.username == username).first(),
-    )
+    return cast(UserRow | None, await USER_BY_USERNAME.row(username=username))
 
 
 async def users_by_id(ids: Sequence[int]) -> list[UserRow]:
     """Public columns only (never the password hash)."""
-    query = User.select(*User.all_columns(exclude=[User.password_hash])).where(User.id.is_in(list(ids)))
-    return cast(list[UserRow], await query.output(load_json=True))
+    return cast(list[UserRow], await USERS_BY_ID.rows(ids=list(ids)))
 
 
 # The user and the tasks they own, in one round trip (read on every authenticated request).
@@ -88,30 +97,36 @@ async def viewer_facts(user_id: int) -> ViewerFacts | None:
 
 # API tokens -------------------------------------------------------------------------------------
 
-_PUBLIC_TOKEN_COLUMNS = ApiToken.all_columns(exclude=[ApiToken.token_hash])
+# Every column but the secret's hash.
+_PUBLIC_TOKEN = 'id, "user", name, prefix, scopes, created_at, last_used_at, revoked_at'
 
 # Only a live token of this user is revoked; anyone else's is not touched (and reported as not found).
 REVOKE_TOKEN = Query("""
     UPDATE api_tokens SET revoked_at = now() WHERE id = :id AND "user" = :user AND revoked_at IS NULL
     RETURNING id, name, prefix, scopes, created_at, last_used_at, revoked_at
 """)
+INSERT_API_TOKEN = Query(f"""
+    INSERT INTO api_tokens ("user", name, prefix, token_hash, scopes, created_at)
+    VALUES (:user, :name, :prefix, :token_hash, :scopes::varchar[], clock_timestamp())
+    RETURNING {_PUBLIC_TOKEN}
+""")
+LIVE_API_TOKENS = Query(f'SELECT {_PUBLIC_TOKEN} FROM api_tokens WHERE "user" = :user AND revoked_at IS NULL')
+LIVE_API_TOKENS_BY_ID = Query(f"SELECT {_PUBLIC_TOKEN} FROM api_tokens WHERE id = ANY(:ids::int[]) AND revoked_at IS NULL")
+LIVE_API_TOKEN_BY_PREFIX = Query("SELECT * FROM api_tokens WHERE prefix = :prefix AND revoked_at IS NULL LIMIT 1")
+MARK_API_TOKEN_USED = Query("UPDATE api_tokens SET last_used_at = :at WHERE id = :id")
 
 
 async def insert_api_token(user_id: int, name: str, prefix: str, token_hash: str, scopes: list[str]) -> ApiTokenRow:
-    rows = await ApiToken.insert(
-        ApiToken(user=user_id, name=name, prefix=prefix, token_hash=token_hash, scopes=scopes)
-    ).returning(*_PUBLIC_TOKEN_COLUMNS)
-    return cast(ApiTokenRow, rows[0])
+    row = await INSERT_API_TOKEN.row(user=user_id, name=name, prefix=prefix, token_hash=token_hash, scopes=list(scopes))
+    return cast(ApiTokenRow, row)
 
 
 async def live_api_tokens(user_id: int) -> list[ApiTokenRow]:
-    query = ApiToken.select(*_PUBLIC_TOKEN_COLUMNS).where(ApiToken.user == user_id, ApiToken.revoked_at.is_null())
-    return cast(list[ApiTokenRow], await query)
+    return cast(list[ApiTokenRow], await LIVE_API_TOKENS.rows(user=user_id))
 
 
 async def live_api_tokens_by_id(ids: Sequence[int]) -> list[ApiTokenRow]:
-    query = ApiToken.select(*_PUBLIC_TOKEN_COLUMNS).where(ApiToken.id.is_in(list(ids)), ApiToken.revoked_at.is_null())
-    return cast(list[ApiTokenRow], await query)
+    return cast(list[ApiTokenRow], await LIVE_API_TOKENS_BY_ID.rows(ids=list(ids)))
 
 
 async def revoke_api_token(user_id: int, token_id: int) -> ApiTokenRow | None:
@@ -119,13 +134,11 @@ async def revoke_api_token(user_id: int, token_id: int) -> ApiTokenRow | None:
 
 
 async def live_api_token_by_prefix(prefix: str) -> LiveApiToken | None:
-    return cast(
-        LiveApiToken | None, await ApiToken.select().where(ApiToken.prefix == prefix, ApiToken.revoked_at.is_null()).first()
-    )
+    return cast(LiveApiToken | None, await LIVE_API_TOKEN_BY_PREFIX.row(prefix=prefix))
 
 
 async def mark_api_token_used(token_id: int, at: datetime) -> None:
-    await ApiToken.update({ApiToken.last_used_at: at}).where(ApiToken.id == token_id)
+    await MARK_API_TOKEN_USED.execute(id=token_id, at=at)
 
 
 # Sessions ---------------------------------------------------------------------------------------

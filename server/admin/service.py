@@ -8,8 +8,8 @@ import logging
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from server.accounts import queries as accounts_queries
-from server.accounts import recovery
+from server.accounts import admin_changes, recovery
+from server.accounts import reads as accounts_reads
 from server.accounts import service as accounts
 from server.accounts.viewer import Viewer
 from server.admin import audit, queries
@@ -41,7 +41,7 @@ async def users_page(
 
 
 async def _user(user_id: int) -> dict:
-    users = await accounts_queries.users_by_id([user_id])
+    users = await accounts_reads.users_by_id([user_id])
     if not users:
         raise not_found(tr("That user"))
     return dict(users[0])
@@ -53,13 +53,13 @@ async def set_role(actor: Viewer, user_id: int, role: UserRole) -> dict:
     if not admin and user_id == actor.user_id:
         raise conflict(tr("You cannot remove your own admin role: ask another admin."), "userId")
     async with db.transaction():
-        admins = await accounts_queries.lock_admins()
+        admins = await admin_changes.lock_admins()
         user = await _user(user_id)
         if user["is_admin"] == admin:
             return user  # nothing to change, nothing to record
         if not admin and set(admins) <= {user_id}:
             raise conflict(tr("This is the last admin: make someone else an admin first."), "userId")
-        await accounts_queries.set_admin(user_id, admin)
+        await admin_changes.set_admin(user_id, admin)
         await audit.record(actor.user_id, AuditAction.ROLE_CHANGED, AuditTarget.USER, user_id, user["username"], role.value)
     return await _user(user_id)
 
@@ -73,7 +73,7 @@ async def set_disabled(redis: Redis | None, actor: Viewer, user_id: int, disable
         user = await _user(user_id)
         if (user["disabled_at"] is not None) == disabled:
             return user  # already so: nothing to record
-        await accounts_queries.set_disabled(user_id, disabled, reason)
+        await admin_changes.set_disabled(user_id, disabled, reason)
         action = AuditAction.USER_DISABLED if disabled else AuditAction.USER_ENABLED
         await audit.record(actor.user_id, action, AuditTarget.USER, user_id, user["username"], reason)
     if disabled:
@@ -85,7 +85,7 @@ async def reset_sessions(redis: Redis | None, actor: Viewer, user_id: int) -> di
     """End every session of the account (its API tokens stay: revoke those one by one, or disable the account)."""
     async with db.transaction():
         user = await _user(user_id)
-        await accounts_queries.raise_session_epoch(user_id)
+        await admin_changes.raise_session_epoch(user_id)
         await audit.record(actor.user_id, AuditAction.SESSIONS_RESET, AuditTarget.USER, user_id, user["username"])
     await _sessions_ended(redis, user_id)
     return user

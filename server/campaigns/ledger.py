@@ -80,10 +80,10 @@ async def _paused_validators(task_id: int, validators: set[int]) -> set[int]:
     """Validators the gold rule paused on the task: their votes earn no agreement bonus (docs/design.md §4.2)."""
     # Deferred: the annotation domain calls into this one (quota hooks, outcome changes).
     from server.annotation.quality.gold import paused_users
-    from server.tasks import queries as task_queries
+    from server.tasks import reads as task_reads
     from server.tasks.service import load_config
 
-    task = await task_queries.task_by_id(task_id)
+    task = await task_reads.task_by_id(task_id)
     if task is None or not validators:
         return set()
     return await paused_users(task_id, load_config(task), validators)

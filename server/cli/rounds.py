@@ -34,13 +34,13 @@ def run_export(args: argparse.Namespace) -> int:
 
     async def go() -> int:
         from server.core import db
-        from server.tasks import queries as task_queries
+        from server.tasks import reads as task_reads
         from server.tasks.service import get_task_by_code
 
         await db.wait_for_database()
         task = await get_task_by_code(args.task)
         number = args.round or task["current_round"]
-        round_row = await task_queries.round_by_number(task["id"], number)
+        round_row = await task_reads.round_by_number(task["id"], number)
         if round_row is None:
             raise ServiceError("NOT_FOUND", f"Task '{args.task}' has no round {number}.")
         key = export_service.anonymisation_key(os.environ["JWT_SECRET"])

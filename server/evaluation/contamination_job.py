@@ -22,13 +22,13 @@ import numpy as np
 from server.core import db
 from server.core.jsonutil import from_json
 from server.core.services import Services
-from server.evaluation import contamination, queries
+from server.evaluation import contamination, contamination_queries, queries
 from server.evaluation.contamination import Row
 from server.evaluation.encoder import Encoder, embed, find_encoder
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
-from server.training import queries as training_queries
+from server.training import reads as training_reads
 from server.training.records import TrainingStatus
 
 # Unique texts per field embedded in one check: 120-150 texts/s for the 2-layer MiniLM on the busy two-core test
@@ -104,7 +104,7 @@ async def training_corpus(
     repository = services.settings.target_model_repository
     runs = {
         (r["model_name"], r["model_version"]): r
-        for r in await training_queries.runs_of_task(task_id, 100)
+        for r in await training_reads.runs_of_task(task_id, 100)
         if r["status"] == TrainingStatus.PUBLISHED
     }
     corpus = Corpus(TRAINING)
@@ -251,7 +251,7 @@ def pairs(report: contamination.OverlapReport, rows: list[Row], uids: list[str],
 
 
 async def _current_targets(task: Mapping[str, Any]) -> list[tuple[str, str]]:
-    current = await task_queries.round_by_number(task["id"], task["current_round"])
+    current = await task_reads.round_by_number(task["id"], task["current_round"])
     return [(t["name"], t.get("version") or "") for t in from_json(current["target_models"])] if current else []
 
 
@@ -260,16 +260,18 @@ async def check_dataset(services: Services, dataset_id: int) -> str:
     [dataset] = await queries.datasets_by_id([dataset_id]) or [None]
     if dataset is None:
         return "gone"
-    task = await task_queries.task_by_id(dataset["task"])
+    task = await task_reads.task_by_id(dataset["task"])
     config = load_config(task)
-    stored = [(r, row_of(r["fields"], config.model_inputs)) for r in await queries.original_rows(dataset_id)]
+    stored = [(r, row_of(r["fields"], config.model_inputs)) for r in await contamination_queries.original_rows(dataset_id)]
     stored = [(r, row) for r, row in stored if row is not None]
     rows = [row for _, row in stored]
-    examples = await queries.collected_examples(task["id"])
+    examples = await contamination_queries.collected_examples(task["id"])
     collected = collected_corpus(config, examples)
-    training = await training_corpus(services, task["id"], config, examples, await queries.targets_of_task(task["id"]))
+    training = await training_corpus(
+        services, task["id"], config, examples, await contamination_queries.targets_of_task(task["id"])
+    )
     others = Corpus(DATASETS)
-    for r in await queries.task_dataset_rows(task["id"]):
+    for r in await contamination_queries.task_dataset_rows(task["id"]):
         if r["dataset"] != dataset_id:
             others.add(row_of(r["fields"], config.model_inputs), f"dataset {r['name']!r} row {r['uid']}")
     encoder = find_encoder(services.settings.target_model_repository, await _current_targets(task))
@@ -289,26 +291,26 @@ async def check_dataset(services: Services, dataset_id: int) -> str:
         for m in reports[COLLECTED].matches.values()
     }
     async with db.transaction():
-        if not await queries.save_dataset_report(dataset, report, flags):
+        if not await contamination_queries.save_dataset_report(dataset, report, flags):
             return "gone"
     return f"{len(flags)} of {len(rows)} rows duplicate collected examples"
 
 
 async def check_round(services: Services, round_id: int) -> str:
     """The task's scoring datasets against the training data of the round's retrained target(s) and the collected examples."""
-    round_row = await task_queries.round_by_id(round_id)
+    round_row = await task_reads.round_by_id(round_id)
     if round_row is None:
         return "gone"
-    task = await task_queries.task_by_id(round_row["task"])
+    task = await task_reads.task_by_id(round_row["task"])
     config = load_config(task)
     targets = [(t["name"], t.get("version") or "") for t in from_json(round_row["target_models"])]
-    examples = await queries.collected_examples(task["id"])
+    examples = await contamination_queries.collected_examples(task["id"])
     training = await training_corpus(services, task["id"], config, examples, targets)
     collected = collected_corpus(config, examples)
     datasets: dict[int, dict[str, Any]] = {
         d["id"]: {"name": d["name"], "rows": [], "uids": []} for d in await queries.scoring_datasets(task["id"])
     }
-    for r in await queries.task_dataset_rows(task["id"]):
+    for r in await contamination_queries.task_dataset_rows(task["id"]):
         row = row_of(r["fields"], config.model_inputs)
         if r["dataset"] in datasets and row is not None:
             datasets[r["dataset"]]["rows"].append(row)
@@ -334,6 +336,6 @@ async def check_round(services: Services, round_id: int) -> str:
             for p in pairs(r[c.name], d["rows"], d["uids"], c, dataset=d["name"])
         ],
     }
-    if not await queries.save_round_report(round_id, round_row["start_at"], report):
+    if not await contamination_queries.save_round_report(round_id, round_row["start_at"], report):
         return "gone"
     return f"{len(datasets)} scoring dataset(s) against {len(training.rows)} training rows"

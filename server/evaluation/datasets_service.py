@@ -16,7 +16,7 @@ from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import pipeline, queries
 from server.evaluation.perturbations import perturb_fields
 from server.evaluation.records import DatasetAccess, DatasetRow, Perturbation
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.records import TaskRow
 from server.tasks.service import load_config
@@ -143,7 +143,7 @@ async def create_dataset(
     check_upload(stream, "file")
     round_id = None
     if round_number is not None:
-        round_row = await task_queries.round_by_number(task["id"], round_number)
+        round_row = await task_reads.round_by_number(task["id"], round_number)
         if round_row is None:
             raise invalid(
                 tr("No such round."), FieldProblem("roundNumber", tr("task has no round {number}", number=round_number))

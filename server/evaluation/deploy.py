@@ -12,7 +12,7 @@ from server.evaluation.records import LIVE_STATUSES, ModelStatus
 from server.evaluation.residency import load_submission, model_ready
 from server.evaluation.sandbox_agent import stop_stuck_model, unload_quietly
 from server.evaluation.status import get_model, publish_model_event, record_status
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 
@@ -39,7 +39,7 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     if not model:  # deleted, or (tests) the id names another model now
         return Deployment(ModelStatus.FAILED)
     await publish_model_event(services, model)
-    task = await task_queries.task_by_id(model["task"])
+    task = await task_reads.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
     problem, triton_config = await load_submission(services, model)

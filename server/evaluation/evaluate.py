@@ -22,7 +22,7 @@ from server.evaluation.records import (
 from server.evaluation.residency import model_ready
 from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
 from server.evaluation.status import get_model, publish_model_event, record_status
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 
@@ -89,7 +89,7 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
             model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.", name
         )
         return Evaluation(ModelStatus.UPLOADED, deploy_again=bool(again))
-    task = await task_queries.task_by_id(model["task"])
+    task = await task_reads.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
     datasets = await queries.scoring_datasets(task["id"])

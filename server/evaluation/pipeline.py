@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from server.core import jobs
 from server.core.services import Services
+from server.evaluation import contamination_queries, queries
 from server.evaluation import jobs as evaluation_jobs
-from server.evaluation import queries
 from server.evaluation.deploy import Deployment
 from server.evaluation.evaluate import Evaluation
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
@@ -61,7 +61,7 @@ UNREPORTED_PER_SWEEP = 20
 async def check_unreported_datasets(services: Services) -> int:
     """The sweeper's other half (a worker cron): queue the contamination check of every dataset that has no report,
     e.g. the scoring datasets the seed step of `dynabench migrate` added (it runs without Redis); the number queued."""
-    dataset_ids = await queries.unreported_datasets(UNREPORTED_GRACE_S, UNREPORTED_PER_SWEEP)
+    dataset_ids = await contamination_queries.unreported_datasets(UNREPORTED_GRACE_S, UNREPORTED_PER_SWEEP)
     for dataset_id in dataset_ids:
         await jobs.enqueue(services.arq, evaluation_jobs.check_dataset_contamination, dataset_id)
     return len(dataset_ids)

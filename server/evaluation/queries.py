@@ -1,5 +1,5 @@
 """The evaluation domain's query room: every statement on models, datasets, their examples, scores and saved
-leaderboard weightings (hand-written SQL as `Query` constants, the rest through Piccolo's query builder)."""
+leaderboard weightings, as named `Query` statements. Other domains read these rows through server/evaluation/reads.py."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Any, cast
 from server.core.jsonutil import to_json
 from server.core.sql import Query
 from server.evaluation.records import (
-    DatasetAccess,
     DatasetExampleRow,
     DatasetRow,
     LeaderboardConfigRow,
@@ -19,7 +18,6 @@ from server.evaluation.records import (
     ResidentModelRow,
     ScoreRow,
 )
-from server.evaluation.tables import Dataset, DatasetExample, LeaderboardConfig, Model, Score
 
 INSERT_BATCH = 1000  # dataset examples per INSERT statement
 
@@ -67,37 +65,48 @@ async def record_status(
     return cast(ModelRow | None, row)
 
 
+_MODEL_JSON = ("card", "status_log")
+MODEL = Query("SELECT * FROM models WHERE id = :id", json=_MODEL_JSON)
+MODELS_BY_ID = Query("SELECT * FROM models WHERE id = ANY(:ids::int[])", json=_MODEL_JSON)
+MODELS_OF_OWNER = Query(
+    """
+    SELECT * FROM models WHERE owner = :owner AND (:task::int IS NULL OR task = :task::int)
+     ORDER BY id DESC LIMIT :limit
+""",
+    json=_MODEL_JSON,
+)
+# A model an admin took down is on no leaderboard, not even its owner's view of one.
+EVALUATED_MODELS = Query(
+    "SELECT * FROM models WHERE task = :task AND status = 'evaluated' AND taken_down_at IS NULL", json=_MODEL_JSON
+)
+PUBLISHED_MODELS = Query("SELECT * FROM models WHERE task = :task AND published ORDER BY id DESC LIMIT 100", json=_MODEL_JSON)
+MODEL_IDS_IN = Query("SELECT id FROM models WHERE task = :task AND status = ANY(:statuses::text[])")
+
+
 async def model(model_id: int) -> ModelRow | None:
-    return cast(ModelRow | None, await Model.select().where(Model.id == model_id).first().output(load_json=True))
+    return cast(ModelRow | None, await MODEL.row(id=model_id))
 
 
 async def models_by_id(ids: Sequence[int]) -> list[ModelRow]:
-    return cast(list[ModelRow], await Model.select().where(Model.id.is_in(list(ids) or [-1])).output(load_json=True))
+    return cast(list[ModelRow], await MODELS_BY_ID.rows(ids=list(ids)))
 
 
 async def models_of_owner(owner_id: int, task_id: int | None, limit: int) -> list[ModelRow]:
     """Newest first."""
-    query = Model.select().where(Model.owner == owner_id)
-    if task_id is not None:
-        query = query.where(Model.task == task_id)
-    return cast(list[ModelRow], await query.order_by(Model.id, ascending=False).limit(limit).output(load_json=True))
+    return cast(list[ModelRow], await MODELS_OF_OWNER.rows(owner=owner_id, task=task_id, limit=limit))
 
 
 async def evaluated_models(task_id: int) -> list[ModelRow]:
-    # A model an admin took down is on no leaderboard, not even its owner's view of one.
-    query = Model.select().where(Model.task == task_id, Model.status == ModelStatus.EVALUATED, Model.taken_down_at.is_null())
-    return cast(list[ModelRow], await query.output(load_json=True))
+    return cast(list[ModelRow], await EVALUATED_MODELS.rows(task=task_id))
 
 
 async def published_models(task_id: int) -> list[ModelRow]:
     """The task's published submissions, newest first (the task creation form lists them as targets)."""
-    query = Model.select().where(Model.task == task_id, Model.published.eq(True))
-    return cast(list[ModelRow], await query.order_by(Model.id, ascending=False).limit(100).output(load_json=True))
+    return cast(list[ModelRow], await PUBLISHED_MODELS.rows(task=task_id))
 
 
 async def model_ids_in(task_id: int, statuses: Iterable[ModelStatus]) -> list[int]:
-    rows = await Model.select(Model.id).where(Model.task == task_id, Model.status.is_in(list(statuses)))
-    return [r["id"] for r in rows]
+    return [r["id"] for r in await MODEL_IDS_IN.records(task=task_id, statuses=[str(s) for s in statuses])]
 
 
 # Not ranked models (evaluated while their task had no scoring dataset) whose task has one now go back to
@@ -118,6 +127,16 @@ async def requeue_not_ranked(task_id: int | None, entries: list[dict[str, str]])
     return cast(list[ModelRow], await REQUEUE_NOT_RANKED.rows(task=task_id, entries=to_json(entries)))
 
 
+# Timestamps are the statement's clock (as when the row was built in Python), not the transaction's start.
+INSERT_MODEL = Query("""
+    INSERT INTO models (task, owner, name, card, anonymous, status, status_log, created_at)
+    VALUES (:task, :owner, :name, :card::jsonb, :anonymous, :status, :status_log::jsonb, clock_timestamp())
+    RETURNING *
+""")
+SET_TRITON_NAME = Query("UPDATE models SET triton_name = :triton_name, triton_version = :triton_version WHERE id = :id")
+SET_PUBLISHED = Query("UPDATE models SET published = :published WHERE id = :id")
+
+
 async def insert_model(
     task_id: int,
     owner_id: int,
@@ -127,26 +146,25 @@ async def insert_model(
     status: ModelStatus,
     status_log: list[dict[str, str]],
 ) -> ModelRow:
-    rows = await Model.insert(
-        Model(
-            task=task_id,
-            owner=owner_id,
-            name=name,
-            card=card,
-            anonymous=anonymous,
-            status=status,
-            status_log=status_log,
-        )
-    ).returning(*Model.all_columns())
-    return cast(ModelRow, rows[0])
+    """The new row, its card and log as JSON text."""
+    row = await INSERT_MODEL.row(
+        task=task_id,
+        owner=owner_id,
+        name=name,
+        card=to_json(card),
+        anonymous=anonymous,
+        status=str(status),
+        status_log=to_json(status_log),
+    )
+    return cast(ModelRow, row)
 
 
 async def set_triton_name(model_id: int, triton_name: str, triton_version: str) -> None:
-    await Model.update({Model.triton_name: triton_name, Model.triton_version: triton_version}).where(Model.id == model_id)
+    await SET_TRITON_NAME.execute(id=model_id, triton_name=triton_name, triton_version=triton_version)
 
 
 async def set_published(model_id: int, published: bool) -> None:
-    await Model.update({Model.published: published}).where(Model.id == model_id)
+    await SET_PUBLISHED.execute(id=model_id, published=published)
 
 
 # Datasets and their examples --------------------------------------------------------------------
@@ -168,27 +186,43 @@ SMOKE_FIELDS = Query(
 )
 
 
+DATASETS_OF_TASK = Query("SELECT * FROM datasets WHERE task = :task ORDER BY id")
+SCORING_DATASETS = Query("SELECT * FROM datasets WHERE task = :task AND access = 'scoring' ORDER BY id")
+TASKS_WITH_SCORING_DATASETS = Query("SELECT DISTINCT task FROM datasets WHERE task = ANY(:tasks::int[]) AND access = 'scoring'")
+DATASETS_BY_ID = Query("SELECT * FROM datasets WHERE id = ANY(:ids::int[])")
+DATASET_EXAMPLES = Query(
+    "SELECT * FROM dataset_examples WHERE dataset = :dataset ORDER BY id", json=("fields", "gold", "tags", "collected_duplicate")
+)
+INSERT_DATASET = Query("""
+    INSERT INTO datasets (task, round, name, access, weight, created_at)
+    VALUES (:task, :round, :name, :access, :weight, clock_timestamp())
+    RETURNING *
+""")
+# A batch in the given order (ids follow it); the jsonb columns arrive as JSON text.
+INSERT_DATASET_EXAMPLES = Query("""
+    INSERT INTO dataset_examples (dataset, uid, fields, gold, tags, perturbation, original_uid)
+    SELECT :dataset, r.uid, r.fields::jsonb, r.gold::jsonb, r.tags::jsonb, r.perturbation, r.original_uid
+      FROM unnest(:uids::text[], :fields::text[], :golds::text[], :tags::text[], :perturbations::text[],
+                  :original_uids::text[]) WITH ORDINALITY AS r(uid, fields, gold, tags, perturbation, original_uid, position)
+     ORDER BY r.position
+""")
+
+
 async def datasets_of_task(task_id: int) -> list[DatasetRow]:
-    return cast(list[DatasetRow], await Dataset.select().where(Dataset.task == task_id).order_by(Dataset.id))
+    return cast(list[DatasetRow], await DATASETS_OF_TASK.rows(task=task_id))
 
 
 async def scoring_datasets(task_id: int) -> list[DatasetRow]:
-    rows = await Dataset.select().where(Dataset.task == task_id, Dataset.access == DatasetAccess.SCORING).order_by(Dataset.id)
-    return cast(list[DatasetRow], rows)
+    return cast(list[DatasetRow], await SCORING_DATASETS.rows(task=task_id))
 
 
 async def tasks_with_scoring_datasets(task_ids: Sequence[int]) -> set[int]:
     """The tasks among `task_ids` that have at least one scoring dataset."""
-    rows = await (
-        Dataset.select(Dataset.task)
-        .where(Dataset.task.is_in(list(task_ids) or [-1]), Dataset.access == DatasetAccess.SCORING)
-        .distinct()
-    )
-    return {row["task"] for row in rows}
+    return {row["task"] for row in await TASKS_WITH_SCORING_DATASETS.records(tasks=list(task_ids))}
 
 
 async def datasets_by_id(ids: Sequence[int]) -> list[DatasetRow]:
-    return cast(list[DatasetRow], await Dataset.select().where(Dataset.id.is_in(list(ids) or [-1])))
+    return cast(list[DatasetRow], await DATASETS_BY_ID.rows(ids=list(ids)))
 
 
 async def original_example_counts(dataset_ids: Sequence[int]) -> dict[int, int]:
@@ -198,13 +232,7 @@ async def original_example_counts(dataset_ids: Sequence[int]) -> dict[int, int]:
 
 
 async def dataset_examples(dataset_id: int) -> list[DatasetExampleRow]:
-    rows = (
-        await DatasetExample.select()
-        .where(DatasetExample.dataset == dataset_id)
-        .order_by(DatasetExample.id)
-        .output(load_json=True)
-    )
-    return cast(list[DatasetExampleRow], rows)
+    return cast(list[DatasetExampleRow], await DATASET_EXAMPLES.rows(dataset=dataset_id))
 
 
 async def smoke_fields(task_id: int, limit: int) -> list[dict[str, Any]]:
@@ -212,28 +240,24 @@ async def smoke_fields(task_id: int, limit: int) -> list[dict[str, Any]]:
 
 
 async def insert_dataset(task_id: int, round_id: int | None, name: str, access: str, weight: float) -> DatasetRow:
-    created = await Dataset.insert(Dataset(task=task_id, round=round_id, name=name, access=access, weight=weight)).returning(
-        *Dataset.all_columns()
-    )
-    return cast(DatasetRow, created[0])
+    row = await INSERT_DATASET.row(task=task_id, round=round_id, name=name, access=str(access), weight=float(weight))
+    return cast(DatasetRow, row)
 
 
 async def insert_dataset_examples(dataset_id: int, examples: list[dict[str, Any]]) -> None:
-    """`examples`: {"uid", "fields", "gold", "tags"} and, for perturbed copies, "perturbation" and "original_uid"."""
-    objects = [
-        DatasetExample(
+    """`examples`: {"uid", "fields", "gold", "tags"} and, for perturbed copies, "perturbation" and "original_uid".
+    A missing gold is stored as JSON null (not SQL NULL), as it always was."""
+    for start in range(0, len(examples), INSERT_BATCH):
+        batch = examples[start : start + INSERT_BATCH]
+        await INSERT_DATASET_EXAMPLES.execute(
             dataset=dataset_id,
-            uid=r["uid"],
-            fields=r["fields"],
-            gold=to_json(r["gold"]),
-            tags=r["tags"],
-            perturbation=r.get("perturbation", Perturbation.ORIGINAL),
-            original_uid=r.get("original_uid"),
+            uids=[r["uid"] for r in batch],
+            fields=[to_json(r["fields"]) for r in batch],
+            golds=[to_json(r["gold"]) for r in batch],
+            tags=[to_json(r["tags"]) for r in batch],
+            perturbations=[str(r.get("perturbation", Perturbation.ORIGINAL)) for r in batch],
+            original_uids=[r.get("original_uid") for r in batch],
         )
-        for r in examples
-    ]
-    for start in range(0, len(objects), INSERT_BATCH):
-        await DatasetExample.insert(*objects[start : start + INSERT_BATCH])
 
 
 # Scores -----------------------------------------------------------------------------------------
@@ -261,17 +285,18 @@ async def upsert_score(model_id: int, dataset_id: int, values: dict[str, Any]) -
     )
 
 
+# For the leaderboard (perf_by_tag left undecoded: it does not show it).
+SCORES_OF_MODELS = Query("SELECT * FROM scores WHERE model = ANY(:models::int[])")
+SCORES_BY_DATASET = Query("SELECT * FROM scores WHERE model = ANY(:models::int[]) ORDER BY dataset", json=("perf_by_tag",))
+
+
 async def scores_of_models(model_ids: Sequence[int]) -> list[ScoreRow]:
-    """For the leaderboard (perf_by_tag left undecoded: it does not show it)."""
-    return cast(list[ScoreRow], await Score.select().where(Score.model.is_in(list(model_ids) or [-1])))
+    return cast(list[ScoreRow], await SCORES_OF_MODELS.rows(models=list(model_ids)))
 
 
 async def scores_by_model(model_ids: Sequence[int]) -> dict[int, list[ScoreRow]]:
     """Each model's scores, ordered by dataset."""
-    rows = cast(
-        list[ScoreRow],
-        await Score.select().where(Score.model.is_in(list(model_ids) or [-1])).order_by(Score.dataset).output(load_json=True),
-    )
+    rows = cast(list[ScoreRow], await SCORES_BY_DATASET.rows(models=list(model_ids)))
     grouped: dict[int, list[ScoreRow]] = {}
     for row in rows:
         grouped.setdefault(row["model"], []).append(row)
@@ -280,151 +305,32 @@ async def scores_by_model(model_ids: Sequence[int]) -> dict[int, list[ScoreRow]]
 
 # Saved leaderboard weightings -------------------------------------------------------------------
 
+# The new row's weights come back as JSON text; a saved one's decoded.
+INSERT_LEADERBOARD_CONFIG = Query("""
+    INSERT INTO leaderboard_configs (task, owner, name, metric_weights, dataset_weights, created_at)
+    VALUES (:task, :owner, :name, :metric_weights::jsonb, :dataset_weights::jsonb, clock_timestamp())
+    RETURNING *
+""")
+LEADERBOARD_CONFIG = Query(
+    "SELECT * FROM leaderboard_configs WHERE task = :task AND name = :name LIMIT 1", json=("metric_weights", "dataset_weights")
+)
+
 
 async def insert_leaderboard_config(
     task_id: int, owner_id: int, name: str, metric_weights: dict[str, float], dataset_weights: dict[str, float]
 ) -> LeaderboardConfigRow:
-    rows = await LeaderboardConfig.insert(
-        LeaderboardConfig(
-            task=task_id,
-            owner=owner_id,
-            name=name,
-            metric_weights=metric_weights,
-            dataset_weights=dataset_weights,
-        )
-    ).returning(*LeaderboardConfig.all_columns())
-    return cast(LeaderboardConfigRow, rows[0])
+    row = await INSERT_LEADERBOARD_CONFIG.row(
+        task=task_id,
+        owner=owner_id,
+        name=name,
+        metric_weights=to_json(metric_weights),
+        dataset_weights=to_json(dataset_weights),
+    )
+    return cast(LeaderboardConfigRow, row)
 
 
 async def leaderboard_config(task_id: int, name: str) -> LeaderboardConfigRow | None:
-    row = await (
-        LeaderboardConfig.select()
-        .where(LeaderboardConfig.task == task_id, LeaderboardConfig.name == name)
-        .first()
-        .output(load_json=True)
-    )
-    return cast(LeaderboardConfigRow | None, row)
-
-
-# Contamination reports (docs/design.md §4.9) ------------------------------------------------------
-
-# What a dataset's rows are compared with: the task's collected examples (not retracted; the context's
-# fields under the annotator's input), other datasets' rows, and the built-in targets its rounds named.
-ORIGINAL_ROWS = Query(
-    "SELECT id, uid, fields FROM dataset_examples WHERE dataset = :dataset AND perturbation = 'original' ORDER BY id",
-    json=("fields",),
-)
-TASK_DATASET_ROWS = Query(
-    """
-    SELECT d.id AS dataset, d.name, de.uid, de.fields
-      FROM dataset_examples de JOIN datasets d ON d.id = de.dataset
-     WHERE d.task = :task AND de.perturbation = 'original'
-     ORDER BY d.id, de.id
-""",
-    json=("fields",),
-)
-COLLECTED_EXAMPLES = Query(
-    """
-    SELECT e.id, r.number AS round_number, e.status, e.input, c.fields AS context
-      FROM examples e JOIN rounds r ON r.id = e.round JOIN contexts c ON c.id = e.context
-     WHERE r.task = :task AND NOT e.retracted
-     ORDER BY e.id
-""",
-    json=("input", "context"),
-)
-TARGETS_OF_TASK = Query("""
-    SELECT DISTINCT t->>'name' AS name, coalesce(t->>'version', '') AS version
-      FROM rounds r CROSS JOIN LATERAL jsonb_array_elements(r.target_models) t
-     WHERE r.task = :task AND t->>'name' IS NOT NULL
-""")
-# One report per dataset and per round: a job that runs again replaces it. Stored only while the dataset (round)
-# is still the one the job read: same id and creation time (ids restart when tests truncate the tables).
-UPSERT_DATASET_REPORT = Query("""
-    INSERT INTO contamination_reports (task, dataset, report, computed_at)
-    SELECT d.task, d.id, :report::jsonb, now() FROM datasets d WHERE d.id = :dataset AND d.created_at = :created_at
-    ON CONFLICT (dataset) WHERE dataset IS NOT NULL DO UPDATE SET report = EXCLUDED.report, computed_at = now()
-    RETURNING id
-""")
-UPSERT_ROUND_REPORT = Query("""
-    INSERT INTO contamination_reports (task, round, report, computed_at)
-    SELECT r.task, r.id, :report::jsonb, now() FROM rounds r WHERE r.id = :round AND r.start_at = :start_at
-    ON CONFLICT (round) WHERE round IS NOT NULL DO UPDATE SET report = EXCLUDED.report, computed_at = now()
-    RETURNING id
-""")
-CLEAR_COLLECTED_DUPLICATES = Query(
-    "UPDATE dataset_examples SET collected_duplicate = NULL WHERE dataset = :dataset AND collected_duplicate IS NOT NULL"
-)
-SET_COLLECTED_DUPLICATES = Query("""
-    UPDATE dataset_examples de SET collected_duplicate = f.flag::jsonb
-      FROM unnest(:ids::int[], :flags::text[]) AS f(id, flag)
-     WHERE de.id = f.id AND de.dataset = :dataset
-""")
-REPORTS_OF_DATASETS = Query(
-    "SELECT dataset, report, computed_at FROM contamination_reports WHERE dataset = ANY(:ids::int[])", json=("report",)
-)
-REPORTS_OF_ROUNDS = Query(
-    "SELECT round, report, computed_at FROM contamination_reports WHERE round = ANY(:ids::int[])", json=("report",)
-)
-
-
-UNREPORTED_DATASETS = Query("""
-    SELECT d.id FROM datasets d
-     WHERE NOT EXISTS (SELECT 1 FROM contamination_reports r WHERE r.dataset = d.id)
-       AND d.created_at < now() - make_interval(secs => :min_age_s)
-     ORDER BY d.id LIMIT :limit
-""")
-
-
-async def unreported_datasets(min_age_s: float, limit: int) -> list[int]:
-    """Datasets older than ``min_age_s`` with no contamination report (e.g. those `dynabench migrate` seeded)."""
-    return [row["id"] for row in await UNREPORTED_DATASETS.rows(min_age_s=float(min_age_s), limit=limit)]
-
-
-async def original_rows(dataset_id: int) -> list[dict[str, Any]]:
-    """{"id", "uid", "fields"} of the dataset's rows as uploaded."""
-    return await ORIGINAL_ROWS.rows(dataset=dataset_id)
-
-
-async def task_dataset_rows(task_id: int) -> list[dict[str, Any]]:
-    """{"dataset", "name", "uid", "fields"} of every dataset's rows as uploaded, by dataset."""
-    return await TASK_DATASET_ROWS.rows(task=task_id)
-
-
-async def collected_examples(task_id: int) -> list[dict[str, Any]]:
-    """{"id", "round_number", "status", "input", "context"} of the task's examples that are not retracted."""
-    return await COLLECTED_EXAMPLES.rows(task=task_id)
-
-
-async def targets_of_task(task_id: int) -> list[tuple[str, str]]:
-    """Every (model name, version) a round of the task named as a target."""
-    return [(row["name"], row["version"]) for row in await TARGETS_OF_TASK.rows(task=task_id)]
-
-
-async def save_dataset_report(dataset: DatasetRow, report: dict[str, Any], flags: dict[int, dict[str, Any]]) -> bool:
-    """The report, and the collected-duplicate flags of the dataset's rows (by dataset_examples id), replaced
-    together; call inside a transaction. False (nothing stored) when the dataset is gone."""
-    stored = await UPSERT_DATASET_REPORT.value(dataset=dataset["id"], created_at=dataset["created_at"], report=to_json(report))
-    if stored is None:
-        return False
-    await CLEAR_COLLECTED_DUPLICATES.execute(dataset=dataset["id"])
-    if flags:
-        ids = list(flags)
-        await SET_COLLECTED_DUPLICATES.execute(ids=ids, flags=[to_json(flags[i]) for i in ids], dataset=dataset["id"])
-    return True
-
-
-async def save_round_report(round_id: int, start_at: Any, report: dict[str, Any]) -> bool:
-    """False (nothing stored) when the round is gone."""
-    return await UPSERT_ROUND_REPORT.value(round=round_id, start_at=start_at, report=to_json(report)) is not None
-
-
-async def dataset_reports(dataset_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-    """{dataset id: {"report", "computed_at"}} of the datasets that have one."""
-    return {row["dataset"]: row for row in await REPORTS_OF_DATASETS.rows(ids=list(dataset_ids))}
-
-
-async def round_reports(round_ids: Sequence[int]) -> dict[int, dict[str, Any]]:
-    return {row["round"]: row for row in await REPORTS_OF_ROUNDS.rows(ids=list(round_ids))}
+    return cast(LeaderboardConfigRow | None, await LEADERBOARD_CONFIG.row(task=task_id, name=name))
 
 
 # Take-downs (server/evaluation/takedown.py), in the admin's transaction ---------------------------------------------

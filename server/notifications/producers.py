@@ -17,7 +17,7 @@ from server.core.services import Services
 from server.notifications import queries, service
 from server.notifications.messages import excerpt
 from server.notifications.records import NotificationKind, NotificationRow
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 
 # A model's statuses that reach its owner's inbox ("taken_down": an admin's take-down, when that status exists).
 MODEL_KINDS = {
@@ -78,7 +78,7 @@ async def example_decided(
 async def badges_earned(services: Services, task_id: int, user_ids: Iterable[int]) -> int:
     """The badges (server/annotation/badges.py) each user holds on the task now (streaks: among recent days); each
     one is notified once (subject task + badge). Run by the idempotent job the aggregation queues. Returns how many were new."""
-    task = await task_queries.task_by_id(task_id)
+    task = await task_reads.task_by_id(task_id)
     if task is None:
         return 0
     created: list[NotificationRow | None] = []

@@ -1,4 +1,4 @@
-"""Choosing the next context for an annotator."""
+"""Choosing the next context for an annotator, and carrying a round's contexts into the next round."""
 
 from __future__ import annotations
 
@@ -19,3 +19,8 @@ async def next_context(round_id: int, strategy: ContextStrategy | str) -> Contex
     if row is None:
         raise ServiceError("NOT_FOUND", tr("This round has no contexts yet."))
     return row
+
+
+async def copy_contexts(from_round_id: int, to_round_id: int) -> None:
+    """The new round starts with the previous round's contexts, their counters reset (a retrained target's round)."""
+    await queries.copy_contexts(from_round_id, to_round_id)

@@ -8,7 +8,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from server.accounts import queries as account_queries
+from server.accounts import reads as account_reads
 from server.admin import audit
 from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events
@@ -96,7 +96,7 @@ async def owners(task_id: int) -> list[dict[str, Any]]:
 
 
 async def _user_id(username: str) -> int:
-    user_id = await account_queries.user_id_by_username(username.strip()) if not text_problem(username) else None
+    user_id = await account_reads.user_id_by_username(username.strip()) if not text_problem(username) else None
     if user_id is None:
         raise not_found(tr("User '{username}'", username=username.strip()[:60]))
     return user_id

@@ -1,12 +1,14 @@
-"""The tasks domain's query room: every statement on tasks, their owners, rounds and contexts
-(hand-written SQL as `Query` constants, the rest through Piccolo's query builder)."""
+"""The tasks domain's query room: every statement on tasks, their owners, rounds and contexts, as named `Query`
+statements. Other domains read these rows through server/tasks/reads.py."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
+from server.core.jsonutil import to_json
 from server.core.sql import Query
 from server.tasks.records import (
     ConfigVersionRow,
@@ -18,24 +20,35 @@ from server.tasks.records import (
     TaskRow,
     TaskTotals,
 )
-from server.tasks.tables import Context, Round, Task, TaskOwner
 
 INSERT_BATCH = 1000  # contexts per INSERT statement
 
 # Tasks ------------------------------------------------------------------------------------------
 
+# A task's config comes back as JSON text unless the caller asks for it decoded (its callers parse it themselves).
+TASK_BY_CODE = Query("SELECT * FROM tasks WHERE code = :code LIMIT 1")
+TASK_BY_CODE_DECODED = Query(TASK_BY_CODE.text, json=("config",))
+TASK_BY_ID = Query("SELECT * FROM tasks WHERE id = :id")
+TASKS_BY_ID = Query("SELECT * FROM tasks WHERE id = ANY(:ids::int[])", json=("config",))
+# Timestamps are the statement's clock, not the transaction's start: a new round starts after the one it ends.
+INSERT_TASK = Query("""
+    INSERT INTO tasks (code, name, description, config, status, instructions, created_at)
+    VALUES (:code, :name, :description, :config::jsonb, :status, :instructions, clock_timestamp())
+    RETURNING *
+""")
+INSERT_OWNER = Query('INSERT INTO task_owners (task, "user") VALUES (:task, :user)')
+
 
 async def task_by_code(code: str, *, decode_json: bool = False) -> TaskRow | None:
-    query = Task.select().where(Task.code == code).first()
-    return cast(TaskRow | None, await (query.output(load_json=True) if decode_json else query))
+    return cast(TaskRow | None, await (TASK_BY_CODE_DECODED if decode_json else TASK_BY_CODE).row(code=code))
 
 
 async def task_by_id(task_id: int) -> TaskRow | None:
-    return cast(TaskRow | None, await Task.select().where(Task.id == task_id).first())
+    return cast(TaskRow | None, await TASK_BY_ID.row(id=task_id))
 
 
 async def tasks_by_id(ids: Sequence[int]) -> list[TaskRow]:
-    return cast(list[TaskRow], await Task.select().where(Task.id.is_in(list(ids))).output(load_json=True))
+    return cast(list[TaskRow], await TASKS_BY_ID.rows(ids=list(ids)))
 
 
 # The tasks a viewer's list shows: the open ones (server/tasks/records.OPEN_STATUSES, minus HIDDEN), plus, for
@@ -66,16 +79,16 @@ async def insert_task(
     code: str, name: str, description: str, config: dict[str, Any], status: str, instructions: str, created_by: int | None
 ) -> TaskRow:
     """The task and its config's version 1 (in the caller's transaction)."""
-    rows = await Task.insert(
-        Task(code=code, name=name, description=description, config=config, status=status, instructions=instructions)
-    ).returning(*Task.all_columns())
-    task = cast(TaskRow, rows[0])
+    row = await INSERT_TASK.row(
+        code=code, name=name, description=description, config=to_json(config), status=str(status), instructions=instructions
+    )
+    task = cast(TaskRow, row)
     await insert_config_version(task["id"], 1, config, created_by)
     return task
 
 
 async def insert_owner(task_id: int, user_id: int) -> None:
-    await TaskOwner.insert(TaskOwner(task=task_id, user=user_id))
+    await INSERT_OWNER.execute(task=task_id, user=user_id)
 
 
 # Lifecycle (server/tasks/lifecycle.py) ----------------------------------------------------------
@@ -109,17 +122,28 @@ async def lock_task(task_id: int) -> TaskRow | None:
     return cast(TaskRow | None, await LOCK_TASK.row(id=task_id))
 
 
+# The columns an owner's or an admin's change sets (config is the only jsonb one).
+_UPDATABLE = ("name", "description", "instructions", "config", "config_version", "status", "review_note")
+
+
+@functools.cache
+def _update_statement(columns: tuple[str, ...]) -> Query:
+    sets = []
+    for column in columns:
+        if column not in _UPDATABLE:
+            raise ValueError(f"not a task column a change sets: {column}")
+        sets.append(f"{column} = :{column}" + ("::jsonb" if column == "config" else ""))
+    return Query(f"UPDATE tasks SET {', '.join(sets)} WHERE id = :id RETURNING *")
+
+
 async def update_task(task_id: int, values: dict[str, Any]) -> TaskRow:
     """Set these columns (names of tasks' columns: name, description, instructions, config, config_version, status,
-    review_note)."""
-    changes = {getattr(Task, name): value for name, value in values.items()}
-    rows = await Task.update(changes).where(Task.id == task_id).returning(*Task.all_columns())
-    return cast(TaskRow, rows[0])
+    review_note); the row comes back with its config as JSON text."""
+    arguments = {name: to_json(value) if name == "config" else value for name, value in values.items()}
+    return cast(TaskRow, await _update_statement(tuple(values)).row(id=task_id, **arguments))
 
 
 async def insert_config_version(task_id: int, version: int, config: dict[str, Any], created_by: int | None) -> None:
-    from server.core.jsonutil import to_json
-
     await INSERT_CONFIG_VERSION.execute(task=task_id, version=version, config=to_json(config), by=created_by)
 
 
@@ -193,29 +217,42 @@ ROUNDS_JUDGED_BY = Query("""
 """)
 
 
+END_OPEN_ROUNDS = Query("UPDATE rounds SET end_at = :at WHERE task = :task AND end_at IS NULL")
+INSERT_ROUND = Query("""
+    INSERT INTO rounds (task, number, target_models, config_version, start_at)
+    VALUES (:task, :number, :targets::jsonb, :config_version, clock_timestamp())
+    RETURNING *
+""")
+# Only open rounds change judges.
+SET_OPEN_ROUND_TARGETS = Query("UPDATE rounds SET target_models = :targets::jsonb WHERE id = :id AND end_at IS NULL RETURNING *")
+SET_CURRENT_ROUND = Query("UPDATE tasks SET current_round = :number WHERE id = :id")
+# Single rows come back with target_models as JSON text (their callers decode it), lists and pages decoded.
+ROUND_BY_ID = Query("SELECT * FROM rounds WHERE id = :id")
+ROUND_BY_NUMBER = Query("SELECT * FROM rounds WHERE task = :task AND number = :number LIMIT 1")
+ROUND_NUMBERS = Query("SELECT number FROM rounds WHERE task = :task")
+ROUNDS_BY_ID = Query("SELECT * FROM rounds WHERE id = ANY(:ids::int[])", json=("target_models",))
+ROUNDS_PAGE = Query(
+    "SELECT * FROM rounds WHERE task = :task AND (:after::int IS NULL OR id > :after::int) ORDER BY id LIMIT :limit",
+    json=("target_models",),
+)
+
+
 async def end_open_rounds(task_id: int, at: datetime) -> None:
-    await Round.update({Round.end_at: at}).where(Round.task == task_id, Round.end_at.is_null())
+    await END_OPEN_ROUNDS.execute(task=task_id, at=at)
 
 
 async def insert_round(task_id: int, number: int, target_models: list[TargetModelRef], config_version: int) -> RoundRow:
-    rows = await Round.insert(
-        Round(task=task_id, number=number, target_models=target_models, config_version=config_version)
-    ).returning(*Round.all_columns())
-    return cast(RoundRow, rows[0])
+    row = await INSERT_ROUND.row(task=task_id, number=number, targets=to_json(target_models), config_version=config_version)
+    return cast(RoundRow, row)
 
 
 async def set_round_targets(round_id: int, target_models: list[TargetModelRef]) -> RoundRow | None:
     """None when the round is closed (only open rounds change judges)."""
-    rows = (
-        await Round.update({Round.target_models: target_models})
-        .where((Round.id == round_id) & Round.end_at.is_null())
-        .returning(*Round.all_columns())
-    )
-    return cast(RoundRow, rows[0]) if rows else None
+    return cast(RoundRow | None, await SET_OPEN_ROUND_TARGETS.row(id=round_id, targets=to_json(target_models)))
 
 
 async def set_current_round(task_id: int, number: int) -> None:
-    await Task.update({Task.current_round: number}).where(Task.id == task_id)
+    await SET_CURRENT_ROUND.execute(id=task_id, number=number)
 
 
 async def close_round(round_id: int) -> RoundRow:
@@ -223,27 +260,24 @@ async def close_round(round_id: int) -> RoundRow:
 
 
 async def round_by_id(round_id: int) -> RoundRow | None:
-    return cast(RoundRow | None, await Round.select().where(Round.id == round_id).first())
+    return cast(RoundRow | None, await ROUND_BY_ID.row(id=round_id))
 
 
 async def round_by_number(task_id: int, number: int) -> RoundRow | None:
-    return cast(RoundRow | None, await Round.select().where(Round.task == task_id, Round.number == number).first())
+    return cast(RoundRow | None, await ROUND_BY_NUMBER.row(task=task_id, number=number))
 
 
 async def round_numbers(task_id: int) -> set[int]:
-    return {row["number"] for row in await Round.select(Round.number).where(Round.task == task_id)}
+    return {row["number"] for row in await ROUND_NUMBERS.records(task=task_id)}
 
 
 async def rounds_by_id(ids: Sequence[int]) -> list[RoundRow]:
-    return cast(list[RoundRow], await Round.select().where(Round.id.is_in(list(ids))).output(load_json=True))
+    return cast(list[RoundRow], await ROUNDS_BY_ID.rows(ids=list(ids)))
 
 
 async def rounds_page(task_id: int, after_id: int | None, limit: int) -> list[RoundRow]:
     """A task's rounds after the cursor, oldest first (a keyset page)."""
-    query = Round.select().where(Round.task == task_id)
-    if after_id is not None:
-        query = query.where(Round.id > after_id)
-    return cast(list[RoundRow], await query.order_by(Round.id).limit(limit).output(load_json=True))
+    return cast(list[RoundRow], await ROUNDS_PAGE.rows(task=task_id, after=after_id, limit=limit))
 
 
 async def rounds_judged_by(model_ids: Sequence[int]) -> list[dict[str, Any]]:
@@ -319,19 +353,32 @@ async def round_contexts_page(round_id: int, after_id: int, limit: int) -> list[
     return cast(list[ContextRow], await ROUND_CONTEXTS.rows(round=round_id, after=after_id, limit=limit))
 
 
+CONTEXTS_BY_ID = Query("SELECT * FROM contexts WHERE id = ANY(:ids::int[])", json=("fields",))
+ROUND_HAS_CONTEXTS = Query("SELECT EXISTS (SELECT 1 FROM contexts WHERE round = :round)")
+# A batch in the given order (ids follow it), each row stamped when it is written.
+INSERT_CONTEXTS = Query("""
+    INSERT INTO contexts (round, fields, tag, created_at)
+    SELECT :round, c.fields::jsonb, c.tag, clock_timestamp()
+      FROM unnest(:fields::text[], :tags::text[]) WITH ORDINALITY AS c(fields, tag, position)
+     ORDER BY c.position
+""")
+
+
 async def contexts_by_id(ids: Sequence[int]) -> list[ContextRow]:
-    return cast(list[ContextRow], await Context.select().where(Context.id.is_in(list(ids))).output(load_json=True))
+    return cast(list[ContextRow], await CONTEXTS_BY_ID.rows(ids=list(ids)))
 
 
 async def round_has_contexts(round_id: int) -> bool:
-    return await Context.exists().where(Context.round == round_id)
+    return bool(await ROUND_HAS_CONTEXTS.value(round=round_id))
 
 
 async def insert_contexts(round_id: int, contexts: Sequence[NewContext]) -> None:
     """In batches; the caller's transaction makes it all or nothing."""
-    rows = [Context(round=round_id, fields=c["fields"], tag=c["tag"]) for c in contexts]
-    for start in range(0, len(rows), INSERT_BATCH):
-        await Context.insert(*rows[start : start + INSERT_BATCH])
+    for start in range(0, len(contexts), INSERT_BATCH):
+        batch = contexts[start : start + INSERT_BATCH]
+        await INSERT_CONTEXTS.execute(
+            round=round_id, fields=[to_json(c["fields"]) for c in batch], tags=[c["tag"] for c in batch]
+        )
 
 
 async def copy_contexts(from_round: int, to_round: int) -> None:

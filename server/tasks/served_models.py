@@ -9,7 +9,7 @@ from typing import Any
 
 from server.core.services import Services
 from server.core.target_models import is_submission_name
-from server.evaluation import queries as evaluation_queries
+from server.evaluation import reads as evaluation_reads
 from server.evaluation.records import ModelRow
 from server.tasks.served_summary import ServedModel, of_kind, ready_versions, summarize
 from server.tasks.targets import EVALUATED_STATUSES
@@ -40,5 +40,5 @@ async def served_target_models(services: Services, kind: str | None) -> list[Ser
 
 async def published_submissions(task_id: int) -> list[ModelRow]:
     """The task's published submissions whose evaluation finished: the ones createRound accepts by modelId."""
-    rows = await evaluation_queries.published_models(task_id)
+    rows = await evaluation_reads.published_models(task_id)
     return [row for row in rows if row["status"] in EVALUATED_STATUSES]

@@ -21,7 +21,7 @@ from server.core.i18n import tr
 from server.core.inference import ModelUnavailable, output_names, predict
 from server.core.services import Services
 from server.core.target_models import is_submission_name, latest_version, serving_client
-from server.evaluation import queries as evaluation_queries
+from server.evaluation import reads as evaluation_reads
 from server.evaluation.records import ModelStatus
 from server.evaluation.residency import ensure_loaded
 from server.tasks.config import TaskConfig
@@ -67,7 +67,7 @@ def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
 
 async def _submission_target(task_id: int, i: int, model_id: int, services: Services | None) -> TargetModelRef | FieldProblem:
     field = f"targetModels.{i}.modelId"
-    model = await evaluation_queries.model(model_id)
+    model = await evaluation_reads.model(model_id)
     if model is None:
         return FieldProblem(field, tr("no such model"))
     name = model["name"]

@@ -17,9 +17,9 @@ from server.core import events
 from server.core.errors import not_found
 from server.core.i18n import tr
 from server.core.services import Services
-from server.evaluation import queries as evaluation_queries
+from server.evaluation import reads as evaluation_reads
 from server.evaluation.evaluate import measure_dataset
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.training import queries
@@ -44,7 +44,7 @@ async def run_training(services: Services, run_id: int) -> str:
         raise not_found(tr("That training run"))
     if run["status"] not in ACTIVE_STATUSES:
         return run["status"]
-    task = await task_queries.task_by_id(run["task"])
+    task = await task_reads.task_by_id(run["task"])
     config = load_config(task)
     spec = spec_for_model(run["model_name"])
     repository = Path(services.settings.target_model_repository)
@@ -140,7 +140,7 @@ def _trained_on(meta: dict, read: int) -> TrainedOn:
 async def _evaluate(services: Services, task_id: int, config: TaskConfig, model_name: str, version: str) -> list[dict]:
     """This exact version on each of the task's scoring datasets, with the evaluation job's metrics."""
     scores = []
-    for dataset in await evaluation_queries.scoring_datasets(task_id):
+    for dataset in await evaluation_reads.scoring_datasets(task_id):
         measured = await measure_dataset(services, config, model_name, dataset, client=services.triton, version=version)
         if measured is not None:
             scores.append({"dataset": dataset["name"], **measured})

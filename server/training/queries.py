@@ -1,5 +1,5 @@
 """The training domain's query room: every statement on training runs, and the validated examples a run
-trains on (hand-written SQL as `Query` constants, the rest through Piccolo's query builder)."""
+trains on, as named `Query` statements. Other domains read these rows through server/training/reads.py."""
 
 from __future__ import annotations
 
@@ -10,35 +10,33 @@ from typing import Any, cast
 from server.core.jsonutil import to_json
 from server.core.sql import Query
 from server.training.records import ACTIVE_STATUSES, LogEntry, TrainingRunRow, TrainingStatus, ValidatedExample
-from server.training.tables import TrainingRun
+
+_RUN_JSON = ("from_rounds", "status_log", "metrics", "trained_on")
+RUN_BY_ID = Query("SELECT * FROM training_runs WHERE id = :id", json=_RUN_JSON)
+RUNS_BY_ID = Query("SELECT * FROM training_runs WHERE id = ANY(:ids::int[])", json=_RUN_JSON)
+RUNS_OF_TASK = Query("SELECT * FROM training_runs WHERE task = :task ORDER BY id DESC LIMIT :limit", json=_RUN_JSON)
+# Its jsonb columns come back as JSON text (its one caller reads none of them).
+PUBLISHED_RUN = Query("""
+    SELECT * FROM training_runs WHERE task = :task AND model_version = :model_version AND status = :published LIMIT 1
+""")
 
 
 async def run_by_id(run_id: int) -> TrainingRunRow | None:
-    return cast(TrainingRunRow | None, await TrainingRun.select().where(TrainingRun.id == run_id).first().output(load_json=True))
+    return cast(TrainingRunRow | None, await RUN_BY_ID.row(id=run_id))
 
 
 async def runs_by_id(ids: Sequence[int]) -> list[TrainingRunRow]:
-    query = TrainingRun.select().where(TrainingRun.id.is_in(list(ids) or [-1]))
-    return cast(list[TrainingRunRow], await query.output(load_json=True))
+    return cast(list[TrainingRunRow], await RUNS_BY_ID.rows(ids=list(ids)))
 
 
 async def runs_of_task(task_id: int, limit: int) -> list[TrainingRunRow]:
     """Newest first."""
-    query = TrainingRun.select().where(TrainingRun.task == task_id).order_by(TrainingRun.id, ascending=False)
-    return cast(list[TrainingRunRow], await query.limit(limit).output(load_json=True))
+    return cast(list[TrainingRunRow], await RUNS_OF_TASK.rows(task=task_id, limit=limit))
 
 
 async def published_run(task_id: int, model_version: str) -> TrainingRunRow | None:
-    return cast(
-        TrainingRunRow | None,
-        await TrainingRun.select()
-        .where(
-            TrainingRun.task == task_id,
-            TrainingRun.model_version == model_version,
-            TrainingRun.status == TrainingStatus.PUBLISHED,
-        )
-        .first(),
-    )
+    row = await PUBLISHED_RUN.row(task=task_id, model_version=model_version, published=str(TrainingStatus.PUBLISHED))
+    return cast(TrainingRunRow | None, row)
 
 
 # Starting a run ---------------------------------------------------------------------------------

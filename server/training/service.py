@@ -12,8 +12,9 @@ from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
 from server.evaluation import jobs as evaluation_jobs
-from server.evaluation import queries as evaluation_queries
-from server.tasks import queries as task_queries
+from server.evaluation import reads as evaluation_reads
+from server.tasks import reads as task_reads
+from server.tasks.contexts import copy_contexts
 from server.tasks.records import RoundRow, TaskRow
 from server.tasks.service import create_round, get_task_by_code
 from server.training import jobs as training_jobs
@@ -51,7 +52,7 @@ async def start_training(
 
     problems = []
     rounds = sorted(set(from_rounds))
-    known = await task_queries.round_numbers(task["id"])
+    known = await task_reads.round_numbers(task["id"])
     if len(rounds) > MAX_ROUNDS:
         problems.append(FieldProblem("fromRounds", tr("at most {max_rounds} rounds", max_rounds=MAX_ROUNDS)))
     unknown = [n for n in rounds if n not in known]
@@ -62,7 +63,7 @@ async def start_training(
         problems.append(FieldProblem("baseModel", tr("at most 500 characters of text")))
     if profile not in PROFILES:
         problems.append(FieldProblem("profile", tr("must be FAST or FULL")))
-    current = await task_queries.round_by_number(task["id"], task["current_round"])
+    current = await task_reads.round_by_number(task["id"], task["current_round"])
     targets = from_json(current["target_models"]) if current else []
     spec = spec_for_model(targets[0]["name"]) if targets else None
     if spec is None:
@@ -125,10 +126,10 @@ async def open_next_round(services: Services, task_code: str, model_version: str
                 "modelVersion", tr("version {version!r} was not published for task '{task}'", version=version, task=task_code)
             ),
         )
-    previous = await task_queries.round_by_number(task["id"], task["current_round"])
+    previous = await task_reads.round_by_number(task["id"], task["current_round"])
     row = await create_round(task_code, [{"name": run["model_name"], "version": version}], services=services, announce=False)
     if previous is not None:
-        await task_queries.copy_contexts(previous["id"], row["id"])
+        await copy_contexts(previous["id"], row["id"])
     await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
     await queue_contamination_checks(services, task["id"], row["id"])
     return row
@@ -138,5 +139,5 @@ async def queue_contamination_checks(services: Services, task_id: int, round_id:
     """A retrained target: the round's report (its training data against the scoring datasets), and each dataset's
     report again, since "any model's training data" now holds more (docs/design.md §4.9)."""
     await jobs.enqueue(services.arq, evaluation_jobs.check_round_contamination, round_id)
-    for dataset in await evaluation_queries.datasets_of_task(task_id):
+    for dataset in await evaluation_reads.datasets_of_task(task_id):
         await jobs.enqueue(services.arq, evaluation_jobs.check_dataset_contamination, dataset["id"])

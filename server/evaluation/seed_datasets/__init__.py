@@ -15,7 +15,7 @@ from pathlib import Path
 from server.core.errors import ServiceError
 from server.evaluation import datasets_service, queries
 from server.evaluation.records import DatasetAccess
-from server.tasks import queries as task_queries
+from server.tasks import reads as task_reads
 from server.tasks.builtin import BUILTIN_TASKS
 from server.tasks.service import load_config
 
@@ -34,7 +34,7 @@ async def seed_scoring_datasets() -> list[str]:
     worker's cron evaluates the tasks' not ranked models (server/evaluation/pipeline.py `rank_not_ranked`)."""
     added = []
     for spec in BUILTIN_TASKS:
-        task = await task_queries.task_by_code(spec["code"])
+        task = await task_reads.task_by_code(spec["code"])
         if task is None:
             continue  # seed_builtin_tasks runs first; a task removed by hand is not recreated here
         if any(d["name"] == SEED_DATASET_NAME for d in await queries.datasets_of_task(task["id"])):

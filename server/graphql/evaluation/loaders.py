@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from strawberry.dataloader import DataLoader
 
-from server.evaluation import queries
+from server.evaluation import contamination_queries, queries
 from server.evaluation.records import DatasetRow, ModelRow, ScoreRow
 
 
@@ -50,7 +50,7 @@ def _dataset_contamination() -> DataLoader[int, dict | None]:
     """Each dataset's stored contamination report ({"report", "computed_at"}), or None before its check ran."""
 
     async def load(ids: list[int]) -> list[dict | None]:
-        found = await queries.dataset_reports(ids)
+        found = await contamination_queries.dataset_reports(ids)
         return [found.get(i) for i in ids]
 
     return DataLoader(load_fn=load)
@@ -60,7 +60,7 @@ def _round_contamination() -> DataLoader[int, dict | None]:
     """Each round's stored contamination report, or None (a round not opened from a retrained model has none)."""
 
     async def load(ids: list[int]) -> list[dict | None]:
-        found = await queries.round_reports(ids)
+        found = await contamination_queries.round_reports(ids)
         return [found.get(i) for i in ids]
 
     return DataLoader(load_fn=load)

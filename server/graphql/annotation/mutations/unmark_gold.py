@@ -11,7 +11,7 @@ from strawberry.types import Info
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation.quality import gold
-from server.annotation.validation import queries
+from server.annotation.validation import lookup
 from server.core.errors import not_found
 from server.core.i18n import tr
 from server.graphql.annotation.types import ExampleNode
@@ -33,7 +33,7 @@ UnmarkGoldResult = Annotated[
 
 async def gold_target(viewer: Viewer, example_id: relay.GlobalID) -> tuple[dict, int]:
     """The example and its task; NOT_FOUND unless the viewer owns the task (no leak of other tasks' examples)."""
-    example = await queries.example_by_id(node_pk(example_id, "Example", "exampleId"))
+    example = await lookup.example(node_pk(example_id, "Example", "exampleId"))
     if example is None:
         raise not_found(tr("That example"))
     task_id = (await get_round(example["round"]))["task"]

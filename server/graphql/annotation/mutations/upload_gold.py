@@ -11,7 +11,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.annotation.quality import gold_upload
-from server.annotation.validation import queries
+from server.annotation.validation import lookup
 from server.core.errors import FieldProblem, invalid
 from server.core.i18n import tr
 from server.graphql.annotation.types import ExampleNode
@@ -24,7 +24,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
-from server.tasks.service import get_round, load_config
+from server.tasks.service import get_round, get_task, load_config
 
 MAX_BYTES = 5_000_000
 
@@ -59,8 +59,7 @@ async def upload_gold(info: Info, round_id: relay.GlobalID, file: Upload) -> Upl
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise invalid(tr("The file is not UTF-8 text (JSONL)."), FieldProblem("file", tr("not UTF-8 text"))) from None
-    config = load_config(await queries.task_row(round_row["task"]))
+    config = load_config(await get_task(round_row["task"]))
     ids = await gold_upload.upload_gold(info.context.services, viewer, dict(round_row), config, text)
-    rows = await queries.examples_by_ids(ids)
-    by_id = {row["id"]: row for row in rows}
-    return GoldUploaded(count=len(ids), examples=[ExampleNode.from_row(by_id[i]) for i in ids])
+    examples = await lookup.examples_in_order(ids)
+    return GoldUploaded(count=len(ids), examples=[ExampleNode.from_row(row) for row in examples])

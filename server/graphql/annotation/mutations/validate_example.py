@@ -10,7 +10,7 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
-from server.annotation.validation import queries, voting
+from server.annotation.validation import lookup, voting
 from server.graphql.annotation.types import ExampleNode, Validation, ValidationLabel, ValidationMode
 from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
@@ -47,7 +47,7 @@ async def validate_example(
     viewer = await authorize(info, permissions.validate, mode == ValidationMode.OWNER)
     pk = node_pk(example_id, "Example", "exampleId")
     vote = await voting.validate_example(info.context.services, viewer, pk, label.value, mode.value, note, fields)
-    row = await queries.example_by_id(pk)
+    row = await lookup.example(pk)
     return ExampleValidated(
         validation=Validation(
             label=ValidationLabel(vote["label"]),

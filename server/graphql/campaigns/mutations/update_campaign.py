@@ -21,7 +21,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
-from server.tasks.queries import task_by_id
+from server.tasks.service import get_task
 
 UpdateCampaignResult = Annotated[
     CampaignSaved | InputError | NotFoundError | AuthenticationError | PermissionError,
@@ -33,7 +33,7 @@ UpdateCampaignResult = Annotated[
 async def update_campaign(info: Info, campaign_id: relay.GlobalID, input: CampaignInput) -> UpdateCampaignResult:
     row = await service.get_campaign(node_pk(campaign_id, "Campaign", "campaignId"))
     await authorize(info, permissions.manage_campaigns, row["task"])
-    task = await task_by_id(row["task"])
+    task = await get_task(row["task"])
     updated = await service.update_campaign(task, row["id"], input.spec())
     await ledger.campaign_updated(info.context.services, row, updated)
     return CampaignSaved(campaign=CampaignType.from_row(updated))

@@ -21,7 +21,6 @@ from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.mutations.create_round import TargetModelInput, target_requests
 from server.graphql.tasks.types import RoundNode
-from server.tasks import queries
 from server.tasks import service as tasks
 
 
@@ -46,7 +45,7 @@ SetRoundTargetsResult = Annotated[
 async def set_round_targets(info: Info, input: SetRoundTargetsInput) -> SetRoundTargetsResult:
     round_row = await tasks.get_round(node_pk(input.round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
-    task = await queries.task_by_id(round_row["task"])
+    task = await tasks.get_task(round_row["task"])
     await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
     row = await tasks.set_round_targets(round_row["id"], target_requests(input.target_models), services=info.context.services)
     return RoundTargetsSet(round=RoundNode.from_row(row))
