@@ -15,6 +15,7 @@ __all__ = [
     "can_view_example",
     "change_example",
     "follow_example",
+    "in_author_feed",
     "review_examples",
     "validate",
     "vote_on_example",
@@ -52,6 +53,11 @@ def change_example(viewer: Principal, example: Mapping[str, Any]) -> Denied | No
 def can_view_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: int) -> bool:
     """Its author, and the owners of its task (and admins)."""
     return viewer is not None and (example["user"] == viewer.user_id or is_task_owner(viewer, task_id))
+
+
+def in_author_feed(viewer: Principal, example: Mapping[str, Any]) -> bool:
+    """`myExampleUpdates` carries the viewer's own examples only (an event names an example id; its row decides)."""
+    return example["user"] == viewer.user_id
 
 
 def follow_example(viewer: Viewer | None, example: Mapping[str, Any], task_id: int) -> Denied | None:

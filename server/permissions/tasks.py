@@ -22,6 +22,7 @@ __all__ = [
     "review_task",
     "task_list_scope",
     "task_starts_as_proposal",
+    "view_task",
 ]
 
 
@@ -66,6 +67,16 @@ def can_view_task(viewer: Viewer | None, task: Mapping[str, Any]) -> bool:
     """Public and archived tasks: everyone. Proposed, rejected and hidden ones: their owners and admins. Everything
     under a task (its rounds, contexts, leaderboards) follows it; lists and `node(id:)` apply the same rule."""
     return task["status"] in OPEN_STATUSES or is_task_owner(viewer, task["id"])
+
+
+def view_task(viewer: Viewer | None, task: Mapping[str, Any], missing: str) -> Denied | None:
+    """Reading or writing anything that names a task (by code, or by the id of a round or context of it): a task the
+    viewer may not see answers exactly as a missing one, NOT_FOUND with the message the missing row gets (`missing`,
+    e.g. "Task 'x'"), so hidden and proposed codes and ids cannot be told from unused ones. The owner rules
+    (`manage_task`, …) apply after this one: a visible task's stranger is told FORBIDDEN."""
+    if can_view_task(viewer, task):
+        return None
+    return Denied("NOT_FOUND", tr("{what} does not exist.", what=missing))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 import asyncpg
 
+from server import permissions
 from server.annotation.records import ClaimedPending, ExampleRow, SettledExample
 from server.core.sql import Query
 
@@ -14,18 +15,15 @@ _EXAMPLE_JSON = ("input", "model_output")
 
 # --- createExample ------------------------------------------------------------------------------
 
-# Who may write to a task's rounds: anyone while it is listed (PUBLIC; an ARCHIVED one has no open round), else only
-# its owners and admins (a PROPOSED, REJECTED or HIDDEN task: ids are sequential, so knowing them proves nothing).
-# The rule's home is permissions.can_view_task; this is its SQL form for the write path's single statements.
-_MAY_WRITE = """(t.status IN ('PUBLIC', 'ARCHIVED')
-  OR EXISTS (SELECT 1 FROM task_owners o WHERE o.task = t.id AND o."user" = :user)
-  OR EXISTS (SELECT 1 FROM users a WHERE a.id = :user AND a.is_admin))"""
+# Who may write to a task's rounds: whoever may see the task (an ARCHIVED one has no open round); a PROPOSED, REJECTED
+# or HIDDEN task's ids are sequential, so knowing them proves nothing. The rule and its SQL form live in permissions/.
+_WRITER_SEES_TASK = permissions.task_visible_sql("t", ":user")
 # Round, the config version it runs with (server/tasks/service.round_config), context, whether the client UUID is
 # taken and whether the writer may see the task, in one round trip.
 LOAD = Query(f"""
 SELECT r.id, r.task, r.end_at, r.target_models::text AS target_models, coalesce(v.config, t.config)::text AS config,
   c.id AS context_id, c.round AS context_round, c.fields::text AS context_fields,
-  EXISTS (SELECT 1 FROM examples e WHERE e.client_id = :client_id) AS client_id_used, {_MAY_WRITE} AS may_write
+  EXISTS (SELECT 1 FROM examples e WHERE e.client_id = :client_id) AS client_id_used, {_WRITER_SEES_TASK} AS may_write
 FROM rounds r JOIN tasks t ON t.id = r.task LEFT JOIN contexts c ON c.id = :context_id
   LEFT JOIN task_config_versions v ON v.task = r.task AND v.version = r.config_version
 WHERE r.id = :round_id
@@ -69,7 +67,7 @@ _GUARD = (
     AND coalesce((SELECT v.config FROM task_config_versions v WHERE v.task = r.task AND v.version = r.config_version),
                   t.config) = :seen_config::jsonb
     AND c.fields = :seen_fields::jsonb AND """
-    + _MAY_WRITE
+    + _WRITER_SEES_TASK
 )
 INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", ""), json=_EXAMPLE_JSON)
 GUARDED_INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", _GUARD), json=_EXAMPLE_JSON)

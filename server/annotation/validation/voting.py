@@ -22,6 +22,7 @@ from server.core.storable import text_problem
 from server.crowd.quotas import Action as QuotaAction
 from server.tasks.config import TaskConfig
 from server.tasks.service import check_accepts_votes, get_round, get_task, round_config
+from server.tasks.visibility import check_task_visible
 
 CLAIM_MINUTES = 10
 MAX_NOTE = 2000
@@ -57,8 +58,7 @@ async def validate_example(
         raise not_found(tr("That example"))
     round_row = await get_round(example["round"])
     task = await get_task(round_row["task"])
-    if not permissions.can_view_task(viewer, task):  # a hidden task's example ids prove nothing (they are sequential)
-        raise not_found(tr("That example"))
+    await check_task_visible(viewer, task, tr("That example"))  # a hidden task's example ids are sequential: no proof
     check_accepts_votes(task)  # an archived task is read-only
     denied = permissions.vote_on_example(viewer, example, round_row["task"], owner_mode=mode == ValidationMode.OWNER)
     if denied is not None:

@@ -45,7 +45,7 @@ class MyExampleSubscriptions:
             yield MyExampleUpdate(change=MyExampleChange.LISTENING, example=None)
             async for event in changes:
                 row = await example_queries.example_by_id(int(event["id"]))
-                if row is None or row["user"] != viewer.user_id:
+                if row is None or not permissions.in_author_feed(viewer, row):
                     continue
                 try:
                     change = MyExampleChange(event.get("change"))

@@ -1,5 +1,6 @@
-"""Applying `permissions.can_view_task` to what GraphQL reads: a task by code, and the tasks behind rounds and
-contexts (lists and `node(id:)` alike). The viewer's account is read only when a task is not open to everyone."""
+"""Task visibility for what GraphQL reads: the rule (`permissions.view_task`, applied by server/tasks/visibility.py)
+on a task by code, on a round, and on the tasks behind rows (lists and `node(id:)` alike). The viewer's account is
+read only when a task is not open to everyone."""
 
 from __future__ import annotations
 
@@ -9,11 +10,9 @@ from typing import Any
 from strawberry.types import Info
 
 from server import permissions
-from server.core.errors import not_found
-from server.core.i18n import tr
-from server.tasks import queries
-from server.tasks.records import TaskRow
-from server.tasks.service import get_task_by_code
+from server.core import events
+from server.tasks import visibility
+from server.tasks.records import RoundRow, TaskRow
 
 
 async def visible_task_ids(info: Info, tasks: Iterable[Mapping[str, Any]]) -> set[int]:
@@ -27,11 +26,13 @@ async def visible_task_ids(info: Info, tasks: Iterable[Mapping[str, Any]]) -> se
 
 async def visible_task(info: Info, code: str) -> TaskRow:
     """The task by code, or NOT_FOUND when there is none or the viewer may not see it (a hidden task is not told
-    apart from a missing one)."""
-    task = await get_task_by_code(code)
-    if not await visible_task_ids(info, [task]):
-        raise not_found(tr("Task '{code}'", code=code))
-    return task
+    apart from a missing one). Everything that names a task by code reads it here, owner operations included."""
+    return await visibility.visible_task_by_code(info.context.viewer, code)
+
+
+async def visible_round(info: Info, round_id: int) -> RoundRow:
+    """The round, or NOT_FOUND for a missing round and for a round of a task the viewer may not see."""
+    return await visibility.visible_round(info.context.viewer, round_id)
 
 
 async def visible_rows(info: Info, rows: Iterable[Mapping[str, Any] | None], task_of: str = "task") -> list[Any]:
@@ -43,8 +44,20 @@ async def visible_rows(info: Info, rows: Iterable[Mapping[str, Any] | None], tas
     return [row if row and row[task_of] in visible else None for row in rows]
 
 
-async def check_round_visible(info: Info, round_id: int) -> None:
-    """NOT_FOUND for a missing round, and for a round of a task the viewer may not see."""
-    task = await queries.task_of_round(round_id)
-    if task is None or not await visible_task_ids(info, [task]):
-        raise not_found(tr("That round"))
+async def check_round_visible(info: Info, round_id: int) -> dict[str, Any]:
+    """The round's task ({"id", "status"}); NOT_FOUND for a missing round, and for a round of a task the viewer may
+    not see."""
+    return await visibility.check_round_visible(info.context.viewer, round_id)
+
+
+def is_task_change(event: Mapping[str, Any], task_id: int) -> bool:
+    """A tasks-channel event about this task (events.TaskListChanged: reviewed, shown, hidden or archived, an owner
+    added or removed). Feeds that depend on seeing a task also listen on events.TASKS_CHANNEL for these."""
+    return event.get("kind") == events.TaskListChanged.kind and int(event.get("task") or 0) == task_id
+
+
+async def recheck_task_visible(info: Info, task_id: int, missing: str) -> None:
+    """After such a change, with the viewer's account read afresh (a long-lived feed holds the ownership it started
+    with): NOT_FOUND, which ends the feed, once the viewer may no longer see the task."""
+    info.context.forget_viewer()
+    await visibility.recheck_task_visible(info.context.viewer, task_id, missing)
