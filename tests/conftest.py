@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +129,9 @@ def fresh_submissions_triton():
 
 TABLES = (
     "training_runs, leaderboard_configs, scores, dataset_examples, datasets, models, validations, examples, "
-    "contexts, rounds, task_owners, tasks, api_tokens, users"
+    "contexts, rounds, task_owners, tasks, api_tokens, users, "
+    # No foreign keys reach the outbox of domain events: its once keys (badges) would outlive the rows they name.
+    "domain_events"
 )
 
 
@@ -230,20 +234,49 @@ class GraphQLClient:
 
 
 def clear_job_queue() -> None:
-    """Jobs a previous test left queued would act on this test's rows (ids restart at 1)."""
+    """Jobs a previous test left queued would act on this test's rows (ids restart at 1). A running job's own key
+    stays (arq deletes it when the job ends), so that `wait_for_running_jobs` can name the job if it never ends."""
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     try:
-        stale = [key for pattern in ("arq:job:*", "arq:retry:*") for key in client.scan_iter(match=pattern)]
+        running = {key[len(b"arq:in-progress:") :] for key in client.scan_iter(match="arq:in-progress:*")}
+        stale = list(client.scan_iter(match="arq:retry:*"))
+        stale += [key for key in client.scan_iter(match="arq:job:*") if key[len(b"arq:job:") :] not in running]
         client.delete("arq:queue", *stale)
     finally:
         client.close()
 
 
-def wait_for_running_jobs(timeout_s: float = 60.0) -> None:
+# How long the next test waits for the jobs a previous one left running: longer than any job a test starts (a real
+# model's deploy and evaluation, bounded by the session worker's MODEL_LOAD_TIMEOUT_S + SMOKE_TEST_TIMEOUT_S +
+# EVALUATION_BATCH_TIMEOUT_S per batch), and than a killed worker's mark lives (its heartbeat's TTL, 20 s, then the
+# next run of the worker's release cron).
+RUNNING_JOBS_TIMEOUT_S = 300.0
+
+
+def running_jobs(client) -> dict[str, str]:
+    """{job id: "function(args)"} of the jobs marked in progress (the workers' crons left out)."""
+    from arq.jobs import deserialize_job
+
+    jobs = {}
+    for key in client.scan_iter(match="arq:in-progress:*"):
+        job_id = key[len(b"arq:in-progress:") :]
+        if job_id.startswith(b"cron:"):
+            continue
+        try:
+            data = client.get(b"arq:job:" + job_id)
+            job = deserialize_job(data) if data else None
+            jobs[job_id.decode()] = f"{job.function}{tuple(job.args)}" if job else "(job data gone)"
+        except Exception as exc:  # noqa: BLE001 — only for the message: the job's id is listed anyway
+            jobs[job_id.decode()] = f"(unreadable: {exc})"
+    return jobs
+
+
+def wait_for_running_jobs(timeout_s: float = RUNNING_JOBS_TIMEOUT_S) -> None:
     """A job a previous test started (a deploy, an evaluation) would act on this test's rows once they take its ids:
-    let it end first. Bounded: a killed worker's mark stays until the worker's cron releases it."""
+    let it end first. A killed worker's mark stays until a live worker's cron releases it (workers/liveness.py).
+    Fails the test, naming the jobs, if they are still running after `timeout_s`."""
     import time
 
     import redis
@@ -251,13 +284,70 @@ def wait_for_running_jobs(timeout_s: float = 60.0) -> None:
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     deadline = time.monotonic() + timeout_s
     try:
-        while time.monotonic() < deadline:
-            running = [key for key in client.scan_iter(match="arq:in-progress:*") if not key.startswith(b"arq:in-progress:cron:")]
+        while True:
+            running = running_jobs(client)
             if not running:
                 return
+            if time.monotonic() >= deadline:
+                pytest.fail(
+                    f"jobs a previous test left were still running after {timeout_s:g} s: "
+                    + "; ".join(f"{job_id} {what}" for job_id, what in sorted(running.items()))
+                )
             time.sleep(0.1)
     finally:
         client.close()
+
+
+def live_workers(stack) -> list:
+    """The Popen of every worker process of the stack that is still running."""
+    workers = [stack.group.get(name) for name in stack.group.names if name.startswith("worker")]
+    return [worker for worker in workers if worker.poll() is None]
+
+
+def start_worker(stack, env: dict[str, str] | None = None, name: str = "", metrics_url: str = "") -> Path:
+    """Starts another worker on the stack's services, with `env` added to the stack's; returns its log file. With
+    `metrics_url` (one of stack.worker_metrics_urls) it serves its metrics where the session's worker did."""
+    import sys
+    import uuid
+    from urllib.parse import urlparse
+
+    name = name or f"worker-{uuid.uuid4().hex[:6]}"
+    log_path = stack.logs / f"{name}.log"
+    extra = {"WORKER_METRICS_PORT": str(urlparse(metrics_url).port)} if metrics_url else {}
+    stack.group.spawn(
+        name, [sys.executable, "-m", "server.cli", "worker"], env={**stack.env, **extra, **(env or {})}, log_path=log_path
+    )
+    return log_path
+
+
+def stop_workers(stack) -> None:
+    """Stops every live worker of the stack the way an orchestrator would (SIGTERM), and waits for each to exit."""
+    import signal
+
+    for worker in live_workers(stack):
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(timeout=60)
+
+
+@contextmanager
+def worker_with(stack, env: dict[str, str]) -> Iterator[Path]:
+    """For the block, the stack's jobs run on one worker started with `env` added (e.g. shorter timeouts than the
+    session's worker, whose generous ones suit real models loaded on a busy machine); yields its log file. The
+    session's settings come back after the block, on a worker serving the session's first metrics port."""
+    import uuid
+
+    clear_job_queue()
+    wait_for_running_jobs()
+    stop_workers(stack)
+    name = f"worker-{uuid.uuid4().hex[:6]}"
+    log_path = start_worker(stack, env, name=name)
+    try:
+        yield log_path
+    finally:
+        clear_job_queue()
+        wait_for_running_jobs()
+        stop_workers(stack)
+        start_worker(stack, metrics_url=stack.worker_metrics_urls[0] if stack.worker_metrics_urls else "")
 
 
 def clear_rate_limits() -> None:
@@ -307,15 +397,21 @@ TRAINING_DATA = {
 }
 
 
+def build_test_models() -> list:
+    """Builds (or finds up to date) the fast-profile target models in MODEL_CACHE; a file lock serializes the builds
+    of concurrent processes (scripts/test.sh starts one in the background while the checks before pytest run)."""
+    from server.modelbuild import build_models
+
+    assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
+    return build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
+
+
 @pytest.fixture(scope="session")
 def target_models(stack) -> dict[str, str]:
     """Task code -> Triton model name, each loaded in the stack's target Triton."""
     import shutil
 
-    from server.modelbuild import build_models
-
-    assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
-    built = build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
+    built = build_test_models()
     repository: Path = stack.model_repository
     client = target_triton(stack)
     names = {}

@@ -235,9 +235,9 @@ def test_matrix(world, op, principal):
 def settle_deploys(world):
     """Let the worker finish failing this module's uploads before the next module truncates the tables."""
     yield
-    deadline = time.monotonic() + 120
-    while (
-        time.monotonic() < deadline
-        and run_sql("SELECT count(*) AS n FROM models WHERE name LIKE 'upload %' AND status <> 'failed'")[0]["n"]
-    ):
+    unsettled = "SELECT name, status FROM models WHERE name LIKE 'upload %' AND status <> 'failed' ORDER BY name"
+    deadline = time.monotonic() + 300
+    while left := run_sql(unsettled):
+        if time.monotonic() >= deadline:
+            pytest.fail(f"the worker had not failed these uploads 300 s after the module's last test: {left}")
         time.sleep(0.5)

@@ -4,8 +4,9 @@ BLOCKED), no secret reaches that log, nothing of it keeps running, and meanwhile
 benign submission uploaded first stays ready and keeps answering.
 
 Models: tests/security/hostile/models/*.py. The three whose code never returns are bounded by the worker's
-timeouts, which the test session shortens (tests/conftest.py SESSION_LIMITS): on timeout the worker has the
-sandbox agent kill the model's processes, then unloads it.
+timeouts: the module's jobs run on a worker of their own with short ones (hostile/__init__.py WORKER_TIMEOUTS;
+the session's worker keeps its generous ones): on timeout the worker has the sandbox agent kill the model's
+processes, then unloads it.
 """
 
 from __future__ import annotations
@@ -33,15 +34,32 @@ from tests.conftest import (
     run_sql,
     seed_builtin_tasks,
     submissions_triton,
+    worker_with,
 )
-from tests.security.hostile import TERMINAL, Arena, Submitted, archive, probe_results, processes_with, timeout_setting
+from tests.security.hostile import (
+    TERMINAL,
+    WORKER_TIMEOUTS,
+    Arena,
+    Submitted,
+    archive,
+    probe_results,
+    processes_with,
+    timeout_setting,
+)
 
 REFUSED = "Triton refused to load the model: "
 SENTIMENT = ("negative", "positive", "neutral")
 
 
 @pytest.fixture(scope="module")
-def arena(stack):
+def hostile_worker(stack):
+    """The module's jobs run on a worker with short timeouts (WORKER_TIMEOUTS); the session's comes back after."""
+    with worker_with(stack, WORKER_TIMEOUTS) as log_path:
+        yield log_path
+
+
+@pytest.fixture(scope="module")
+def arena(stack, hostile_worker):
     """Clean tables once, one researcher, and the benign submission every hostile test checks on."""
     clear_job_queue()
     clear_rate_limits()

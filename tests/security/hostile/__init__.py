@@ -58,8 +58,21 @@ def probe_results(message: str) -> dict[str, str]:
     return dict(PROBE.findall(message))
 
 
+# The worker that runs this module's jobs gives up on a model's answers sooner than the session's worker (whose
+# generous limits suit real models evaluated on a busy machine, tests/conftest.py SESSION_LIMITS) and than production
+# (120 s / 300 s): the models that never answer wait these out. A toy model answers in milliseconds, and the huge
+# output takes a few seconds to make and cut. Its load limit stays the session's: the memory bomb's load ends only when
+# Triton finds its killed stub unhealthy (its stub timeout, 30 s) and took ~60 s on a busy 2-core machine.
+WORKER_TIMEOUTS = {
+    "MODEL_LOAD_TIMEOUT_S": "90",
+    "SMOKE_TEST_TIMEOUT_S": "15",
+    "EVALUATION_BATCH_TIMEOUT_S": "15",
+}
+
+
 def timeout_setting(name: str, default: float) -> float:
-    return float(os.environ.get(name, default))
+    """The limit the module's worker applies (its WORKER_TIMEOUTS, else the session's environment, else `default`)."""
+    return float(WORKER_TIMEOUTS.get(name) or os.environ.get(name, default))
 
 
 @dataclass
