@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from server.accounts.viewer import Viewer
 from server.core import jobs
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
@@ -30,7 +31,8 @@ from server.evaluation.archive.messages import FIXES, researcher_message
 from server.evaluation.records import ModelRow, ModelStatus
 from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
-from server.tasks.service import get_task_by_code, load_config
+from server.tasks.service import load_config
+from server.tasks.visibility import visible_task_by_code
 
 __all__ = ["CARD_FIELDS", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
 
@@ -55,7 +57,7 @@ def _check_card(card: dict[str, Any]) -> dict[str, Any]:
 
 async def upload_model(
     services: Services,
-    owner_id: int,
+    owner: Viewer,
     task_code: str,
     name: str,
     card: dict[str, Any],
@@ -63,7 +65,9 @@ async def upload_model(
     upload: BinaryIO,
 ) -> ModelRow:
     """Check the archive completely before anything is stored; a refused upload leaves no row and no file.
-    An accepted one is queued for deployment."""
+    An accepted one is queued for deployment. The task is read as the owner may see it: another user's hidden or
+    proposed task answers as a missing one."""
+    owner_id = owner.user_id
     settings = services.settings
     if settings.uploads_disabled_reason:  # never run strangers' code outside the sandbox
         raise ServiceError(
@@ -73,7 +77,7 @@ async def upload_model(
                 "Ask the operator (the reason is in the output of `dynabench up`)."
             ),
         )
-    task = await get_task_by_code(task_code)
+    task = await visible_task_by_code(owner, task_code)
     config = load_config(task)
     name = name.strip()
     if not NAME.match(name):
@@ -142,9 +146,11 @@ async def set_published(model_id: int, published: bool) -> ModelRow:
     return await get_model(model_id)
 
 
-async def models_of_owner(owner_id: int, task_code: str | None = None) -> list[ModelRow]:
-    """The owner's uploaded models, newest first (at most MY_MODELS_MAX)."""
-    task_id = (await get_task_by_code(task_code))["id"] if task_code else None
+async def models_of_owner(owner: Viewer, task_code: str | None = None) -> list[ModelRow]:
+    """The owner's uploaded models, newest first (at most MY_MODELS_MAX); a task the owner may not see (any more)
+    answers as a missing one."""
+    owner_id = owner.user_id
+    task_id = (await visible_task_by_code(owner, task_code))["id"] if task_code else None
     return await queries.models_of_owner(owner_id, task_id, MY_MODELS_MAX)
 
 

@@ -102,17 +102,22 @@ async def _user_id(username: str) -> int:
     return user_id
 
 
-async def add_owner(task_id: int, username: str) -> list[dict[str, Any]]:
-    """The user becomes a co-owner (again: nothing changes); the owners after it."""
+async def add_owner(task_id: int, username: str, *, redis: Redis | None = None) -> list[dict[str, Any]]:
+    """The user becomes a co-owner (again: nothing changes); the owners after it. Announced (given a Redis) as the
+    task's update: live task lists re-read it, and owner-only feeds re-check who may see the task."""
     user_id = await _user_id(username)
     async with db.transaction():
         await queries.lock_task(task_id)
         await queries.add_owner(task_id, user_id)
-        return await queries.owners(task_id)
+        owners = await queries.owners(task_id)
+    if redis is not None:
+        await events.publish(redis, events.TaskListChanged(task_id=task_id, change="updated"))
+    return owners
 
 
-async def remove_owner(task_id: int, username: str) -> list[dict[str, Any]]:
-    """The user stops owning the task; the last owner cannot be removed. The owners after it."""
+async def remove_owner(task_id: int, username: str, *, redis: Redis | None = None) -> list[dict[str, Any]]:
+    """The user stops owning the task; the last owner cannot be removed. The owners after it. Announced like
+    `add_owner`: the removed owner's live feeds of a task they may no longer see end (graphql/tasks/visibility.py)."""
     user_id = await _user_id(username)
     async with db.transaction():
         await queries.lock_task(task_id)  # two owners removing each other at once: one of them stays
@@ -122,7 +127,10 @@ async def remove_owner(task_id: int, username: str) -> list[dict[str, Any]]:
         if len(current) == 1:
             raise conflict(tr("A task always keeps one owner: add another owner before removing the last one."), "username")
         await queries.remove_owner(task_id, user_id)
-        return await queries.owners(task_id)
+        owners = await queries.owners(task_id)
+    if redis is not None:
+        await events.publish(redis, events.TaskListChanged(task_id=task_id, change="updated"))
+    return owners
 
 
 def _note_problem(note: str) -> None:

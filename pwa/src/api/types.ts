@@ -275,7 +275,8 @@ export interface Model {
   createdAt: string;
   statusLog: StatusEntry[] | null;
   owner: { username: string } | null;
-  task: { code: string; name: string };
+  /** Null when the viewer may not see the task (e.g. it was hidden from them after the upload). */
+  task: { code: string; name: string } | null;
   /** Numbers of the open rounds this submission judges ("in the loop for round N"). */
   inTheLoop: number[];
 }

@@ -58,7 +58,7 @@ export function ModelPage({ params }: PageProps) {
             <section class="card" aria-labelledby="status-title">
               <h2 id="status-title">{T.statusTitle}</h2>
               <p role="status" aria-live="polite" data-testid="model-status">
-                <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} /> {model.task.name}
+                <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} /> {model.task?.name}
               </p>
               <h3>{T.logTitle}</h3>
               {log.length === 0 ? <p class="hint">{T.logEmpty}</p> : (
@@ -83,7 +83,7 @@ export function ModelPage({ params }: PageProps) {
                 <button type="button" onClick={() => void publish(!model.published)} disabled={!PUBLISHABLE.has(model.status) && !model.published}>
                   {model.published ? T.unpublish : T.publish}
                 </button>
-                <a href={href(`/leaderboard/${encodeURIComponent(model.task.code)}`)}>{T.openLeaderboard}</a>
+                {model.task && <a href={href(`/leaderboard/${encodeURIComponent(model.task.code)}`)}>{T.openLeaderboard}</a>}
               </div>
               <p role="status" aria-live="polite" class="hint">{publishMessage}</p>
             </section>

@@ -127,7 +127,7 @@ export function ModelsPage() {
                     <div class="example-row-head">
                       <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} />
                       <a class="model-link" href={href(`/models/${encodeURIComponent(model.id)}`)}>{model.name}</a>
-                      <span class="hint">{T.listMeta(model.task.name, model.published)}</span>
+                      <span class="hint">{T.listMeta(model.task?.name ?? "", model.published)}</span>
                     </div>
                   </li>
                 ))}

@@ -45,7 +45,7 @@ from server.graphql.annotation.types import (
 from server.graphql.core.guard import authorize, authorize_principal
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.types import ContextNode
-from server.graphql.tasks.visibility import check_round_visible, visible_task
+from server.graphql.tasks.visibility import check_round_visible, is_task_change, recheck_task_visible, visible_task
 from server.tasks.contexts import next_context
 from server.tasks.service import get_round
 
@@ -192,7 +192,7 @@ class ValidationSubscriptions(MyExampleSubscriptions):
     async def examples_to_validate(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[ValidationQueueUpdate, None]:
         viewer = await authorize(info, permissions.validate)
         pk = node_pk(round_id, "Round", "roundId")
-        await check_round_visible(info, pk)
+        task = await check_round_visible(info, pk)
         hub = info.context.services.hub
 
         async def snapshot() -> ValidationQueueUpdate:
@@ -200,9 +200,13 @@ class ValidationSubscriptions(MyExampleSubscriptions):
             added = [ExampleNode.from_row(r) for r in rows]
             return ValidationQueueUpdate(added=added, removed_ids=[], reset=True, waiting=await _waiting(pk, viewer.user_id))
 
-        async with hub.listen(events.queue_channel(pk)) as changes:
+        async with hub.listen(events.queue_channel(pk), events.TASKS_CHANNEL) as changes:
             yield await snapshot()
             async for event in changes:
+                if event["kind"] == events.TaskListChanged.kind:
+                    if is_task_change(event, task["id"]):  # e.g. the task hidden from the viewer: the feed ends
+                        await recheck_task_visible(info, task["id"], tr("That round"))
+                    continue
                 if event["kind"] == "resync":
                     yield await snapshot()
                     continue

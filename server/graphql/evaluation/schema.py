@@ -82,7 +82,7 @@ class EvaluationQueries:
     @strawberry.field(description="The viewer's uploaded models, newest first.")
     async def my_models(self, info: Info, task_code: str | None = None) -> list[ModelNode]:
         viewer = await authorize(info, permissions.read_own_account)
-        return [ModelNode.from_row(row) for row in await models_service.models_of_owner(viewer.user_id, task_code)]
+        return [ModelNode.from_row(row) for row in await models_service.models_of_owner(viewer, task_code)]
 
 
 @strawberry.type

@@ -22,6 +22,7 @@ from server.graphql.accounts.types import UserNode
 from server.graphql.core.relay import load_nodes, node_pk
 from server.graphql.evaluation.contamination import DatasetContamination, DatasetOverlap
 from server.graphql.tasks.types import TaskNode
+from server.graphql.tasks.visibility import visible_rows
 
 
 @strawberry.enum
@@ -166,9 +167,10 @@ class ModelNode(relay.Node):
             return None
         return UserNode.from_row(await info.context.loaders.user.load(self.row["owner"]))
 
-    @strawberry.field
-    async def task(self, info: Info) -> TaskNode:
-        return TaskNode.from_row(await info.context.loaders.task.load(self.row["task"]))
+    @strawberry.field(description="The model's task; null when the viewer may not see it (as `node(id:)` answers).")
+    async def task(self, info: Info) -> TaskNode | None:
+        [task] = await visible_rows(info, [await info.context.loaders.task.load(self.row["task"])], task_of="id")
+        return TaskNode.from_row(task) if task else None
 
     @strawberry.field
     async def scores(self, info: Info) -> list[ScoreRow]:

@@ -10,6 +10,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core import events
+from server.core.i18n import tr
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.live import TaskListSubscriptions
@@ -25,7 +26,7 @@ from server.graphql.tasks.mutations.set_round_targets import set_round_targets
 from server.graphql.tasks.mutations.set_task_visibility import set_task_visibility
 from server.graphql.tasks.mutations.update_task import update_task
 from server.graphql.tasks.types import RoundNode, TaskNode
-from server.graphql.tasks.visibility import check_round_visible, visible_task_ids
+from server.graphql.tasks.visibility import check_round_visible, is_task_change, recheck_task_visible, visible_task_ids
 from server.tasks import queries
 from server.tasks import service as tasks
 
@@ -77,10 +78,14 @@ class TaskSubscriptions(TaskListSubscriptions):
     async def round_stats(self, info: Info, round_id: relay.GlobalID) -> AsyncGenerator[RoundNode, None]:
         await authorize_principal(info, permissions.read_public)
         pk = node_pk(round_id, "Round", "roundId")
-        await check_round_visible(info, pk)
+        task = await check_round_visible(info, pk)
         hub = info.context.services.hub
-        async with hub.listen(events.round_channel(pk)) as changes:
+        async with hub.listen(events.round_channel(pk), events.TASKS_CHANNEL) as changes:
             yield RoundNode.from_row(await tasks.get_round(pk))
             async for event in changes:
+                if event.get("kind") == events.TaskListChanged.kind:
+                    if is_task_change(event, task["id"]):  # e.g. the viewer's ownership removed: the feed ends
+                        await recheck_task_visible(info, task["id"], tr("That round"))
+                    continue
                 # Every watcher of this round in this process is woken by the same event: one read.
                 yield RoundNode.from_row(await hub.shared(("round", pk, event.get("_sequence")), lambda: tasks.get_round(pk)))

@@ -13,10 +13,10 @@ from server import permissions
 from server.core import events
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
+from server.graphql.tasks.visibility import is_task_change, visible_task
 from server.graphql.training.mutations.open_next_round import open_next_round
 from server.graphql.training.mutations.train_target_model import train_target_model
 from server.graphql.training.types import TrainingRunNode
-from server.tasks.service import get_task_by_code
 from server.training import service as training
 
 
@@ -30,7 +30,7 @@ class TrainingMutations:
 class TrainingQueries:
     @strawberry.field(description="Task owners: the task's training runs, newest first.")
     async def training_runs(self, info: Info, task_code: str, first: int = 20) -> list[TrainingRunNode]:
-        task = await get_task_by_code(task_code)
+        task = await visible_task(info, task_code)
         viewer = await authorize(info, permissions.list_training_runs, task["id"])
         rows = await training.runs_of_task(task["id"], first)
         return [TrainingRunNode.from_row(r) for r in rows if permissions.can_view_training_run(viewer, r)]
@@ -43,7 +43,12 @@ class TrainingSubscriptions:
         pk = node_pk(run_id, "TrainingRun", "runId")
         row = await training.get_run(pk)
         await authorize(info, permissions.follow_training_run, row["task"])
-        async with info.context.services.hub.listen(events.training_channel(pk)) as changes:
+        async with info.context.services.hub.listen(events.training_channel(pk), events.TASKS_CHANNEL) as changes:
             yield TrainingRunNode.from_row(await training.get_run(pk))
-            async for _ in changes:
+            async for event in changes:
+                if event.get("kind") == events.TaskListChanged.kind:
+                    if is_task_change(event, row["task"]):  # an owner removed: their feed ends (FORBIDDEN)
+                        info.context.forget_viewer()
+                        await authorize(info, permissions.follow_training_run, row["task"])
+                    continue
                 yield TrainingRunNode.from_row(await training.get_run(pk))

@@ -24,7 +24,8 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
-from server.tasks.service import get_round, get_task, load_config
+from server.graphql.tasks.visibility import visible_round
+from server.tasks.service import get_task, load_config
 
 MAX_BYTES = 5_000_000
 
@@ -46,7 +47,7 @@ UploadGoldResult = Annotated[
 )
 async def upload_gold(info: Info, round_id: relay.GlobalID, file: Upload) -> UploadGoldResult:
     viewer = await authorize(info, permissions.validate, True)  # an owner operation: tokens need the admin scope
-    round_row = await get_round(node_pk(round_id, "Round", "roundId"))
+    round_row = await visible_round(info, node_pk(round_id, "Round", "roundId"))
     stream = getattr(file, "file", file)
     if not callable(getattr(stream, "read", None)):  # over JSON (or an empty form part) it is no file
         raise invalid(tr("Send the gold rows as a file (a multipart upload)."), FieldProblem("file", tr("not a file")))

@@ -27,7 +27,7 @@ from server.graphql.evaluation.types import (
     metric_weight_list,
     metric_weights_of,
 )
-from server.tasks.service import get_task_by_code
+from server.graphql.tasks.visibility import visible_task
 
 
 @strawberry.type
@@ -51,7 +51,7 @@ async def save_leaderboard_config(
     dataset_weights: list[DatasetWeightInput] | None = None,
 ) -> SaveLeaderboardConfigResult:
     viewer = await authorize(info, permissions.read_own_account)
-    task = await get_task_by_code(task_code)
+    task = await visible_task(info, task_code)
     saved = await leaderboard.save_config(
         task, viewer.user_id, name, metric_weights_of(metric_weights), dataset_weights_of(dataset_weights)
     )

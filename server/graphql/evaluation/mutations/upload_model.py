@@ -66,7 +66,5 @@ async def upload_model(
     await throttle(info, Action.UPLOAD_MODEL, viewer.user_id)  # attempts: refused archives and failed deploys count
     card_values = {k: getattr(card, k) for k in models_service.CARD_FIELDS} if card else {}
     stream = getattr(archive, "file", archive)
-    row = await models_service.upload_model(
-        info.context.services, viewer.user_id, task_code, name, card_values, anonymous, stream
-    )
+    row = await models_service.upload_model(info.context.services, viewer, task_code, name, card_values, anonymous, stream)
     return ModelUploaded(model=ModelNode.from_row(row))

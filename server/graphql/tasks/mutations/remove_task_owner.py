@@ -17,8 +17,8 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
+from server.graphql.tasks.visibility import visible_task
 from server.tasks import lifecycle
-from server.tasks import service as tasks
 
 
 @strawberry.type
@@ -35,8 +35,8 @@ RemoveTaskOwnerResult = Annotated[
 
 @mutation(description="Task owners: remove an owner (oneself too); the last owner cannot be removed.")
 async def remove_task_owner(info: Info, task_code: str, username: str) -> RemoveTaskOwnerResult:
-    task = await tasks.get_task_by_code(task_code)
+    task = await visible_task(info, task_code)
     await authorize(info, permissions.manage_task_owners, task["id"])
-    owners = await lifecycle.remove_owner(task["id"], username)
+    owners = await lifecycle.remove_owner(task["id"], username, redis=info.context.services.redis)
     info.context.forget_viewer()  # the viewer may have removed themselves
     return TaskOwnerRemoved(task_code=task["code"], owners=[o["username"] for o in owners])

@@ -18,8 +18,8 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
+from server.graphql.tasks.visibility import visible_task
 from server.graphql.webhooks.types import WebhookEventType, WebhookType
-from server.tasks.service import get_task_by_code
 from server.webhooks import service
 
 
@@ -44,7 +44,7 @@ CreateWebhookResult = Annotated[
 async def create_webhook(
     info: Info, task_code: str, url: str, events: list[WebhookEventType], description: str = ""
 ) -> CreateWebhookResult:
-    task = await get_task_by_code(task_code)
+    task = await visible_task(info, task_code)
     viewer = await authorize(info, permissions.manage_webhooks, task["id"])
     assert viewer is not None  # manage_webhooks refuses anonymous viewers
     created = await service.create_webhook(
