@@ -198,17 +198,64 @@ def loaded_submissions(stack) -> dict[str, int]:
     return dict(answer["models"])
 
 
-def run_sql(sql: str, *args: Any) -> list[dict]:
-    import asyncpg
+class _Database:
+    """One connection to the session's PostgreSQL (os.environ["DATABASE_URL"]) kept on an event loop of its own
+    thread, so that run_sql costs a round trip, not a new connection and a new event loop each call (thousands of
+    calls a session), and works from any thread (the browser tests call it while Playwright's loop runs on theirs).
+    A connection that died (PostgreSQL restarted by a test) is replaced, and the statement sent again once."""
 
-    async def go():
-        connection = await asyncpg.connect(os.environ["DATABASE_URL"])
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._connection: Any = None
+        self._url = ""
+
+    def run(self, use) -> Any:
+        """The result of ``await use(connection)``."""
+        import threading
+
+        with self._lock:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                threading.Thread(target=self._loop.run_forever, name="tests-run-sql", daemon=True).start()
+            return asyncio.run_coroutine_threadsafe(self._call(use), self._loop).result()
+
+    async def _call(self, use) -> Any:
+        import asyncpg
+
+        url = os.environ["DATABASE_URL"]
+        reused = self._connection is not None and not self._connection.is_closed() and self._url == url
+        if not reused:
+            await self._close()
+            self._connection, self._url = await asyncpg.connect(url), url
         try:
-            return [dict(r) for r in await connection.fetch(sql, *args)]
+            return await use(self._connection)
+        except (asyncpg.exceptions.ConnectionDoesNotExistError, asyncpg.exceptions.InterfaceError, OSError):
+            if not reused or not self._connection.is_closed():
+                raise
+            self._connection = await asyncpg.connect(url)
+            return await use(self._connection)
         finally:
-            await connection.close()
+            # A failed statement of a multi-statement BEGIN ... COMMIT leaves its transaction open: end it.
+            if self._connection is not None and not self._connection.is_closed() and self._connection.is_in_transaction():
+                await self._connection.execute("ROLLBACK")
 
-    return asyncio.run(go())
+    async def _close(self) -> None:
+        if self._connection is not None and not self._connection.is_closed():
+            await self._connection.close()
+        self._connection = None
+
+
+_DATABASE = _Database()
+
+
+def run_sql(sql: str, *args: Any) -> list[dict]:
+    async def fetch(connection):
+        return [dict(r) for r in await connection.fetch(sql, *args)]
+
+    return _DATABASE.run(fetch)
 
 
 def seed_builtin_tasks() -> None:
@@ -387,20 +434,14 @@ def empty_tables() -> None:
     DELETE on the few rows a test leaves is far cheaper. The tables are locked first, as TRUNCATE does, so a transaction
     still open (a worker's cron) ends before and cannot write after; foreign keys are not checked, as with TRUNCATE
     (session_replication_role), and no table has user triggers to fire (TRUNCATE fires none either)."""
-    import asyncpg
-
     url = os.environ["DATABASE_URL"]
 
-    async def go():
-        connection = await asyncpg.connect(url)
-        try:
-            if url not in _EMPTY_TABLES_SQL:
-                _EMPTY_TABLES_SQL[url] = await _empty_tables_sql(connection)
-            await connection.execute(_EMPTY_TABLES_SQL[url])
-        finally:
-            await connection.close()
+    async def empty(connection):
+        if url not in _EMPTY_TABLES_SQL:
+            _EMPTY_TABLES_SQL[url] = await _empty_tables_sql(connection)
+        await connection.execute(_EMPTY_TABLES_SQL[url])
 
-    asyncio.run(go())
+    _DATABASE.run(empty)
 
 
 async def _empty_tables_sql(connection) -> str:
