@@ -17,6 +17,7 @@ from strawberry.http.websocket_origin import normalize_allowed_origins
 from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
+from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies

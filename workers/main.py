@@ -8,6 +8,7 @@ import os
 from arq import cron
 from arq.constants import default_queue_name
 
+from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
 from server.accounts import job_functions as account_jobs
 from server.annotation.examples import job_functions as example_jobs
 from server.annotation.validation import job_functions as validation_jobs
@@ -17,6 +18,7 @@ from server.core.jobs import bound_functions
 from server.core.services import Services
 from server.core.services import redis_settings as arq_redis_settings
 from server.core.settings import Settings
+from server.domain_events import job_functions as domain_event_jobs
 from server.evaluation import job_functions as evaluation_jobs
 from server.notifications import job_functions as notification_jobs
 from server.observability.jobs import (
@@ -78,6 +80,7 @@ DOMAIN_JOB_FUNCTIONS = (
     notification_jobs,
     training_jobs,
     webhook_jobs,
+    domain_event_jobs,
 )
 
 
@@ -147,6 +150,22 @@ class WorkerSettings:
             instrument(webhook_jobs.retry_stalled_webhook_deliveries),
             name="cron:retry_stalled_webhook_deliveries",
             second={53},
+            unique=True,
+            run_at_startup=False,
+        ),
+        # Domain events whose announcing process died after their commit are delivered (server/domain_events/).
+        cron(
+            instrument(domain_event_jobs.deliver_undelivered_events),
+            name="cron:deliver_undelivered_events",
+            second={8, 18, 28, 38, 48, 58},
+            unique=True,
+            run_at_startup=True,
+        ),
+        cron(
+            instrument(domain_event_jobs.prune_delivered_events),
+            name="cron:prune_delivered_events",
+            minute={11},
+            second={31},
             unique=True,
             run_at_startup=False,
         ),

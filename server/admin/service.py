@@ -17,6 +17,7 @@ from server.admin.records import AdminModelRow, AdminUserRow, AuditAction, Audit
 from server.core import db, events
 from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.i18n import tr
+from server.core.services import Services
 from server.core.settings import Settings
 from server.evaluation import takedown
 from server.evaluation.records import ModelRow
@@ -120,7 +121,7 @@ async def models_page(after: int | None, limit: int, task_id: int | None) -> lis
     return await queries.models_page(after, limit, task_id)
 
 
-async def take_down_model(redis: Redis | None, actor: Viewer, model_id: int, reason: str) -> ModelRow:
+async def take_down_model(services: Services, actor: Viewer, model_id: int, reason: str) -> ModelRow:
     """Take a submission down (server/evaluation/takedown.py) with its audit row; idempotent (no second row)."""
     reason = audit.check_reason(reason, required=True)
     async with db.transaction():
@@ -129,9 +130,5 @@ async def take_down_model(redis: Redis | None, actor: Viewer, model_id: int, rea
             await audit.record(
                 actor.user_id, AuditAction.MODEL_TAKEN_DOWN, AuditTarget.MODEL, model_id, done.model["name"], reason
             )
-    if redis is not None:
-        try:
-            await takedown.after_take_down(redis, done)
-        except (RedisError, OSError):
-            log.warning("could not announce the take-down of model %s", model_id, exc_info=True)
+    await takedown.after_take_down(services, done)
     return done.model  # type: ignore[return-value]

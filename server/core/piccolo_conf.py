@@ -21,5 +21,6 @@ APP_REGISTRY = AppRegistry(
         "server.notifications.piccolo_app",
         "server.webhooks.piccolo_app",
         "server.admin.piccolo_app",
+        "server.domain_events.piccolo_app",
     ]
 )

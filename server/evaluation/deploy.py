@@ -11,7 +11,7 @@ from server.evaluation import queries
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
 from server.evaluation.residency import load_submission, model_ready
 from server.evaluation.sandbox_agent import stop_stuck_model, unload_quietly
-from server.evaluation.status import get_model, publish_model_event, record_status
+from server.evaluation.status import get_model, record_status
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
@@ -35,19 +35,18 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         return Deployment(model["status"])
     if model["status"] == ModelStatus.FAILED:
         return Deployment(ModelStatus.FAILED)
-    model = await record_status(model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.", name)
+    model = await record_status(
+        services, model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.", name
+    )
     if not model:  # deleted, or (tests) the id names another model now
         return Deployment(ModelStatus.FAILED)
-    await publish_model_event(services, model)
     task = await task_reads.task_by_id(model["task"])
     assert task is not None  # models.task is a foreign key
     config = load_config(task)
     problem, triton_config = await load_submission(services, model)
     if problem:
         return await _fail(services, model_id, name, problem)
-    await publish_model_event(
-        services, await record_status(model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test.", name)
-    )
+    await record_status(services, model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test.", name)
     rows = (await smoke_rows(task["id"], config))[: max(1, int(triton_config.get("max_batch_size") or SMOKE_EXAMPLES))]
     try:
         outputs = await predict_batch(
@@ -62,14 +61,12 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     if problem:
         await unload_quietly(client, model["triton_name"])
         return await _fail(services, model_id, name, f"Smoke test failed: {problem}")
-    model = await record_status(model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.", name)
-    await publish_model_event(services, model)
+    model = await record_status(services, model_id, ModelStatus.DEPLOYED, f"Smoke test passed on {len(rows)} examples.", name)
     return Deployment(ModelStatus.DEPLOYED, evaluate_next=bool(model))
 
 
 async def _fail(services: Services, model_id: int, name: str, message: str) -> Deployment:
-    model = await record_status(model_id, ModelStatus.FAILED, message, name)
-    await publish_model_event(services, model)
+    await record_status(services, model_id, ModelStatus.FAILED, message, name)
     return Deployment(ModelStatus.FAILED)
 
 

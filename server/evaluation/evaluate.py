@@ -21,7 +21,7 @@ from server.evaluation.records import (
 )
 from server.evaluation.residency import model_ready
 from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
-from server.evaluation.status import get_model, publish_model_event, record_status
+from server.evaluation.status import get_model, record_status
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
@@ -86,7 +86,7 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
     if not await model_ready(services.triton_submissions, model["triton_name"]):
         # Triton restarted since the deploy: deploy again, which queues this job once more.
         again = await record_status(
-            model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.", name
+            services, model_id, ModelStatus.UPLOADED, "The model is no longer loaded in Triton; deploying again.", name
         )
         return Evaluation(ModelStatus.UPLOADED, deploy_again=bool(again))
     task = await task_reads.task_by_id(model["task"])
@@ -96,31 +96,24 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
     if not datasets:
         # Nothing to rank it on: a distinct outcome, never "evaluated"; adding a scoring dataset evaluates it
         # (datasets_service → pipeline.after_scoring_dataset).
-        await publish_model_event(services, await record_status(model_id, ModelStatus.NOT_RANKED, NOT_RANKED_MESSAGE, name))
+        await record_status(services, model_id, ModelStatus.NOT_RANKED, NOT_RANKED_MESSAGE, name)
         return Evaluation(ModelStatus.NOT_RANKED)
-    await publish_model_event(
-        services,
-        await record_status(model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).", name),
-    )
+    await record_status(services, model_id, ModelStatus.EVALUATING, f"Evaluating on {len(datasets)} scoring dataset(s).", name)
     try:
         for dataset in datasets:
             summary = await _evaluate_dataset(services, config, model, dataset)
-            await publish_model_event(services, await record_status(model_id, ModelStatus.EVALUATING, summary, name))
+            await record_status(services, model_id, ModelStatus.EVALUATING, summary, name)
     except ModelTimedOut as exc:
         # A batch took longer than EVALUATION_BATCH_TIMEOUT_S: the model's code is stuck or far too
         # slow to rank; retrying would only wait again.
         await stop_stuck_model(services, model["triton_name"])
         message = f"Evaluation failed: {exc}, the time limit of one batch; its processes were stopped."
-        await publish_model_event(services, await record_status(model_id, ModelStatus.FAILED, message, name))
+        await record_status(services, model_id, ModelStatus.FAILED, message, name)
         return Evaluation(ModelStatus.FAILED)
     except ModelUnavailable as exc:
-        await publish_model_event(
-            services,
-            await record_status(model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.", name),
-        )
+        await record_status(services, model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.", name)
         raise
-    final = await record_status(model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).", name)
-    await publish_model_event(services, final)
+    await record_status(services, model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).", name)
     return Evaluation(ModelStatus.EVALUATED)
 
 

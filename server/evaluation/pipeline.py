@@ -14,8 +14,8 @@ from server.evaluation import contamination_queries, queries
 from server.evaluation import jobs as evaluation_jobs
 from server.evaluation.deploy import Deployment
 from server.evaluation.evaluate import Evaluation
-from server.evaluation.records import LIVE_STATUSES, ModelStatus
-from server.evaluation.status import log_entry, publish_model_event
+from server.evaluation.records import LIVE_STATUSES
+from server.evaluation.status import requeue_not_ranked
 
 REQUEUED = "The task has a scoring dataset now: evaluation queued."
 
@@ -35,8 +35,7 @@ async def after_evaluation(services: Services, model_id: int, evaluation: Evalua
 async def after_scoring_dataset(services: Services, task_id: int) -> int:
     """Queue the evaluation of every live model of the task (evaluated, not ranked, or between steps); the
     number queued. Not ranked ones go back to `deployed` first (their evaluation is queued)."""
-    for model in await queries.requeue_not_ranked(task_id, [log_entry(ModelStatus.DEPLOYED, REQUEUED)]):
-        await publish_model_event(services, model)
+    await requeue_not_ranked(services, task_id, REQUEUED)
     model_ids = await queries.model_ids_in(task_id, LIVE_STATUSES)
     for model_id in model_ids:
         await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model_id)
@@ -46,9 +45,8 @@ async def after_scoring_dataset(services: Services, task_id: int) -> int:
 async def rank_not_ranked(services: Services) -> int:
     """The sweeper's half (a worker cron): evaluate the not ranked models of every task that has a scoring
     dataset now, e.g. one the seed step of `dynabench migrate` added (it runs without Redis, so queues nothing)."""
-    models = await queries.requeue_not_ranked(None, [log_entry(ModelStatus.DEPLOYED, REQUEUED)])
+    models = await requeue_not_ranked(services, None, REQUEUED)
     for model in models:
-        await publish_model_event(services, model)
         await jobs.enqueue(services.arq, evaluation_jobs.evaluate_model, model["id"])
     return len(models)
 

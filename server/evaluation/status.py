@@ -1,4 +1,4 @@
-"""A model's status: reading the model, recording each status change in its log and announcing it live."""
+"""A model's status: reading the model, recording each status change in its log and announcing it."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import cast
 
-from server.core import db, events
+from server.core import db
 from server.core.errors import not_found
 from server.core.i18n import tr
+from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.settings import Settings
+from server.domain_events import dispatcher as domain_events
 from server.evaluation import queries
+from server.evaluation.domain_events import ModelStatusChanged
 from server.evaluation.log_text import scrub
 from server.evaluation.records import ModelRow, ModelStatus
-from server.notifications import producers as notifications
-from server.notifications import service as notification_service
-from server.webhooks import dispatch as webhooks
 
 
 def archive_path(settings: Settings, model_id: int) -> Path:
@@ -41,26 +41,38 @@ async def get_model(model_id: int) -> ModelRow:
     return row
 
 
-async def record_status(model_id: int, status: ModelStatus, message: str, triton_name: str = "") -> ModelRow:
-    """Append to the status log and set the status in one statement (safe under concurrent jobs); {} when the
-    model is gone, or when ``triton_name`` (the model a job started with) no longer names the row: a job never
-    writes another model's status (ids restart when tests empty the tables). The owner reads the message (log and
-    notification): internal names and server paths are scrubbed from it first."""
+async def record_status(services: Services, model_id: int, status: ModelStatus, message: str, triton_name: str = "") -> ModelRow:
+    """Append to the status log and set the status in one statement (safe under concurrent jobs), recorded as a
+    ModelStatusChanged domain event and announced after commit (the owner's inbox, webhooks, live views listen); {}
+    when the model is gone, or when ``triton_name`` (the model a job started with) no longer names the row: a job
+    never writes another model's status (ids restart when tests empty the tables). The owner reads the message (log
+    and notification): internal names and server paths are scrubbed from it first."""
     message = scrub(message, triton_name)
-    if not notifications.model_notifies(status):
+    async with db.transaction():
         row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
-        return row if row is not None else cast(ModelRow, {})
-    async with db.transaction():  # the owner's notification commits with the status (announced by publish_model_event)
-        row = await queries.record_status(model_id, status, [log_entry(status, message[:4000])], triton_name)
-        if row is not None:
-            await notifications.model_status(row, message)
+        changed = await domain_events.record(status_changed(row, message)) if row is not None else None
+    await domain_events.announce(services, changed)
     return row if row is not None else cast(ModelRow, {})
 
 
-async def publish_model_event(services: Services, model: ModelRow) -> None:
-    if not model:  # gone (record_status's {}): nothing to announce
-        return
-    await events.publish(services.redis, events.ModelChanged(model_id=model["id"], status=model.get("status")))
-    await webhooks.emit(services, webhooks.model_changed(model))  # deployed, scored or failed only
-    if notifications.model_notifies(str(model.get("status"))):
-        await notification_service.announce_user(services, model["owner"])
+def status_changed(model: ModelRow, message: str) -> ModelStatusChanged:
+    log = from_json(model.get("status_log")) or []
+    return ModelStatusChanged(
+        model_id=model["id"],
+        owner_id=model["owner"],
+        task_id=model["task"],
+        name=model["name"],
+        triton_name=model["triton_name"],
+        status=str(model["status"]),
+        previous_status=log[-2].get("status") if len(log) >= 2 else None,
+        message=message,
+    )
+
+
+async def requeue_not_ranked(services: Services, task_id: int | None, message: str) -> list[ModelRow]:
+    """Not ranked models (of one task, or of all) back to `deployed`, each change announced; the rows."""
+    async with db.transaction():
+        models = await queries.requeue_not_ranked(task_id, [log_entry(ModelStatus.DEPLOYED, message)])
+        changed = [await domain_events.record(status_changed(model, message)) for model in models]
+    await domain_events.announce(services, *changed)
+    return models

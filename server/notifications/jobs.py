@@ -9,8 +9,3 @@ from server.core.jobs import job
 @job
 async def send_notification_emails() -> None:
     """The email copies users opted into that are due, each sent once."""
-
-
-@job
-async def check_badges(task_id: int, user_ids: list[int]) -> None:
-    """The badges these users may have earned on the task, each notified once."""

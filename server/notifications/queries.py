@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date, datetime
 from typing import Any, cast
 
 from server.core.jsonutil import to_json
@@ -79,14 +78,6 @@ CLAIM_EMAILS = Query(
 )
 # A user's active days on a task since a date (the badge check looks at the recent ones only: a streak earned by new
 # activity is a recent one), as server/annotation/validation/queries.ACTIVE_DAYS counts them.
-RECENT_ACTIVE_DAYS = Query("""
-    SELECT DISTINCT (e.created_at AT TIME ZONE 'UTC')::date AS day FROM examples e JOIN rounds r ON r.id = e.round
-     WHERE r.task = :task_id AND e."user" = :user_id AND e.created_at >= :since
-    UNION
-    SELECT DISTINCT (v.created_at AT TIME ZONE 'UTC')::date FROM validations v JOIN examples e ON e.id = v.example
-      JOIN rounds r ON r.id = e.round
-     WHERE r.task = :task_id AND v."user" = :user_id AND v.created_at >= :since
-""")
 SET_EMAIL_STATE = Query(
     "UPDATE notifications SET email_state = :state, email_attempts = email_attempts + :attempt WHERE id = :id"
 )
@@ -136,10 +127,6 @@ async def set_preferences(user_id: int, kinds: Sequence[str]) -> list[str]:
     row = await SET_PREFERENCES.row(user=user_id, kinds=list(kinds))
     assert row is not None
     return list(row["email_kinds"])
-
-
-async def recent_active_days(task_id: int, user_id: int, since: datetime) -> set[date]:
-    return {row["day"] for row in await RECENT_ACTIVE_DAYS.rows(task_id=task_id, user_id=user_id, since=since)}
 
 
 async def claim_emails(limit: int) -> list[dict[str, Any]]:

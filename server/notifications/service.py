@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from redis.asyncio import Redis
-
 from server.core import events, jobs
 from server.core.services import Services
 from server.notifications import jobs as notification_jobs
@@ -33,21 +31,6 @@ async def announce(services: Services, created: Iterable[NotificationRow | None]
     )
     if any(r["email_state"] == EmailState.QUEUED for r in rows):
         await jobs.enqueue(services.arq, notification_jobs.send_notification_emails)
-
-
-async def announce_live(redis: Redis, created: Iterable[NotificationRow]) -> None:
-    """After commit, for a producer that holds no job queue (a request's service given only Redis): the live push;
-    any email copy due goes out with the next run of the `send_notification_emails` cron (within 30 s)."""
-    rows = list(created)
-    if rows:
-        await events.publish(redis, *(events.NotificationReceived(user_id=r["recipient"], notification_id=r["id"]) for r in rows))
-
-
-async def announce_user(services: Services, user_id: int) -> None:
-    """After commit, when the producer does not hold the rows it wrote (a model's status, written deep in a job):
-    the user's sockets re-read the inbox, and any email copy due goes out."""
-    await events.publish(services.redis, events.NotificationReceived(user_id=user_id))
-    await jobs.enqueue(services.arq, notification_jobs.send_notification_emails)
 
 
 async def inbox(recipient: int, after: int | None, unread_only: bool, limit: int) -> list[NotificationRow]:
@@ -84,8 +67,3 @@ async def email_preferences(user_id: int) -> list[NotificationKind]:
 async def set_email_preferences(user_id: int, kinds: Iterable[NotificationKind]) -> list[NotificationKind]:
     chosen = sorted({str(k) for k in kinds})
     return [NotificationKind(k) for k in await queries.set_preferences(user_id, chosen)]
-
-
-async def badges_may_change(services: Services, task_id: int, user_ids: Iterable[int]) -> None:
-    """After an aggregation recounted these users' numbers: their new badges are looked for in a job."""
-    await jobs.enqueue(services.arq, notification_jobs.check_badges, task_id, sorted(set(user_ids)))

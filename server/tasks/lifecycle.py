@@ -14,11 +14,12 @@ from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.i18n import tr
+from server.core.services import Services
 from server.core.storable import text_problem
-from server.notifications import producers as notifications
-from server.notifications import service as notification_service
+from server.domain_events import dispatcher as domain_events
 from server.tasks import queries
 from server.tasks.config_changes import breaking_changes
+from server.tasks.domain_events import TaskReviewed
 from server.tasks.records import VISIBILITIES, TaskRow, TaskStatus
 from server.tasks.service import checked_config, load_config, round_config, text_problems
 
@@ -151,11 +152,12 @@ def _not_a_proposal(status: str) -> str:
 
 
 async def review_task(
-    task_id: int, *, approve: bool, note: str, redis: Redis | None = None, actor_id: int | None = None
+    task_id: int, *, approve: bool, note: str, services: Services | None = None, actor_id: int | None = None
 ) -> TaskRow:
-    """An admin publishes a proposal (PUBLIC) or rejects it (REJECTED); the note is shown to its owners. Announced
-    after commit as TaskApproved / TaskRejected (server/core/events.py) for whoever follows the task's life. With
-    `actor_id` (the admin), the admins' audit log records it in the same transaction (server/admin/audit.py)."""
+    """An admin publishes a proposal (PUBLIC) or rejects it (REJECTED); the note is shown to its owners. Recorded as a
+    TaskReviewed domain event and announced after commit (the owners' inboxes and live views listen; without
+    `services`, the worker's sweeper announces it). With `actor_id` (the admin), the admins' audit log records it in
+    the same transaction (server/admin/audit.py)."""
     _note_problem(note)
     async with db.transaction():
         task = await queries.lock_task(task_id)
@@ -165,19 +167,17 @@ async def review_task(
             raise conflict(_not_a_proposal(task["status"]), "taskCode")
         status = TaskStatus.PUBLIC if approve else TaskStatus.REJECTED
         row = await queries.update_task(task_id, {"status": status, "review_note": note.strip()})
-        # Each owner's inbox hears of the decision, with the note (server/notifications/producers.py).
         owners = [owner["id"] for owner in await queries.owners(task_id)]
-        notified = await notifications.notify_task_decision(row, owners, approve, row["review_note"])
+        reviewed = await domain_events.record(
+            TaskReviewed(
+                task_id=task_id, code=row["code"], name=row["name"], approved=approve, note=row["review_note"], owner_ids=owners
+            )
+        )
         if actor_id is not None:
             action = AuditAction.TASK_APPROVED if approve else AuditAction.TASK_REJECTED
             await audit.record(actor_id, action, AuditTarget.TASK, task_id, row["code"], row["review_note"])
-    if redis is not None:
-        event = events.TaskApproved if approve else events.TaskRejected
-        change = "approved" if approve else "rejected"
-        await events.publish(
-            redis, event(task_id=task_id, note=row["review_note"]), events.TaskListChanged(task_id=task_id, change=change)
-        )
-        await notification_service.announce_live(redis, notified)
+    if services is not None:
+        await domain_events.announce(services, reviewed)
     return row
 
 

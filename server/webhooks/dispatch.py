@@ -64,16 +64,19 @@ def example_created(example: Mapping[str, Any]) -> WebhookEvent:
     return WebhookEvent(WebhookEventType.EXAMPLE_CREATED, data, round_id=example["round"])
 
 
-def example_decided(example_id: int, round_id: int, task_id: int, status: str) -> WebhookEvent | None:
-    """Validated or rejected (other outcomes are no webhook events)."""
+def example_decided(
+    example_id: int, round_id: int, task_id: int, status: str, event_id: str | None = None
+) -> WebhookEvent | None:
+    """Validated or rejected (other outcomes are no webhook events). Given the domain event's id, the payload keeps
+    it: a re-delivered outcome is the same webhook event (one delivery per hook)."""
     kind = OUTCOME_EVENTS.get(str(status))
     if kind is None:
         return None
     data = {"example": {"id": global_id("Example", example_id), "status": str(status)}}
-    return WebhookEvent(kind, data, task_id=task_id, round_id=round_id)
+    return WebhookEvent(kind, data, task_id=task_id, round_id=round_id, **_same_id(event_id))
 
 
-def model_changed(model: Mapping[str, Any]) -> WebhookEvent | None:
+def model_changed(model: Mapping[str, Any], event_id: str | None = None) -> WebhookEvent | None:
     """Deployed (after its deploy: not back to deployed after an interrupted evaluation), scored (evaluated) or
     failed; None for other statuses."""
     kind = MODEL_EVENTS.get(str(model.get("status")))
@@ -84,7 +87,11 @@ def model_changed(model: Mapping[str, Any]) -> WebhookEvent | None:
         if len(log) >= 2 and log[-2].get("status") != "deploying":
             return None
     data = {"model": {"id": global_id("Model", model["id"]), "name": model["name"], "status": str(model["status"])}}
-    return WebhookEvent(kind, data, task_id=model["task"])
+    return WebhookEvent(kind, data, task_id=model["task"], **_same_id(event_id))
+
+
+def _same_id(event_id: str | None) -> dict[str, str]:
+    return {} if event_id is None else {"id": event_id}
 
 
 def round_opened(round_row: Mapping[str, Any]) -> WebhookEvent:
@@ -133,21 +140,27 @@ async def hooks_changed(redis: Redis) -> None:
 
 async def emit(services: Services, event: WebhookEvent | None) -> None:
     """Queue the event's fan-out if a hook wants it. Never raises: the change it reports has committed already."""
+    try:
+        await queue_fan_out(services, event)
+    except Exception:  # a webhook must never fail the change it reports
+        if event is not None:
+            log.warning("could not queue webhook event %s (%s)", event.id, event.type, exc_info=True)
+
+
+async def queue_fan_out(services: Services, event: WebhookEvent | None) -> None:
+    """`emit` that raises when the fan-out cannot be queued: for a domain event's listener, which is retried."""
     if event is None:
         return
-    try:
-        wanted = await _INDEX.current(services.redis)
-        if not any(event.type in kinds for kinds in wanted.values()):
-            return
-        task_id = event.task_id
-        if task_id is None and event.round_id is not None:
-            task_id = await queries.task_of_round(event.round_id)
-        if task_id is None or event.type not in wanted.get(task_id, ()):
-            return
-        job = {**event.as_job(), "task_id": task_id}
-        await jobs.enqueue(services.arq, webhook_jobs.fan_out_webhook_event, job)
-    except Exception:  # a webhook must never fail the change it reports
-        log.warning("could not queue webhook event %s (%s)", event.id, event.type, exc_info=True)
+    wanted = await _INDEX.current(services.redis)
+    if not any(event.type in kinds for kinds in wanted.values()):
+        return
+    task_id = event.task_id
+    if task_id is None and event.round_id is not None:
+        task_id = await queries.task_of_round(event.round_id)
+    if task_id is None or event.type not in wanted.get(task_id, ()):
+        return
+    job = {**event.as_job(), "task_id": task_id}
+    await jobs.enqueue(services.arq, webhook_jobs.fan_out_webhook_event, job)
 
 
 def emit_soon(services: Services, event: WebhookEvent | None) -> None:

@@ -1,18 +1,20 @@
-"""Validation, the aggregating side (run by the worker): outcomes and counters recomputed from rows, idempotently."""
+"""Validation, the aggregating side (run by the worker): outcomes and counters recomputed from rows, idempotently.
+
+Each aggregation is announced as an ExampleAggregated domain event, recorded with the outcome it decided: who hears
+of it (campaign ledgers, webhooks, the author's inbox, badges, live views) is registered in server/listeners.py."""
 
 from __future__ import annotations
 
 from server.annotation.aggregation import OPEN, Vote, outcome
+from server.annotation.domain_events import ExampleAggregated
 from server.annotation.quality import gold, reliability
 from server.annotation.records import ExampleStatus, ValidationMode
 from server.annotation.validation import queries, stats
-from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
+from server.core.jsonutil import from_json
 from server.core.services import Services
-from server.notifications import producers as notifications
-from server.notifications import service as notification_service
+from server.domain_events import dispatcher as domain_events
 from server.tasks.service import get_round, round_config
-from server.webhooks import dispatch as webhooks
 
 
 async def recompute_round(round_id: int) -> list[dict]:
@@ -58,11 +60,8 @@ async def aggregate(services: Services, example_id: int) -> str | None:
             decided = (
                 ExampleStatus.OPEN if (example["fooled"] or config.validation.validate_non_fooling) else ExampleStatus.CLOSED
             ).value
-        notified = None
         if decided != example["status"]:
             await queries.set_status(example_id, decided)
-            # The author's notification, once (their words quoted: the task's input fields).
-            notified = await notifications.example_decided(example, decided, task, [f.name for f in config.input_fields])
         await queries.mark_aggregated(example_id)
         await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
         user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
@@ -71,26 +70,22 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         )
         for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
             await recount_user(user_id, example["round"])
-    if decided != example["status"]:  # a campaign on the round pays from outcomes: its ledger is recomputed
-        await campaign_ledger.outcome_changed(services, example["round"])
-        await webhooks.emit(services, webhooks.example_decided(example_id, example["round"], round_row["task"], decided))
-    await notification_service.announce(services, [notified])
-    await notification_service.badges_may_change(services, round_row["task"], [example["user"], *(v["user"] for v in votes)])
-    await events.publish(services.redis, events.ExampleUpdated(example_id=example_id, status=decided))
-    if decided != example["status"]:
-        await events.publish(
-            services.redis, events.MyExampleChanged(user_id=example["user"], example_id=example_id, change="outcome")
+        aggregated = await domain_events.record(
+            ExampleAggregated(
+                example_id=example_id,
+                round_id=example["round"],
+                task_id=round_row["task"],
+                task_code=task["code"],
+                task_name=task["name"],
+                author_id=example["user"],
+                voter_ids=[v["user"] for v in votes],
+                previous_status=str(example["status"]),
+                status=str(decided),
+                input=from_json(example.get("input")) or {},
+                input_fields=[f.name for f in config.input_fields],
+            )
         )
-    await events.publish(services.redis, events.RoundStatsChanged(round_id=example["round"]))
-    await events.publish(
-        services.redis,
-        events.VoteCounted(
-            round_id=example["round"],
-            example_id=example_id,
-            still_open=decided == ExampleStatus.OPEN,
-            voter_ids=tuple(v["user"] for v in votes),
-        ),
-    )
+    await domain_events.announce(services, aggregated)
     return decided
 
 

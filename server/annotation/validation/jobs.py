@@ -19,3 +19,8 @@ async def sweep_unaggregated_votes() -> None:
 @job
 async def recompute_round_counters(round_id: int) -> None:
     """A round's counters recomputed from rows (idempotent, safe to retry or run concurrently)."""
+
+
+@job
+async def check_badges(task_id: int, user_ids: list[int]) -> None:
+    """The badges these users may have earned on the task, each announced once (server/annotation/badge_awards.py)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, cast
 
 from server.annotation.records import ExampleRow, ValidationRow, VoteRow
@@ -271,6 +272,13 @@ ACTIVE_DAYS = Query(
     "UNION SELECT DISTINCT (v.created_at AT TIME ZONE 'UTC')::date FROM validations v JOIN examples e ON e.id = v.example "
     'JOIN rounds r ON r.id = e.round WHERE r.task = :task_id AND v."user" = :user_id'
 )
+# The same, from a date on (a badge check reads only the days a streak it may complete can span).
+RECENT_ACTIVE_DAYS = Query(
+    "SELECT DISTINCT (e.created_at AT TIME ZONE 'UTC')::date AS day FROM examples e JOIN rounds r ON r.id = e.round "
+    'WHERE r.task = :task_id AND e."user" = :user_id AND e.created_at >= :since '
+    "UNION SELECT DISTINCT (v.created_at AT TIME ZONE 'UTC')::date FROM validations v JOIN examples e ON e.id = v.example "
+    'JOIN rounds r ON r.id = e.round WHERE r.task = :task_id AND v."user" = :user_id AND v.created_at >= :since'
+)
 # Krippendorff's alpha (nominal) of a round over its user-mode votes, kept as the round's coincidence
 # matrix (3×3, row-major over stats.LABEL_CODES) and its number of pairable units (examples with ≥ 2
 # such votes): alpha then costs one row read instead of every vote of the round (0.45 s at 1M examples).
@@ -313,6 +321,10 @@ async def user_stats_row(task_id: int, round_number: int | None, user_id: int) -
 
 async def active_days(task_id: int, user_id: int) -> list[dict[str, Any]]:
     return await ACTIVE_DAYS.rows(task_id=task_id, user_id=user_id)
+
+
+async def recent_active_days(task_id: int, user_id: int, since: datetime) -> list[dict[str, Any]]:
+    return await RECENT_ACTIVE_DAYS.rows(task_id=task_id, user_id=user_id, since=since)
 
 
 async def agreement(round_id: int) -> dict[str, Any] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import krippendorff
 import numpy as np
@@ -44,6 +45,10 @@ def rank(stats: list[UserStats]) -> list[UserStats]:
 
 async def active_days(task_id: int, user_id: int) -> set:
     return {row["day"] for row in await queries.active_days(task_id, user_id)}
+
+
+async def recent_active_days(task_id: int, user_id: int, since: datetime) -> set:
+    return {row["day"] for row in await queries.recent_active_days(task_id, user_id, since)}
 
 
 def unit_coincidences(labels: list[str]) -> tuple[int, list[float]]:

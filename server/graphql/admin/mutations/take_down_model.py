@@ -41,5 +41,5 @@ TakeDownModelResult = Annotated[
 async def take_down_model(info: Info, model_id: relay.GlobalID, reason: str) -> TakeDownModelResult:
     viewer = await authorize(info, permissions.administer)
     assert viewer is not None
-    row = await admin.take_down_model(info.context.services.redis, viewer, node_pk(model_id, "Model", "modelId"), reason)
+    row = await admin.take_down_model(info.context.services, viewer, node_pk(model_id, "Model", "modelId"), reason)
     return ModelTakenDown(model=ModelNode.from_row(row))

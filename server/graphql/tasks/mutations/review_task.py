@@ -43,7 +43,7 @@ async def _review(info: Info, task_code: str, note: str, approve: bool) -> TaskR
     viewer = await authorize(info, permissions.review_task)
     task = await tasks.get_task_by_code(task_code)
     return await lifecycle.review_task(
-        task["id"], approve=approve, note=note, redis=info.context.services.redis, actor_id=viewer.user_id if viewer else None
+        task["id"], approve=approve, note=note, services=info.context.services, actor_id=viewer.user_id if viewer else None
     )
 
 
