@@ -112,7 +112,7 @@ class WorkerSettings:
             unique=True,
             run_at_startup=True,
         ),
-        # Datasets with no contamination report (the seeded ones) are checked (server/evaluation/pipeline.py).
+        # Datasets with no contamination report (the seeded ones) are checked (server/evaluation/models/pipeline.py).
         cron(
             instrument(evaluation_jobs.check_unreported_datasets),
             name="cron:check_unreported_datasets",
@@ -120,7 +120,7 @@ class WorkerSettings:
             unique=True,
             run_at_startup=True,
         ),
-        # Submissions that judge an open round are loaded again if the sandbox lost them (server/evaluation/residency.py).
+        # Submissions that judge an open round are loaded again if the sandbox lost them (server/evaluation/models/residency.py).
         cron(
             instrument(evaluation_jobs.keep_round_targets_loaded),
             name="cron:keep_round_targets_loaded",

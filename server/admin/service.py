@@ -19,7 +19,7 @@ from server.core.errors import FieldProblem, conflict, invalid, not_found
 from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
-from server.evaluation import takedown
+from server.evaluation.models import takedown
 from server.evaluation.records import ModelRow
 
 log = logging.getLogger("dynabench.admin")
@@ -122,7 +122,7 @@ async def models_page(after: int | None, limit: int, task_id: int | None) -> lis
 
 
 async def take_down_model(services: Services, actor: Viewer, model_id: int, reason: str) -> ModelRow:
-    """Take a submission down (server/evaluation/takedown.py) with its audit row; idempotent (no second row)."""
+    """Take a submission down (server/evaluation/models/takedown.py) with its audit row; idempotent (no second row)."""
     reason = audit.check_reason(reason, required=True)
     async with db.transaction():
         done = await takedown.take_down(model_id, reason)

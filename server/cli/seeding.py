@@ -3,7 +3,7 @@ with. Composed here, above both domains: the evaluation domain's seed reads the 
 
 from __future__ import annotations
 
-from server.evaluation.seed_datasets import seed_scoring_datasets
+from server.evaluation.datasets.seed import seed_scoring_datasets
 from server.tasks.builtin import seed_builtin_tasks
 
 

@@ -74,7 +74,7 @@ class Settings:
     smoke_test_timeout_s: float = 120.0
     evaluation_batch_timeout_s: float = 300.0
     # Submissions kept loaded in the sandboxed Triton at once (0: no limit); before a load beyond it, the
-    # least recently active idle ones are unloaded (server/evaluation/residency.py).
+    # least recently active idle ones are unloaded (server/evaluation/models/residency.py).
     submissions_max_loaded: int = 3
     # Crowd campaigns (server/campaigns/): the key of the HMAC under which external worker ids are stored (at least
     # 32 characters; empty: derived from JWT_SECRET), and the joins allowed per client address per hour and per

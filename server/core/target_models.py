@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from server.core.services import Services
 
 # Uploaded models are named submission_<id>_<8 hex> (before: submission_<id>) in the sandboxed submissions Triton
-# (server/evaluation/status.py); rounds refuse that form of name for the target Triton, so a name alone says
+# (server/evaluation/models/status.py); rounds refuse that form of name for the target Triton, so a name alone says
 # which Triton serves it.
 SUBMISSION_NAME = re.compile(r"submission_[0-9]+(_[0-9a-f]{8})?")
 

@@ -2,7 +2,7 @@
 the round's validated examples? Pure, no I/O; the caller reads the earlier texts and, when the task has an encoder,
 computes the vectors (the new text's and the earlier ones') with it.
 
-The tests reuse the contamination check's definitions (`server.evaluation.contamination`, docs/design.md §4.9), on
+The tests reuse the contamination check's definitions (`server.evaluation.datasets.contamination`, docs/design.md §4.9), on
 the annotator-written text, in this order; the first that finds something decides:
 1. **exact**: equal after `normalize` (case, accents, punctuation and spacing do not count). A text that normalizes to
    nothing (only punctuation) is never a duplicate by text;
@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from server.core.i18n import tr
 from server.crowd.errors import ConfigError
-from server.evaluation.contamination import COSINE_THRESHOLD, JACCARD_THRESHOLD, NGRAM, jaccard, ngrams, normalize
+from server.evaluation.datasets.contamination import COSINE_THRESHOLD, JACCARD_THRESHOLD, NGRAM, jaccard, ngrams, normalize
 
 
 class Source(StrEnum):

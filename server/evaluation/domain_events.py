@@ -11,7 +11,7 @@ from server.domain_events.dispatcher import DomainEvent, domain_event
 @domain_event
 @dataclass(frozen=True, kw_only=True)
 class ModelStatusChanged(DomainEvent):
-    """A researcher's model has a new status (server/evaluation/status.py), with the message its log shows."""
+    """A researcher's model has a new status (server/evaluation/models/status.py), with the message its log shows."""
 
     kind = "model.status_changed"
     model_id: int
@@ -27,7 +27,7 @@ class ModelStatusChanged(DomainEvent):
 @domain_event
 @dataclass(frozen=True, kw_only=True)
 class ModelTakenDown(DomainEvent):
-    """An admin took a submission down (server/evaluation/takedown.py): the open rounds it judged lost it."""
+    """An admin took a submission down (server/evaluation/models/takedown.py): the open rounds it judged lost it."""
 
     kind = "model.taken_down"
     model_id: int

@@ -1,12 +1,14 @@
 """What the worker runs for the evaluation domain (server/evaluation/jobs.py).
 
-Each deploy or evaluation runs its step, then hands the outcome to server/evaluation/pipeline.py, which queues the
+Each deploy or evaluation runs its step, then hands the outcome to server/evaluation/models/pipeline.py, which queues the
 next one (a fresh deployment is evaluated; a model Triton lost is deployed again)."""
 
 from __future__ import annotations
 
 from server.core.jobs import runs
-from server.evaluation import contamination_job, deploy, evaluate, jobs, pipeline, residency
+from server.evaluation import jobs
+from server.evaluation.datasets import contamination_check as contamination_job
+from server.evaluation.models import deploy, evaluate, pipeline, residency
 
 
 @runs(jobs.deploy_model)

@@ -1,5 +1,5 @@
 """The evaluation domain's background jobs, declared (server/core/jobs.py); server/evaluation/job_functions.py runs
-them: a researcher's model deployed then evaluated (server/evaluation/pipeline.py chains them), and contamination
+them: a researcher's model deployed then evaluated (server/evaluation/models/pipeline.py chains them), and contamination
 checks (docs/design.md §4.9)."""
 
 from __future__ import annotations

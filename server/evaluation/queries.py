@@ -333,7 +333,7 @@ async def leaderboard_config(task_id: int, name: str) -> LeaderboardConfigRow | 
     return cast(LeaderboardConfigRow | None, await LEADERBOARD_CONFIG.row(task=task_id, name=name))
 
 
-# Take-downs (server/evaluation/takedown.py), in the admin's transaction ---------------------------------------------
+# Take-downs (server/evaluation/models/takedown.py), in the admin's transaction ---------------------------------------------
 
 LOCK_MODEL = Query("SELECT * FROM models WHERE id = :id FOR UPDATE", json=("card", "status_log"))
 

@@ -60,7 +60,7 @@ class ModelRow(TypedDict):
     published: bool
     anonymous: bool
     created_at: datetime
-    taken_down_at: datetime | None  # an admin took it down (server/evaluation/takedown.py)
+    taken_down_at: datetime | None  # an admin took it down (server/evaluation/models/takedown.py)
     taken_down_reason: str
 
 

@@ -23,7 +23,7 @@ class Model(Table, tablename="models"):
     published = Boolean(default=False)
     anonymous = Boolean(default=False)
     created_at = Timestamptz(default=TimestamptzNow())
-    # An admin's take-down (server/evaluation/takedown.py): unpublished for good, off leaderboards and rounds.
+    # An admin's take-down (server/evaluation/models/takedown.py): unpublished for good, off leaderboards and rounds.
     taken_down_at = Timestamptz(null=True, default=None)
     taken_down_reason = Varchar(length=500, default="")
 

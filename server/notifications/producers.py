@@ -30,7 +30,7 @@ def model_notifies(status: str) -> bool:
 
 
 async def model_status(model: Mapping[str, Any], message: str) -> NotificationRow | None:
-    """After a model's status changed (server/evaluation/status.py): its owner hears of the first
+    """After a model's status changed (server/evaluation/models/status.py): its owner hears of the first
     deployment, scoring, failure or take-down of the model (the Triton name, unique per upload, names the subject)."""
     kind = MODEL_KINDS.get(str(model.get("status")))
     if kind is None:

@@ -57,7 +57,7 @@ class DuplicatesConfig(_Strict):
     jaccard: float = Field(default=0.7, gt=0.0, le=1.0)
     ngram: int = Field(default=3, ge=1, le=10)
     # 0.98, not the usual 0.95: the targets' encoders are fine-tuned classifiers whose vectors crowd together
-    # (measured for the contamination check, server/evaluation/contamination.py).
+    # (measured for the contamination check, server/evaluation/datasets/contamination.py).
     cosine: float | None = Field(default=0.98, gt=0.0, le=1.0)
 
     @property

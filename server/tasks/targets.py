@@ -22,8 +22,8 @@ from server.core.inference import ModelUnavailable, output_names, predict
 from server.core.services import Services
 from server.core.target_models import is_submission_name, latest_version, serving_client
 from server.evaluation import reads as evaluation_reads
+from server.evaluation.models.residency import ensure_loaded
 from server.evaluation.records import ModelStatus
-from server.evaluation.residency import ensure_loaded
 from server.tasks.config import TaskConfig
 from server.tasks.records import TargetModelRef
 
@@ -81,7 +81,7 @@ async def _submission_target(task_id: int, i: int, model_id: int, services: Serv
         )
     if not model["published"]:
         return FieldProblem(field, tr("the model '{name}' is not published: its owner publishes it first", name=name))
-    # An idle submission may have been unloaded to make room (server/evaluation/residency.py): load it again.
+    # An idle submission may have been unloaded to make room (server/evaluation/models/residency.py): load it again.
     if services is not None and (problem := await ensure_loaded(services, model)):
         return FieldProblem(field, tr("the model '{name}' could not be loaded again: {problem}", name=name, problem=problem))
     return {"name": model["triton_name"], "version": model["triton_version"] or "1", "model_id": model_id}

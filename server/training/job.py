@@ -18,7 +18,7 @@ from server.core.errors import not_found
 from server.core.i18n import tr
 from server.core.services import Services
 from server.evaluation import reads as evaluation_reads
-from server.evaluation.evaluate import measure_dataset
+from server.evaluation.models.evaluate import measure_dataset
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config

@@ -229,7 +229,7 @@ def test_the_seeded_scoring_datasets_get_a_report_from_the_sweep(stack, api, adm
     sweep queues their checks once they are older than its grace period."""
     import asyncio
 
-    from server.evaluation.seed_datasets import seed_scoring_datasets
+    from server.evaluation.datasets.seed import seed_scoring_datasets
 
     seed_builtin_tasks()
     asyncio.run(seed_scoring_datasets())

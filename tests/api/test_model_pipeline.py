@@ -1,4 +1,4 @@
-"""The deploy → evaluate chain (server/evaluation/pipeline.py): an evaluation that finds its model gone from
+"""The deploy → evaluate chain (server/evaluation/models/pipeline.py): an evaluation that finds its model gone from
 the submissions Triton queues a new deployment, which queues the evaluation again."""
 
 import asyncio

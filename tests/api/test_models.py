@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import tritonclient.http as triton_http
 
-from server.evaluation.dynascore import compute_dynascores
+from server.evaluation.leaderboard.dynascore import compute_dynascores
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
 from tests.conftest import MODEL_CACHE, SHARED_DATA, run_sql, seed_builtin_tasks, submissions_triton

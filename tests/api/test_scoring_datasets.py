@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from server.evaluation.seed_datasets import SEED_DATASET_NAME, seed_dataset_path
+from server.evaluation.datasets.seed import SEED_DATASET_NAME, seed_dataset_path
 from server.tasks.builtin import BUILTIN_CODES, BUILTIN_TASKS
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model

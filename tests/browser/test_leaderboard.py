@@ -9,7 +9,7 @@ from tests.browser.helpers import seed, sign_up, sql
 
 # Three published, evaluated models on two scoring datasets (performance 0–100, as the evaluator stores it). With the default weights (perf 4, others 1)
 # alpha (most accurate) leads; with throughput at 10, beta (4x faster) leads. Checked against
-# server.evaluation.dynascore.compute_dynascores.
+# server.evaluation.leaderboard.dynascore.compute_dynascores.
 MODELS = {
     "alpha": {"perf": 90.0, "throughput": 100.0, "memory_gb": 2.0, "robustness": 0.80, "fairness": 0.85},
     "beta": {"perf": 80.0, "throughput": 400.0, "memory_gb": 1.0, "robustness": 0.75, "fairness": 0.80},

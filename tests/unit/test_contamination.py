@@ -1,4 +1,4 @@
-"""The contamination check's pure core (server/evaluation/contamination.py): normalization, exact keys, the
+"""The contamination check's pure core (server/evaluation/datasets/contamination.py): normalization, exact keys, the
 n-gram join (checked against comparing every pair), the embedding test and the report's counts."""
 
 import random
@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from server.evaluation import contamination as c
+from server.evaluation.datasets import contamination as c
 
 
 def test_normalize_lowercases_strips_accents_and_punctuation_and_collapses_spaces():

@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from server.evaluation.dynascore import (
+from server.evaluation.leaderboard.dynascore import (
     DEFAULT_WEIGHTS,
     compute_dynascores,
     dataset_weighted_metrics,

@@ -201,7 +201,7 @@ def test_mutation_files_call_services_only() -> None:
 # The scanner itself, on small sources: each kind of offence is found, and the allowed shapes are not ----------------
 
 
-def _scan(code: str, name: str = "server.evaluation.models_service") -> Source:
+def _scan(code: str, name: str = "server.evaluation.models.service") -> Source:
     return Source(name, ROOT / Path(*name.split(".")).with_suffix(".py"), ast.parse(code))
 
 

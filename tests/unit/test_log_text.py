@@ -1,6 +1,6 @@
 """A model's status log as its owner reads it: no internal Triton name, no temporary or server paths."""
 
-from server.evaluation.log_text import scrub
+from server.evaluation.models.log_text import scrub
 
 CRASH = (
     "Triton refused to load the model: load failed for model 'submission_12_ab12cd34': version 1 is at UNAVAILABLE "

@@ -1,6 +1,6 @@
 import pytest
 
-from server.evaluation.metrics import (
+from server.evaluation.metrics.measures import (
     accuracy,
     consistency,
     macro_f1,

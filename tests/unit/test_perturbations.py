@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.evaluation.perturbations import FIRST_NAMES, GENDERED_PAIRS, fairness, perturb, perturb_fields, robustness
+from server.evaluation.metrics.perturbations import FIRST_NAMES, GENDERED_PAIRS, fairness, perturb, perturb_fields, robustness
 
 SENTENCE = "She said her brother does not like the new film, but I'm sure it is fine and Emily agrees."
 TEXTS = [
@@ -55,7 +55,7 @@ def test_seed_changes_the_output():
 
 def test_output_does_not_depend_on_the_process_or_hash_seed():
     code = (
-        "from server.evaluation.perturbations import perturb;"
+        "from server.evaluation.metrics.perturbations import perturb;"
         f"print(repr([perturb({SENTENCE!r}, k, 3, 4) for k in ('robustness', 'fairness')]))"
     )
     root = Path(__file__).resolve().parents[2]

@@ -1,11 +1,11 @@
-"""Which loaded submissions make room for another (server/evaluation/residency.py)."""
+"""Which loaded submissions make room for another (server/evaluation/models/residency.py)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from server.evaluation.models.residency import choose_evictions
 from server.evaluation.records import ResidentModelRow
-from server.evaluation.residency import choose_evictions
 
 T0 = datetime(2026, 11, 1, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""The scoring datasets the built-in tasks ship with (server/evaluation/seed_datasets/): well-formed for their task,
+"""The scoring datasets the built-in tasks ship with (server/evaluation/datasets/seed/): well-formed for their task,
 balanced, tagged, QA answers that really occur in their passage, and written for the project (no row of the
 third-party corpora in ../shared/data, nor of the tasks' own seed contexts)."""
 
@@ -9,9 +9,9 @@ from collections import Counter
 
 import pytest
 
-from server.evaluation.datasets_service import parse_jsonl, perturbed_copies
+from server.evaluation.datasets.seed import seed_dataset_path
+from server.evaluation.datasets.service import parse_jsonl, perturbed_copies
 from server.evaluation.records import LIVE_STATUSES, NOT_RANKED_MESSAGE, ModelStatus, Perturbation
-from server.evaluation.seed_datasets import seed_dataset_path
 from server.tasks.builtin import BUILTIN_TASKS, seed_contexts
 from server.tasks.config import parse_task_config
 from tests.conftest import SHARED_DATA

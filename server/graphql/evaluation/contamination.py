@@ -13,7 +13,7 @@ from strawberry import relay
 from strawberry.types import Info
 
 from server import permissions
-from server.evaluation import contamination
+from server.evaluation.datasets import contamination
 
 
 @strawberry.enum

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from strawberry.dataloader import DataLoader
 
-from server.evaluation import contamination_queries, queries
+from server.evaluation import queries
+from server.evaluation.datasets import contamination_queries
 from server.evaluation.records import DatasetRow, ModelRow, ScoreRow
 
 

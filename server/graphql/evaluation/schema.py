@@ -10,7 +10,9 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core import events
-from server.evaluation import datasets_service, leaderboard, models_service
+from server.evaluation.datasets import service as datasets_service
+from server.evaluation.leaderboard import service as leaderboard
+from server.evaluation.models import service as models_service
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import check_page_size, decode_cursor, encode_cursor, node_pk
 from server.graphql.evaluation.mutations.create_dataset import create_dataset

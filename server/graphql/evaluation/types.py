@@ -15,8 +15,8 @@ from strawberry.types import Info
 from server import permissions
 from server.core.jsonutil import from_json
 from server.evaluation import records
-from server.evaluation.leaderboard import LeaderboardEntry
-from server.evaluation.log_text import scrub
+from server.evaluation.leaderboard.service import LeaderboardEntry
+from server.evaluation.models.log_text import scrub
 from server.evaluation.records import DatasetRow, ModelRow
 from server.graphql.accounts.types import UserNode
 from server.graphql.core.relay import load_nodes, node_pk

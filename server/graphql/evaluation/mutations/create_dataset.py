@@ -9,7 +9,7 @@ from strawberry.file_uploads import Upload
 from strawberry.types import Info
 
 from server import permissions
-from server.evaluation import datasets_service
+from server.evaluation.datasets import service as datasets_service
 from server.graphql.core.errors import (
     AuthenticationError,
     ConflictError,

@@ -9,7 +9,7 @@ from strawberry import relay
 from strawberry.types import Info
 
 from server import permissions
-from server.evaluation import models_service
+from server.evaluation.models import service as models_service
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk

@@ -9,7 +9,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.jsonutil import from_json
-from server.evaluation import leaderboard
+from server.evaluation.leaderboard import service as leaderboard
 from server.graphql.core.errors import (
     AuthenticationError,
     ConflictError,

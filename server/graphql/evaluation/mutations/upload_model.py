@@ -10,7 +10,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core.rate_limits import Action
-from server.evaluation import models_service
+from server.evaluation.models import service as models_service
 from server.graphql.core.errors import (
     ArchiveRejectedError,
     AuthenticationError,

@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.core.errors import ServiceError
-from server.evaluation import datasets_service, queries
+from server.evaluation import queries
+from server.evaluation.datasets import service as datasets_service
 from server.evaluation.records import DatasetAccess
 from server.tasks import reads as task_reads
 from server.tasks.builtin import BUILTIN_TASKS
@@ -31,7 +32,7 @@ async def seed_scoring_datasets() -> list[str]:
     """Add the shipped scoring dataset to each built-in task that lacks it (a dataset of that name); the codes
     of the tasks it was added to. Idempotent: a second run, or one racing another, adds nothing. Queues no
     evaluation (`migrate` runs without Redis): on a fresh install no model exists yet, and after an upgrade the
-    worker's cron evaluates the tasks' not ranked models (server/evaluation/pipeline.py `rank_not_ranked`)."""
+    worker's cron evaluates the tasks' not ranked models (server/evaluation/models/pipeline.py `rank_not_ranked`)."""
     added = []
     for spec in BUILTIN_TASKS:
         task = await task_reads.task_by_code(spec["code"])

@@ -7,8 +7,8 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 
-from server.evaluation.perturbations.text import Operation, match_case
-from server.evaluation.perturbations.words import FIRST_NAMES, GENDERED_PAIRS, NOT_A_NOUN
+from server.evaluation.metrics.perturbations.text import Operation, match_case
+from server.evaluation.metrics.perturbations.words import FIRST_NAMES, GENDERED_PAIRS, NOT_A_NOUN
 
 _OTHER_GENDER = {"female": "male", "male": "female"}
 _NAME_GROUP: dict[str, tuple[str, str]] = {name.lower(): group for group, names in FIRST_NAMES.items() for name in names}

@@ -28,8 +28,8 @@ from server.evaluation.archive import (
     read_model_repository,
 )
 from server.evaluation.archive.messages import FIXES, researcher_message
+from server.evaluation.models.status import archive_path, get_model, log_entry, triton_name
 from server.evaluation.records import ModelRow, ModelStatus
-from server.evaluation.status import archive_path, get_model, log_entry, triton_name
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.visibility import visible_task_by_code

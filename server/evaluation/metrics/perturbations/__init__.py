@@ -50,8 +50,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from server.evaluation.perturbations import fairness, robustness
-from server.evaluation.perturbations.words import CONTRACTIONS, FIRST_NAMES, GENDERED_PAIRS
+from server.evaluation.metrics.perturbations import fairness, robustness
+from server.evaluation.metrics.perturbations.words import CONTRACTIONS, FIRST_NAMES, GENDERED_PAIRS
 
 __all__ = ["CONTRACTIONS", "FIRST_NAMES", "GENDERED_PAIRS", "KINDS", "Kind", "perturb", "perturb_fields"]
 

@@ -13,8 +13,9 @@ from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import check_upload, document_problem, text_problem
 from server.evaluation import jobs as evaluation_jobs
-from server.evaluation import pipeline, queries
-from server.evaluation.perturbations import perturb_fields
+from server.evaluation import queries
+from server.evaluation.metrics.perturbations import perturb_fields
+from server.evaluation.models import pipeline
 from server.evaluation.records import DatasetAccess, DatasetRow, Perturbation
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig

@@ -14,7 +14,7 @@ from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.storable import text_problem
 from server.evaluation import queries
-from server.evaluation.dynascore import compute_dynascores, dataset_weighted_metrics, priced_metrics, rank
+from server.evaluation.leaderboard.dynascore import compute_dynascores, dataset_weighted_metrics, priced_metrics, rank
 from server.evaluation.records import DatasetRow, LeaderboardConfigRow, ModelRow, ScoreRow
 from server.tasks.config import METRICS
 from server.tasks.records import TaskRow

@@ -1,6 +1,6 @@
 """Contamination: exact and near-duplicate overlap between a set of rows and a corpus (docs/design.md §4.9).
 
-Pure (no I/O): the job (server/evaluation/contamination_job.py) reads the rows, the corpus and, where the task
+Pure (no I/O): the job (server/evaluation/datasets/contamination_check.py) reads the rows, the corpus and, where the task
 has a local encoder, their sentence embeddings, and stores what `compare` returns.
 
 A row is a tuple of field texts in a fixed order (a task's model inputs). Two rows are

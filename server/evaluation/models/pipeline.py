@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from server.core import jobs
 from server.core.services import Services
-from server.evaluation import contamination_queries, queries
 from server.evaluation import jobs as evaluation_jobs
-from server.evaluation.deploy import Deployment
-from server.evaluation.evaluate import Evaluation
+from server.evaluation import queries
+from server.evaluation.datasets import contamination_queries
+from server.evaluation.models.deploy import Deployment
+from server.evaluation.models.evaluate import Evaluation
+from server.evaluation.models.status import requeue_not_ranked
 from server.evaluation.records import LIVE_STATUSES
-from server.evaluation.status import requeue_not_ranked
 
 REQUEUED = "The task has a scoring dataset now: evaluation queued."
 

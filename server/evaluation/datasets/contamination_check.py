@@ -4,7 +4,7 @@ and its other datasets; the report is stored (replacing any earlier one) and a d
 collected example are flagged.
 
 A job recomputes everything from rows and files, so a retry or a second run stores the same report. The
-comparisons (server/evaluation/contamination.py) and the embeddings (server/evaluation/encoder.py) run in a
+comparisons (server/evaluation/datasets/contamination.py) and the embeddings (server/evaluation/datasets/encoder.py) run in a
 thread: the worker's event loop keeps its heartbeat.
 """
 
@@ -22,9 +22,10 @@ import numpy as np
 from server.core import db
 from server.core.jsonutil import from_json
 from server.core.services import Services
-from server.evaluation import contamination, contamination_queries, queries
-from server.evaluation.contamination import Row
-from server.evaluation.encoder import Encoder, embed, find_encoder
+from server.evaluation import queries
+from server.evaluation.datasets import contamination, contamination_queries
+from server.evaluation.datasets.contamination import Row
+from server.evaluation.datasets.encoder import Encoder, embed, find_encoder
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config

@@ -8,10 +8,10 @@ from typing import NamedTuple
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
+from server.evaluation.models.residency import load_submission, model_ready
+from server.evaluation.models.sandbox_agent import stop_stuck_model, unload_quietly
+from server.evaluation.models.status import get_model, record_status
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
-from server.evaluation.residency import load_submission, model_ready
-from server.evaluation.sandbox_agent import stop_stuck_model, unload_quietly
-from server.evaluation.status import get_model, record_status
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config

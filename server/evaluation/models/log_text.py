@@ -5,7 +5,7 @@ its instances ``submission_12_ab12cd34_0_1``) and quote tracebacks with the temp
 uploaded files into (``/tmp/folderh5IFGa/1/model.py``). :func:`scrub` turns the first into "your model" and the
 second into the file's path inside the model folder (``1/model.py``); other server paths keep only what helps
 (a library's path below site-packages, else the file name), the stored archive becomes "your archive", and internal
-addresses become "the server". Pure and idempotent: applied when a log entry is stored (server/evaluation/status.py)
+addresses become "the server". Pure and idempotent: applied when a log entry is stored (server/evaluation/models/status.py)
 and again when one is served (entries stored before it existed). Unit tests: tests/unit/test_log_text.py.
 """
 

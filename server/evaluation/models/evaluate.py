@@ -10,7 +10,11 @@ from typing import Any, NamedTuple
 
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
-from server.evaluation import metrics, queries
+from server.evaluation import queries
+from server.evaluation.metrics import measures as metrics
+from server.evaluation.models.residency import model_ready
+from server.evaluation.models.sandbox_agent import peak_memory_gb, stop_stuck_model
+from server.evaluation.models.status import get_model, record_status
 from server.evaluation.records import (
     LIVE_STATUSES,
     NOT_RANKED_MESSAGE,
@@ -19,9 +23,6 @@ from server.evaluation.records import (
     ModelStatus,
     Perturbation,
 )
-from server.evaluation.residency import model_ready
-from server.evaluation.sandbox_agent import peak_memory_gb, stop_stuck_model
-from server.evaluation.status import get_model, record_status
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config

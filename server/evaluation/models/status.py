@@ -16,7 +16,7 @@ from server.core.settings import Settings
 from server.domain_events import dispatcher as domain_events
 from server.evaluation import queries
 from server.evaluation.domain_events import ModelStatusChanged
-from server.evaluation.log_text import scrub
+from server.evaluation.models.log_text import scrub
 from server.evaluation.records import ModelRow, ModelStatus
 
 

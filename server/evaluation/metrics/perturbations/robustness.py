@@ -7,8 +7,8 @@ import random
 import re
 from collections.abc import Callable, Sequence
 
-from server.evaluation.perturbations.text import Operation, match_case
-from server.evaluation.perturbations.words import CONTRACTIONS, EXPAND_ONLY, QWERTY_ROWS
+from server.evaluation.metrics.perturbations.text import Operation, match_case
+from server.evaluation.metrics.perturbations.words import CONTRACTIONS, EXPAND_ONLY, QWERTY_ROWS
 
 _CONTRACT = {expanded.lower(): contracted for expanded, contracted in CONTRACTIONS}
 _EXPAND = {contracted.lower(): expanded for expanded, contracted in (*CONTRACTIONS, *EXPAND_ONLY)}

@@ -24,9 +24,9 @@ from tritonclient.utils import InferenceServerException
 from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
+from server.evaluation.models.sandbox_agent import loaded_models, stop_stuck_model, unload_quietly
+from server.evaluation.models.status import archive_path
 from server.evaluation.records import ModelRow, ModelStatus, ResidentModelRow
-from server.evaluation.sandbox_agent import loaded_models, stop_stuck_model, unload_quietly
-from server.evaluation.status import archive_path
 
 log = logging.getLogger("dynabench.evaluation")
 
