@@ -10,7 +10,7 @@ label: validators vote correct / incorrect / flagged. So for each sentiment c th
 had claimed c (a vote for c → correct, for another sentiment → incorrect, `mixed` → flagged) and replayed through
 `outcome`; the rule settles on c when `outcome` says validated (at most one c can, since that needs N = 3 of the 5).
 Otherwise the sentence is undecided: rejected or flagged for every claim, i.e. the owners would have to look.
-The weighted rule (`server/crowd/reliability`) fits Dawid–Skene on all the file's votes with the four labels
+The weighted rule (`server/annotation/quality/reliability_model`) fits Dawid–Skene on all the file's votes with the four labels
 (`mixed` plays the part of `flagged`), then replays each sentence's votes and decides at the first vote where the most
 probable label reaches the threshold; after 2N − 1 = 5 votes its fallback takes the most probable label. A decision
 for `mixed`, or a tie at the fallback, goes to the owners (undecided here). The order the votes were cast is not
@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from server.annotation.aggregation import Vote, outcome
-from server.crowd.reliability import DecidedBy, VoteRecord, decide, fit
+from server.annotation.quality.reliability_model import DecidedBy, VoteRecord, decide, fit
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 FILES = (

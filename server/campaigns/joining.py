@@ -9,8 +9,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from server.accounts import credentials
+from server.campaigns import entry as crowd_entry
 from server.campaigns import jobs as campaign_jobs
 from server.campaigns import queries
+from server.campaigns.entry import CompletionTarget, EntryRefusal, Platform, WorkerEntry
+from server.campaigns.quiz import MAX_QUESTIONS, QuizOutcome, QuizRefusal, QuizResult, grade
 from server.campaigns.records import CampaignRow, CampaignStatus, WorkerRow, WorkerStage
 from server.campaigns.service import campaign_by_code, get_campaign, id_secret, quiz_of
 from server.campaigns.work import WorkerState, stage_of, worker_state
@@ -18,9 +21,6 @@ from server.core import db, jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
 from server.core.services import Services
-from server.crowd import entry as crowd_entry
-from server.crowd.entry import CompletionTarget, EntryRefusal, Platform, WorkerEntry
-from server.crowd.quiz import MAX_QUESTIONS, QuizOutcome, QuizRefusal, QuizResult, grade
 
 PARAM_NAME_MAX = 64
 PARAM_VALUE_MAX = 512

@@ -1,4 +1,4 @@
-"""The campaign's payments ledger: recomputed from verified outcomes only (server/crowd/ledger.py rules) by the
+"""The campaign's payments ledger: recomputed from verified outcomes only (the rules of ledger_rules.py) by the
 idempotent job `recompute_campaign_ledger`; the owner's import of approved submissions; the payout export, which
 freezes the lines it contains."""
 
@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.campaigns import jobs as campaign_jobs
-from server.campaigns import queries
+from server.campaigns import ledger_rules, payouts, queries
+from server.campaigns.entry import Platform
+from server.campaigns.ledger_rules import ExampleFact, LineStatus, ValidationFact
 from server.campaigns.service import get_campaign, id_secret, pay_rules
 from server.campaigns.work import _line
 from server.core import db, jobs
@@ -17,10 +19,6 @@ from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.core.services import Services
 from server.core.settings import Settings
-from server.crowd import ledger as crowd_ledger
-from server.crowd import payouts
-from server.crowd.entry import Platform
-from server.crowd.ledger import ExampleFact, LineStatus, ValidationFact
 
 
 @dataclass(frozen=True)
@@ -42,7 +40,7 @@ class ImportSummary:
     problems: list[str]
 
 
-async def recompute(campaign_id: int) -> crowd_ledger.LedgerDiff | None:
+async def recompute(campaign_id: int) -> ledger_rules.LedgerDiff | None:
     """Bring the recorded lines in line with the stored outcomes; exported lines are never touched. Idempotent: the
     campaign row is locked, so concurrent runs serialize and the second finds nothing to do."""
     async with db.transaction():
@@ -63,10 +61,10 @@ async def recompute(campaign_id: int) -> crowd_ledger.LedgerDiff | None:
             for r in votes
         ]
         exported = [line for line in recorded if line.status is LineStatus.EXPORTED]
-        computed = crowd_ledger.compute_lines(
+        computed = ledger_rules.compute_lines(
             pay_rules(campaign), await queries.completed_workers(campaign_id), examples, validations, exported
         )
-        change = crowd_ledger.diff(recorded, computed)
+        change = ledger_rules.diff(recorded, computed)
         for line in change.insert:
             await queries.insert_line(campaign_id, line.key, line.worker, line.kind, line.amount_cents, line.reason)
         for line in change.update:
@@ -113,7 +111,7 @@ async def sweep() -> int:
 
 async def summary(campaign_id: int) -> LedgerSummary:
     lines = [_line(r) for r in await queries.ledger_lines(campaign_id)]
-    totals = crowd_ledger.campaign_totals(lines)
+    totals = ledger_rules.campaign_totals(lines)
     approved = {r["worker"] for r in await queries.approved(campaign_id)}
     names = await queries.worker_names(campaign_id)
     unmatched = [n["username"] for n in names if n["user"] not in approved] if approved else []

@@ -27,14 +27,14 @@ class CampaignRow(TypedDict):
     id: int
     task: int
     round: int
-    platform: str  # server.crowd.entry.Platform values
+    platform: str  # server.campaigns.entry.Platform values
     title: str
     status: str
     code: str
     consent_md: str
     instructions_md: str
     quiz: Any  # {"questions": [{"id", "prompt", "choices", "answer"}], "pass_mark", "attempts"} or None
-    quotas: Any  # server.crowd.quotas.QuotaRules fields
+    quotas: Any  # server.campaigns.quotas.QuotaRules fields
     currency: str
     base_cents: int
     fooling_bonus_cents: int
@@ -51,7 +51,7 @@ class WorkerRow(TypedDict):
     id: int
     campaign: int
     user: int
-    external_key: str  # HMAC of the platform's worker id (server.crowd.entry.external_id_key), never the id
+    external_key: str  # HMAC of the platform's worker id (server.campaigns.entry.external_id_key), never the id
     entry: Any  # assignment / HIT / study / session ids and turkSubmitTo of the latest join (no worker id)
     consented_at: datetime | None
     quiz_attempts: int

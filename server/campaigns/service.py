@@ -10,19 +10,18 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from server.campaigns import entry as crowd_entry
 from server.campaigns import queries
+from server.campaigns.ledger_rules import PayRules
+from server.campaigns.quiz import MAX_ANSWER_LENGTH, Quiz, quiz_from_config
+from server.campaigns.quotas import QuotaRules
 from server.campaigns.records import CampaignRow, CampaignStatus, ProgressRow
 from server.campaigns.text import MAX_MARKDOWN
 from server.core import db
-from server.core.errors import FieldProblem, ServiceError, invalid, not_found
+from server.core.errors import ConfigError, FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
 from server.core.settings import Settings
 from server.core.storable import text_problem
-from server.crowd import entry as crowd_entry
-from server.crowd.errors import ConfigError
-from server.crowd.ledger import PayRules
-from server.crowd.quiz import MAX_ANSWER_LENGTH, Quiz, quiz_from_config
-from server.crowd.quotas import QuotaRules
 
 TITLE_MAX = 200
 PROMPT_MAX = 2000

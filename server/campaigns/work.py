@@ -7,14 +7,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from server.campaigns import queries
+from server.campaigns import ledger_rules, queries, quotas
+from server.campaigns.quotas import Action, Counts, Remaining
 from server.campaigns.records import CampaignRow, CampaignStatus, WorkerRow, WorkerStage
 from server.campaigns.service import quiz_of, quota_rules
 from server.core.errors import ServiceError
 from server.core.i18n import tr
-from server.crowd import ledger as crowd_ledger
-from server.crowd import quotas as crowd_quotas
-from server.crowd.quotas import Action, Counts, Remaining
 
 
 @dataclass(frozen=True)
@@ -41,16 +39,16 @@ def stage_of(campaign: CampaignRow, worker: WorkerRow) -> WorkerStage:
 
 
 async def counts(campaign: CampaignRow, user_id: int, now: datetime | None = None) -> Counts:
-    start, end = crowd_quotas.utc_day_bounds(crowd_quotas.utc_day(now or datetime.now(UTC)))
+    start, end = quotas.utc_day_bounds(quotas.utc_day(now or datetime.now(UTC)))
     row = await queries.worker_counts(campaign["id"], campaign["round"], user_id, start, end)
     return Counts(**row)
 
 
 async def worker_state(campaign: CampaignRow, worker: WorkerRow) -> WorkerState:
-    left = crowd_quotas.remaining(quota_rules(campaign), await counts(campaign, worker["user"]))
+    left = quotas.remaining(quota_rules(campaign), await counts(campaign, worker["user"]))
     quiz = quiz_of(campaign)
     lines = [_line(r) for r in await queries.ledger_of_worker(campaign["id"], worker["user"])]
-    total = crowd_ledger.campaign_totals(lines)
+    total = ledger_rules.campaign_totals(lines)
     return WorkerState(
         campaign,
         worker,
@@ -62,14 +60,14 @@ async def worker_state(campaign: CampaignRow, worker: WorkerRow) -> WorkerState:
     )
 
 
-def _line(row: dict[str, Any]) -> crowd_ledger.LedgerLine:
-    return crowd_ledger.LedgerLine(
+def _line(row: dict[str, Any]) -> ledger_rules.LedgerLine:
+    return ledger_rules.LedgerLine(
         row["key"],
         row["worker"],
-        crowd_ledger.LineKind(row["kind"]),
+        ledger_rules.LineKind(row["kind"]),
         row["amount_cents"],
         row["reason"],
-        crowd_ledger.LineStatus(row["status"]),
+        ledger_rules.LineStatus(row["status"]),
     )
 
 
@@ -92,7 +90,7 @@ async def check_quota(user_id: int, round_id: int, action: Action) -> None:
     stage = stage_of(campaign, worker)
     if stage is not WorkerStage.WORK:
         raise ServiceError("CONFLICT", _STAGE_MESSAGES[stage])
-    decision = crowd_quotas.check(quota_rules(campaign), await counts(campaign, user_id), action)
+    decision = quotas.check(quota_rules(campaign), await counts(campaign, user_id), action)
     if not decision.allowed:
         raise ServiceError("QUOTA_REACHED", decision.message)
 

@@ -26,6 +26,17 @@ class ServiceError(Exception):
         return self.message
 
 
+class ConfigError(ValueError):
+    """A setting that cannot work, raised by the pure rules of campaigns (server/campaigns/) and of crowd quality
+    (server/annotation/quality/): `field` names it (as the GraphQL input does), the message says what is allowed; a
+    service maps it to INVALID_INPUT."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
 def invalid(message: str, *problems: FieldProblem) -> ServiceError:
     return ServiceError("INVALID_INPUT", message, list(problems))
 

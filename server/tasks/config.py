@@ -38,18 +38,18 @@ class ValidationConfig(_Strict):
     num_matching_validations: int = Field(default=3, ge=1, le=25)
     validate_non_fooling: bool = False
     # The outcome rule (docs/design.md §4.2): N matching votes, or reliability-weighted votes (Dawid–Skene,
-    # server/crowd/reliability.py) decided once the posterior reaches `reliability_threshold`.
+    # server/annotation/quality/reliability_model.py) decided once the posterior reaches `reliability_threshold`.
     rule: Literal["matching", "reliability"] = "matching"
     reliability_threshold: float = Field(default=0.9, gt=0.5, le=1.0)
-    # Gold items (server/crowd/gold.py): the share of queue items that are gold, and the pause rule.
+    # Gold items (server/annotation/quality/gold_rules.py): the share of queue items that are gold, and the pause rule.
     gold_rate: float = Field(default=0.0, ge=0.0, le=0.5)
     gold_min_answers: int = Field(default=5, ge=1, le=1000)
     gold_pause_below: float = Field(default=0.7, ge=0.0, le=1.0)
 
 
 class DuplicatesConfig(_Strict):
-    """The near-duplicate guard at submission (server/crowd/duplicates.py): refuse an example that repeats one of
-    the worker's earlier examples of the task or a validated example of the round (normalized text, word n-gram
+    """The near-duplicate guard at submission (server/annotation/quality/duplicate_rules.py): refuse an
+    example that repeats one of the worker's earlier examples of the task or a validated example of the round (normalized text, word n-gram
     Jaccard ≥ `jaccard`, or cosine ≥ `cosine` of the vectors the round's target model gives, when it gives them;
     `cosine: null` turns that test off)."""
 

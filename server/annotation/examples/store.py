@@ -11,13 +11,13 @@ from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
 from server.annotation.quality.duplicates import find_repeat, refuse, remember_vector
 from server.annotation.records import ExampleRow, ExampleStatus
+from server.campaigns.quotas import Action as QuotaAction
 from server.campaigns.work import check_quota
 from server.core import db
 from server.core.errors import ServiceError, not_found
 from server.core.i18n import tr
 from server.core.inference import Prediction
 from server.core.jsonutil import to_json
-from server.crowd.quotas import Action as QuotaAction
 from server.tasks.config import TaskConfig
 
 

@@ -1,6 +1,6 @@
 """The near-duplicate guard at submission (docs/design.md §4.1): a new example that repeats one of the worker's
 earlier examples of the task, or one of the round's validated examples, is refused with DUPLICATE_EXAMPLE naming the
-example it repeats. The comparison is server/crowd/duplicates.py on the annotator-written input fields: normalized
+example it repeats. The comparison is duplicate_rules.py on the annotator-written input fields: normalized
 text, word n-gram Jaccard, and the cosine of the vectors the round's target model gives (its optional `embedding`
 output, triton_models/README.md). The task config's `duplicates` section turns it on and sets the thresholds.
 
@@ -19,9 +19,9 @@ from typing import Any, NoReturn
 import numpy as np
 
 from server.annotation.quality import queries
+from server.annotation.quality.duplicate_rules import DuplicateIndex, DuplicateMatch, Earlier, Source, Thresholds
 from server.core.errors import ServiceError
 from server.core.inference import Prediction
-from server.crowd.duplicates import DuplicateIndex, DuplicateMatch, Earlier, Source, Thresholds
 from server.tasks.config import TaskConfig
 from server.tasks.form_fields import TEXT_TYPES
 

@@ -1,5 +1,5 @@
 """Gold items in validation (docs/design.md §4.2): owners mark examples with their right answer; the validator's
-queue mixes them in at the task's `validation.gold_rate` (server/crowd/gold.py), served exactly like other items; a
+queue mixes them in at the task's `validation.gold_rate` (gold_rules.py), served exactly like other items; a
 validator's answer on a gold item is graded (gold_answers), never a vote. Below `gold_pause_below` accuracy after
 `gold_min_answers` gold answers the validator is paused for the task: no more queue items, validateExample refuses,
 and their votes on examples still undecided are excluded from aggregation (those examples are re-aggregated)."""
@@ -12,13 +12,13 @@ from collections.abc import Iterable
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation.quality import queries
+from server.annotation.quality.gold_rules import GoldStats, PauseRule, is_paused, next_is_gold, pick_gold
 from server.annotation.records import ValidationLabel
 from server.annotation.validation import jobs as validation_jobs
 from server.core import jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
 from server.core.services import Services
-from server.crowd.gold import GoldStats, PauseRule, is_paused, next_is_gold, pick_gold
 from server.tasks.config import TaskConfig
 
 PAUSED_MESSAGE = tr(

@@ -1,5 +1,5 @@
 """The reliability outcome rule (docs/design.md §4.2): a task whose config says `validation.rule: "reliability"`
-decides its examples with reliability-weighted votes (server/crowd/reliability.py) instead of N matching votes.
+decides its examples with reliability-weighted votes (reliability_model.py) instead of N matching votes.
 
 The Dawid–Skene model is fitted from the task's vote history rows: the newest `HISTORY_CAP` user-mode votes of the
 task (a bounded window, so one fit stays a few milliseconds however long the task runs). Fits are kept per worker
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 
 from server.annotation.quality import queries
-from server.crowd.reliability import (
+from server.annotation.quality.reliability_model import (
     VALIDATION_LABELS,
     ReliabilityModel,
     VoteRecord,

@@ -10,8 +10,8 @@ from typing import Any
 
 from server.annotation.quality import queries, reliability
 from server.annotation.quality.gold import pause_rule
-from server.crowd.gold import GoldStats, is_paused
-from server.crowd.reliability import ReliabilityModel
+from server.annotation.quality.gold_rules import GoldStats, is_paused
+from server.annotation.quality.reliability_model import ReliabilityModel
 from server.tasks.config import TaskConfig
 
 MAX_VALIDATORS = 500

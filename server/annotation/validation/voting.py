@@ -12,6 +12,7 @@ from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel
 from server.annotation.validation import jobs as validation_jobs
 from server.annotation.validation import queries
 from server.annotation.validation_input import check_vote_fields
+from server.campaigns.quotas import Action as QuotaAction
 from server.campaigns.work import check_quota
 from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -19,7 +20,6 @@ from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.storable import text_problem
-from server.crowd.quotas import Action as QuotaAction
 from server.tasks.config import TaskConfig
 from server.tasks.service import check_accepts_votes, get_round, get_task, round_config
 from server.tasks.visibility import check_task_visible

@@ -10,13 +10,13 @@ import strawberry
 from strawberry import relay
 from strawberry.types import Info
 
+from server.campaigns import entry as crowd_entry
 from server.campaigns import ledger as campaign_ledger
 from server.campaigns import records
 from server.campaigns import service as campaign_service
 from server.campaigns.joining import Completion
 from server.campaigns.text import to_safe_html
 from server.campaigns.work import WorkerState
-from server.crowd import entry as crowd_entry
 
 
 @strawberry.enum

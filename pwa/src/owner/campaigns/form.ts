@@ -1,6 +1,6 @@
 /**
  * The campaign form's pure parts: the values as typed (strings), the client-side checks (the server's own limits and
- * messages, server/campaigns/service.py + server/crowd/*), and the CampaignInput sent to createCampaign /
+ * messages, server/campaigns/service.py and the pure rules beside it), and the CampaignInput sent to createCampaign /
  * updateCampaign. Unit-tested in form.test.ts.
  */
 import type { FieldError } from "../../api/types";

@@ -1,4 +1,4 @@
-"""Join links per platform, completion targets and the keyed hash of external ids (server/crowd/entry.py)."""
+"""Join links per platform, completion targets and the keyed hash of external ids (server/campaigns/entry.py)."""
 
 from urllib.parse import parse_qs, urlsplit
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.crowd.entry import (
+from server.campaigns.entry import (
     CompletionTarget,
     EntryRefusal,
     Platform,
@@ -19,7 +19,7 @@ from server.crowd.entry import (
     parse_entry,
     parse_query,
 )
-from server.crowd.errors import ConfigError
+from server.core.errors import ConfigError
 
 PID, STUDY, SESSION = "5e9088a8a4b6ed018b45ba7b", "671b8ae84509b9a624b95e13", "671b8e95b17f88050648883e"
 PROLIFIC = {"PROLIFIC_PID": PID, "STUDY_ID": STUDY, "SESSION_ID": SESSION}

@@ -1,4 +1,4 @@
-"""Quotas per worker, per UTC day and per campaign, and the example budget (server/crowd/quotas.py)."""
+"""Quotas per worker, per UTC day and per campaign, and the example budget (server/campaigns/quotas.py)."""
 
 from datetime import UTC, date, datetime, timedelta, timezone
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.crowd.errors import ConfigError
-from server.crowd.quotas import Action, Counts, QuotaReason, QuotaRules, Remaining, check, remaining, utc_day, utc_day_bounds
+from server.campaigns.quotas import Action, Counts, QuotaReason, QuotaRules, Remaining, check, remaining, utc_day, utc_day_bounds
+from server.core.errors import ConfigError
 
 RULES = QuotaRules(
     examples_per_day=5, examples_per_campaign=20, validations_per_day=10, validations_per_campaign=30, example_budget=100

@@ -26,7 +26,7 @@ code).
 **Stored ids.** External ids are never stored raw: `external_id_key(secret, platform, id)` is
 HMAC-SHA256(secret, "<platform>\\x1f<id>") in hex, with a server secret of at least 32 bytes. The key is per platform,
 not per campaign, so an approved-submissions import (whose file holds the raw ids) is matched by hashing its ids the
-same way (`server.crowd.ledger.match_approved`).
+same way (`server.campaigns.ledger_rules.match_approved`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from enum import StrEnum
 from typing import Literal
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.errors import ConfigError
 
 
 class Platform(StrEnum):

@@ -1,4 +1,4 @@
-"""Dawid–Skene validator reliability and the reliability-weighted outcome rule (server/crowd/reliability.py)."""
+"""Dawid–Skene validator reliability and the reliability-weighted outcome rule (server/annotation/quality/reliability_model.py)."""
 
 import itertools
 
@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from server.annotation.aggregation import Vote, outcome
-from server.crowd.errors import ConfigError
-from server.crowd.reliability import (
+from server.annotation.quality.reliability_model import (
     VALIDATION_LABELS,
     DecidedBy,
     VoteRecord,
@@ -16,6 +15,7 @@ from server.crowd.reliability import (
     fit,
     weighted_outcome,
 )
+from server.core.errors import ConfigError
 
 LABELS = ("a", "b", "c")
 

@@ -1,15 +1,14 @@
 """Approved-submission imports, matching them to keyed accounts, and the Prolific / MTurk bonus files
-(server/crowd/payouts.py)."""
+(server/campaigns/payouts.py)."""
 
 import csv
 import io
 
 import pytest
 
-from server.crowd.entry import Platform, external_id_key
-from server.crowd.errors import ConfigError
-from server.crowd.ledger import LedgerLine, LineKind, LineStatus
-from server.crowd.payouts import (
+from server.campaigns.entry import Platform, external_id_key
+from server.campaigns.ledger_rules import LedgerLine, LineKind, LineStatus
+from server.campaigns.payouts import (
     ApprovedImport,
     ApprovedSubmission,
     ImportRefusal,
@@ -19,6 +18,7 @@ from server.crowd.payouts import (
     parse_approved,
     request_token,
 )
+from server.core.errors import ConfigError
 
 SECRET = b"s" * 32
 P1, P2, P3 = "5e9088a8a4b6ed018b45ba7b", "5c655e3c42faef0001283e77", "60a1b2c3d4e5f60718293a4b"

@@ -1,10 +1,18 @@
-"""The near-duplicate guard at submission (server/crowd/duplicates.py)."""
+"""The near-duplicate guard at submission (server/annotation/quality/duplicate_rules.py)."""
 
 import numpy as np
 import pytest
 
-from server.crowd.duplicates import DuplicateIndex, DuplicateKind, DuplicateMatch, Earlier, Source, Thresholds, find_duplicate
-from server.crowd.errors import ConfigError
+from server.annotation.quality.duplicate_rules import (
+    DuplicateIndex,
+    DuplicateKind,
+    DuplicateMatch,
+    Earlier,
+    Source,
+    Thresholds,
+    find_duplicate,
+)
+from server.core.errors import ConfigError
 
 EARLIER = [
     Earlier(1, "The pasta was cold and the waiter ignored us for an hour.", Source.OWN),

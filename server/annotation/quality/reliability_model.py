@@ -33,8 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 from server.annotation.aggregation import OPEN, OUTCOME_OF_LABEL
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.errors import ConfigError
 
 Array = npt.NDArray[np.float64]
 VALIDATION_LABELS = ("correct", "incorrect", "flagged")

@@ -1,6 +1,6 @@
 """The payments ledger of a campaign: lines computed from verified outcomes, and how to reconcile them with the lines
 already recorded. Pure, no I/O. Money is integer cents (minor units of the campaign's currency), never floats.
-Imports of the platforms' approved submissions and the bonus CSVs are in `server.crowd.payouts`.
+Imports of the platforms' approved submissions and the bonus CSVs are in `server.campaigns.payouts`.
 
 **Lines** (`compute_lines`), each with a key unique in the campaign, so recomputing is idempotent:
 
@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from server.annotation.aggregation import OUTCOME_OF_LABEL
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.errors import ConfigError
 
 MAX_CENTS = 100_000_00  # 100,000.00 per rate or cap: a typo, not a bonus, beyond that
 FINAL_OUTCOMES = frozenset({"validated", "rejected"})

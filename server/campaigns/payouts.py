@@ -8,7 +8,7 @@ The owner uploads the platform's own list:
   `participant_id`, `status`, `session_id`: column names are compared case-insensitively, spaces and underscores alike.
 - **MTurk**: the batch results or assignments CSV (`…,AssignmentId,WorkerId,AssignmentStatus,…`); rows with
   AssignmentStatus `Approved` count.
-Ids are checked as join links are (`server.crowd.entry.canonical_external_id`); a bad row is a listed problem, not a
+Ids are checked as join links are (`server.campaigns.entry.canonical_external_id`); a bad row is a listed problem, not a
 failure of the whole file. `match_approved` hashes each approved id with the server secret and looks it up among the
 campaign's accounts (whose external ids are stored only keyed): matched workers, accounts with no approved
 submission (shown to the owner) and approved submissions with no account here.
@@ -34,10 +34,10 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from server.campaigns.entry import Platform, canonical_external_id, external_id_key
+from server.campaigns.ledger_rules import LedgerLine, LineKind, LineStatus
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.entry import Platform, canonical_external_id, external_id_key
-from server.crowd.errors import ConfigError
-from server.crowd.ledger import LedgerLine, LineKind, LineStatus
 
 MAX_IMPORT_CHARS = 20_000_000
 MAX_IMPORT_ROWS = 200_000

@@ -1,9 +1,9 @@
-"""Grading the onboarding quiz (server/crowd/quiz.py)."""
+"""Grading the onboarding quiz (server/campaigns/quiz.py)."""
 
 import pytest
 
-from server.crowd.errors import ConfigError
-from server.crowd.quiz import Quiz, QuizOutcome, QuizQuestion, QuizRefusal, QuizResult, grade, quiz_from_config
+from server.campaigns.quiz import Quiz, QuizOutcome, QuizQuestion, QuizRefusal, QuizResult, grade, quiz_from_config
+from server.core.errors import ConfigError
 
 QUIZ = Quiz(
     (QuizQuestion("q1", ("positive",)), QuizQuestion("q2", ("negative",)), QuizQuestion("q3", ("neutral", "none"))),

@@ -1,5 +1,5 @@
 """The payments ledger: lines from verified outcomes, the bonus cap, and reconciling with recorded lines without
-touching exported ones (server/crowd/ledger.py)."""
+touching exported ones (server/campaigns/ledger_rules.py)."""
 
 from dataclasses import replace
 
@@ -7,8 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.crowd.errors import ConfigError
-from server.crowd.ledger import (
+from server.campaigns.ledger_rules import (
     ExampleFact,
     LedgerLine,
     LineKind,
@@ -22,6 +21,7 @@ from server.crowd.ledger import (
     diff,
     totals,
 )
+from server.core.errors import ConfigError
 
 RULES = PayRules(base_cents=200, fooling_bonus_cents=50, agree_bonus_cents=5, bonus_cap_cents=120)
 AUTHOR, VALIDATOR, OTHER = 1, 2, 3

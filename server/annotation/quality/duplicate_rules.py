@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.errors import ConfigError
 from server.evaluation.datasets.contamination import COSINE_THRESHOLD, JACCARD_THRESHOLD, NGRAM, jaccard, ngrams, normalize
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
+from server.core.errors import ConfigError
 from server.core.i18n import tr
-from server.crowd.errors import ConfigError
 
 MAX_MIN_ANSWERS = 1000
 T = TypeVar("T", bound=Hashable)

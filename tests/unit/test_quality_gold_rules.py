@@ -1,11 +1,20 @@
-"""Gold mixing, gold accuracy and the pause rule (server/crowd/gold.py)."""
+"""Gold mixing, gold accuracy and the pause rule (server/annotation/quality/gold_rules.py)."""
 
 import random
 
 import pytest
 
-from server.crowd.errors import ConfigError
-from server.crowd.gold import GoldAnswer, GoldStats, PauseRule, check_rate, gold_stats, is_paused, next_is_gold, pick_gold
+from server.annotation.quality.gold_rules import (
+    GoldAnswer,
+    GoldStats,
+    PauseRule,
+    check_rate,
+    gold_stats,
+    is_paused,
+    next_is_gold,
+    pick_gold,
+)
+from server.core.errors import ConfigError
 
 
 def test_mixing_is_deterministic_for_a_seed_and_close_to_the_rate():
