@@ -21,6 +21,7 @@ __all__ = [
     "manage_task_owners",
     "review_task",
     "task_list_scope",
+    "task_owner_scope",
     "task_starts_as_proposal",
     "view_task",
 ]
@@ -43,6 +44,13 @@ def manage_task(viewer: Viewer | None, task_id: int) -> Denied | None:
     if not is_task_owner(viewer, task_id):
         return Denied("FORBIDDEN", tr("Only the task's owners (or an admin) can do this."))
     return None
+
+
+def task_owner_scope(viewer: Principal | None) -> Denied | None:
+    """The scope half of `manage_task` (and of every owner rule built on it), checked before the task is read: an
+    anonymous caller or a token without the admin scope gets the answer it always got, whether or not the task
+    exists and whoever may see it; the visibility rule (`view_task`) comes next, the ownership check last."""
+    return signed_in(viewer, TokenScope.ADMIN)
 
 
 def manage_task_owners(viewer: Viewer | None, task_id: int) -> Denied | None:

@@ -90,7 +90,8 @@ def test_rounds_are_numbered_and_only_owners_open_them(api, community_model):
     create_task(api, owner)
     variables = {"i": {"taskCode": "movies", "targetModels": [{"name": community_model, "version": "1"}]}}
     stranger = api.sign_up("stranger")
-    assert api(CREATE_ROUND, variables, token=stranger)["createRound"]["__typename"] == "PermissionError"
+    # "movies" is a proposal: a stranger is told it does not exist (PermissionError told them it does: issue #28).
+    assert api(CREATE_ROUND, variables, token=stranger)["createRound"]["__typename"] == "NotFoundError"
     assert api(CREATE_ROUND, variables)["createRound"]["__typename"] == "AuthenticationError"
     first = api(CREATE_ROUND, variables, token=owner)["createRound"]["round"]
     second = api(CREATE_ROUND, variables, token=owner)["createRound"]["round"]
@@ -132,9 +133,9 @@ def test_add_contexts_validates_against_the_task_config_all_or_nothing(api, comm
     ok = api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good] * 3}}, token=owner)["addContexts"]
     assert ok == {"__typename": "ContextsAdded", "count": 3, "round": {"number": 1}}
     stranger = api.sign_up("stranger")
-    assert (
+    assert (  # a proposal's round: as missing to a stranger (it was PermissionError, which told them it exists)
         api(ADD_CONTEXTS, {"i": {"roundId": round_id, "contexts": [good]}}, token=stranger)["addContexts"]["__typename"]
-        == "PermissionError"
+        == "NotFoundError"
     )
     task_id = api('{ task(code: "movies") { id } }', token=owner)["task"]["id"]  # a proposal: its owner sees it
     wrong_type = api(ADD_CONTEXTS, {"i": {"roundId": task_id, "contexts": [good]}}, token=owner)["addContexts"]

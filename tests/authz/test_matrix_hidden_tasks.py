@@ -25,7 +25,7 @@ def _task_of_model(world, principal, value, _):
 
 def _owner_query(name: str, document: str) -> Op:
     # Before: "401 403 403 ok ok 403 403 403 ok" on a public task; the hidden one is not told apart from a missing one.
-    return Op(name, f"Query.{name}", document, "hide hide hide ok ok 403 403 403 ok", prepare=lambda w, p: {"t": MAIN_TASK})
+    return Op(name, f"Query.{name}", document, "401 hide hide ok ok 403 403 403 ok", prepare=lambda w, p: {"t": MAIN_TASK})
 
 
 #       anonymous  annotator  another_annotator  task_owner  admin  token_read  token_annotate  token_models  token_admin

@@ -16,7 +16,7 @@ from server.annotation.records import ExampleStatus, ValidationLabel, Validation
 from server.graphql.annotation.mutations import act_on_examples
 from server.graphql.annotation.types import ExampleNode
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 
 strawberry.enum(ExampleStatus, description="Where an example stands (see Example.status).")
 
@@ -127,7 +127,7 @@ class BrowseQueries:
         first = check_page_size(first, info.context.services.settings.page_size_max)
         after_id = decode_cursor(after)
         below = after_id - 1 if after_id is not None else PK_MAX
-        task = await visible_task(info, task_code)
+        task = await owned_task(info, task_code)
         rows = await service.flagged_examples(await info.context.viewer(), task["id"], below, first + 1)
         return build_connection(rows, first, after_id, ExampleNode.from_row)
 

@@ -10,7 +10,7 @@ from strawberry.types import Info
 from server import permissions
 from server.annotation.quality import view
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks.service import load_config
 
 
@@ -51,7 +51,7 @@ class TaskQuality:
 
 
 async def task_quality(info: Info, task_code: str) -> TaskQuality:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     await authorize(info, permissions.view_task_quality, task["id"])
     quality = await view.task_quality(task["id"], load_config(task))
     return TaskQuality(

@@ -19,7 +19,7 @@ from server.graphql.campaigns.mutations.update_campaign import update_campaign
 from server.graphql.campaigns.types import CampaignPage, CampaignType, CampaignWorkerState
 from server.graphql.core.guard import authorize, authorize_principal
 from server.graphql.core.relay import node_pk
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 
 
 @strawberry.type
@@ -44,7 +44,7 @@ class CampaignQueries:
 
     @strawberry.field(description="Task owners: the task's campaigns, newest first.")
     async def campaigns(self, info: Info, task_code: str, first: int = 20) -> list[CampaignType]:
-        task = await visible_task(info, task_code)
+        task = await owned_task(info, task_code)
         await authorize(info, permissions.manage_campaigns, task["id"])
         return [CampaignType.from_row(r) for r in await service.campaigns_of_task(task["id"], first)]
 

@@ -11,6 +11,7 @@ from strawberry.types import Info
 
 from server import permissions
 from server.core import events
+from server.graphql.core.guard import authorize_principal
 from server.tasks import visibility
 from server.tasks.records import RoundRow, TaskRow
 
@@ -28,6 +29,19 @@ async def visible_task(info: Info, code: str) -> TaskRow:
     """The task by code, or NOT_FOUND when there is none or the viewer may not see it (a hidden task is not told
     apart from a missing one). Everything that names a task by code reads it here, owner operations included."""
     return await visibility.visible_task_by_code(info.context.viewer, code)
+
+
+async def owned_task(info: Info, code: str) -> TaskRow:
+    """For owner operations: the scope check first (`permissions.task_owner_scope`: anonymous callers are told to sign
+    in, task or not), then the task as `visible_task` reads it; the resolver then checks ownership."""
+    await authorize_principal(info, permissions.task_owner_scope)
+    return await visible_task(info, code)
+
+
+async def owned_round(info: Info, round_id: int) -> RoundRow:
+    """`owned_task` for an owner operation on a round."""
+    await authorize_principal(info, permissions.task_owner_scope)
+    return await visible_round(info, round_id)
 
 
 async def visible_round(info: Info, round_id: int) -> RoundRow:

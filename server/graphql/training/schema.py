@@ -13,7 +13,7 @@ from server import permissions
 from server.core import events
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
-from server.graphql.tasks.visibility import is_task_change, visible_task
+from server.graphql.tasks.visibility import is_task_change, owned_task
 from server.graphql.training.mutations.open_next_round import open_next_round
 from server.graphql.training.mutations.train_target_model import train_target_model
 from server.graphql.training.types import TrainingRunNode
@@ -30,7 +30,7 @@ class TrainingMutations:
 class TrainingQueries:
     @strawberry.field(description="Task owners: the task's training runs, newest first.")
     async def training_runs(self, info: Info, task_code: str, first: int = 20) -> list[TrainingRunNode]:
-        task = await visible_task(info, task_code)
+        task = await owned_task(info, task_code)
         viewer = await authorize(info, permissions.list_training_runs, task["id"])
         rows = await training.runs_of_task(task["id"], first)
         return [TrainingRunNode.from_row(r) for r in rows if permissions.can_view_training_run(viewer, r)]

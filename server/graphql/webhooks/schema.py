@@ -9,7 +9,7 @@ from strawberry.types import Info
 from server import permissions
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.graphql.webhooks.mutations.create_webhook import create_webhook
 from server.graphql.webhooks.mutations.delete_webhook import delete_webhook
 from server.graphql.webhooks.mutations.rotate_webhook_secret import rotate_webhook_secret
@@ -32,7 +32,7 @@ class WebhookQueries:
         description="Task owners: the task's webhooks, oldest first (secrets are shown only at creation and rotation)."
     )
     async def webhooks(self, info: Info, task_code: str) -> list[WebhookType]:
-        task = await visible_task(info, task_code)
+        task = await owned_task(info, task_code)
         await authorize(info, permissions.manage_webhooks, task["id"])
         return [WebhookType.from_row(row) for row in await service.webhooks_of_task(task["id"])]
 

@@ -11,7 +11,7 @@ from strawberry.types import Info
 from server.annotation.quality import reinstating
 from server.graphql.annotation.quality import ValidatorQuality
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks.service import load_config
 
 
@@ -31,7 +31,7 @@ ReinstateValidatorResult = Annotated[
     "now on count toward the rule, and their votes on undecided examples count again (harmless when not paused)."
 )
 async def reinstate_validator(info: Info, task_code: str, username: str) -> ReinstateValidatorResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     viewer = await info.context.viewer()
     found = await reinstating.reinstate_validator(info.context.services, viewer, task["id"], load_config(task), username)
     return ValidatorReinstated(validator=ValidatorQuality.of(found))

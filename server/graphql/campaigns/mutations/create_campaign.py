@@ -18,7 +18,7 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 
 
 @strawberry.type
@@ -34,7 +34,7 @@ CreateCampaignResult = Annotated[
 
 @mutation(description="Task owners: a crowd campaign for a round of the task (the current round by default).")
 async def create_campaign(info: Info, task_code: str, input: CampaignInput) -> CreateCampaignResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.manage_campaigns, task["id"])
     row = await service.create_campaign(task, viewer.user_id, input.spec())
     return CampaignSaved(campaign=CampaignType.from_row(row))

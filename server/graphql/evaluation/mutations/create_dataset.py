@@ -20,7 +20,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.evaluation.types import DatasetAccess, DatasetNode
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 
 
 @strawberry.type
@@ -45,7 +45,7 @@ async def create_dataset(
     weight: float = 1.0,
     round_number: int | None = None,
 ) -> CreateDatasetResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     await authorize(info, permissions.manage_task, task["id"])
     stream = getattr(file, "file", file)
     dataset, count = await datasets_service.create_dataset(

@@ -14,7 +14,7 @@ from server.graphql.core.errors import AuthenticationError, InputError, NotFound
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
-from server.graphql.tasks.visibility import visible_round
+from server.graphql.tasks.visibility import owned_round
 from server.tasks import service as tasks
 
 
@@ -43,7 +43,7 @@ AddContextsResult = Annotated[
 
 @mutation()
 async def add_contexts(info: Info, input: AddContextsInput) -> AddContextsResult:
-    round_row = await visible_round(info, node_pk(input.round_id, "Round", "roundId"))
+    round_row = await owned_round(info, node_pk(input.round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
     count = await tasks.add_contexts(round_row, [{"fields": c.fields, "tag": c.tag} for c in input.contexts])
     return ContextsAdded(count=count, round=RoundNode.from_row(round_row))

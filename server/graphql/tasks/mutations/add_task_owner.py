@@ -10,7 +10,7 @@ from strawberry.types import Info
 from server import permissions
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks import lifecycle
 
 
@@ -28,7 +28,7 @@ AddTaskOwnerResult = Annotated[
 
 @mutation(description="Task owners: make another user a co-owner of the task (again: nothing changes).")
 async def add_task_owner(info: Info, task_code: str, username: str) -> AddTaskOwnerResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     await authorize(info, permissions.manage_task_owners, task["id"])
     owners = await lifecycle.add_owner(task["id"], username, redis=info.context.services.redis)
     return TaskOwnerAdded(task_code=task["code"], owners=[o["username"] for o in owners])

@@ -13,7 +13,7 @@ from server.graphql.core.errors import AuthenticationError, InputError, NotFound
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
-from server.graphql.tasks.visibility import visible_round
+from server.graphql.tasks.visibility import owned_round
 from server.tasks import service as tasks
 
 
@@ -29,7 +29,7 @@ CloseRoundResult = Annotated[
 
 @mutation(description="Task owners: stop collecting examples in a round.")
 async def close_round(info: Info, round_id: relay.GlobalID) -> CloseRoundResult:
-    round_row = await visible_round(info, node_pk(round_id, "Round", "roundId"))
+    round_row = await owned_round(info, node_pk(round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
     row = await tasks.close_round(round_row["id"], redis=info.context.services.redis, services=info.context.services)
     return RoundClosed(round=RoundNode.from_row(row))

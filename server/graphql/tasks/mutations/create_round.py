@@ -13,7 +13,7 @@ from server.graphql.core.errors import AuthenticationError, ConflictError, Input
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks import service as tasks
 from server.tasks.targets import TargetRequest
 
@@ -59,7 +59,7 @@ CreateRoundResult = Annotated[
 
 @mutation()
 async def create_round(info: Info, input: CreateRoundInput) -> CreateRoundResult:
-    task = await visible_task(info, input.task_code)
+    task = await owned_task(info, input.task_code)
     await authorize(info, permissions.manage_task, task["id"])
     await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
     row = await tasks.create_round(task["code"], target_requests(input.target_models), services=info.context.services)

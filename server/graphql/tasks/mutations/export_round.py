@@ -15,7 +15,7 @@ from server.annotation.exports import service as export_service
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
-from server.graphql.tasks.visibility import visible_round
+from server.graphql.tasks.visibility import owned_round
 
 
 @strawberry.enum
@@ -44,7 +44,7 @@ ExportRoundResult = Annotated[
     )
 )
 async def export_round(info: Info, round_id: relay.GlobalID, format: ExportFormat = ExportFormat.JSONL) -> ExportRoundResult:
-    round_row = await visible_round(info, node_pk(round_id, "Round", "roundId"))
+    round_row = await owned_round(info, node_pk(round_id, "Round", "roundId"))
     viewer = await authorize(info, permissions.manage_task, round_row["task"])
     token, expires = export_service.issue_link_token(
         round_row["id"], format.value, viewer.user_id, info.context.services.settings.jwt_secret

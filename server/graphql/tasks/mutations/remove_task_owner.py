@@ -17,7 +17,7 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks import lifecycle
 
 
@@ -35,7 +35,7 @@ RemoveTaskOwnerResult = Annotated[
 
 @mutation(description="Task owners: remove an owner (oneself too); the last owner cannot be removed.")
 async def remove_task_owner(info: Info, task_code: str, username: str) -> RemoveTaskOwnerResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     await authorize(info, permissions.manage_task_owners, task["id"])
     owners = await lifecycle.remove_owner(task["id"], username, redis=info.context.services.redis)
     info.context.forget_viewer()  # the viewer may have removed themselves

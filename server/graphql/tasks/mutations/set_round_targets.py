@@ -21,7 +21,7 @@ from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.mutations.create_round import TargetModelInput, target_requests
 from server.graphql.tasks.types import RoundNode
-from server.graphql.tasks.visibility import visible_round
+from server.graphql.tasks.visibility import owned_round
 from server.tasks import service as tasks
 
 
@@ -44,7 +44,7 @@ SetRoundTargetsResult = Annotated[
 
 @mutation(description="Task owners: replace the target models of an open round; examples already written keep their verdicts.")
 async def set_round_targets(info: Info, input: SetRoundTargetsInput) -> SetRoundTargetsResult:
-    round_row = await visible_round(info, node_pk(input.round_id, "Round", "roundId"))
+    round_row = await owned_round(info, node_pk(input.round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
     task = await tasks.get_task(round_row["task"])
     await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])

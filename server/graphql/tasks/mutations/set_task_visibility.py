@@ -19,7 +19,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.types import TaskNode
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks import lifecycle
 
 
@@ -46,7 +46,7 @@ SetTaskVisibilityResult = Annotated[
     "it) or archived (read-only: its open round closes, no new rounds, examples or votes; data and exports stay)."
 )
 async def set_task_visibility(info: Info, task_code: str, visibility: TaskVisibility) -> SetTaskVisibilityResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.manage_task, task["id"])
     admin_id = viewer.user_id if viewer is not None and viewer.is_admin else None  # recorded in the admins' audit log
     row = await lifecycle.set_visibility(task["id"], visibility.value, redis=info.context.services.redis, admin_id=admin_id)

@@ -20,7 +20,7 @@ from server.graphql.core.errors import (
 )
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.types import TaskNode
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.tasks import lifecycle
 
 
@@ -51,7 +51,7 @@ UpdateTaskResult = Annotated[
 
 @mutation(description="Task owners: edit a task's name, description, instructions or config (a new config version).")
 async def update_task(info: Info, input: UpdateTaskInput) -> UpdateTaskResult:
-    task = await visible_task(info, input.task_code)
+    task = await owned_task(info, input.task_code)
     viewer = await authorize(info, permissions.manage_task, task["id"])
     edit = lifecycle.TaskEdit(
         name=input.name,

@@ -11,7 +11,7 @@ from server import permissions
 from server.graphql.core.errors import AuthenticationError, ConflictError, InputError, NotFoundError, PermissionError, mutation
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.types import RoundNode
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.training import service as training
 
 
@@ -33,7 +33,7 @@ OpenNextRoundResult = Annotated[
     )
 )
 async def open_next_round(info: Info, task_code: str, model_version: str) -> OpenNextRoundResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     await authorize(info, permissions.open_next_round, task["id"])
     row = await training.open_next_round(info.context.services, task_code, model_version)
     return NextRoundOpened(round=RoundNode.from_row(row))

@@ -17,7 +17,7 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.graphql.training.types import TrainingProfile, TrainingRunNode
 from server.training import service as training
 
@@ -43,7 +43,7 @@ TrainTargetModelResult = Annotated[
 async def train_target_model(
     info: Info, task_code: str, from_rounds: list[int], base_model: str = "", profile: TrainingProfile = TrainingProfile.FULL
 ) -> TrainTargetModelResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.start_training, task["id"])
     row = await training.start_training(info.context.services, viewer, task, from_rounds, base_model, profile.value)
     return TrainingStarted(run=TrainingRunNode.from_row(row))

@@ -18,7 +18,7 @@ from server.graphql.core.errors import (
     mutation,
 )
 from server.graphql.core.guard import authorize
-from server.graphql.tasks.visibility import visible_task
+from server.graphql.tasks.visibility import owned_task
 from server.graphql.webhooks.types import WebhookEventType, WebhookType
 from server.webhooks import service
 
@@ -44,7 +44,7 @@ CreateWebhookResult = Annotated[
 async def create_webhook(
     info: Info, task_code: str, url: str, events: list[WebhookEventType], description: str = ""
 ) -> CreateWebhookResult:
-    task = await visible_task(info, task_code)
+    task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.manage_webhooks, task["id"])
     assert viewer is not None  # manage_webhooks refuses anonymous viewers
     created = await service.create_webhook(
