@@ -15,24 +15,45 @@ if [ -z "${DYNABENCH_SHARED_DATA:-}" ] && [ ! -d ../shared/data ]; then
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # browser tests use /usr/bin/chromium
 
-# Habits first (configured in pyproject.toml and pwa/): lint, format, types, the PWA's types and unit tests.
-# Every check runs and reports; if any failed, the script fails before the (long) pytest run.
-failed=()
+# The target models the tests serve (tests/conftest.py build_test_models; cached in .dynabench-test-cache, a few minutes
+# on a clean clone) are built in the background meanwhile: pytest's fixture waits on the build's file lock.
+mkdir -p .dynabench-test-cache
+build_log=.dynabench-test-cache/build-models.log
+.venv/bin/python -c "from tests.conftest import build_test_models; build_test_models()" >"$build_log" 2>&1 &
+build_pid=$!
+
+# Habits first (configured in pyproject.toml and pwa/): lint, format, types, the PWA's types and unit tests. They run
+# side by side, each output kept and shown in order; if any failed, the script fails before the (long) pytest run.
+outputs=$(mktemp -d)
+names=() pids=()
 check() {
   local name=$1; shift
-  echo "==> $name"
-  if ! "$@"; then failed+=("$name"); fi
+  "$@" >"$outputs/${#names[@]}" 2>&1 &
+  names+=("$name") pids+=($!)
 }
 check "ruff check" .venv/bin/ruff check --output-format concise .
 check "ruff format --check" .venv/bin/ruff format --check --output-format concise .
 check "mypy (strict on the domain cores)" .venv/bin/mypy
 check "tsc --noEmit (pwa)" bash -c 'cd pwa && npx --no-install tsc --noEmit -p tsconfig.json && npx --no-install tsc --noEmit -p tsconfig.node.json'
 check "vitest (pwa)" bash -c 'cd pwa && npx --no-install vitest run'
+failed=()
+for i in "${!names[@]}"; do
+  status=0
+  wait "${pids[$i]}" || status=$?
+  echo "==> ${names[$i]}"
+  cat "$outputs/$i"
+  (( status == 0 )) || failed+=("${names[$i]}")
+done
+rm -rf "$outputs"
 if (( ${#failed[@]} )); then
+  kill "$build_pid" 2>/dev/null || true
   echo "test.sh: failed: ${failed[*]}" >&2
   exit 1
 fi
 
-# Last, so that pytest's closing line is the last line of the output.
+# Last, so that pytest's closing line is the last line of the output. The test files are spread over two processes
+# (pytest-xdist; a file stays in one process, whose stack its module fixtures share), each with a stack of its own
+# (tests/conftest.py): much of the suite waits on real services, so two keep both cores busy. PYTEST_WORKERS=0 runs
+# everything in one process.
 echo "==> pytest"
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"

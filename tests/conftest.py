@@ -50,8 +50,29 @@ def _remove_finished_runs(runs: Path) -> None:
 # The test files that take longest (mostly waiting on real services: hostile models' timeouts, a Triton outage, real
 # models deployed and evaluated, chromium) start first when pytest-xdist spreads the files over several processes
 # (scripts/test.sh: --dist loadfile --no-loadscope-reorder), so that no long file starts last and runs alone at the end.
-# The rest keep their order. Measured on a full run (--durations=0); a file missing here only starts later.
-SLOW_FILES_FIRST: tuple[str, ...] = ()
+# The rest keep their order. A file missing here only starts later.
+SLOW_FILES_FIRST: tuple[str, ...] = (
+    "tests/security/test_hostile_models.py",  # models that never answer: the worker's timeouts, ~4 min
+    "tests/api/test_models.py",  # real models deployed and evaluated on real datasets
+    "tests/faults/test_outages.py",  # Triton stopped for a minute, Redis and PostgreSQL restarted
+    "tests/faults/test_worker_killed.py",
+    "tests/modelbuild/test_modelbuild_triton.py",  # trains three models from the seed data
+    "tests/modelbuild/test_offline_export.py",
+    "tests/api/test_contamination.py",
+    "tests/api/test_training.py",
+    "tests/api/test_examples_behaviour.py",
+    "tests/api/test_gold_unseen.py",
+    "tests/api/test_model_pipeline.py",
+    "tests/api/test_submission_residency.py",
+    "tests/test_up.py",
+    "tests/runtime/test_sandbox.py",
+    "tests/runtime/test_local_services.py",
+    "tests/faults/test_outbox_under_chaos.py",
+    "tests/faults/test_replicas.py",
+    "tests/api/test_notifications.py",
+    "tests/api/test_scoring_datasets.py",
+    "tests/api/test_submission_targets.py",
+)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
