@@ -37,8 +37,9 @@ from server.evaluation.archive.contract import check_contract
 from server.evaluation.archive.limits import CODES as CODES
 from server.evaluation.archive.limits import TAR_TRAILING_MAX as TAR_TRAILING_MAX
 from server.evaluation.archive.limits import ArchiveLimits, ArchiveRejected, Member
-from server.evaluation.archive.repository import ModelRepository, read_model_repository, write_model_repository
+from server.evaluation.archive.repository import ModelRepository, read_model_repository
 from server.evaluation.archive.scan import inspect_archive
+from server.evaluation.archive.write import write_model_repository
 
 __all__ = [
     "ArchiveLimits",

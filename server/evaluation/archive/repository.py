@@ -1,12 +1,10 @@
-"""The uploaded Triton model repository: layout and config.pbtxt checks, and writing a checked one to disk."""
+"""Reading the uploaded Triton model repository: layout and config.pbtxt checks, giving a :class:`ModelRepository`
+(writing a checked one to disk is in :mod:`server.evaluation.archive.write`)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -377,52 +375,3 @@ def _default_to_cpu(config: Any, config_text: str) -> None:
     for group in config.instance_group:
         if group.kind == group_type.KIND_AUTO:
             group.kind = group_type.KIND_CPU
-
-
-# --------------------------------------------------------------------------------------------
-# Writing a checked repository to disk
-# --------------------------------------------------------------------------------------------
-
-
-def write_model_repository(repo: ModelRepository, destination: Path) -> Path:
-    """Write ``repo`` as ``destination/<name>/`` (config.pbtxt + files; dirs 0755, files 0644).
-
-    The model is staged next to ``destination`` and renamed in complete, so a Triton repository
-    never sees a half-written (stray) folder. Refuses to overwrite an existing model folder.
-    """
-    destination = Path(destination)
-    if not MODEL_NAME.match(repo.name):
-        raise ValueError(f"invalid model name {repo.name!r}")
-    target = destination / repo.name
-    if target.exists() or target.is_symlink():
-        raise FileExistsError(f"{target} already exists")
-    destination.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{repo.name}.", dir=destination.parent))
-    try:
-        os.chmod(staging, 0o755)
-        entries = {"config.pbtxt": repo.config_text.encode("utf-8"), **repo.files}
-        for rel, content in entries.items():
-            parts = rel.split("/")
-            if rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in parts) or "\x00" in rel:
-                raise ValueError(f"unsafe path {rel!r}")
-            parent = staging
-            for part in parts[:-1]:
-                parent = parent / part
-                if not parent.is_dir():
-                    parent.mkdir()
-                    os.chmod(parent, 0o755)
-            fd = os.open(parent / parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-            try:
-                os.fchmod(fd, 0o644)
-                with os.fdopen(fd, "wb", closefd=False) as handle:
-                    handle.write(content)
-            finally:
-                os.close(fd)
-        try:
-            os.rename(staging, target)
-        except OSError:
-            shutil.move(str(staging), str(target))
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return target
