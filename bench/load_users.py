@@ -1,0 +1,194 @@
+"""The simulated users of bench/load.py: the GraphQL operations they send, a client that times each call and
+counts refusals and errors (a :class:`Recorder`), the live subscriptions each holds open, and the annotator's and
+validator's loops."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import time
+import uuid
+from collections import Counter, defaultdict
+
+import aiohttp
+import websockets
+
+CONTEXT = "query($r: ID!) { nextContext(roundId: $r) { id } }"
+CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename
+  ... on ExampleSubmitted { verdict example { id } } ... on Error { code message } } }"""
+RETRACT = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename ... on Error { code message } } }"
+FLAG = 'mutation($e: ID!) { flagExample(exampleId: $e, reason: "offensive") { __typename ... on Error { code message } } }'
+MINE = "{ myExamples(first: 20) { edges { node { id status fooled } } pageInfo { hasNextPage endCursor } } }"
+MY_STATS = '{ myStats(taskCode: "sentiment") { submitted fooled verifiedFooled verifiedMer validationsDone } }'
+ROUND = "query($r: ID!) { node(id: $r) { ... on Round { totalCollected totalFooled totalValidated mer vmer } } }"
+NEXT = "query($r: ID!) { nextExamplesToValidate(roundId: $r, first: 5) { id input modelOutput } }"
+VOTE = """mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename
+  ... on Error { code message } } }"""
+USERS = (
+    '{ userLeaderboard(taskCode: "sentiment", first: 20) { rank user { username } verifiedFooled verifiedMer validationsDone } }'
+)
+MODELS = '{ leaderboard(taskCode: "sentiment") { rows { rank dynascore model { name } } totalCount } }'
+TO_VALIDATE = "query($r: ID!) { examplesToValidate(roundId: $r, first: 20) { edges { node { id } } pageInfo { endCursor } } }"
+SUB_ROUND = "subscription($r: ID!) { roundStats(roundId: $r) { totalCollected totalFooled totalValidated } }"
+SUB_QUEUE = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds reset } }"
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.errors: Counter[str] = Counter()
+        self.refusals: Counter[str] = Counter()
+        self.error_samples: list[str] = []
+        self.messages: Counter[str] = Counter()
+        self.subscription_errors = 0
+        self.subscriptions_alive = 0
+        self.wall = 0.0
+        self.cpu: dict[str, float] = {}
+        self.verdicts: Counter[str] = Counter()
+
+    def error(self, op: str, what: str) -> None:
+        self.errors[op] += 1
+        if len(self.error_samples) < 10:
+            self.error_samples.append(f"{op}: {what[:300]}")
+
+
+class Client:
+    def __init__(self, urls: list[str], recorder: Recorder) -> None:
+        # Idle connections are dropped before uvicorn's 5 s keep-alive ends: else a request sent as
+        # the server closes the connection is reset (a client bug, not an API error).
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=4), timeout=aiohttp.ClientTimeout(total=60)
+        )
+        self.urls = itertools.cycle([f"{u}/graphql" for u in urls])
+        self.recorder = recorder
+
+    async def call(
+        self,
+        op: str,
+        query: str,
+        variables: dict | None = None,
+        token: str | None = None,
+        ok: tuple[str, ...] = (),
+        refusable: tuple[str, ...] = (),
+    ) -> dict | None:
+        """The `data` of a successful call, else None (counted as a refusal or an error)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        started = time.perf_counter()
+        try:
+            async with self.http.post(
+                next(self.urls), json={"query": query, "variables": variables or {}}, headers=headers
+            ) as response:
+                body = await response.json(content_type=None)
+                status = response.status
+        except (TimeoutError, aiohttp.ClientError, json.JSONDecodeError) as exc:
+            self.recorder.error(op, repr(exc))
+            return None
+        self.recorder.latencies[op].append((time.perf_counter() - started) * 1000)
+        if status != 200 or body.get("errors"):
+            self.recorder.error(op, f"HTTP {status} {body.get('errors')}")
+            return None
+        data = body["data"]
+        result = next(iter(data.values()))
+        if ok and isinstance(result, dict) and result.get("__typename") not in ok:  # an expected refusal, or an error
+            if result.get("message") in refusable:
+                self.recorder.refusals[f"{op}: {result['message']}"] += 1
+            else:
+                self.recorder.error(op, json.dumps(result))
+            return None
+        return data
+
+
+async def subscribe(url: str, token: str, query: str, round_id: str, kind: str, recorder: Recorder, ready: asyncio.Event) -> None:
+    try:
+        async with websockets.connect(
+            url, subprotocols=["graphql-transport-ws"], max_queue=None, open_timeout=60, ping_interval=None
+        ) as ws:
+            await ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
+            assert json.loads(await ws.recv())["type"] == "connection_ack"
+            await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}}))
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "ping":
+                    await ws.send(json.dumps({"type": "pong"}))
+                elif message["type"] == "next" and not message["payload"].get("errors"):
+                    recorder.messages[kind] += 1
+                    ready.set()
+                elif message["type"] != "pong":
+                    recorder.subscription_errors += 1
+                    recorder.error(f"subscription {kind}", json.dumps(message))
+                    return
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # noqa: BLE001 — any lost subscription is an error of the run
+        recorder.subscription_errors += 1
+        recorder.error(f"subscription {kind}", repr(exc))
+    finally:
+        ready.set()
+
+
+async def annotator(client: Client, token: str, round_id: str, sentences, deadline: float, think) -> None:
+    mine: list[str] = []
+    while time.monotonic() < deadline:
+        data = await client.call("nextContext", CONTEXT, {"r": round_id}, token)
+        await asyncio.sleep(think())
+        if data is None:
+            continue
+        sentence, label = random.choice(sentences)
+        variables = {
+            "i": {
+                "roundId": round_id,
+                "contextId": data["nextContext"]["id"],
+                "fields": {"statement": sentence},
+                "label": label,
+                "clientId": str(uuid.uuid4()),
+                "timeSpentMs": 2000.0,
+            }
+        }
+        created = await client.call("createExample", CREATE, variables, token, ok=("ExampleSubmitted",))
+        if created:
+            mine.append(created["createExample"]["example"]["id"])
+            client.recorder.verdicts[created["createExample"]["verdict"]] += 1
+        roll = random.random()
+        if roll < 0.04 and mine:
+            await client.call(
+                "retractExample", RETRACT, {"e": mine.pop(random.randrange(len(mine)))}, token, ok=("ExampleChanged",)
+            )
+        elif roll < 0.06 and mine:
+            await client.call("flagExample", FLAG, {"e": random.choice(mine)}, token, ok=("ExampleChanged",))
+        elif roll < 0.10:
+            await client.call("myExamples", MINE, None, token)
+        elif roll < 0.13:
+            await client.call("myStats", MY_STATS, None, token)
+        elif roll < 0.16:
+            await client.call("round counters", ROUND, {"r": round_id}, token)
+
+
+async def validator(client: Client, token: str, round_id: str, deadline: float, think) -> None:
+    while time.monotonic() < deadline:
+        data = await client.call("nextExamplesToValidate", NEXT, {"r": round_id}, token)
+        batch = data["nextExamplesToValidate"] if data else []
+        if not batch:
+            await asyncio.sleep(think())
+        for example in batch:
+            await asyncio.sleep(think())
+            if time.monotonic() >= deadline:
+                break
+            label = random.choices(["CORRECT", "INCORRECT", "FLAGGED"], [0.8, 0.15, 0.05])[0]
+            # The author may have retracted it meanwhile: a refusal the validator's client expects.
+            await client.call(
+                "validateExample",
+                VOTE,
+                {"e": example["id"], "l": label},
+                token,
+                ok=("ExampleValidated",),
+                refusable=("This example was retracted by its author.",),
+            )
+        roll = random.random()
+        if roll < 0.06:
+            await client.call("userLeaderboard", USERS, None, token)
+        elif roll < 0.10:
+            await client.call("leaderboard", MODELS, None, token)
+        elif roll < 0.13:
+            await client.call("examplesToValidate", TO_VALIDATE, {"r": round_id}, token)
