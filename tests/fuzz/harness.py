@@ -17,14 +17,8 @@ from typing import Any
 import httpx
 from graphql import GraphQLList, GraphQLNonNull, GraphQLUnionType
 
-from tests.fuzz.strategies import (
-    INVALID_UTF8,
-    INVALID_UTF8_BYTES,
-    MUTATIONS,
-    SCHEMA,
-    Case,
-    has_default,
-)
+from tests.fuzz.junk import INVALID_UTF8, INVALID_UTF8_BYTES
+from tests.fuzz.strategies import MUTATIONS, SCHEMA, Case, has_default
 from tests.fuzz.world import World
 
 # Text that must never reach a client: tracebacks, internal module and driver names, Python exception

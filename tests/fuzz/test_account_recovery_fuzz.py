@@ -4,7 +4,9 @@ adminIssuePasswordReset. Each `@example` is a hostile case worth keeping."""
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import INVALID_UTF8, Case, Ref, cases
+from tests.fuzz.junk import INVALID_UTF8
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 
 TOKENISH = "0123456789abcdef." + "A" * 43
 

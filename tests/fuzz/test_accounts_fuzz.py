@@ -6,7 +6,9 @@ from hypothesis import example, given
 from strawberry.relay import to_base64
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import INVALID_UTF8, Case, Ref, cases
+from tests.fuzz.junk import INVALID_UTF8
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 from tests.fuzz.world import PASSWORD
 
 LONG_EMAIL = f"{'a' * 64}@{'b' * 189}.{'c' * 63}"  # matched the email pattern, longer than users.email's 254

@@ -5,7 +5,9 @@ the database before and after); the API tests (tests/api/test_admin_*.py) cover 
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import INVALID_UTF8, Case, Ref, cases
+from tests.fuzz.junk import INVALID_UTF8
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 
 
 @FUZZ

@@ -5,7 +5,8 @@ is a case that once crashed the server (a masked `Unexpected error.`)."""
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 
 VALID = {
     "roundId": Ref("round:alpha"),

@@ -8,7 +8,8 @@ No case uploads an archive that passes every check, so no deploy job starts."""
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 from tests.fuzz.uploads import (
     MultipartCase,
     archives,

@@ -5,7 +5,8 @@ aims at a real example of the world: its author, another user, junk and unstorab
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 
 CLIENT = "0b8e5c1a-9f7d-4c2b-8a61-3e5d7f9a1b2c"
 

@@ -7,7 +7,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import VIEWERS, Case, Ref, cases, malformed_ids, weighted
+from tests.fuzz.junk import malformed_ids, weighted
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import VIEWERS, Case, cases
 from tests.fuzz.world import gid
 
 NOTIFICATION_REFS = ("notification:alice", "notification:bob")

@@ -7,7 +7,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import INVALID_UTF8_BYTES, Case, Ref, cases, junk_strings, weighted
+from tests.fuzz.junk import INVALID_UTF8_BYTES, junk_strings, weighted
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 from tests.fuzz.uploads import MultipartCase, multipart_cases, send_multipart
 
 

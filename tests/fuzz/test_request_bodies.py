@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.fuzz.abuse import SIGN_UP, refusal, refused
-from tests.fuzz.strategies import INVALID_UTF8_BYTES
+from tests.fuzz.junk import INVALID_UTF8_BYTES
 
 LIMIT = 2 * 1024 * 1024  # Settings.request_body_max_bytes
 UPLOAD = 'mutation($f: Upload!) { createDataset(taskCode: "alpha", name: "n", file: $f) { __typename } }'

@@ -5,7 +5,8 @@ call must write nothing (the harness compares every table)."""
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 from tests.fuzz.world import SENTIMENT_CONFIG
 
 

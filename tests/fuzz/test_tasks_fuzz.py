@@ -9,7 +9,8 @@ from hypothesis import example, given
 from strawberry.relay import to_base64
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 from tests.fuzz.world import SENTIMENT_CONFIG
 
 

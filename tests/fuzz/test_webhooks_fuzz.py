@@ -9,7 +9,8 @@ import pytest
 from hypothesis import example, given
 
 from tests.fuzz.conftest import FUZZ
-from tests.fuzz.strategies import Case, Ref, cases
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
 
 CREATED = "{ __typename ... on WebhookCreated { webhook { id } } ... on Error { code message } }"
 

@@ -16,15 +16,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tests.fuzz.harness import Fuzzer, document
-from tests.fuzz.strategies import (
-    INVALID_UTF8_BYTES,
-    VIEWERS,
-    junk_strings,
-    short_junk,
-    texts,
-    variables_for,
-    weighted,
-)
+from tests.fuzz.junk import INVALID_UTF8_BYTES, junk_strings, short_junk, weighted
+from tests.fuzz.plausible import texts
+from tests.fuzz.strategies import VIEWERS, variables_for
 from tests.fuzz.world import PASSAGE
 
 CONFIG = """name: "{name}"

@@ -105,7 +105,7 @@ class World:
     refs: dict[str, Any] = field(default_factory=dict)
 
     def resolve(self, value: Any) -> Any:
-        from tests.fuzz.strategies import Ref
+        from tests.fuzz.plausible import Ref
 
         if isinstance(value, Ref):
             return self.refs[value.key]
