@@ -3,8 +3,8 @@
 Once for this module the session's PostgreSQL is seeded by bench/seed_scale.py (1M examples with a
 realistic skew, ~0.95M votes, 10k users, 4 rounds, 20k contexts, 300 models; ~25 s). Then:
 
-- every list query the API runs (the very SQL text, imported from the resolvers and services) is
-  explained with EXPLAIN ANALYZE twice: as a custom plan for real arguments (the busiest author, a
+- every list query the API runs (the very SQL text, imported from the resolvers and services; the cases are in
+  tests/scale/list_query_plans.py) is explained with EXPLAIN ANALYZE twice: as a custom plan for real arguments (the busiest author, a
   one-example author, the current and the oldest round, deep cursors) and as the generic plan that a
   prepared statement switches to after five runs (asyncpg prepares every statement). The examples
   and validations tables must be read through the expected indexes only, never a Seq Scan, and at
@@ -19,31 +19,20 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import os
-import re
 from dataclasses import dataclass
 
-import asyncpg
 import pytest
 from strawberry.relay import GlobalID, to_base64
 
 from bench.seed_scale import Seeded, seed
-from server.annotation.browse import queries as browse_queries
-from server.annotation.examples import queries as example_queries
-from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats
 from server.core.sql import Query
-from server.graphql.annotation import schema as validation_api
-from server.graphql.core.relay import PK_MAX, encode_cursor
-from server.tasks import queries as task_queries
+from server.graphql.core.relay import encode_cursor
 from tests.conftest import TABLES, GraphQLClient, run_sql
+from tests.scale.list_query_plans import CASES, CUSTOM_PLAN_ONLY, explain, positional, scan_nodes, scanned_relation
 
 BIG = ("examples", "validations")
-PAGE_READ_BUDGET = 2_000  # rows of examples + validations a page of 20 may read (bad plans read 27k–900k)
-# A full-text search for a rare phrase reads its matches over the whole table (a bitmap of the GIN index), then keeps
-# the round's: ~5,000 rows for a phrase in 1 of 200 examples, against ~250,000 for a round's scan.
-SEARCH_READ_BUDGET = 8_000
 
 
 @dataclass
@@ -79,199 +68,6 @@ def world(stack):
 # --- plans --------------------------------------------------------------------------------------
 
 
-def _positional(sql: str) -> str:
-    counter = iter(range(1, 1000))
-    return re.sub(r"\{\}", lambda _: f"${next(counter)}", sql)
-
-
-def _literal(value) -> str:
-    if isinstance(value, str):
-        return "'" + value.replace("'", "''") + "'"
-    if isinstance(value, list):
-        return "ARRAY[" + ", ".join(map(_literal, value)) + "]::text[]"
-    assert value is None or isinstance(value, (int, bool)), value
-    return "NULL" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-
-
-async def _explain(sql: str, args: list, generic: bool) -> dict:
-    connection = await asyncpg.connect(os.environ["DATABASE_URL"])
-    try:
-        if not generic:
-            return json.loads(await connection.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}", *args))[0]["Plan"]
-        await connection.execute("SET plan_cache_mode = force_generic_plan")
-        await connection.execute(f"PREPARE listed AS {sql}")
-        text = await connection.fetchval(f"EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE listed({', '.join(map(_literal, args))})")
-        return json.loads(text)[0]["Plan"]
-    finally:
-        await connection.close()
-
-
-def _scans(plan: dict):
-    if "Relation Name" in plan or "Index Name" in plan:
-        yield plan
-    for child in plan.get("Plans", []):
-        yield from _scans(child)
-
-
-def _relation(node: dict, index_tables: dict[str, str]) -> str | None:
-    return node.get("Relation Name") or index_tables.get(node.get("Index Name", ""))
-
-
-# (case, SQL the API runs, arguments from the world (by name for a Query), indexes allowed per big table, read budget or None)
-CASES = [
-    (
-        "myExamples, busiest author",
-        example_queries.MY_EXAMPLES,
-        lambda w: {"user_id": w.busiest, "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_user", "examples_pkey"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "myExamples, busiest author, deep cursor",
-        example_queries.MY_EXAMPLES,
-        lambda w: {"user_id": w.busiest, "below": 150_000, "limit": 21},
-        {"examples": {"examples_user", "examples_pkey"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "myExamples, least active author",
-        example_queries.MY_EXAMPLES,
-        lambda w: {"user_id": w.rare, "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_user"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "myExamples(roundId), busiest author, oldest round",
-        example_queries.MY_EXAMPLES_IN_ROUND,
-        lambda w: {"user_id": w.busiest, "round_id": w.rounds[0], "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_user_round_id"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "examplesToValidate, current round",
-        validation_queries.EXAMPLES_TO_VALIDATE,
-        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "after_id": 0, "limit": 21},
-        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "examplesToValidate, oldest round, deep cursor",
-        validation_queries.EXAMPLES_TO_VALIDATE,
-        lambda w: {"round_id": w.rounds[0], "user_id": w.validator, "after_id": 300_000, "limit": 21},
-        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "examplesToValidate subscription snapshot",
-        validation_queries.QUEUE_SNAPSHOT,
-        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "limit": validation_api.QUEUE_SNAPSHOT},
-        {"examples": {"examples_open_queue"}, "validations": {"validations_user", "validations_unique_example_user"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "nextExamplesToValidate candidates",
-        validation_queries.CANDIDATES,
-        lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "first": 5},
-        {
-            "examples": {"examples_open_by_round"},
-            "validations": {"validations_user", "validations_unique_example_user", "validations_example"},
-        },
-        5_000,
-    ),
-    ("round contexts page", task_queries.ROUND_CONTEXTS, lambda w: {"round": w.rounds[-1], "after": 0, "limit": 21}, {}, None),
-    (
-        "userLeaderboard",
-        validation_queries.USER_LEADERBOARD,
-        lambda w: {"task_id": w.seeded.task_id, "round_number": None, "first": 21},
-        {},
-        0,
-    ),
-    (
-        "userLeaderboard(roundNumber)",
-        validation_queries.USER_LEADERBOARD,
-        lambda w: {"task_id": w.seeded.task_id, "round_number": 4, "first": 21},
-        {},
-        0,
-    ),
-    (
-        "myStats, busiest author",
-        validation_queries.USER_STATS,
-        lambda w: {"task_id": w.seeded.task_id, "round_number": None, "user_id": w.busiest},
-        {},
-        0,
-    ),
-    # Badges need the days an author was active: proportional to the author's own history by nature.
-    (
-        "myBadges active days, busiest author",
-        validation_queries.ACTIVE_DAYS,
-        lambda w: {"task_id": w.seeded.task_id, "user_id": w.busiest},
-        {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}},
-        None,
-    ),
-    # Owners browsing a round (roundExamples): newest first, by filter; the task's flag queue (flaggedExamples).
-    (
-        "roundExamples, oldest round",
-        browse_queries.browse_statement("round", frozenset()),
-        lambda w: {"round_id": w.rounds[0], "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_round_id"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "roundExamples, oldest round, deep cursor",
-        browse_queries.browse_statement("round", frozenset()),
-        lambda w: {"round_id": w.rounds[0], "below": 100_000, "limit": 21},
-        {"examples": {"examples_round_id"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "roundExamples(author), busiest author, oldest round",
-        browse_queries.browse_statement("round", frozenset({"author"})),
-        lambda w: {"round_id": w.rounds[0], "author": _username(w.busiest), "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_user_round_id"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "roundExamples(statuses: flagged), current round",
-        browse_queries.browse_statement("round", frozenset({"statuses"})),
-        lambda w: {"round_id": w.rounds[-1], "statuses": ["flagged"], "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_round_id", "examples_flag_queue"}},
-        # 1 in ~200 of the current round's examples: the newest 21 are among its newest ~4,500 (the generic plan reads
-        # them through examples_round_id; a custom plan takes the flag queue's index)
-        SEARCH_READ_BUDGET,
-    ),
-    (
-        "roundExamples(text), a word in a third of the examples",
-        browse_queries.browse_statement("round", frozenset({"text"})),
-        lambda w: {"round_id": w.rounds[-1], "text": "awful", "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_round_id", "examples_search"}},
-        PAGE_READ_BUDGET,
-    ),
-    (
-        "roundExamples(text), a phrase in 1 of 200 examples",
-        browse_queries.browse_statement("round", frozenset({"text"})),
-        lambda w: {"round_id": w.rounds[0], "text": '"place 117"', "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_round_id", "examples_search"}},
-        SEARCH_READ_BUDGET,
-    ),
-    (
-        "flaggedExamples, the task's flag queue",
-        browse_queries.browse_statement("task", frozenset({"flagged", "retracted"})),
-        lambda w: {"task_id": w.seeded.task_id, "retracted": False, "below": PK_MAX, "limit": 21},
-        {"examples": {"examples_flag_queue_by_id"}},
-        PAGE_READ_BUDGET,
-    ),
-]
-
-
-def _username(user_id: int) -> str:
-    return run_sql("SELECT username FROM users WHERE id = $1", user_id)[0]["username"]
-
-
-# Statements the API runs with custom plans only (browse/queries.py CUSTOM_PLANS: a search is planned for its words).
-CUSTOM_PLAN_ONLY = {
-    "roundExamples(text), a word in a third of the examples",
-    "roundExamples(text), a phrase in 1 of 200 examples",
-}
 PLANS = [
     pytest.param(case, generic, id=f"{case[0]}-{'generic' if generic else 'custom'} plan")
     for case in CASES
@@ -289,12 +85,12 @@ def test_list_query_plans_read_through_indexes(world, case, generic):
     if isinstance(sql, Query):  # named statements of a query room, with their arguments by name
         text, args = sql.sql, list(sql.arguments(make_args(world)))
     else:
-        text, args = _positional(sql), make_args(world)
-    plan = asyncio.run(_explain(text, args, generic))
-    scans = list(_scans(plan))
+        text, args = positional(sql), make_args(world)
+    plan = asyncio.run(explain(text, args, generic))
+    scans = list(scan_nodes(plan))
     read = 0
     for node in scans:
-        relation = _relation(node, index_tables)
+        relation = scanned_relation(node, index_tables)
         assert node["Node Type"] != "Seq Scan" or relation not in (*BIG, "contexts"), (name, node["Node Type"], relation)
         if relation in BIG and "Index Name" in node:
             assert node["Index Name"] in allowed.get(relation, ()), (name, node["Index Name"])
