@@ -68,14 +68,22 @@ def test_triton_stopped_for_a_minute_loses_no_example_and_judges_the_pending_one
     for writer in writers:
         writer.start()
     try:
-        time.sleep(3)
+        # Every writer is answered before the outage (a positive signal, not a fixed pause) ...
+        wait_for(lambda: all(w.answers for w in writers), timeout=120, what="every writer's first answer", interval=0.1)
         stack.triton.stop()
         stopped_at = time.monotonic()
         time.sleep(TRITON_OUTAGE_S)
         restarting_at = time.monotonic()
         stack.triton.start()
         _load_models(stack, target_models)
-        time.sleep(3)
+        # ... and again once Triton is back.
+        back_at = time.monotonic()
+        wait_for(
+            lambda: all(any(at > back_at for at, _ in w.answers) for w in writers),
+            timeout=120,
+            what="every writer's answer after the restart",
+            interval=0.1,
+        )
     finally:
         for writer in writers:
             writer.stop.set()
