@@ -1,5 +1,6 @@
-"""The inbox: writing a notification (in the producer's transaction), announcing it after commit, reading and
-marking a user's notifications, and their email preferences."""
+"""The inbox: writing a notification (from a listener of the domain event that announces its fact,
+server/notifications/listeners.py), announcing it, reading and marking a user's notifications, and their email
+preferences."""
 
 from __future__ import annotations
 
@@ -16,13 +17,13 @@ LIVE_BATCH = 50  # the most a live subscription reads per wake-up
 
 
 async def notify(recipient: int, kind: NotificationKind, subject: str, data: Mapping[str, Any]) -> NotificationRow | None:
-    """Write one notification; run it inside the transaction that records the fact, so both commit or neither.
-    None when (recipient, kind, subject) was notified before (a retried job, a re-run): nothing is written."""
+    """Write one notification. None when (recipient, kind, subject) was notified before (a retried listener, a
+    re-delivered event, a re-run): nothing is written, so a fact is notified once however often it is announced."""
     return await queries.insert(recipient, str(kind), subject, dict(data))
 
 
 async def announce(services: Services, created: Iterable[NotificationRow | None]) -> None:
-    """After commit: tell the recipients' open sockets, and queue the email copies that are due."""
+    """Once written: tell the recipients' open sockets, and queue the email copies that are due."""
     rows = [row for row in created if row]
     if not rows:
         return
