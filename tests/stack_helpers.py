@@ -151,14 +151,23 @@ def live_workers(stack) -> list:
     return [worker for worker in workers if worker.poll() is None]
 
 
+# The workers that serve the session's worker metrics port: LocalStack's first, then each one started in its place.
+METRICS_WORKERS = {"worker-0"}
+
+
 def start_worker(stack, env: dict[str, str] | None = None, name: str = "", metrics_url: str = "") -> Path:
     """Starts another worker on the stack's services, with `env` added to the stack's; returns its log file. With
-    `metrics_url` (one of stack.worker_metrics_urls) it serves its metrics where the session's worker did."""
+    `metrics_url` (one of stack.worker_metrics_urls) it serves its metrics where the session's worker did; so does a
+    worker started when none is alive (it replaces the session's: a later test scrapes the session's metrics port)."""
     import sys
     import uuid
     from urllib.parse import urlparse
 
+    if not metrics_url and not live_workers(stack) and stack.worker_metrics_urls:
+        metrics_url = stack.worker_metrics_urls[0]
     name = name or f"worker-{uuid.uuid4().hex[:6]}"
+    if metrics_url:
+        METRICS_WORKERS.add(name)
     log_path = stack.logs / f"{name}.log"
     extra = {"WORKER_METRICS_PORT": str(urlparse(metrics_url).port)} if metrics_url else {}
     stack.group.spawn(
@@ -167,13 +176,34 @@ def start_worker(stack, env: dict[str, str] | None = None, name: str = "", metri
     return log_path
 
 
-def stop_workers(stack) -> None:
-    """Stops every live worker of the stack the way an orchestrator would (SIGTERM), and waits for each to exit."""
+def stop_workers(stack, names: set[str] | None = None) -> None:
+    """Stops the stack's live workers (or those named) the way an orchestrator would: SIGTERM, then SIGKILL for one
+    still busy after 30 s (its job runs again: the liveness cron releases it). Waits for each to exit."""
     import signal
+    import subprocess
 
-    for worker in live_workers(stack):
+    for name in list(stack.group.names):
+        worker = stack.group.get(name)
+        if not name.startswith("worker") or worker.poll() is not None or (names is not None and name not in names):
+            continue
         worker.send_signal(signal.SIGTERM)
-        worker.wait(timeout=60)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait(timeout=30)
+
+
+def restore_session_worker(stack) -> None:
+    """One live worker serving the session's metrics port, as the session started: extra workers are stopped, and if
+    none serves the port any more, the stack's workers are replaced by one that does."""
+    alive = [name for name in stack.group.names if name.startswith("worker") and stack.group.get(name).poll() is None]
+    serving = [name for name in alive if name in METRICS_WORKERS]
+    if serving:
+        stop_workers(stack, set(alive) - {serving[0]})
+    else:
+        stop_workers(stack)
+        start_worker(stack)
 
 
 @contextmanager

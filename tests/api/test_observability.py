@@ -226,8 +226,16 @@ def test_worker_jobs_have_metrics_and_the_request_id_of_their_origin(api, stack,
     assert ("dynabench_job_queue_depth", frozenset({("state", "ready")})) in after
     assert value(after, jobs, function="recheck_pending_examples", outcome="ok") >= 1  # the cron sweeper ran
 
-    log = stack.logs / "worker-0.log"
-    lines = wait_until(lambda: [json.loads(line) for line in log.read_text(errors="replace").splitlines() if request_id in line])
+    # Every worker's log: an earlier test (a killed worker, a worker with other settings) may have replaced worker-0.
+    def logged():
+        return [
+            json.loads(line)
+            for log in sorted(stack.logs.glob("worker*.log"))
+            for line in log.read_text(errors="replace").splitlines()
+            if request_id in line
+        ]
+
+    lines = wait_until(logged)
     # The aggregation's own lines, and those of the jobs it enqueues (badges, notifications, webhooks), carry the id.
     assert all(line["request_id"] == request_id and line.get("job") for line in lines)
     assert any(line["job"] == "aggregate_example" and "aggregate_example" in line["message"] for line in lines)

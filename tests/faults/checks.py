@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
-import uuid
 from pathlib import Path
 
+from tests import stack_helpers
 from tests.conftest import run_sql
 
 
@@ -60,8 +59,6 @@ def kill_workers(stack, sig: int = signal.SIGKILL) -> None:
 
 
 def start_worker(stack) -> Path:
-    """Starts another worker on the stack; returns its log file."""
-    name = f"worker-{uuid.uuid4().hex[:6]}"
-    log_path = stack.logs / f"{name}.log"
-    stack.group.spawn(name, [sys.executable, "-m", "server.cli", "worker"], env=stack.env, log_path=log_path)
-    return log_path
+    """Starts another worker on the stack; returns its log file (tests/stack_helpers.py: the first one started when
+    none is alive serves the session's worker metrics port, as the worker it replaces did)."""
+    return stack_helpers.start_worker(stack)
