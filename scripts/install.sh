@@ -18,16 +18,29 @@ if [[ -z "$python" ]]; then
 fi
 [[ -n "$python" ]] || { echo "install: Python 3.11 is required (set PYTHON=/path/to/python3.11)" >&2; exit 1; }
 
+# The PWA's packages and build go on beside the Python packages (both mostly wait on downloads); its output is shown
+# once the Python packages are in.
+pwa_pid=
+if [[ -f pwa/package.json ]]; then
+  command -v npm >/dev/null || { echo "install: npm is required to build the PWA" >&2; exit 1; }
+  pwa_log=$(mktemp)
+  (cd pwa && npm install --no-audit --no-fund --loglevel=error && npm run build --silent) >"$pwa_log" 2>&1 &
+  pwa_pid=$!
+  trap 'kill "$pwa_pid" 2>/dev/null || true; rm -f "$pwa_log"' EXIT
+fi
+
 [[ -x .venv/bin/python ]] || "$python" -m venv .venv
 pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@"; }
 echo "==> Python packages (first run takes a few minutes)"
 pip install --upgrade pip
-# Pinned first: an unpinned torch would pull a multi-GB CUDA build.
-pip install "torch==2.13.0"
-if [[ $with_tests == 1 ]]; then pip install -e ".[test]"; else pip install -e .; fi
+# torch pinned in the same resolution: an unpinned torch would pull a multi-GB CUDA build. Browser tests
+# (tests/browser): pytest-playwright drives Debian's chromium; Playwright never downloads a browser.
 if [[ $with_tests == 1 ]]; then
-  # Browser tests (tests/browser): pytest-playwright drives Debian's chromium; Playwright never downloads a browser.
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pip install "pytest-playwright>=0.5"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pip install "torch==2.13.0" -e ".[test]" "pytest-playwright>=0.5"
+else
+  pip install "torch==2.13.0" -e .
+fi
+if [[ $with_tests == 1 ]]; then
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "==> chromium (apt-get) for the browser tests"
     as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
@@ -38,9 +51,11 @@ fi
 .venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo" \
   || { echo "install: the Python environment is incomplete" >&2; exit 1; }
 
-if [[ -f pwa/package.json ]]; then
+if [[ -n $pwa_pid ]]; then
   echo "==> PWA (npm install && npm run build)"
-  command -v npm >/dev/null || { echo "install: npm is required to build the PWA" >&2; exit 1; }
-  (cd pwa && npm install --no-audit --no-fund --loglevel=error && npm run build --silent)
+  pwa_status=0
+  wait "$pwa_pid" || pwa_status=$?
+  cat "$pwa_log"
+  (( pwa_status == 0 )) || { echo "install: the PWA's npm install or build failed (above)" >&2; exit 1; }
 fi
 echo "==> Installed. Run: .venv/bin/dynabench up"

@@ -34,7 +34,7 @@ check() {
 check "ruff check" .venv/bin/ruff check --output-format concise .
 check "ruff format --check" .venv/bin/ruff format --check --output-format concise .
 check "mypy (strict on the domain cores)" .venv/bin/mypy
-check "tsc --noEmit (pwa)" bash -c 'cd pwa && npx --no-install tsc --noEmit -p tsconfig.json && npx --no-install tsc --noEmit -p tsconfig.node.json'
+check "tsc --noEmit (pwa)" bash -c 'cd pwa && npm run --silent typecheck'
 check "vitest (pwa)" bash -c 'cd pwa && npx --no-install vitest run'
 failed=()
 for i in "${!names[@]}"; do

@@ -22,6 +22,7 @@ from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
 from server.core.i18n import Text
+from server.core.security_headers import SecurityHeaders
 from server.core.services import Services
 from server.core.settings import Settings, get_settings
 from server.graphql.core.context import GraphQLContext
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         after_exception=[log_unhandled],
         type_encoders={Text: str},  # a translatable message (server/core/i18n.py) is a str in any response
     )
-    # Outside the router, so that every request (404s included) gets a request id and is counted.
-    app.asgi_handler = RequestContext(app.asgi_handler, log_requests=settings.access_log)
+    # Outside the router, so that every request (404s and 413s included) gets a request id, is counted and carries the
+    # security headers.
+    app.asgi_handler = RequestContext(SecurityHeaders(app.asgi_handler), log_requests=settings.access_log)
     return app

@@ -80,7 +80,7 @@ def _remove_finished_runs(runs: Path) -> None:
 SLOW_FILES_FIRST: tuple[str, ...] = (
     "tests/security/test_hostile_models.py",  # models that never answer: the worker's timeouts, ~4 min
     "tests/api/test_models.py",  # real models deployed and evaluated on real datasets
-    "tests/faults/test_outages.py",  # Triton stopped for a minute, Redis and PostgreSQL restarted
+    "tests/faults/test_outages.py",  # Triton stopped, Redis and PostgreSQL restarted
     "tests/faults/test_worker_killed.py",
     "tests/modelbuild/test_modelbuild_triton.py",  # trains three models from the seed data
     "tests/modelbuild/test_offline_export.py",
@@ -129,6 +129,10 @@ SESSION_LIMITS = {
     "MODEL_LOAD_TIMEOUT_S": "90",
     "SMOKE_TEST_TIMEOUT_S": "30",
     "EVALUATION_BATCH_TIMEOUT_S": "60",
+    # The worker's once-a-minute sweeps (round targets kept loaded, datasets' contamination checks, ...) run every 10 s.
+    "SWEEP_INTERVAL_S": "10",
+    # A stub the kernel killed (the hostile memory bomb) fails its load after this rather than production's 30 s.
+    "SANDBOX_STUB_TIMEOUT_S": "15",
     # Folders of unloaded models' files go soon (tests/api/test_submission_residency.py watches them go).
     "SANDBOX_SCRATCH_SWEEP_S": "5",
     "SANDBOX_SCRATCH_GRACE_S": "20",

@@ -60,7 +60,6 @@ class SandboxedTriton(ChildService):
         *,
         log_path: Path | None = None,
         limits: SandboxLimits | None = None,
-        stub_timeout_seconds: int = 30,
         start_timeout: float = 60.0,
     ) -> None:
         self.runtime_dir = Path(runtime_dir).absolute()
@@ -68,7 +67,6 @@ class SandboxedTriton(ChildService):
         super().__init__(Path(log_path) if log_path else self.state_dir / "triton-submissions.log")
         self.control_key = control_key
         self.limits = limits or SandboxLimits.from_env()
-        self.stub_timeout_seconds = stub_timeout_seconds
         self.start_timeout = start_timeout
         self.run_dir = self._pick_run_dir()
         self.cgroup: SandboxCgroup | None = None
@@ -128,7 +126,7 @@ class SandboxedTriton(ChildService):
                 "--model-repository=/tmp/models",
                 "--model-control-mode=explicit",
                 "--exit-timeout-secs=3",
-                f"--backend-config=python,stub-timeout-seconds={self.stub_timeout_seconds}",
+                f"--backend-config=python,stub-timeout-seconds={self.limits.stub_timeout_s}",
                 "--allow-metrics=false",
             ],
         )

@@ -65,6 +65,9 @@ class SandboxLimits:
     # The agent removes the folders of unloaded models' files this often, once they are this old.
     scratch_sweep_s: float = 30.0
     scratch_grace_s: float = 120.0
+    # How long Triton waits on a model instance's stub process (its start, its health checks) before calling it
+    # unhealthy: a stub the kernel killed (a memory bomb) fails its load only after this.
+    stub_timeout_s: int = 30
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SandboxLimits:
@@ -78,6 +81,7 @@ class SandboxLimits:
             max_response_bytes=int(float(env.get("SANDBOX_MAX_RESPONSE_MB", "64")) * (1 << 20)),
             scratch_sweep_s=float(env.get("SANDBOX_SCRATCH_SWEEP_S", "30")),
             scratch_grace_s=float(env.get("SANDBOX_SCRATCH_GRACE_S", "120")),
+            stub_timeout_s=int(env.get("SANDBOX_STUB_TIMEOUT_S", "30")),
         )
 
 

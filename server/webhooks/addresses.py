@@ -2,8 +2,8 @@
 
 A hook's URL must be https:// (http:// only when the operator allows private targets, WEBHOOKS_ALLOW_PRIVATE, which
 is for tests and closed networks), carry no credentials, and name a host. Every address the host resolves to must be
-public (not private, loopback, link-local, multicast, reserved, shared or unspecified, and an IPv4-mapped IPv6
-address is judged as its IPv4 address); the check runs at registration and again before every delivery (DNS can
+public (not private, loopback, link-local, site-local, multicast, reserved, shared, unspecified or the 6to4 relay
+block, and an IPv4-mapped or 6to4 IPv6 address is judged as its IPv4 address); the check runs at registration and again before every delivery (DNS can
 change), and the delivery connects to the very address that was checked (server/webhooks/sender.py).
 """
 
@@ -71,10 +71,22 @@ def parse_target(url: str, allow_private: bool) -> Target:
     return Target(url=url, scheme=scheme, host=host, port=port or (443 if scheme == "https" else 80), literal=literal)
 
 
+# Routable on paper, but relays to whatever IPv4 address they are given: the deprecated 6to4 relay anycast block.
+RELAY_ANYCAST = ipaddress.ip_network("192.88.99.0/24")
+
+
 def is_public(address: IPAddress) -> bool:
-    """A globally routable unicast address."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    """A globally routable unicast address. An IPv6 address that carries an IPv4 one to reach (IPv4-mapped, 6to4) is
+    judged as that IPv4 address; site-local IPv6 (fec0::/10, deprecated but still routed inside some networks) is not
+    public."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.is_site_local:
+            return False
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is not None:
+            address = embedded
+    if isinstance(address, ipaddress.IPv4Address) and address in RELAY_ANYCAST:
+        return False
     return address.is_global and not address.is_multicast and not address.is_reserved
 
 

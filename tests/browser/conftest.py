@@ -74,8 +74,14 @@ def pw(api, chromium_path) -> Iterator[Playwright]:
 
 @pytest.fixture
 def launch(pw, chromium_path) -> Iterator[Callable]:
-    """launch(profile_dir, **options) → a persistent chromium context; all are closed after the test."""
+    """launch(profile_dir, **options) → a persistent chromium context; all are closed after the test, which fails if
+    the browser refused anything under the server's Content-Security-Policy (server/core/security_headers.py)."""
     opened = []
+    refused: list[str] = []
+
+    def note_csp(message) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(message.text)
 
     def _launch(profile: Path, **options):
         options.setdefault("viewport", {"width": 1280, "height": 800})
@@ -88,6 +94,7 @@ def launch(pw, chromium_path) -> Iterator[Callable]:
             **options,
         )
         context.set_default_timeout(30_000)
+        context.on("console", note_csp)
         opened.append(context)
         return context
 
@@ -99,6 +106,7 @@ def launch(pw, chromium_path) -> Iterator[Callable]:
             context.close()
         except Exception:  # noqa: BLE001 — teardown: a context that died with its browser has nothing left to close
             pass
+    assert refused == [], refused
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -33,8 +34,19 @@ def sign_up(page: Page, base: str, username: str) -> None:
     expect(page.get_by_role("heading", level=1, name="Tasks")).to_be_visible()
 
 
+def wait_for_js(page: Page, expression: str, arg: Any = None, timeout_s: float = 30.0) -> None:
+    """Until `expression` (a JavaScript expression or function of `arg`) is truthy in the page. Playwright's own
+    wait_for_function evaluates its predicate with eval, which the PWA's Content-Security-Policy refuses (no
+    'unsafe-eval'); page.evaluate is not subject to it."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s:g} s: {expression}")
+        time.sleep(0.1)
+
+
 def wait_for_service_worker(page: Page) -> None:
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null", timeout=30_000)
+    wait_for_js(page, "navigator.serviceWorker && navigator.serviceWorker.controller !== null")
 
 
 def open_task(page: Page, base: str, code: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from strawberry.relay import to_base64
 
-from tests.browser.helpers import open_task, seed, sign_up, sql, write_example
+from tests.browser.helpers import open_task, seed, sign_up, sql, wait_for_js, write_example
 
 FLAG = 'mutation($id: ID!) { flagExample(exampleId: $id, reason: "unclear") { __typename } }'
 RETRACT = "mutation($id: ID!) { retractExample(exampleId: $id) { __typename } }"
@@ -158,7 +158,7 @@ def test_sandbox_banner_stays_in_view_until_sandbox_is_off(api, app_url, launch,
         "(b) => { const tall = document.createElement('div'); tall.style.blockSize = '200vh'; b.parentElement.append(tall); }"
     )
     page.mouse.wheel(0, 2000)
-    page.wait_for_function("window.scrollY > 0")
+    wait_for_js(page, "window.scrollY > 0")
     box, header = banner.bounding_box(), page.locator("header.topbar").bounding_box()
     assert box is not None and header is not None
     assert box["y"] + box["height"] <= viewport["height"]

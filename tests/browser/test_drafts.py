@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from tests.browser.helpers import open_task, read_store, seed, sign_up, write_example
+from tests.browser.helpers import open_task, read_store, seed, sign_up, wait_for_js, write_example
 
 
 def test_draft_survives_a_browser_restart(api, app_url, launch, profile):
@@ -15,7 +15,8 @@ def test_draft_survives_a_browser_restart(api, app_url, launch, profile):
     text = "The plot was thin, yet I could not stop smiling."
     write_example(page, text, "Positive")
     # Every keystroke is written to IndexedDB; wait until the last one landed.
-    page.wait_for_function(
+    wait_for_js(
+        page,
         """async (text) => {
           const rows = await new Promise((resolve) => {
             const open = indexedDB.open("dynabench");
@@ -26,7 +27,7 @@ def test_draft_survives_a_browser_restart(api, app_url, launch, profile):
           });
           return rows.some((d) => d.fields.statement === text && d.label === "positive");
         }""",
-        arg=text,
+        text,
     )
     context.close()
 

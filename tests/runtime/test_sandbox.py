@@ -64,7 +64,9 @@ class TritonPythonModel:
 @pytest.fixture(scope="module")
 def sandboxed(tmp_path_factory):
     base = tmp_path_factory.mktemp("sandbox")
-    triton = SandboxedTriton(prepare_triton_runtime(base / "runtime"), base / "state", "the-control-key", limits=SandboxLimits())
+    triton = SandboxedTriton(
+        prepare_triton_runtime(base / "runtime"), base / "state", "the-control-key", limits=SandboxLimits(stub_timeout_s=12)
+    )
     triton.start()
     try:
         yield triton
@@ -131,6 +133,11 @@ def test_the_sandbox_runs_unprivileged_with_no_host_port(sandboxed):
     tree = psutil.Process(sandboxed.pid).children(recursive=True)
     inside = [p for p in tree if not p.name().startswith("bwrap")]
     assert any("/sandbox/agent.py" in p.cmdline() for p in inside) and any("tritonserver" in p.name() for p in inside)
+    # Its limits reach Triton: here the stub timeout (SANDBOX_STUB_TIMEOUT_S).
+    triton_argv = next(p.cmdline() for p in inside if "tritonserver" in p.name())
+    assert "--backend-config=python,stub-timeout-seconds=12" in triton_argv
+    assert SandboxLimits.from_env({"SANDBOX_STUB_TIMEOUT_S": "15"}).stub_timeout_s == 15
+    assert SandboxLimits.from_env({}).stub_timeout_s == 30
     if os.geteuid() == 0:
         assert {p.uids().real for p in inside} == {65534}
         assert all(p.status() == psutil.STATUS_ZOMBIE or _no_capabilities(p.pid) for p in inside)

@@ -134,6 +134,17 @@ def test_max_batch_size_is_capped(tmp_path):
         ("response_cache { enable: true }", "response_cache is not allowed"),
         ('runtime: "libtriton_evil.so"', "runtime 'libtriton_evil.so' is not allowed"),
         ('model_operations { op_library_filename: [ "1/ops.so" ] }', "model_operations is not allowed"),
+        ('cc_model_filenames { key: "7.5" value: "../../../x.py" }', "cc_model_filenames is not allowed"),
+        (
+            'model_warmup [ { name: "w" batch_size: 1 inputs { key: "statement" value: { data_type: TYPE_STRING '
+            'dims: [ 1 ] input_data_file: "../../../../etc/shadow" } } } ]',
+            "model_warmup 'w' input 'statement' names the file '../../../../etc/shadow'",
+        ),
+        (
+            'model_warmup [ { name: "w" batch_size: 1 inputs { key: "statement" value: { data_type: TYPE_STRING '
+            'dims: [ 1 ] input_data_file: "/etc/passwd" } } } ]',
+            "input_data_file must be a plain file name",
+        ),
     ],
 )
 def test_server_side_features_and_unknown_parameters_are_refused(tmp_path, extra, expected):
@@ -156,6 +167,15 @@ def test_every_problem_is_reported_and_unknown_parameters_are_named(tmp_path):
 
 def test_response_cache_off_is_fine(tmp_path):
     check_config_limits(read(tmp_path, BASE + "response_cache { enable: false }\n"), ConfigLimits())
+
+
+def test_a_warmup_with_a_plain_file_name_or_generated_data_is_fine(tmp_path):
+    warmup = (
+        'model_warmup [ { name: "w" batch_size: 1 inputs { key: "statement" value: { data_type: TYPE_STRING '
+        'dims: [ 1 ] input_data_file: "sample.bin" } } }, { name: "z" batch_size: 1 inputs { key: "statement" '
+        "value: { data_type: TYPE_STRING dims: [ 1 ] zero_data: true } } } ]\n"
+    )
+    check_config_limits(read(tmp_path, BASE + warmup), ConfigLimits())
 
 
 def test_settings_read_the_limits_from_the_environment(monkeypatch):

@@ -49,6 +49,11 @@ def test_the_target_carries_the_port_and_a_literal_address():
         ("https://[fe80::1]/", "private"),
         ("https://[fc00::1]/", "private"),
         ("https://[::ffff:127.0.0.1]/", "private"),  # IPv4-mapped loopback
+        ("https://[2002:7f00:1::]/", "private"),  # 6to4 of 127.0.0.1
+        ("https://[2002:a00:1::1]/", "private"),  # 6to4 of 10.0.0.1
+        ("https://[fec0::1]/", "private"),  # site-local
+        ("https://192.88.99.1/", "private"),  # the 6to4 relay anycast block
+        ("https://[64:ff9b::7f00:1]/", "private"),  # NAT64 of 127.0.0.1
         ("https://224.0.0.1/", "private"),
         ("https://240.0.0.1/", "private"),
         ("https://localhost/", "local host"),
@@ -79,6 +84,7 @@ def test_the_operator_allowance_admits_http_and_private_targets():
 def test_public_addresses():
     assert is_public(ipaddress.ip_address("8.8.8.8"))
     assert is_public(ipaddress.ip_address("2001:4860:4860::8888"))
+    assert is_public(ipaddress.ip_address("2002:808:808::1"))  # 6to4 of a public address
     for text in ("127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.1.1", "169.254.1.1", "100.64.0.1", "0.0.0.0",
                  "255.255.255.255", "::1", "::", "fe80::1", "fd00::1", "::ffff:10.0.0.1", "ff02::1", "192.0.2.1"):  # fmt: skip
         assert not is_public(ipaddress.ip_address(text)), text

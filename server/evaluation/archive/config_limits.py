@@ -171,4 +171,38 @@ def _feature_problems(config: Any, limits: ConfigLimits) -> list[str]:
         )
     if config.HasField("model_operations") and config.model_operations.op_library_filename:
         problems.append(tr("model_operations is not allowed: custom operation libraries cannot be loaded"))
+    if config.cc_model_filenames:
+        problems.append(
+            tr(
+                "cc_model_filenames is not allowed: it picks a model file per GPU, and submitted models run on CPU "
+                "here from <version>/model.py"
+            )
+        )
+    problems.extend(_warmup_problems(config))
     return problems
+
+
+def _warmup_problems(config: Any) -> list[str]:
+    """A warmup sample's input_data_file is read by Triton from the model's warmup/ folder: only a plain file name
+    there (a path could read files outside the model)."""
+    problems: list[str] = []
+    for warmup in config.model_warmup:
+        for name, sample in sorted(warmup.inputs.items()):
+            if not sample.HasField("input_data_file"):
+                continue
+            file_name = sample.input_data_file
+            if not _plain_file_name(file_name):
+                problems.append(
+                    tr(
+                        "model_warmup {warmup!r} input {input!r} names the file {file!r}: input_data_file must be a "
+                        "plain file name in the model's warmup/ folder",
+                        warmup=warmup.name,
+                        input=name,
+                        file=file_name,
+                    )
+                )
+    return problems
+
+
+def _plain_file_name(name: str) -> bool:
+    return bool(name) and name not in (".", "..") and not any(c in name for c in "/\\\0")

@@ -60,11 +60,12 @@ def probe_results(message: str) -> dict[str, str]:
 
 # The worker that runs this module's jobs gives up on a model's answers sooner than the session's worker (whose
 # generous limits suit real models evaluated on a busy machine, tests/conftest.py SESSION_LIMITS) and than production
-# (120 s / 300 s): the models that never answer wait these out. A toy model answers in milliseconds, and the huge
-# output takes a few seconds to make and cut. Its load limit stays the session's: the memory bomb's load ends only when
-# Triton finds its killed stub unhealthy (its stub timeout, 30 s) and took ~60 s on a busy 2-core machine.
+# (600 s / 120 s / 300 s): the models that never answer wait these out. A toy model loads in seconds and answers in
+# milliseconds, and the huge output takes a few seconds to make and cut. The load limit stays above the memory bomb's
+# worst case: when the kernel kills its stub rather than failing its allocation, the load ends only when Triton finds
+# the stub unhealthy (the session's SANDBOX_STUB_TIMEOUT_S, 15 s).
 WORKER_TIMEOUTS = {
-    "MODEL_LOAD_TIMEOUT_S": "90",
+    "MODEL_LOAD_TIMEOUT_S": "45",
     "SMOKE_TEST_TIMEOUT_S": "15",
     "EVALUATION_BATCH_TIMEOUT_S": "15",
 }
