@@ -78,27 +78,32 @@ def _remove_finished_runs(runs: Path) -> None:
 # (scripts/test.sh: --dist loadfile --no-loadscope-reorder), so that no long file starts last and runs alone at the end.
 # The rest keep their order. A file missing here only starts later.
 SLOW_FILES_FIRST: tuple[str, ...] = (
-    "tests/security/test_hostile_models.py",  # models that never answer: the worker's timeouts, ~4 min
-    "tests/api/test_models.py",  # real models deployed and evaluated on real datasets
-    "tests/faults/test_outages.py",  # Triton stopped, Redis and PostgreSQL restarted
-    "tests/faults/test_worker_killed.py",
+    # The first two need no target model: on a clean clone they run while scripts/test.sh still builds them.
+    "tests/security/test_hostile_models.py",  # models that never answer wait out the worker's (short) timeouts
     "tests/modelbuild/test_modelbuild_triton.py",  # trains three models from the seed data
-    "tests/modelbuild/test_offline_export.py",
-    "tests/api/test_contamination.py",
+    "tests/api/test_models.py",  # real models deployed and evaluated on real datasets
     "tests/api/test_training.py",
-    "tests/api/test_examples_behaviour.py",
-    "tests/api/test_gold_unseen.py",
-    "tests/api/test_model_pipeline.py",
-    "tests/api/test_submission_residency.py",
+    "tests/faults/test_worker_killed.py",
+    "tests/faults/test_outages.py",  # Triton stopped, Redis and PostgreSQL restarted
+    "tests/api/test_scoring_datasets.py",
     "tests/test_up.py",
+    "tests/api/test_contamination.py",
+    "tests/scale/test_query_plans.py",
+    "tests/fuzz/test_accounts_fuzz.py",
+    "tests/api/test_examples_behaviour.py",
+    "tests/browser/test_accessibility.py",
+    "tests/api/test_submission_targets.py",
+    "tests/api/test_model_pipeline.py",
+    "tests/browser/test_annotate_writing.py",
+    "tests/browser/test_models_upload_progress.py",
+    "tests/api/test_gold_unseen.py",
+    "tests/api/test_notifications.py",
     "tests/runtime/test_sandbox.py",
     "tests/runtime/test_local_triton.py",
-    "tests/runtime/test_local_services.py",
+    "tests/modelbuild/test_offline_export.py",
     "tests/faults/test_outbox_under_chaos.py",
+    "tests/api/test_submission_residency.py",
     "tests/faults/test_replicas.py",
-    "tests/api/test_notifications.py",
-    "tests/api/test_scoring_datasets.py",
-    "tests/api/test_submission_targets.py",
 )
 
 

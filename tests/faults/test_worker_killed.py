@@ -47,7 +47,7 @@ def test_worker_killed_during_aggregation(stack, api, target_models):
 
 def test_worker_killed_during_evaluation(stack, api, target_models, admin_token):
     seed_builtin_tasks()
-    rows = _dynasent_test_rows(1500)  # enough predictions that the kill lands mid-evaluation
+    rows = _dynasent_test_rows(600)  # ~2,500 predictions with the perturbed copies: the kill lands mid-evaluation
     assert create_dataset(api, admin_token, "sentiment", "dynasent-r1-test", _jsonl(rows))["exampleCount"] == len(rows)
     researcher = api.sign_up("researcher")
     model_id = upload_model(api, researcher, "sentiment", "killed midway", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))[
