@@ -48,6 +48,9 @@ __all__ = [
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "shared" / "data")
 os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
+# Models the tests build (build_test_models, tests/modelbuild) train on one torch thread: the machine is busy with the
+# rest of the suite (server/core/settings.py torch_threads).
+os.environ.setdefault("TORCH_THREADS", "1")
 RUN_DIR_PREFIX = "dynabench-tests-"
 KEEP_FINISHED_RUNS = 2  # the folders (stack logs) of the last runs that ended stay for a look
 
@@ -148,6 +151,8 @@ SESSION_LIMITS = {
     "WEBHOOK_MAX_ATTEMPTS": "3",
     "WEBHOOK_DISABLE_AFTER": "2",
     "WEBHOOK_TIMEOUT_S": "5",
+    # The worker's torch work (retraining, contamination embeddings) uses one thread: the machine is busy with the rest.
+    "TORCH_THREADS": "1",
 }
 
 

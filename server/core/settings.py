@@ -206,3 +206,10 @@ def get_settings() -> Settings:
             "secret (`dynabench up` generates one in its data directory)."
         )
     return settings
+
+
+def torch_threads() -> int:
+    """torch's threads in this process (training, embeddings): TORCH_THREADS, else every core. On a machine busy with
+    other work (the tests) one thread runs several times faster than two that wait on each other at every operation."""
+    configured = os.environ.get("TORCH_THREADS", "").strip()
+    return max(1, int(configured)) if configured.isdigit() else max(1, os.cpu_count() or 1)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 import time
 from collections import defaultdict
@@ -28,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.core.settings import torch_threads
 from server.modelbuild.mixing import BatchMixer, validated_summary
 from server.modelbuild.tasks import TaskSpec
 
@@ -148,7 +148,7 @@ def train_classifier(
     transformers.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
     torch.manual_seed(cfg.seed)
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    torch.set_num_threads(torch_threads())
     rng = random.Random(cfg.seed)
     label2id = {label: i for i, label in enumerate(spec.labels)}
     rows = _balanced(train, cfg.max_per_class, rng)

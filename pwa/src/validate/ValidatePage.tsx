@@ -89,6 +89,9 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   // A hand-out that brought nothing new: not asked again until the count or the queue changes.
   const exhausted = useRef<string | null>(null);
   const rereadTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Bumped by each re-read and each settled vote: an answer to an older re-read (it can arrive after a newer one, or
+  // after a vote it does not count yet) is dropped instead of bringing back a stale count.
+  const rereadSeq = useRef(0);
   const [live, setLive] = useState<"connecting" | "live" | "fallback">("connecting");
   const [liveError, setLiveError] = useState<string | null>(null);
   const [ownerMode, setOwnerMode] = useState(false);
@@ -137,8 +140,11 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     if (rereadTimer.current) clearTimeout(rereadTimer.current);
     rereadTimer.current = setTimeout(() => {
       rereadTimer.current = null;
+      const seq = ++rereadSeq.current;
       request(VALIDATION_WAITING, { roundId }).then(
-        ({ validationWaiting }) => setWaiting(validationWaiting),
+        ({ validationWaiting }) => {
+          if (seq === rereadSeq.current) setWaiting(validationWaiting);
+        },
         () => undefined, // offline: the count stays as it was
       );
     }, 250);
@@ -233,6 +239,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         if (item.roundId !== roundId) return;
         // The server has the vote: the example has left this validator's queue for good.
         if (outcome === "done") {
+          rereadSeq.current++; // a re-read sent before the server had this vote would count it still
           const held = queueRef.current;
           if (held?.some((e) => e.id === item.exampleId)) {
             setQueue(store(held.filter((e) => e.id !== item.exampleId)));

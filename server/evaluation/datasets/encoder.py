@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from server.core.settings import torch_threads
+
 BATCH = 64
 MAX_LENGTH = 128  # tokens per text: enough to tell near-duplicates apart, and cheap
 _lock = threading.Lock()  # one embedding at a time per process: the worker has two cores
@@ -53,6 +55,9 @@ def find_encoder(repository: str | os.PathLike | None, targets: Sequence[tuple[s
 
 @functools.lru_cache(maxsize=2)
 def _load(path: str):
+    import torch
+
+    torch.set_num_threads(torch_threads())
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     import transformers
