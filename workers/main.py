@@ -69,7 +69,8 @@ def sweep_seconds(*seconds: int) -> set[int]:
     """The seconds of each minute a sweep runs at: its own, or every SWEEP_INTERVAL_S seconds from its first one when
     that is more often (the tests' worker: a sweep that would run once a minute then finds its rows within seconds)."""
     own = set(seconds)
-    interval = int(os.environ.get("SWEEP_INTERVAL_S") or 0)
+    configured = os.environ.get("SWEEP_INTERVAL_S", "").strip()
+    interval = int(configured) if configured.isdigit() else 0
     if not 0 < interval < 60:
         return own
     often = set(range(min(own) % interval, 60, interval))

@@ -22,7 +22,7 @@ def test_an_interval_never_makes_a_sweep_run_less_often(monkeypatch):
     assert sweep_seconds(0, 10, 20, 30, 40, 50) == {0, 10, 20, 30, 40, 50}
 
 
-@pytest.mark.parametrize("value", ["0", "60", "", "-5"])
-def test_an_interval_outside_a_minute_is_ignored(monkeypatch, value):
+@pytest.mark.parametrize("value", ["0", "60", "", "-5", "often"])
+def test_an_interval_outside_a_minute_or_not_a_number_is_ignored(monkeypatch, value):
     monkeypatch.setenv("SWEEP_INTERVAL_S", value)
     assert sweep_seconds(41) == {41}
