@@ -11,6 +11,8 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -209,6 +211,24 @@ def target_triton(stack, network_timeout: float = 300):
     client = triton_http.InferenceServerClient(stack.env["TRITON_URL"], network_timeout=network_timeout)
     client.register_plugin(ControlKey(stack.env["TRITON_CONTROL_KEY"]))
     return client
+
+
+@contextmanager
+def target_triton_stopped(stack) -> Iterator[None]:
+    """The target Triton stopped for the block, then started again with every model it served before (explicit
+    model control starts empty): the operator's models too, which the tests after this one on the stack expect."""
+    client = target_triton(stack)
+    served = sorted(m["name"] for m in client.get_model_repository_index() if m.get("state") == "READY")
+    client.close()
+    stack.triton.stop()
+    try:
+        yield
+    finally:
+        stack.triton.start()
+        client = target_triton(stack)
+        for name in served:
+            client.load_model(name)
+        client.close()
 
 
 class SyncTriton:

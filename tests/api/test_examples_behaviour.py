@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from server.annotation.fooling import squad_f1
 from tests.api.examples_helpers import CREATE, NEXT_CONTEXT, current_round, submit
-from tests.conftest import run_sql, seed_builtin_tasks, target_triton
+from tests.conftest import run_sql, seed_builtin_tasks, target_triton_stopped
 
 
 def _setup(api):
@@ -191,16 +191,11 @@ def test_next_context_spreads_annotators_over_the_pool(api):
 
 def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, target_models):
     token, round_id, context_id = _setup(api)
-    triton = stack.triton
-    triton.stop()
-    try:
+    with target_triton_stopped(stack):
         results = [
             submit(api, token, round_id, context_id, {"statement": f"Example number {i} was fine."}, label="positive")
             for i in range(3)
         ]
-    finally:
-        triton.start()
-        _load_models(stack, target_models)
     assert all(r["verdict"] == "PENDING" and r["example"]["status"] == "pending" for r in results)
     assert "pending" in results[0]["message"]
     deadline = time.monotonic() + 120
@@ -215,14 +210,6 @@ def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, ta
         "total_collected": 3,
         "total_fooled": fooled,
     }
-
-
-def _load_models(stack, target_models):
-
-    client = target_triton(stack)
-    for name in target_models.values():
-        client.load_model(name)
-    client.close()
 
 
 def test_target_model_status_shows_heldout_accuracy(api, target_models):

@@ -10,12 +10,11 @@ from strawberry.relay import GlobalID
 
 from tests.api.examples_helpers import NEXT_CONTEXT, fooling_example, submit, wait_until
 from tests.api.models_helpers import multipart
-from tests.api.test_examples_behaviour import _load_models
 from tests.api.test_gold import MARK, _configure
 from tests.api.test_gold import _world as gold_world
 from tests.api.test_gold_upload import ROUND, UPLOAD
 from tests.api.test_validation import _next, _ws
-from tests.conftest import run_sql
+from tests.conftest import run_sql, target_triton_stopped
 
 SHOWN = "id fooled status input modelName modelVersion modelOutput"
 NEXT = f"query($r: ID!, $n: Int!) {{ nextExamplesToValidate(roundId: $r, first: $n) {{ {SHOWN} }} }}"
@@ -125,8 +124,7 @@ def test_gold_uploaded_during_a_triton_outage_waits_then_gets_its_output(stack, 
     queue = _subscribe(stack, validator, round_id)
     assert _next(queue)["examplesToValidate"] == {"added": [{"id": regular["id"]}], "removedIds": []}
 
-    stack.triton.stop()
-    try:
+    with target_triton_stopped(stack):
         [uploaded] = _upload(api, owner, round_id, {"fields": {"statement": GOLD_TEXT}, "label": other, "gold": "correct"})
         marked = submit(api, author, round_id, context_id, {"statement": marked_text}, label=marked_label)
         assert uploaded["status"] == "pending" and marked["verdict"] == "PENDING", (uploaded, marked)
@@ -137,9 +135,6 @@ def test_gold_uploaded_during_a_triton_outage_waits_then_gets_its_output(stack, 
         for _ in range(10):  # had they been servable, each call would serve one with probability 3/4
             served = api(NEXT, {"r": round_id, "n": 5}, token=validator)["nextExamplesToValidate"]
             assert [item["id"] for item in served] == [regular["id"]]
-    finally:
-        stack.triton.start()
-        _load_models(stack, target_models)
 
     # The pending-example worker judges both once the model is back.
     judged = "SELECT count(*) AS n FROM examples WHERE id = ANY($1::int[]) AND status <> 'pending'"

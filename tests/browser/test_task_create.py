@@ -32,7 +32,7 @@ def test_a_new_owner_creates_a_task_from_the_form_with_a_served_model(app_url, l
     # The served models, with readiness: the operator's model is ready and chosen; the built-in task's own model is
     # listed but cannot be chosen by a non-admin.
     community = page.get_by_test_id(f"served-{community_model}")
-    expect(community).to_contain_text("ready")
+    expect(community).to_have_attribute("data-ready", "true")
     expect(community).to_contain_text("held-out accuracy")
     expect(community.get_by_role("radio")).to_be_checked()
     builtin = page.get_by_test_id(f"served-{target_models['sentiment']}")

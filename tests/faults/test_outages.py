@@ -11,19 +11,12 @@ from websockets.sync.client import connect
 
 from tests.api.examples_helpers import CREATE, NEXT_CONTEXT, current_round, submit
 from tests.api.test_validation import VALIDATE, _status, _world
-from tests.conftest import run_sql, seed_builtin_tasks, target_triton
+from tests.conftest import run_sql, seed_builtin_tasks, target_triton_stopped
 from tests.faults.chaos import wait_for
 from tests.faults.checks import assert_counters_equal_rows, kill_workers, live_workers, start_worker
 
 # Long enough for several examples to be written while Triton is away; FAULTS_TRITON_OUTAGE_S=60 makes it a minute.
 TRITON_OUTAGE_S = float(os.environ.get("FAULTS_TRITON_OUTAGE_S", "20"))
-
-
-def _load_models(stack, target_models):
-    client = target_triton(stack)
-    for name in target_models.values():
-        client.load_model(name)
-    client.close()
 
 
 class Annotator(threading.Thread):
@@ -71,12 +64,10 @@ def test_triton_stopped_loses_no_example_and_judges_the_pending_ones(stack, api,
     try:
         # Every writer is answered before the outage (a positive signal, not a fixed pause) ...
         wait_for(lambda: all(w.answers for w in writers), timeout=120, what="every writer's first answer", interval=0.1)
-        stack.triton.stop()
-        stopped_at = time.monotonic()
-        time.sleep(TRITON_OUTAGE_S)
-        restarting_at = time.monotonic()
-        stack.triton.start()
-        _load_models(stack, target_models)
+        with target_triton_stopped(stack):
+            stopped_at = time.monotonic()
+            time.sleep(TRITON_OUTAGE_S)
+            restarting_at = time.monotonic()
         # ... and again once Triton is back.
         back_at = time.monotonic()
         wait_for(
@@ -90,9 +81,6 @@ def test_triton_stopped_loses_no_example_and_judges_the_pending_ones(stack, api,
             writer.stop.set()
         for writer in writers:
             writer.join(timeout=120)
-        if not stack.triton.running:
-            stack.triton.start()
-            _load_models(stack, target_models)
 
     assert [f for w in writers for f in w.failures] == []
     answers = [(at, a) for w in writers for at, a in w.answers]
