@@ -41,6 +41,22 @@ class ModelTimedOut(ModelUnavailable):
     """The model did not answer within the caller's timeout: its code may be stuck."""
 
 
+class MalformedOutput(ModelUnavailable):
+    """The model answered, with outputs that break the task's contract (missing, wrong shape or type): asking
+    again gets the same answer, so it is never retried."""
+
+
+def parse_outputs(config: TaskConfig, result: Any, rows: int, model_name: str) -> list[dict[str, Any]]:
+    try:
+        return [parse_output(config, result, i) for i in range(rows)]
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, UnicodeDecodeError) as exc:
+        expected = ", ".join(output_names(config))
+        raise MalformedOutput(
+            f"model {model_name}: its outputs do not follow the task's contract (expected {expected} for each of"
+            f" {rows} example(s); reading them raised {type(exc).__name__})"
+        ) from None
+
+
 @dataclass(frozen=True)
 class Prediction:
     model_name: str
@@ -86,7 +102,7 @@ async def predict_batch(
             ),
             timeout=timeout_s,
         )
-        parsed = [parse_output(config, result, i) for i in range(len(rows))]
+        parsed = parse_outputs(config, result, len(rows), model_name)
         outcome = "ok"
         return parsed
     except TimeoutError:
@@ -95,10 +111,12 @@ async def predict_batch(
     except InferenceServerException as exc:
         outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
+    except MalformedOutput:
+        raise
     except asyncio.CancelledError:
         outcome = "cancelled"
         raise
-    except Exception as exc:  # noqa: BLE001 — transport errors and outputs that break the contract
+    except Exception as exc:  # noqa: BLE001 — transport errors
         outcome = _failure_outcome(exc)
         raise ModelUnavailable(f"model {model_name}: {type(exc).__name__}: {exc}"[:500]) from None
     finally:
@@ -164,7 +182,7 @@ async def predict(
         prediction = Prediction(
             model_name,
             str(response.get("model_version", model_version)),
-            parse_output(config, result),
+            parse_outputs(config, result, 1, model_name)[0],
             parse_embedding(result) if embedding else None,
         )
         outcome = "ok"
@@ -175,6 +193,8 @@ async def predict(
     except InferenceServerException as exc:
         outcome = "unavailable"
         raise ModelUnavailable(f"model {model_name}: {exc.message()}") from None
+    except MalformedOutput:
+        raise
     except (OSError, asyncio.CancelledError) as exc:
         if isinstance(exc, asyncio.CancelledError) and asyncio.current_task().cancelling():
             outcome = "cancelled"

@@ -73,6 +73,10 @@ class Settings:
     model_load_timeout_s: float = 600.0
     smoke_test_timeout_s: float = 120.0
     evaluation_batch_timeout_s: float = 300.0
+    # An evaluation that loses the model's Triton (down, restarting) is tried again this many times in all, this
+    # long apart; then the model fails with the reason. Broken outputs and models the sandbox stopped never are.
+    evaluation_attempts: int = 3
+    evaluation_retry_s: float = 60.0
     # Submissions kept loaded in the sandboxed Triton at once (0: no limit); before a load beyond it, the
     # least recently active idle ones are unloaded (server/evaluation/models/residency.py).
     submissions_max_loaded: int = 3
@@ -166,6 +170,8 @@ class Settings:
             model_load_timeout_s=float(env.get("MODEL_LOAD_TIMEOUT_S", cls.model_load_timeout_s)),
             smoke_test_timeout_s=float(env.get("SMOKE_TEST_TIMEOUT_S", cls.smoke_test_timeout_s)),
             evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
+            evaluation_attempts=max(1, int(env.get("EVALUATION_ATTEMPTS", cls.evaluation_attempts))),
+            evaluation_retry_s=float(env.get("EVALUATION_RETRY_S", cls.evaluation_retry_s)),
             submissions_max_loaded=int(env.get("SUBMISSIONS_MAX_LOADED", cls.submissions_max_loaded)),
             crowd_id_secret=env.get("CROWD_ID_SECRET", ""),
             campaign_joins_per_hour_per_address=int(

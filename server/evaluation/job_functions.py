@@ -5,6 +5,8 @@ next one (a fresh deployment is evaluated; a model Triton lost is deployed again
 
 from __future__ import annotations
 
+from arq import Retry
+
 from server.core.jobs import runs
 from server.evaluation import jobs
 from server.evaluation.datasets import contamination_check as contamination_job
@@ -22,7 +24,9 @@ async def deploy_model(ctx: dict, model_id: int) -> str:
 @runs(jobs.evaluate_model)
 async def evaluate_model(ctx: dict, model_id: int) -> str:
     services = ctx["services"]
-    outcome = await evaluate.evaluate(services, model_id)
+    outcome = await evaluate.evaluate(services, model_id, attempt=int(ctx.get("job_try") or 1))
+    if outcome.retry_in_s is not None:  # the same job again (arq counts the attempts in job_try)
+        raise Retry(defer=outcome.retry_in_s)
     await pipeline.after_evaluation(services, model_id, outcome)
     return str(outcome.status)
 

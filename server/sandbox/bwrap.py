@@ -23,7 +23,7 @@ from pathlib import Path
 
 SANDBOX_UID = 65534  # nobody
 HERE = Path(__file__).resolve().parent
-AGENT = HERE / "agent.py"
+AGENT = HERE / "agent"  # a folder, run as python -I /sandbox/agent
 LAUNCHER = HERE / "stub_launcher.sh"
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "passwd", "group", "nsswitch.conf", "hosts", "localtime")
 # Fixed places inside the sandbox, so no host path (data directory, user name) leaks into it.
@@ -68,6 +68,15 @@ class SandboxLimits:
     # How long Triton waits on a model instance's stub process (its start, its health checks) before calling it
     # unhealthy: a stub the kernel killed (a memory bomb) fails its load only after this.
     stub_timeout_s: int = 30
+    # One model's processes (its own Triton and its stubs): past this the agent stops it, before the sandbox's
+    # limit makes the kernel kill whichever process it picks. -1: half the sandbox's limit; 0: none.
+    model_memory_bytes: int = -1
+    model_log_bytes: int = 1 << 20  # one model's output before its log rotates (one rotation kept)
+    logs_total_bytes: int = 64 << 20  # every model's logs together
+
+    def __post_init__(self) -> None:
+        if self.model_memory_bytes < 0:
+            object.__setattr__(self, "model_memory_bytes", self.memory_bytes // 2)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> SandboxLimits:
@@ -82,6 +91,9 @@ class SandboxLimits:
             scratch_sweep_s=float(env.get("SANDBOX_SCRATCH_SWEEP_S", "30")),
             scratch_grace_s=float(env.get("SANDBOX_SCRATCH_GRACE_S", "120")),
             stub_timeout_s=int(env.get("SANDBOX_STUB_TIMEOUT_S", "30")),
+            model_memory_bytes=int(float(env.get("SANDBOX_MODEL_MEMORY_GB", "-1")) * 1024**3),
+            model_log_bytes=int(float(env.get("SANDBOX_MODEL_LOG_MB", "1")) * (1 << 20)),
+            logs_total_bytes=int(float(env.get("SANDBOX_LOGS_MB", "64")) * (1 << 20)),
         )
 
 
@@ -158,7 +170,7 @@ def command(
         args.add("--ro-bind", root, str(root))
     args.add("--ro-bind", Path(runtime_dir) / "bin", f"{TRITON_DIR}/bin")
     args.add("--ro-bind", Path(runtime_dir) / "backends" / "python", BACKEND_SOURCE)
-    args.add("--ro-bind", AGENT, "/sandbox/agent.py")
+    args.add("--ro-bind", AGENT, "/sandbox/agent")
     args.add("--ro-bind", LAUNCHER, "/sandbox/stub_launcher.sh")
     args.add("--bind", run_dir, RUN_DIR)
     args.parents("/proc")
@@ -200,10 +212,15 @@ def command(
     agent = [
         f"{Path(sys.prefix) / 'bin' / 'python'}",
         "-I",  # isolated: no user site, no PYTHON* variables, no cwd on sys.path
-        "/sandbox/agent.py",
+        "/sandbox/agent",
         f"--listen={listen}",
         f"--stats-listen={stats_listen}",
         f"--max-response-bytes={limits.max_response_bytes}",
+        f"--model-memory-bytes={limits.model_memory_bytes}",
+        f"--sandbox-memory-bytes={limits.memory_bytes}",
+        f"--log-dir={RUN_DIR}/logs",
+        f"--model-log-bytes={limits.model_log_bytes}",
+        f"--logs-total-bytes={limits.logs_total_bytes}",
         f"--sweep-every-s={limits.scratch_sweep_s:g}",
         f"--sweep-grace-s={limits.scratch_grace_s:g}",
         f"--backend-source={BACKEND_SOURCE}",

@@ -9,7 +9,7 @@
 # Triton's pid is not visible from here; pid 1 is bwrap's init.
 # Its process limit is set inside its own user namespace (prlimit, after bwrap made it), where the
 # kernel counts only its own processes; set before, it would count every process of the sandbox's user.
-# No exec: bwrap's --die-with-parent is bound to the *thread* that forked it, and Triton forks stubs
+# No exec (and the exit status reported below): bwrap's --die-with-parent is bound to the *thread* that forked it, and Triton forks stubs
 # from short-lived threads. This shell is the parent instead; when Triton kills it (unload, crash of
 # the model) bwrap, its init and the stub die with it.
 set -eu
@@ -23,10 +23,16 @@ old_ifs=$IFS IFS=:
 for root in ${DYNABENCH_SANDBOX_ROOTS:-}; do set -- "$@" --ro-bind "$root" "$root"; done
 IFS=$old_ifs
 ulimit -t "${DYNABENCH_STUB_CPU_SECONDS:-unlimited}"
+status=0
 "$DYNABENCH_BWRAP" --unshare-user --unshare-net --unshare-pid --unshare-uts --die-with-parent --new-session \
   --ro-bind / / --dev /dev --perms 1777 --tmpfs /dev/shm --bind "/dev/shm/$region" "/dev/shm/$region" \
   --perms 1777 --tmpfs /tmp "$@" --tmpfs /run --ro-bind "$model_dir" "$model_dir" \
   --tmpfs /proc --ro-bind /proc/cpuinfo /proc/cpuinfo --ro-bind /proc/meminfo /proc/meminfo --chdir /tmp \
   -- "$DYNABENCH_PRLIMIT" --nproc="${DYNABENCH_STUB_MAX_PROCESSES:-unlimited}" \
   /sandbox/python_backend/triton_python_backend_stub \
-  "$model_py" "$region" "$shm_default" "$shm_growth" 1 "$lib_dir" "$ipc" "$instance" "$runtime_dir"
+  "$model_py" "$region" "$shm_default" "$shm_growth" 1 "$lib_dir" "$ipc" "$instance" "$runtime_dir" || status=$?
+# How the stub ended, for the agent (server/sandbox/agent/instances.py): a model whose code crashed or that the
+# kernel killed is stopped and the host is told why. An unload kills this shell first, so a report always means
+# the stub ended by itself.
+[ "$status" -eq 0 ] || echo "$status" > "/tmp/dynabench-stub-exits/$instance" || true
+exit "$status"

@@ -132,7 +132,7 @@ def test_the_sandbox_runs_unprivileged_with_no_host_port(sandboxed):
     # bwrap itself (and its init) keep root's uid to set the sandbox up; everything they start does not.
     tree = psutil.Process(sandboxed.pid).children(recursive=True)
     inside = [p for p in tree if not p.name().startswith("bwrap")]
-    assert any("/sandbox/agent.py" in p.cmdline() for p in inside) and any("tritonserver" in p.name() for p in inside)
+    assert any("/sandbox/agent" in p.cmdline() for p in inside) and any("tritonserver" in p.name() for p in inside)
     # Its limits reach Triton: here the stub timeout (SANDBOX_STUB_TIMEOUT_S).
     triton_argv = next(p.cmdline() for p in inside if "tritonserver" in p.name())
     assert "--backend-config=python,stub-timeout-seconds=12" in triton_argv
@@ -259,7 +259,6 @@ def test_the_agent_alone_measures_memory_over_tcp_as_in_compose(tmp_path):
             str(AGENT),
             f"--listen=tcp:127.0.0.1:{relay}",
             f"--stats-listen=tcp:127.0.0.1:{stats}",
-            f"--triton-port={free_port()}",
             "--",
             str(runtime / "bin" / "tritonserver"),
             f"--model-repository={tmp_path / 'models'}",

@@ -40,6 +40,7 @@ from tests.security.hostile import (
     TERMINAL,
     WORKER_TIMEOUTS,
     Arena,
+    Hammer,
     Submitted,
     archive,
     probe_results,
@@ -226,7 +227,7 @@ def test_huge_outputs_are_cut_and_fail_the_smoke_test(arena, stack):
     cuts_before = log.read_text(errors="replace").count("sandbox agent: refused a ")
     model = arena.upload("huge", archive("huge_output", {}))
     message = contained(arena, model)
-    assert message.startswith("Smoke test failed: "), message
+    assert message.startswith("Smoke test failed: ") and "over the sandbox's limit of" in message, message
     # The sandbox's relay cut the response (more than the limit), not something else along the way.
     cuts = re.findall(r"sandbox agent: refused a (\d+)-byte response \(limit (\d+)\)", log.read_text(errors="replace"))
     assert len(cuts) > cuts_before and int(cuts[-1][0]) > int(cuts[-1][1]), cuts
@@ -257,6 +258,8 @@ def test_a_memory_bomb_is_stopped_at_the_sandboxs_limit(arena):
     message = contained(arena, model)
     assert message.startswith(REFUSED), message
     assert "NOT STOPPED" not in message, message
+    # The agent stops it at the per-model limit (half the sandbox's) and says so.
+    assert "memory limit" in message, message
 
 
 def test_sleeping_past_the_smoke_test_timeout_fails_the_model(arena):
@@ -285,3 +288,68 @@ def test_sleeping_through_the_evaluation_fails_the_model(arena):
     batch = timeout_setting("EVALUATION_BATCH_TIMEOUT_S", 300)
     assert message.startswith("Evaluation failed: ") and f"did not answer within {batch:g} s" in message, message
     assert any(entry["message"].startswith("Smoke test passed") for entry in arena.status(model)["statusLog"])
+
+
+# Per-submission isolation (issue #28): every model has its own Triton in the sandbox.
+
+
+@pytest.fixture(scope="module")
+def healthy(arena) -> list[Submitted]:
+    """Two more well-behaved submissions beside the arena's benign one: the three that must keep answering."""
+    models = [arena.upload(f"healthy{i}", archive("benign", {}, name=f"healthy{i}")) for i in range(2)]
+    for model in models:
+        wait_until(lambda m=model: arena.status(m)["status"] in ("evaluated", "failed"), timeout=arena.deploy_guard, interval=0.5)
+        assert arena.status(model)["status"] == "evaluated", arena.status(model)
+    return [arena.benign, *models]
+
+
+def test_a_model_that_breaks_its_shared_memory_takes_down_only_its_own_triton(arena, healthy):
+    with Hammer(arena, healthy) as hammer:
+        model = arena.upload("shmcorrupt", archive("shm_corrupt", {}))
+        message = contained(arena, model, until=("evaluated", "failed"))
+    # It passed its smoke test, broke its region during the evaluation; the sandbox stopped it and says how (its
+    # stub, or its own Triton, aborted on the broken region).
+    assert message.startswith("Evaluation failed: the sandbox stopped the model: ") and "(SIGABRT)" in message, message
+    assert hammer.calls > 0 and hammer.errors == [], (hammer.calls, hammer.errors[:3])
+    print(f"\nhealthy submissions during the attack: {hammer.calls} answers, {len(hammer.errors)} errors")
+
+
+def test_a_crash_in_the_models_code_is_named(arena):
+    model = arena.upload("segfault", archive("crash_execute", {}))
+    message = contained(arena, model)
+    assert message.startswith("Smoke test failed: ") and "crashed (SIGSEGV)" in message, message
+
+
+def test_malformed_outputs_during_the_evaluation_fail_the_model_at_once(arena):
+    model = arena.upload("malformed", archive("malformed_evaluation", {}))
+    message = contained(arena, model, until=("evaluated", "failed"))
+    assert message.startswith("Evaluation failed: ") and "do not follow the task's contract" in message, message
+    assert not any("attempt 2" in entry["message"] for entry in arena.status(model)["statusLog"])
+
+
+def test_an_evaluation_that_loses_answers_is_tried_again_and_then_ends(arena):
+    # One error (the second request: the first evaluation batch): the second attempt completes the evaluation.
+    recovered = arena.upload("flakyonce", archive("flaky_evaluation", {"fail_calls": [2]}))
+    assert arena.settle(recovered, ("evaluated", "failed"))["status"] == "evaluated"
+    log = [entry["message"] for entry in arena.status(recovered)["statusLog"]]
+    assert any(m.startswith("Evaluation interrupted: ") and "attempt 2 of 3" in m for m in log), log
+    # Errors every time: three attempts, then failed with the reason, and its processes released.
+    broken = arena.upload("flakyalways", archive("flaky_evaluation", {"fail_calls": "all"}))
+    message = contained(arena, broken, until=("evaluated", "failed"))
+    assert message.startswith("Evaluation failed after 3 attempt(s): ") and "FLAKY call" in message, message
+
+
+def test_a_model_flooding_its_output_fills_only_its_bounded_log(arena, stack):
+    limits = SandboxLimits.from_env()
+    agent_log = stack.logs / "triton-submissions.log"
+    agent_log_before = agent_log.stat().st_size
+    model = arena.upload("flood", archive("log_flood", {"megabytes": 3 * limits.logs_total_bytes >> 20}))
+    message = contained(arena, model)
+    logs = Path(stack.triton_submissions.run_dir) / "logs"
+    own = [path for path in logs.iterdir() if path.name.startswith(model.triton_name)]
+    assert own and sum(p.stat().st_size for p in own) <= 2 * limits.model_log_bytes, own
+    assert sum(p.stat().st_size for p in logs.iterdir()) <= limits.logs_total_bytes + limits.model_log_bytes
+    assert agent_log.stat().st_size - agent_log_before < 1 << 20  # the agent's own log says only what happened
+    # The researcher reads the end of the output, bounded and escaped, beside the failure.
+    assert "The end of its output: " in message and "LAST-WORDS: the flood is over" in message, message
+    assert len(message) < 1500 and "\n" not in message, message

@@ -77,9 +77,9 @@ def test_model_control_needs_the_control_key_on_both_tritons():
     # tests/runtime/test_sandbox.py); gRPC is off there.
     submissions = SERVICES["triton-submissions"]
     script = " ".join(submissions["command"])
-    assert "/opt/dynabench/agent.py" in script and '"$$TRITON_CONTROL_KEY" |' in script
+    assert "python3 -I /opt/dynabench/agent " in script and '"$$TRITON_CONTROL_KEY" |' in script
     assert re.fullmatch(required("TRITON_CONTROL_KEY"), submissions["environment"]["TRITON_CONTROL_KEY"])
-    from server.sandbox import agent
+    from server.sandbox.agent import __main__ as agent
 
     assert set(agent.RESTRICTED_APIS.split(",")) >= RESTRICTED
     for name_ in ("app", "worker"):

@@ -1,5 +1,5 @@
 """The sandbox agent removes the folders Triton wrote models' files into once no model uses them
-(server/sandbox/agent.py): real folders, real processes naming them, a port where no Triton answers."""
+(server/sandbox/agent/sweep.py): real folders, real processes naming them, a port where no Triton answers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from server.sandbox import agent
+from server.sandbox.agent import sweep as agent
 
 
 def _folder(scratch: Path, name: str, age_s: float | None = 3600) -> Path:
@@ -27,6 +27,11 @@ def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _no_triton(_model: str) -> int:
+    """A Triton that does not answer (closed port): it cannot say whether a model is ready."""
+    return _closed_port()
 
 
 def _stub_like(scratch: Path, folder: str, instance: str) -> subprocess.Popen:
@@ -49,7 +54,7 @@ def test_unused_old_folders_go_and_used_or_young_ones_stay(tmp_path):
     try:
         assert "folderBBBBBB" in agent.override_folders_in_use(str(tmp_path))
         seen = {"folderCCCCCC": "submission_3_00000000"}  # seen serving a model earlier; Triton cannot say if ready
-        removed = asyncio.run(agent.sweep_once(_closed_port(), str(tmp_path), seen, grace_s=60))
+        removed = asyncio.run(agent.sweep_once(_no_triton, str(tmp_path), seen, grace_s=60))
         assert sorted(removed) == ["folderAAAAAA", "folderDDDDDD"]
         left = sorted(entry.name for entry in tmp_path.iterdir())
         assert left == ["folderBBBBBB", "folderCCCCCC", "folderFILE01", "folderYOUNG1", "models"]
@@ -72,7 +77,9 @@ def test_a_folder_whose_model_triton_reports_unloaded_goes(tmp_path):
         server = await asyncio.start_server(not_ready, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         try:
-            return await agent.sweep_once(port, str(tmp_path), {"folderEEEEEE": "submission_5_00000000"}, grace_s=60)
+            return await agent.sweep_once(
+                lambda _model: port, str(tmp_path), {"folderEEEEEE": "submission_5_00000000"}, grace_s=60
+            )
         finally:
             server.close()
 
@@ -81,4 +88,4 @@ def test_a_folder_whose_model_triton_reports_unloaded_goes(tmp_path):
 
 
 def test_a_missing_scratch_folder_is_no_error(tmp_path):
-    assert asyncio.run(agent.sweep_once(_closed_port(), str(tmp_path / "absent"), {}, grace_s=0)) == []
+    assert asyncio.run(agent.sweep_once(_no_triton, str(tmp_path / "absent"), {}, grace_s=0)) == []

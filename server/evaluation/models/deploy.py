@@ -8,8 +8,9 @@ from typing import NamedTuple
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
+from server.evaluation.models.log_text import excerpt
 from server.evaluation.models.residency import load_submission, model_ready
-from server.evaluation.models.sandbox_agent import stop_stuck_model, unload_quietly
+from server.evaluation.models.sandbox_agent import output_note, stop_stuck_model, unload_quietly
 from server.evaluation.models.status import get_model, record_status
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
 from server.tasks import reads as task_reads
@@ -66,7 +67,7 @@ async def deploy(services: Services, model_id: int) -> Deployment:
 
 
 async def _fail(services: Services, model_id: int, name: str, message: str) -> Deployment:
-    await record_status(services, model_id, ModelStatus.FAILED, message, name)
+    await record_status(services, model_id, ModelStatus.FAILED, message + await output_note(services, name), name)
     return Deployment(ModelStatus.FAILED)
 
 
@@ -85,7 +86,7 @@ def check_outputs(config: TaskConfig, rows: list[dict], outputs: list[dict]) -> 
     for i, output in enumerate(outputs):
         if config.kind == "classification":
             if output["label"] not in (config.labels or []):
-                return f"example {i}: label {output['label']!r} is not one of {config.labels}"
+                return f"example {i}: label {excerpt(output['label'])} is not one of {config.labels}"
             total = sum(output["probs"].values())
             if len(output["probs"]) != len(config.labels or []) or not math.isclose(total, 1.0, abs_tol=1e-3):
                 return f"example {i}: probs must have one value per label and sum to 1 (sum {total:.4f})"

@@ -8,12 +8,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
+from server.core.inference import MalformedOutput, ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.metrics import measures as metrics
 from server.evaluation.models.residency import model_ready
-from server.evaluation.models.sandbox_agent import peak_memory_gb, stop_stuck_model
+from server.evaluation.models.sandbox_agent import output_note, peak_memory_gb, stop_stuck_model, stopped_models
 from server.evaluation.models.status import get_model, record_status
 from server.evaluation.records import (
     LIVE_STATUSES,
@@ -73,13 +73,15 @@ async def infer_all(
 
 
 class Evaluation(NamedTuple):
-    """The job's result, and whether the model must be deployed again first (its deploy job comes next)."""
+    """The job's result, whether the model must be deployed again first (its deploy job comes next), and in how
+    many seconds the same job runs again (the model's Triton was away)."""
 
     status: str
     deploy_again: bool = False
+    retry_in_s: float | None = None
 
 
-async def evaluate(services: Services, model_id: int) -> Evaluation:
+async def evaluate(services: Services, model_id: int, attempt: int = 1) -> Evaluation:
     model = await get_model(model_id)
     name = model["triton_name"]
     if model["status"] not in LIVE_STATUSES:
@@ -112,10 +114,30 @@ async def evaluate(services: Services, model_id: int) -> Evaluation:
         await record_status(services, model_id, ModelStatus.FAILED, message, name)
         return Evaluation(ModelStatus.FAILED)
     except ModelUnavailable as exc:
-        await record_status(services, model_id, ModelStatus.DEPLOYED, f"Evaluation interrupted: {exc}; it will be retried.", name)
-        raise
+        return await _interrupted(services, model, exc, attempt)
     await record_status(services, model_id, ModelStatus.EVALUATED, f"Scores stored for {len(datasets)} dataset(s).", name)
     return Evaluation(ModelStatus.EVALUATED)
+
+
+async def _interrupted(services: Services, model: ModelRow, exc: ModelUnavailable, attempt: int) -> Evaluation:
+    """A final status with the reason when asking again cannot help (broken outputs, a model the sandbox stopped,
+    the last attempt); else the model back to `deployed` and the job again in a while."""
+    name, settings = model["triton_name"], services.settings
+    stopped = (await stopped_models(services)).get(name)
+    if stopped or isinstance(exc, MalformedOutput) or attempt >= settings.evaluation_attempts:
+        if stopped:
+            message = f"Evaluation failed: the sandbox stopped the model: {stopped}."
+        elif isinstance(exc, MalformedOutput):
+            message = f"Evaluation failed: {exc}."
+        else:
+            message = f"Evaluation failed after {attempt} attempt(s): {exc}."
+        await stop_stuck_model(services, name)  # its processes and memory go with it
+        await record_status(services, model["id"], ModelStatus.FAILED, message + await output_note(services, name), name)
+        return Evaluation(ModelStatus.FAILED)
+    retry = settings.evaluation_retry_s
+    message = f"Evaluation interrupted: {exc}; attempt {attempt + 1} of {settings.evaluation_attempts} in {retry:g} s."
+    await record_status(services, model["id"], ModelStatus.DEPLOYED, message, name)
+    return Evaluation(ModelStatus.DEPLOYED, retry_in_s=retry)
 
 
 async def measure_dataset(

@@ -48,3 +48,16 @@ def scrub(message: str, triton_name: str = "") -> str:
     message = _STORED_ARCHIVE.sub(YOUR_ARCHIVE, message)
     message = _ABSOLUTE_PATH.sub(_path, message)
     return _ADDRESS.sub(THE_SERVER, message)
+
+
+EXCERPT_CHARS = 80
+
+
+def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
+    """A model's output as a status log quotes it: escaped (repr: no control characters, no line breaks) and at
+    most ``limit`` characters of it, with its length when it was longer. The log is no channel for what the code
+    read: a label a few bytes long shows whole, a megabyte of it does not."""
+    text = value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text):,} characters)"

@@ -24,8 +24,8 @@ from tritonclient.utils import InferenceServerException
 from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
-from server.evaluation.models.sandbox_agent import loaded_models, stop_stuck_model, unload_quietly
-from server.evaluation.models.status import archive_path
+from server.evaluation.models.sandbox_agent import loaded_models, output_note, stop_stuck_model, stopped_models, unload_quietly
+from server.evaluation.models.status import archive_path, record_status
 from server.evaluation.records import ModelRow, ModelStatus, ResidentModelRow
 
 log = logging.getLogger("dynabench.evaluation")
@@ -115,8 +115,26 @@ async def ensure_loaded(services: Services, model: ModelRow) -> str | None:
     return problem
 
 
+async def fail_stopped_models(services: Services) -> list[str]:
+    """Mark failed, with the agent's reason and the end of their output, the models the sandbox agent stopped by
+    itself (a crash, broken shared memory, the memory limit): they are never loaded again automatically. Models a
+    deploy or an evaluation is busy with are left to that job, which reads the same reason. The names marked."""
+    stopped = await stopped_models(services)
+    marked = []
+    for row in await queries.resident_models(list(stopped)) if stopped else []:
+        if row["status"] in (ModelStatus.FAILED, ModelStatus.DEPLOYING, ModelStatus.EVALUATING):
+            continue
+        name = row["triton_name"]
+        message = f"Stopped in the sandbox: {stopped[name]}." + await output_note(services, name)
+        await record_status(services, row["id"], ModelStatus.FAILED, message, name)
+        marked.append(name)
+    return marked
+
+
 async def keep_round_targets_loaded(services: Services) -> int:
-    """Load every submission that judges an open round and is not loaded; the number that could not be."""
+    """Mark failed the models the sandbox stopped, then load every other submission that judges an open round and
+    is not loaded; the number that could not be."""
+    await fail_stopped_models(services)
     failed = 0
     for model_id in await queries.open_round_submissions():
         model = await queries.model(model_id)

@@ -1,6 +1,6 @@
-"""What the worker asks of the sandbox agent (server/sandbox/agent.py) beside Triton's own API: the
-peak memory of a model's processes, which models are loaded, and killing a model's processes when its
-code does not return."""
+"""What the worker asks of the sandbox agent (server/sandbox/agent/) beside Triton's own API: the
+peak memory of a model's processes, which models are loaded, which the agent stopped and why (a crash, the
+memory limit, ...) with the end of their output, and killing a model's processes when its code does not return."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import aiohttp
 
 from server.core.services import Services
 from server.core.triton_clients import agent_request
+from server.evaluation.models.log_text import EXCERPT_CHARS, excerpt
 
 log = logging.getLogger("dynabench.evaluation")
 
@@ -29,10 +30,7 @@ async def peak_memory_gb(services: Services, triton_name: str) -> float | None:
     return peak / 1024**3 if peak else None
 
 
-async def loaded_models(services: Services) -> dict[str, int] | None:
-    """{Triton name: resident bytes} of the models whose processes run in the sandbox (Triton's own
-    repository index omits models loaded with their files in the request); None when no agent is
-    configured or it does not answer."""
+async def _models_answer(services: Services) -> dict | None:
     url = services.settings.triton_submissions_stats_url
     if not url:
         return None
@@ -40,8 +38,46 @@ async def loaded_models(services: Services) -> dict[str, int] | None:
         answer = await agent_request(url, "/models", control_key=services.settings.triton_control_key)
     except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
         return None
-    models = answer.get("models") if isinstance(answer, dict) else None
+    return answer if isinstance(answer, dict) else None
+
+
+async def loaded_models(services: Services) -> dict[str, int] | None:
+    """{Triton name: resident bytes} of the models whose processes run in the sandbox (Triton's own
+    repository index omits models loaded with their files in the request); None when no agent is
+    configured or it does not answer."""
+    answer = await _models_answer(services)
+    models = answer.get("models") if answer else None
     return {str(name): int(size) for name, size in models.items()} if isinstance(models, dict) else None
+
+
+async def stopped_models(services: Services) -> dict[str, str]:
+    """{Triton name: why} of the models the agent stopped by itself (crashed, broke its shared memory, went past
+    the per-model memory limit, killed by the kernel); {} when no agent answers."""
+    answer = await _models_answer(services)
+    stopped = answer.get("stopped") if answer else None
+    return {str(name): str(why) for name, why in stopped.items()} if isinstance(stopped, dict) else {}
+
+
+async def output_tail(services: Services, triton_name: str) -> str:
+    """The end of what the model's Triton and code printed (the agent keeps each model's log bounded); "" when
+    the agent cannot say."""
+    url = services.settings.triton_submissions_stats_url
+    if not url:
+        return ""
+    try:
+        answer = await agent_request(
+            url, f"/log/{urllib.parse.quote(triton_name)}", control_key=services.settings.triton_control_key
+        )
+    except (aiohttp.ClientError, OSError, TimeoutError, ValueError):
+        return ""
+    return str(answer.get("tail") or "") if isinstance(answer, dict) else ""
+
+
+async def output_note(services: Services, triton_name: str) -> str:
+    """ " The end of its output: '…'" for a failure message: bounded and escaped (log_text.excerpt); "" if none."""
+    tail = (await output_tail(services, triton_name)).strip()
+    size = EXCERPT_CHARS * 6
+    return f" The end of its output: {excerpt(tail[-size:], size)}" if tail else ""
 
 
 async def stop_stuck_model(services: Services, triton_name: str) -> None:

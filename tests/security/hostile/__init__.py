@@ -8,6 +8,7 @@ import json
 import os
 import re
 import tarfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,10 @@ WORKER_TIMEOUTS = {
     "MODEL_LOAD_TIMEOUT_S": "45",
     "SMOKE_TEST_TIMEOUT_S": "15",
     "EVALUATION_BATCH_TIMEOUT_S": "15",
+    "EVALUATION_RETRY_S": "2",  # an evaluation that lost its model's answers is tried again soon
+    # Three healthy submissions stay loaded beside the hostile one under test (production keeps 3 by default, and
+    # would unload the least recently used idle one to make room).
+    "SUBMISSIONS_MAX_LOADED": "6",
 }
 
 
@@ -194,3 +199,36 @@ def processes_with(marker: str) -> list[int]:
         if any(marker in a for a in process.info["cmdline"] or ()):
             found.append(process.pid)
     return found
+
+
+class Hammer:
+    """Asks the given submissions for answers, one after another, for as long as the `with` block runs (as the
+    rounds they judge would): every answer that is not the benign one is recorded in ``errors``."""
+
+    def __init__(self, arena: Arena, models: list[Submitted]) -> None:
+        self.arena, self.models = arena, models
+        self.calls, self.errors = 0, []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        client = submissions_triton(self.arena.stack)
+        statement = InferInput("statement", [1, 1], "BYTES")
+        statement.set_data_from_numpy(np.array([[b"a fine day"]], dtype=np.object_))
+        while not self._stop.is_set():
+            for model in self.models:
+                try:
+                    result = client.infer(model.triton_name, [statement], outputs=[InferRequestedOutput("label")])
+                    if result.as_numpy("label")[0][0] != b"positive":
+                        self.errors.append(f"{model.triton_name}: {result.as_numpy('label')}")
+                except Exception as exc:  # noqa: BLE001 — every failure is what this counts
+                    self.errors.append(f"{model.triton_name}: {type(exc).__name__}: {exc}")
+                self.calls += 1
+
+    def __enter__(self) -> Hammer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=60)
