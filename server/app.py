@@ -18,6 +18,7 @@ from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
+from server.accounts.service import signed_in_checker
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
@@ -124,7 +125,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         lifespan=[lifespan],
         cors_config=cors,
-        middleware=[body_limit_middleware(settings.request_body_max_bytes, settings.upload_max_bytes + 1024 * 1024)],
+        middleware=[
+            body_limit_middleware(
+                settings.request_body_max_bytes, settings.upload_max_bytes + 1024 * 1024, signed_in_checker(settings.jwt_secret)
+            )
+        ],
         # The middleware enforces the real limits per content type; this is only the outer bound.
         request_max_body_size=settings.upload_max_bytes + 1024 * 1024,
         # Logging is configured by `dynabench serve` (LOG_FORMAT, redaction); Litestar's default config

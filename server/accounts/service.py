@@ -193,6 +193,19 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
     return Principal(user_id=session.user_id, expires_at=session.expires, epoch=session.epoch)
 
 
+def signed_in_checker(secret: str):
+    """For the body limits (server/core/body_limits.py): whether an Authorization value names a live account (a
+    valid session or a live API token), False for none or invalid ones, before any request body is read."""
+
+    async def signed_in(authorization: str | None) -> bool:
+        try:
+            return await resolve_principal(authorization, secret) is not None
+        except ServiceError:
+            return False
+
+    return signed_in
+
+
 # Each process remembers, for EPOCH_RECHECK_S, that an account's session epoch matched: a session costs at most one
 # small read per account in that time, and a password reset ends the account's sessions everywhere within it (at
 # once in the process that reset it, and wherever the account facts are read: complete_viewer compares them fresh).

@@ -70,7 +70,10 @@ def test_multipart_json_parts_have_the_json_limit(world):
     assert response.status_code == 413 and "`operations` is larger than" in refusal(response)
     huge_map = json.dumps({str(i): ["variables.f"] for i in range(LIMIT // 20)})
     response = world.http.post(
-        "/graphql", data={"operations": json.dumps({"query": UPLOAD}), "map": huge_map}, files={"0": ("d", b"x")}
+        "/graphql",
+        data={"operations": json.dumps({"query": UPLOAD}), "map": huge_map},
+        files={"0": ("d", b"x")},
+        headers={"Authorization": f"Bearer {world.tokens['alice']}"},
     )
     assert response.status_code == 413 and "`map` is larger than" in refusal(response)
 
@@ -103,7 +106,8 @@ def test_multipart_json_parts_have_the_json_limit(world):
 )
 def test_malformed_multipart_requests(world, parts, expected):
     before = world.db.fingerprint()
-    assert expected.lower() in refusal(world.http.post("/graphql", **parts)).lower()
+    signed_in = {"Authorization": f"Bearer {world.tokens['alice']}"}
+    assert expected.lower() in refusal(world.http.post("/graphql", **parts, headers=signed_in)).lower()
     assert world.db.fingerprint() == before
 
 
@@ -115,3 +119,25 @@ def test_malformed_multipart_requests(world, parts, expected):
 )
 def test_multipart_bodies_that_do_not_parse(world, send, body, content_type):
     refusal(send(body, content_type=content_type))
+
+
+@pytest.mark.parametrize("authorization", [None, "Bearer not-a-token", "Bearer dbt_unknownunknownunknown", "Basic eDp5"])
+def test_a_multipart_body_without_a_live_account_is_refused_before_it_is_read(world, authorization):
+    """An anonymous (or badly signed) 600 MB upload is answered 401 after its headers alone: the server reads none of
+    the body (nothing is spooled to disk), so the answer comes while the client has sent almost nothing."""
+    import socket
+    from urllib.parse import urlsplit
+
+    address = urlsplit(str(world.http.base_url))
+    head = (
+        f"POST /graphql HTTP/1.1\r\nHost: {address.hostname}\r\nContent-Type: multipart/form-data; boundary=x\r\n"
+        f"Content-Length: {600 * 1024 * 1024}\r\n" + (f"Authorization: {authorization}\r\n" if authorization else "") + "\r\n"
+    )
+    with socket.create_connection((address.hostname, address.port), timeout=30) as connection:
+        connection.sendall(head.encode() + b"--x\r\n" + b"A" * 65536)
+        answer = b""
+        while b"}" not in answer.partition(b"\r\n\r\n")[2] and (data := connection.recv(65536)):
+            answer += data  # the headers, then the JSON body (maybe in a second packet)
+    status_line, _, rest = answer.decode("latin-1").partition("\r\n")
+    assert status_line.split()[1] == "401", answer[:300]
+    assert "signed-in account" in rest

@@ -259,6 +259,7 @@ def test_the_agent_alone_measures_memory_over_tcp_as_in_compose(tmp_path):
             str(AGENT),
             f"--listen=tcp:127.0.0.1:{relay}",
             f"--stats-listen=tcp:127.0.0.1:{stats}",
+            f"--log-dir={tmp_path / 'logs'}",
             "--",
             str(runtime / "bin" / "tritonserver"),
             f"--model-repository={tmp_path / 'models'}",
@@ -288,9 +289,17 @@ def test_the_agent_alone_measures_memory_over_tcp_as_in_compose(tmp_path):
         assert stubs
         refused = httpx.post(f"http://127.0.0.1:{stats}/kill/in_compose", headers={CONTROL_HEADER: "wrong"}, timeout=10)
         assert refused.status_code == 403 and all(p.is_running() for p in stubs)
+        # The model's own log (its Triton's output) and the list of models need the key too.
+        assert httpx.get(f"http://127.0.0.1:{stats}/log/in_compose", timeout=10).status_code == 403
+        log = httpx.get(f"http://127.0.0.1:{stats}/log/in_compose", headers={CONTROL_HEADER: "compose-key"}, timeout=10)
+        assert log.status_code == 200 and "in_compose" in log.json()["tail"]
+        assert httpx.get(f"http://127.0.0.1:{stats}/models", timeout=10).status_code == 403
         killed = httpx.post(f"http://127.0.0.1:{stats}/kill/in_compose", headers={CONTROL_HEADER: "compose-key"}, timeout=10)
         assert killed.status_code == 200 and killed.json()["killed"] == len(stubs)
         wait_until(lambda: all(not p.is_running() or p.status() == psutil.STATUS_ZOMBIE for p in stubs), timeout=30)
+        # Killed on the host's word: its Triton went with it, and it is not listed as stopped by the agent.
+        models = httpx.get(f"http://127.0.0.1:{stats}/models", headers={CONTROL_HEADER: "compose-key"}, timeout=10).json()
+        assert models == {"models": {}, "stopped": {}}, models
     finally:
         agent.terminate()
         agent.wait(30)

@@ -110,6 +110,8 @@ class Instances:
             instance = self.running.get(model)
             if instance is not None and instance.process.returncode is None and not instance.stopping:
                 return instance
+            if instance is not None:  # dead or stopping: wholly gone (its processes match the name) before a new one
+                await self.stop(model)
             self.failures.pop(model, None)
             return await self._start(model)
 
