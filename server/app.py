@@ -18,7 +18,7 @@ from strawberry.litestar import make_graphql_controller
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
-from server.accounts.service import signed_in_checker
+from server.accounts.service import upload_refusal_checker
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
@@ -127,7 +127,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         cors_config=cors,
         middleware=[
             body_limit_middleware(
-                settings.request_body_max_bytes, settings.upload_max_bytes + 1024 * 1024, signed_in_checker(settings.jwt_secret)
+                settings.request_body_max_bytes,
+                settings.upload_max_bytes + 1024 * 1024,
+                upload_refusal_checker(settings.jwt_secret),
             )
         ],
         # The middleware enforces the real limits per content type; this is only the outer bound.

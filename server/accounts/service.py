@@ -193,17 +193,18 @@ async def resolve_principal(authorization: str | None, secret: str) -> Principal
     return Principal(user_id=session.user_id, expires_at=session.expires, epoch=session.epoch)
 
 
-def signed_in_checker(secret: str):
-    """For the body limits (server/core/body_limits.py): whether an Authorization value names a live account (a
-    valid session or a live API token), False for none or invalid ones, before any request body is read."""
+def upload_refusal_checker(secret: str):
+    """For the body limits (server/core/body_limits.py), before any request body is read: why an Authorization value
+    may not upload, as (error code, message) — none at all, or credentials that name no live account — or None."""
 
-    async def signed_in(authorization: str | None) -> bool:
+    async def refusal(authorization: str | None) -> tuple[str, str] | None:
         try:
-            return await resolve_principal(authorization, secret) is not None
-        except ServiceError:
-            return False
+            principal = await resolve_principal(authorization, secret)
+        except ServiceError as exc:
+            return exc.code, str(exc.message)
+        return ("AUTHENTICATION_REQUIRED", str(tr("Sign in (or send an API token) to do this."))) if principal is None else None
 
-    return signed_in
+    return refusal
 
 
 # Each process remembers, for EPOCH_RECHECK_S, that an account's session epoch matched: a session costs at most one

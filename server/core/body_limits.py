@@ -15,10 +15,11 @@ class BodyTooLarge(HTTPException):
     status_code = 413
 
 
-SignedIn = Callable[[str | None], Awaitable[bool]]  # whether an Authorization header names a live account
+# Why an Authorization header (or its absence) may not upload: (error code, message), None for a live account.
+UploadRefusal = Callable[[str | None], Awaitable[tuple[str, str] | None]]
 
 
-def body_limit_middleware(json_limit: int, upload_limit: int, signed_in: SignedIn | None = None):
+def body_limit_middleware(json_limit: int, upload_limit: int, upload_refusal: UploadRefusal | None = None):
     """ASGI middleware factory: counts bytes as they arrive, so chunked bodies are bounded too."""
 
     def factory(app: ASGIApp) -> ASGIApp:
@@ -35,13 +36,12 @@ def body_limit_middleware(json_limit: int, upload_limit: int, signed_in: SignedI
                 await _reject(send, 413, f"The request body is larger than {limit:,} bytes.")
                 return
             authorization = headers.get(b"authorization")
-            if (
-                multipart
-                and signed_in is not None
-                and not await signed_in(authorization.decode("latin-1") if authorization else None)
-            ):
-                await _reject(send, 401, "Uploads need a signed-in account: send Authorization: Bearer <session or API token>.")
-                return
+            if multipart and upload_refusal is not None:
+                refused = await upload_refusal(authorization.decode("latin-1") if authorization else None)
+                if refused is not None:  # answered as GraphQL answers an anonymous call, the body left unread
+                    code, message = refused
+                    await _respond(send, 200, {"data": None, "errors": [{"message": message, "extensions": {"code": code}}]})
+                    return
             received = 0
 
             async def counted() -> Message:
@@ -61,7 +61,11 @@ def body_limit_middleware(json_limit: int, upload_limit: int, signed_in: SignedI
 
 
 async def _reject(send: Send, status: int, detail: str) -> None:
-    body = json.dumps({"status_code": status, "detail": detail}).encode()
+    await _respond(send, status, {"status_code": status, "detail": detail})
+
+
+async def _respond(send: Send, status: int, content: object) -> None:
+    body = json.dumps(content).encode()
     await send(
         {
             "type": "http.response.start",

@@ -71,7 +71,10 @@ def test_batched_requests_are_refused(world, send):
     refused(world, send, [{"query": "{ me { id } }"}] * 20_000, "Batching is not enabled")
     refused(world, send, [], "Batching is not enabled")
     response = world.http.post(
-        "/graphql", data={"operations": json.dumps([mutation, mutation]), "map": "{}"}, files={"0": ("x", b"x")}
+        "/graphql",
+        data={"operations": json.dumps([mutation, mutation]), "map": "{}"},
+        files={"0": ("x", b"x")},
+        headers={"Authorization": f"Bearer {world.tokens['alice']}"},
     )
     assert "Batching is not enabled" in refusal(response)
 
