@@ -227,7 +227,7 @@ def test_huge_outputs_are_cut_and_fail_the_smoke_test(arena, stack):
     cuts_before = log.read_text(errors="replace").count("sandbox agent: refused a ")
     model = arena.upload("huge", archive("huge_output", {}))
     message = contained(arena, model)
-    assert message.startswith("Smoke test failed: ") and "over the sandbox's limit of" in message, message
+    assert message.startswith("Smoke test failed: ") and "stopped in the sandbox: oversize output" in message, message
     # The sandbox's relay cut the response (more than the limit), not something else along the way.
     cuts = re.findall(r"sandbox agent: refused a (\d+)-byte response \(limit (\d+)\)", log.read_text(errors="replace"))
     assert len(cuts) > cuts_before and int(cuts[-1][0]) > int(cuts[-1][1]), cuts

@@ -164,18 +164,19 @@ class Instances:
         self.failures.move_to_end(model)
         while len(self.failures) > MAX_FAILURES_KEPT:
             self.failures.popitem(last=False)
-        task = asyncio.ensure_future(self.stop(model))
+        task = asyncio.ensure_future(self.stop(model, graceful=False))
         self._stops.add(task)
         task.add_done_callback(self._stops.discard)
 
-    async def stop(self, model: str) -> bool:
-        """Stop the model's Triton and every process of its instances; whether it had one."""
+    async def stop(self, model: str, graceful: bool = True) -> bool:
+        """Stop the model's Triton and every process of its instances; whether it had one. Not graceful: at once (a
+        model that failed or that the host killed; Triton would wait its exit timeout for the model to unload)."""
         instance = self.running.get(model)
         if instance is None:
             return False
         instance.stopping = True
         process = instance.process
-        if process.returncode is None:
+        if process.returncode is None and graceful:
             process.terminate()
             try:
                 await asyncio.wait_for(process.wait(), self.limits.stop_timeout_s)

@@ -167,14 +167,8 @@ class Router:
             return 400 if await _reply(writer, reader, request, error(await self._gone(model))) else None
         try:
             up_writer.write(request.head)
-            left = request.length
-            while left > 0:
-                data = await reader.read(min(PIPE_CHUNK, left))
-                if not data:
-                    return None
-                left -= len(data)
-                up_writer.write(data)
-                await up_writer.drain()
+            if not await _copy(reader, request.length, up_writer):
+                return None
             try:
                 head = await up_reader.readuntil(b"\r\n\r\n")
             except (asyncio.IncompleteReadError, ConnectionError):
@@ -202,8 +196,12 @@ class Router:
             print(
                 f"sandbox agent: refused a {length}-byte response (limit {self.max_response_bytes})", file=sys.stderr, flush=True
             )
-            message = f"the model's response is {length} bytes, over the sandbox's limit of {self.max_response_bytes} bytes"
-            writer.write(error(message))
+            # Its outputs are its own choice: it would answer so again. Stopped, as past any other limit.
+            self.instances.fail(
+                model,
+                f"oversize output: a response of {length:,} bytes, over the sandbox's limit of {self.max_response_bytes:,} bytes",
+            )
+            writer.write(error(self.unavailable(model)))
             await writer.drain()
             return 400
         if status != 200 and length <= ERROR_BODY_MAX:
@@ -216,13 +214,8 @@ class Router:
             await writer.drain()
             return status
         writer.write(head)
-        while length > 0:
-            data = await up_reader.read(min(PIPE_CHUNK, length))
-            if not data:
-                return None  # the model's Triton died mid-answer: the client sees the connection drop
-            length -= len(data)
-            writer.write(data)
-            await writer.drain()
+        if not await _copy(up_reader, length, writer):
+            return None  # the model's Triton died mid-answer: the client sees the connection drop
         return status
 
     async def _gone(self, model: str) -> str:
@@ -236,14 +229,23 @@ class Router:
 
 async def _reply(writer: asyncio.StreamWriter, reader: asyncio.StreamReader, request: Request, response: bytes) -> bool:
     """Answer from here, after reading (and dropping) the request's body."""
-    left = request.length
-    while left > 0:
-        data = await reader.read(min(PIPE_CHUNK, left))
-        if not data:
-            return False
-        left -= len(data)
+    if not await _copy(reader, request.length):
+        return False
     writer.write(response)
     await writer.drain()
+    return True
+
+
+async def _copy(reader: asyncio.StreamReader, length: int, writer: asyncio.StreamWriter | None = None) -> bool:
+    """Move exactly ``length`` bytes from ``reader`` to ``writer`` (or drop them); False when the reader ends first."""
+    while length > 0:
+        data = await reader.read(min(PIPE_CHUNK, length))
+        if not data:
+            return False
+        length -= len(data)
+        if writer is not None:
+            writer.write(data)
+            await writer.drain()
     return True
 
 
@@ -283,7 +285,7 @@ def stats_handler(instances: Instances, key: str):
             elif method == "POST" and path.startswith("/kill/"):
                 model = urllib.parse.unquote(path[len("/kill/") :])
                 killed = await asyncio.to_thread(kill_model, model)
-                await instances.stop(model)
+                await instances.stop(model, graceful=False)
                 body, status = {"killed": killed}, "200 OK"
             data = json.dumps(body).encode()
             writer.write(
