@@ -147,7 +147,10 @@ class Instances:
     async def _pump(self, instance: Instance) -> None:
         assert instance.process.stdout is not None
         while data := await instance.process.stdout.read(PIPE_CHUNK):
-            await asyncio.to_thread(instance.log.write, data)
+            try:
+                await asyncio.to_thread(instance.log.write, data)
+            except (OSError, ValueError):  # the disk refused, or the log closed (the model stopped): dropped, still read
+                continue
 
     async def _watch(self, instance: Instance) -> None:
         code = await instance.process.wait()
