@@ -19,10 +19,10 @@ from pathlib import Path
 
 try:
     from .logs import CappedLog, read_tail
-    from .processes import INSTANCE_NAME, kill_model, loaded_models, resident_bytes
+    from .processes import INSTANCE_NAME, WAIT_TIMEOUT, kill_model, loaded_models, resident_bytes
 except ImportError:  # run as the folder /sandbox/agent, where the siblings are top-level modules
     from logs import CappedLog, read_tail  # type: ignore[no-redef]
-    from processes import INSTANCE_NAME, kill_model, loaded_models, resident_bytes  # type: ignore[no-redef]
+    from processes import INSTANCE_NAME, WAIT_TIMEOUT, kill_model, loaded_models, resident_bytes  # type: ignore[no-redef]
 
 GIB = 1024**3
 MAX_FAILURES_KEPT = 1000
@@ -183,7 +183,7 @@ class Instances:
             process.terminate()
             try:
                 await asyncio.wait_for(process.wait(), self.limits.stop_timeout_s)
-            except TimeoutError:
+            except WAIT_TIMEOUT:
                 pass
         _kill_group(process.pid)
         await asyncio.to_thread(kill_model, model)
@@ -276,13 +276,13 @@ def _kill_group(pgid: int) -> None:
 async def _live(port: int) -> bool:
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
-    except (OSError, TimeoutError):
+    except (OSError, *WAIT_TIMEOUT):
         return False
     try:
         writer.write(b"GET /v2/health/live HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         await writer.drain()
         status_line = await asyncio.wait_for(reader.readline(), 5)
-    except (OSError, TimeoutError):
+    except (OSError, *WAIT_TIMEOUT):
         return False
     finally:
         writer.close()

@@ -3,12 +3,16 @@ killing them. Standard library only (runs inside the sandbox)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
 from pathlib import Path
 
 STUB = "triton_python_backend_stub"
+# asyncio.wait_for raises asyncio.TimeoutError: the builtin TimeoutError from Python 3.11, another class before it (the
+# compose image's python3 may be older), so the agent catches both.
+WAIT_TIMEOUT = (TimeoutError, asyncio.TimeoutError)
 INSTANCE_SUFFIX = re.compile(r"[0-9]+_[0-9]+")
 INSTANCE_NAME = re.compile(r"([^/]+)_[0-9]+_[0-9]+")  # a stub's instance argument: <model>_<group>_<n>
 

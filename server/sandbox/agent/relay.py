@@ -14,10 +14,10 @@ import urllib.parse
 
 try:
     from .instances import Instances
-    from .processes import kill_model, stub_peak_bytes
+    from .processes import WAIT_TIMEOUT, kill_model, stub_peak_bytes
 except ImportError:  # run as the folder /sandbox/agent, where the siblings are top-level modules
     from instances import Instances  # type: ignore[no-redef]
-    from processes import kill_model, stub_peak_bytes  # type: ignore[no-redef]
+    from processes import WAIT_TIMEOUT, kill_model, stub_peak_bytes  # type: ignore[no-redef]
 
 CONTROL_HEADER = "dynabench-control-key"
 PIPE_CHUNK = 1 << 16
@@ -292,7 +292,7 @@ def stats_handler(instances: Instances, key: str):
                 f"HTTP/1.0 {status}\r\nContent-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n".encode() + data
             )
             await writer.drain()
-        except (TimeoutError, ConnectionError, OSError):
+        except (*WAIT_TIMEOUT, ConnectionError, OSError):
             pass
         finally:
             writer.close()

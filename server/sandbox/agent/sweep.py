@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 try:
-    from .processes import INSTANCE_NAME
+    from .processes import INSTANCE_NAME, WAIT_TIMEOUT
 except ImportError:  # run as the folder /sandbox/agent, where the siblings are top-level modules
-    from processes import INSTANCE_NAME  # type: ignore[no-redef]
+    from processes import INSTANCE_NAME, WAIT_TIMEOUT  # type: ignore[no-redef]
 
 OVERRIDE_FOLDER = re.compile(r"folder[A-Za-z0-9]{6}")  # Triton's mkdtemp for files sent with a load
 PortOf = Callable[[str], "int | None"]
@@ -75,7 +75,7 @@ async def model_ready(port: int, model: str) -> bool | None:
             status_line = await asyncio.wait_for(reader.readline(), 30)
         finally:
             writer.close()
-    except (OSError, TimeoutError):
+    except (OSError, *WAIT_TIMEOUT):
         return None
     parts = status_line.split()
     return parts[1] == b"200" if len(parts) > 1 else None
