@@ -20,8 +20,11 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlparse
 
+import numpy as np
 import psutil
 import pytest
+from tritonclient.http import InferInput
+from tritonclient.utils import InferenceServerException
 
 from server.sandbox.bwrap import SandboxLimits, python_roots
 from tests.api.examples_helpers import wait_until
@@ -315,9 +318,23 @@ def test_a_model_that_breaks_its_shared_memory_takes_down_only_its_own_triton(ar
 
 
 def test_a_crash_in_the_models_code_is_named(arena):
-    model = arena.upload("segfault", archive("crash_execute", {}))
+    model = arena.upload("segfault", archive("crash_execute", {"always": True}))
     message = contained(arena, model)
     assert message.startswith("Smoke test failed: ") and "crashed (SIGSEGV)" in message, message
+
+
+def test_a_model_that_crashes_while_serving_is_marked_failed_and_stays_unloaded(arena, stack):
+    model = arena.upload("latecrash", archive("crash_execute", {}))
+    assert arena.settle(model, ("evaluated", "failed"))["status"] == "evaluated"
+    statement = InferInput("statement", [1, 1], "BYTES")
+    statement.set_data_from_numpy(np.array([[b"CRASH-NOW"]], dtype=np.object_))
+    with pytest.raises(InferenceServerException) as crashed:
+        submissions_triton(stack).infer(model.triton_name, [statement])
+    assert "stopped in the sandbox: its code crashed (SIGSEGV)" in str(crashed.value)
+    # The worker's sweep (keep_round_targets_loaded) marks it failed with the reason; nothing loads it again.
+    message = contained(arena, model, until=("failed",))
+    assert message.startswith("Stopped in the sandbox: its code crashed (SIGSEGV)."), message
+    assert not submissions_triton(stack).is_model_ready(model.triton_name)
 
 
 def test_malformed_outputs_during_the_evaluation_fail_the_model_at_once(arena):

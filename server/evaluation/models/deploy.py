@@ -10,7 +10,7 @@ from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.models.log_text import excerpt
 from server.evaluation.models.residency import load_submission, model_ready
-from server.evaluation.models.sandbox_agent import output_note, stop_stuck_model, unload_quietly
+from server.evaluation.models.sandbox_agent import output_note, stop_stuck_model, stopped_models, unload_quietly
 from server.evaluation.models.status import get_model, record_status
 from server.evaluation.records import LIVE_STATUSES, ModelStatus
 from server.tasks import reads as task_reads
@@ -36,6 +36,9 @@ async def deploy(services: Services, model_id: int) -> Deployment:
         return Deployment(model["status"])
     if model["status"] == ModelStatus.FAILED:
         return Deployment(ModelStatus.FAILED)
+    stopped = (await stopped_models(services)).get(name)
+    if stopped:  # the sandbox stopped it (a crash, a limit): never loaded again by the platform itself
+        return await _fail(services, model_id, name, f"Stopped in the sandbox: {stopped}.")
     model = await record_status(
         services, model_id, ModelStatus.DEPLOYING, "Loading the model into the sandboxed submissions Triton.", name
     )
