@@ -96,6 +96,7 @@ class Instances:
         self._locks: dict[str, asyncio.Lock] = {}
         self._started = 0
         self._stops: set[asyncio.Future] = set()
+        self._failure_signals: dict[str, asyncio.Event] = {}
 
     def port_of(self, model: str) -> int | None:
         instance = self.running.get(model)
@@ -165,11 +166,24 @@ class Instances:
         self.running[model].stopping = True  # the first reason is the one kept; no request goes to it now
         self.failures[model] = reason
         self.failures.move_to_end(model)
+        if signal_ := self._failure_signals.pop(model, None):
+            signal_.set()
         while len(self.failures) > MAX_FAILURES_KEPT:
             self.failures.popitem(last=False)
         task = asyncio.ensure_future(self.stop(model, graceful=False))
         self._stops.add(task)
         task.add_done_callback(self._stops.discard)
+
+    async def wait_for_failure(self, model: str, timeout_s: float) -> str | None:
+        """Why the model was stopped, as soon as it is (or None if it is not within ``timeout_s``)."""
+        if model not in self.failures:
+            signal_ = self._failure_signals.setdefault(model, asyncio.Event())
+            try:
+                await asyncio.wait_for(signal_.wait(), timeout_s)
+            except WAIT_TIMEOUT:
+                if self._failure_signals.get(model) is signal_:
+                    del self._failure_signals[model]
+        return self.failures.get(model)
 
     async def stop(self, model: str, graceful: bool = True) -> bool:
         """Stop the model's Triton and every process of its instances; whether it had one. Not graceful: at once (a

@@ -28,7 +28,7 @@ MODEL_PATH = re.compile(r"/v2/models/([^/]+)(/.*)?")
 # How long an answer waits for a model's Triton that stopped mid-request to be told apart from a dropped
 # connection, so that the answer can say why.
 CRASH_GRACE_S = 2.0
-CRASH_CHECK_S = 0.5  # a model's error answer waits this long for the launcher's report of a stub that died
+CRASH_CHECK_S = 0.5  # a model's error answer waits at most this long for the watcher to report a stub that died
 ERROR_BODY_MAX = 1 << 16
 
 
@@ -208,8 +208,8 @@ class Router:
             # Triton's word for a stub that died ("not healthy") says less than the agent can: look once more.
             body = await up_reader.readexactly(length)
             if model not in self.instances.failures:
-                await asyncio.sleep(CRASH_CHECK_S)
                 await self.instances.check_limits()
+                await self.instances.wait_for_failure(model, CRASH_CHECK_S)
             writer.write(error(self.unavailable(model)) if model in self.instances.failures else head + body)
             await writer.drain()
             return status
@@ -220,10 +220,8 @@ class Router:
 
     async def _gone(self, model: str) -> str:
         """Why the model's Triton stopped answering, once its watcher has said (a crash), else a plain message."""
-        for _ in range(int(CRASH_GRACE_S / 0.1)):
-            if model in self.instances.failures:
-                return self.unavailable(model)
-            await asyncio.sleep(0.1)
+        if await self.instances.wait_for_failure(model, CRASH_GRACE_S):
+            return self.unavailable(model)
         return f"model '{model}' stopped answering in the sandbox"
 
 
