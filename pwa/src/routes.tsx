@@ -3,18 +3,24 @@
  * (pwa/src/ui/nav.ts): validate/ (validators), models/ + leaderboard/ (researchers), owner/ (task owners).
  */
 import type { ComponentType } from "preact";
-import { AnnotatePage } from "./annotate/AnnotatePage";
 import { LoginPage } from "./auth/LoginPage";
-import { MyExamplesPage } from "./examples/MyExamplesPage";
-import { OutboxPage } from "./outbox/OutboxPage";
 import { TaskListPage } from "./tasks/TaskListPage";
-import { ValidateIndexPage, ValidatePage } from "./validate/ValidatePage";
-import { LeaderboardIndexPage, LeaderboardPage } from "./leaderboard/LeaderboardPage";
-import { lazyPage } from "./lib/lazy";
+import { lazyPage, prefetchWhenIdle } from "./lib/lazy";
 import type { TitleKey } from "./ui/text";
 
-// Separate chunks, loaded on first use: the owners' pages (their English strings stay out of the entry), crowd
+// Separate chunks, loaded on first use (the base bundle has a budget: pwa/scripts/bundle-size.mjs). The annotate
+// page, fetched as soon as the browser is idle after start-up; validators' pages, leaderboards, my examples, the
+// outbox page; the owners' pages (their English strings stay out of the entry), crowd
 // workers' join flow, owners' campaign pages.
+const loadAnnotate = () => import("./annotate/AnnotatePage").then((m) => m.AnnotatePage);
+const AnnotatePage = lazyPage<PageProps>(loadAnnotate);
+prefetchWhenIdle(loadAnnotate);
+const ValidateIndexPage = lazyPage<PageProps>(() => import("./validate/ValidatePage").then((m) => m.ValidateIndexPage));
+const ValidatePage = lazyPage<PageProps>(() => import("./validate/ValidatePage").then((m) => m.ValidatePage));
+const LeaderboardIndexPage = lazyPage<PageProps>(() => import("./leaderboard/LeaderboardPage").then((m) => m.LeaderboardIndexPage));
+const LeaderboardPage = lazyPage<PageProps>(() => import("./leaderboard/LeaderboardPage").then((m) => m.LeaderboardPage));
+const MyExamplesPage = lazyPage<PageProps>(() => import("./examples/MyExamplesPage").then((m) => m.MyExamplesPage));
+const OutboxPage = lazyPage<PageProps>(() => import("./outbox/OutboxPage").then((m) => m.OutboxPage));
 const OwnerIndexPage = lazyPage<PageProps>(() => import("./owner/OwnerPage").then((m) => m.OwnerIndexPage));
 const OwnerTaskPage = lazyPage<PageProps>(() => import("./owner/OwnerPage").then((m) => m.OwnerTaskPage));
 const JoinPage = lazyPage<PageProps>(() => import("./join/JoinPage").then((m) => m.JoinPage));
