@@ -54,7 +54,7 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
     secret = state.services.settings.jwt_secret
     try:
         round_id, fmt = export_service.read_link_token(token, secret)
-        round_row = await get_round(round_id)
+        await get_round(round_id)
     except ServiceError as exc:
         return Response({"error": exc.message}, status_code=404 if exc.code == "NOT_FOUND" else 403)
     key = export_service.anonymisation_key(secret)
@@ -62,12 +62,12 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
         return Stream(
             export_service.jsonl_chunks(round_id, key),
             media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="round-{round_row["number"]}.jsonl"'},
+            headers={"Content-Disposition": f'attachment; filename="{await export_service.export_file_name(round_id, fmt)}"'},
         )
     archive, name = await export_service.hf_archive(round_id, key)
     return File(
         path=archive,
-        filename=f"{name}.tar.gz",
+        filename=name,
         media_type="application/gzip",
         background=BackgroundTask(shutil.rmtree, archive.parent, ignore_errors=True),
     )

@@ -52,6 +52,8 @@ def test_export_jsonl_has_every_example_in_the_release_shape(stack, api, admin_t
     _author, round_id, _fooled, _not_fooled = _round_with_examples(api, admin_token)
     response = _download(stack, api, admin_token, round_id, "JSONL")
     assert response.headers["content-type"].startswith("application/x-ndjson")
+    # Named by the task and the round (not a bare round-1.jsonl that a second task's export would overwrite).
+    assert response.headers["content-disposition"] == 'attachment; filename="sentiment-round-1.jsonl"'
     rows = [json.loads(line) for line in response.text.splitlines()]  # an independent reader: json per line
     assert len(rows) == 4
     by_outcome = {row["outcome"]: row for row in rows}
@@ -92,9 +94,10 @@ def test_export_hf_dataset_loads_with_load_from_disk(stack, api, admin_token, ta
 
     _round_with_examples(api, admin_token)
     response = _download(stack, api, admin_token, current_round(api, "sentiment"), "HF_DATASET")
+    assert 'filename="sentiment-round-1-hf.tar.gz"' in response.headers["content-disposition"]
     with tarfile.open(fileobj=io.BytesIO(response.content), mode="r:gz") as archive:
         archive.extractall(tmp_path, filter="data")
-    dataset = datasets.load_from_disk(str(tmp_path / "sentiment-round1"))
+    dataset = datasets.load_from_disk(str(tmp_path / "sentiment-round-1"))
     assert dataset.num_rows == 4
     assert sorted(dataset["outcome"]) == ["closed", "open", "rejected", "validated"]
     validated = dataset.filter(lambda row: row["outcome"] == "validated")[0]

@@ -105,7 +105,7 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     download = info.value
     assert download.failure() is None
     # The server's Content-Disposition names the file (it takes precedence over the attribute's fallback).
-    assert download.suggested_filename == "round-1.jsonl"
+    assert download.suggested_filename == f"{CODE}-round-1.jsonl"
     lines = [json.loads(line) for line in Path(download.path()).read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(lines) == 1, lines
     row = lines[0]

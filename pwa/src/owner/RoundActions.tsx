@@ -8,12 +8,13 @@ import { CLOSE_ROUND, EXPORT_ROUND } from "../api/documents";
 import type { ExportFormat, RoundDetail, RoundExport } from "../api/types";
 import { href } from "../router";
 import { loadTasks } from "../tasks/store";
+import { exportFileName } from "./exportName";
 import { errorText, Status, type Message } from "./status";
 import { OWNER_TEXT as T } from "./text";
 
-const FORMAT_FILES: Record<ExportFormat, { label: () => string; suffix: string }> = {
-  JSONL: { label: () => "JSONL", suffix: ".jsonl" },
-  HF_DATASET: { label: () => T.hfDataset, suffix: "-hf.tar.gz" },
+const FORMAT_FILES: Record<ExportFormat, { label: () => string }> = {
+  JSONL: { label: () => "JSONL" },
+  HF_DATASET: { label: () => T.hfDataset },
 };
 
 /** One round: open / closed, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
@@ -87,7 +88,7 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
       )}
       {link && (
         <p>
-          <a href={link.url} download={`${code}-round-${n}${FORMAT_FILES[link.format].suffix}`} data-testid={`round-${n}-download`}>
+          <a href={link.url} download={exportFileName(code, n, link.format)} data-testid={`round-${n}-download`}>
             {T.download(n, FORMAT_FILES[link.format].label())}
           </a>{" "}
           <span class="hint">{T.linkUntil(link.expiresAt)}</span>

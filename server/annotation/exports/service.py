@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import io
 import json
+import re
 import tarfile
 import tempfile
 import time
@@ -24,6 +25,21 @@ from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, round_config
 
 LINK_TTL_SECONDS = 15 * 60
+_UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def export_name(task_code: str, round_number: int) -> str:
+    """The stem every export file of a round is named by: `<task code>-round-<n>` (the JSONL file, the HF dataset's
+    folder, its archive with `-hf.tar.gz`), safe in a file name and a Content-Disposition header on any system."""
+    code = _UNSAFE_IN_NAME.sub("-", task_code).strip("-")[:80] or "task"
+    return f"{code}-round-{int(round_number)}"
+
+
+async def export_file_name(round_id: int, fmt: str) -> str:
+    """The download's file name: `<task>-round-<n>.jsonl` or `<task>-round-<n>-hf.tar.gz`."""
+    shape, _, _ = await export_shape(round_id)
+    stem = export_name(shape["task_code"], shape["round_number"])
+    return f"{stem}.jsonl" if fmt == "jsonl" else f"{stem}-hf.tar.gz"
 
 
 async def export_shape(round_id: int) -> tuple[dict[str, Any], TaskConfig, dict]:
@@ -92,14 +108,15 @@ async def write_export(round_id: int, fmt: str, output: Path, key: str, progress
 
 
 async def hf_archive(round_id: int, key: str) -> tuple[Path, str]:
-    """A tar.gz of the HF-datasets directory, in a temporary file the caller deletes."""
+    """A tar.gz of the HF-datasets directory `<task>-round-<n>`, in a temporary file the caller deletes; and the
+    archive's file name."""
     shape, _, _ = await export_shape(round_id)
     scratch = Path(tempfile.mkdtemp(prefix="dynabench-export-"))
-    name = f"{shape['task_code']}-round{shape['round_number']}"
+    name = export_name(shape["task_code"], shape["round_number"])
     await write_export(round_id, "hf_dataset", scratch / name, key)
-    archive = scratch / f"{name}.tar.gz"
+    archive = scratch / f"{name}-hf.tar.gz"
     await asyncio.to_thread(_tar, scratch / name, archive)
-    return archive, name
+    return archive, archive.name
 
 
 def _tar(directory: Path, archive: Path) -> None:
