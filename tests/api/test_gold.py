@@ -15,6 +15,7 @@ UNMARK = "mutation($e: ID!) { unmarkGold(exampleId: $e) { __typename ... on Erro
 NEXT = "query($r: ID!, $n: Int!) { nextExamplesToValidate(roundId: $r, first: $n) { id fooled status input modelOutput } }"
 VALIDATE = """mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename
   ... on ExampleValidated { validation { label mode note } example { id } } ... on Error { code message } } }"""
+WAITING = "query($r: ID!) { validationWaiting(roundId: $r) { count capped } }"
 QUALITY = """query($c: String!) { taskQuality(taskCode: $c) { duplicatesRefused
   validators { username votes goldAnswered goldCorrect goldAccuracy paused } } }"""
 
@@ -96,6 +97,9 @@ def test_failing_gold_pauses_the_validator_and_their_open_votes_stop_counting(ap
     refused = api(VALIDATE, {"e": ids[3], "l": "CORRECT"}, token=careless)["validateExample"]
     assert refused["code"] == "FORBIDDEN" and "paused" in refused["message"]
     assert api(NEXT, {"r": round_id, "n": 5}, token=careless)["nextExamplesToValidate"] == []
+    # The count agrees with the empty hand-out: nothing waits for a paused validator (one still counts the open ones).
+    assert api(WAITING, {"r": round_id}, token=careless)["validationWaiting"] == {"count": 0, "capped": False}
+    assert api(WAITING, {"r": round_id}, token=careful)["validationWaiting"]["count"] == 2
     quality = api(QUALITY, {"c": "sentiment"}, token=owner)["taskQuality"]
     by_name = {v["username"]: v for v in quality["validators"]}
     assert by_name["careless"] == {

@@ -27,7 +27,8 @@ import { VoteFields, VOTE_FIELD_PREFIX } from "./VoteFields";
 import { fieldsForVote, fieldTitle, parseValidatorFields } from "../forms/specs";
 import { focusField } from "../forms/FormFields";
 import { apiValues, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
-import { applyQueueUpdate, exampleSummary, HAND_OUT_SIZE, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { EmptyQueueNote } from "./EmptyQueueNote";
+import { applyQueueUpdate, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
 import { VALIDATE_TEXT as T } from "./text";
 import "./validate.css";
@@ -110,8 +111,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const askUser = asksAnnotator(task.config); // validators check the author's claim: "was the model really wrong?"
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
-  const unsent = items.filter((item) => item.kind === "validation" && item.username === username && item.state === "pending" && item.roundId === roundId).length;
-  const shown = shownWaiting(waiting, unsent, visible.length);
+  // Every vote this device holds for the round hides its example (sending, or refused and kept to send again).
+  const shown = shownWaiting(waiting, heldVotes(items, username, roundId), visible.length);
   const current = visible[0] ?? null;
   const currentRef = useRef<QueueExample | null>(null);
   currentRef.current = current;
@@ -348,10 +349,12 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
               <p role="status">{isOnline ? T.loadingQueue : T.offlineNoQueue}</p>
             ) : current ? (
               <ExampleView key={current.id} example={current} config={task.config} askUser={askUser} />
-            ) : shown && shown.count > 0 && isOnline && !dry ? (
-              <p role="status" data-testid="queue-loading">{T.loadingMore}</p>
             ) : (
-              <p data-testid="queue-empty">{T.empty}</p>
+              <EmptyQueueNote state={emptyQueue(shown, isOnline, dry)} onAskAgain={() => {
+                exhausted.current = null;
+                setDry(false);
+                rereadWaiting();
+              }} />
             )}
           </section>
         </div>
@@ -449,3 +452,4 @@ function voteText(label: ValidationLabel, askUser: boolean): string {
   if (askUser) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
   return VOTE_TEXT[label];
 }
+

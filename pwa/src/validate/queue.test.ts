@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueExample } from "../api/types";
-import { applyQueueUpdate, exampleSummary, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 
 function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
   return {
@@ -67,5 +67,28 @@ describe("the waiting count and the refill", () => {
     expect(wantsRefill(3, { count: 3, capped: false })).toBe(false);
     expect(wantsRefill(0, { count: 0, capped: false })).toBe(false);
     expect(wantsRefill(0, null)).toBe(false);
+  });
+});
+
+describe("emptyQueue", () => {
+  it("says none wait only when the count is zero", () => {
+    expect(emptyQueue(null, true, false)).toBe("empty");
+    expect(emptyQueue({ count: 0, capped: false }, true, true)).toBe("empty");
+    expect(emptyQueue({ count: 6, capped: false }, true, false)).toBe("loading");
+    expect(emptyQueue({ count: 6, capped: false }, false, false)).toBe("offline");
+    expect(emptyQueue({ count: 6, capped: false }, true, true)).toBe("held");
+  });
+});
+
+describe("heldVotes", () => {
+  it("counts this user's votes of the round on this device, sent or refused", () => {
+    const items = [
+      { kind: "validation", username: "ann", roundId: "r1", state: "pending" },
+      { kind: "validation", username: "ann", roundId: "r1", state: "failed" },
+      { kind: "validation", username: "ann", roundId: "r2", state: "pending" },
+      { kind: "validation", username: "bob", roundId: "r1", state: "pending" },
+      { kind: "example", username: "ann", roundId: "r1", state: "pending" },
+    ];
+    expect(heldVotes(items, "ann", "r1")).toBe(2);
   });
 });

@@ -84,3 +84,20 @@ export function shownWaiting(waiting: Waiting | null, unsentVotes: number, visib
 export function wantsRefill(visible: number, shown: Waiting | null): boolean {
   return visible < REFILL_BELOW && shown !== null && (shown.capped || shown.count > visible);
 }
+
+/**
+ * What an empty queue says, so that it never contradicts the count beside it: "none wait" only when the count is
+ * zero; with a count, why none is shown (offline, still loading, or none can be handed out now).
+ */
+export type EmptyQueue = "empty" | "loading" | "offline" | "held";
+
+export function emptyQueue(shown: Waiting | null, isOnline: boolean, dry: boolean): EmptyQueue {
+  if (!shown || (shown.count === 0 && !shown.capped)) return "empty";
+  if (!isOnline) return "offline";
+  return dry ? "held" : "loading";
+}
+
+/** The votes this device holds for the round (sending or refused): their examples are hidden, so not counted. */
+export function heldVotes(items: { kind?: string; username: string; roundId?: string }[], username: string, roundId: string): number {
+  return items.filter((item) => item.kind === "validation" && item.username === username && item.roundId === roundId).length;
+}

@@ -45,6 +45,16 @@ async def next_examples_to_validate(viewer: Viewer, round_id: int, first: int) -
     return [by_id[i] for i in ids]
 
 
+async def waiting_count(user_id: int, round_id: int, cap: int) -> int:
+    """How many examples the validator would be handed (up to `cap`): none while the gold rule pauses them, else the
+    open examples of the round that are not theirs and that they have not voted on. The same rule as the hand-out, so
+    the page never shows a count beside an empty queue."""
+    round_row = await get_round(round_id)
+    if user_id in await gold.paused_users(round_row["task"], await round_config(round_row), [user_id]):
+        return 0
+    return await queries.count_votable(round_id, user_id, cap)
+
+
 async def validate_example(
     services: Services, viewer: Viewer, example_id: int, label: str, mode: str, note: str, fields: Any = None
 ) -> ValidationRow:

@@ -93,7 +93,7 @@ WAITING_CAP = 10_000
 
 
 async def _waiting(round_id: int, user_id: int) -> ValidationWaiting:
-    count = await validation_queries.count_votable(round_id, user_id, WAITING_CAP)
+    count = await voting.waiting_count(user_id, round_id, WAITING_CAP)
     return ValidationWaiting(count=count, capped=count >= WAITING_CAP)
 
 
