@@ -3,7 +3,7 @@ flag queue, one example's votes and history, and bulk actions that succeed or fa
 
 from strawberry.relay import to_base64
 
-from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, wait_until
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example
 from tests.conftest import run_sql, seed_builtin_tasks
 
 BROWSE = """query($r: ID!, $f: ExampleFilterInput, $n: Int! = 20, $a: String) {
@@ -109,10 +109,10 @@ def test_review_and_bulk_actions(api, target_models):
     assert api(FLAGGED, token=owner)["flaggedExamples"]["edges"] == []
 
     decided = api(ACT, {"ids": [ids[0], ids[3]], "a": "VALIDATE_CORRECT", "note": "checked"}, token=owner)
-    assert [o["done"] for o in decided["actOnExamples"]["outcomes"]] == [True, True]
-    # An owner vote decides at once, through the aggregation job like every vote.
+    # An owner vote decides at once: the action's own answer is the decided example (the list is updated from it).
+    assert [(o["done"], o["example"]["status"]) for o in decided["actOnExamples"]["outcomes"]] == [(True, "validated")] * 2
     for example_id in (ids[0], ids[3]):
-        wait_until(lambda e=example_id: api(REVIEW, {"e": e}, token=owner)["exampleReview"]["example"]["status"] == "validated")
+        assert api(REVIEW, {"e": example_id}, token=owner)["exampleReview"]["example"]["status"] == "validated"
     retracted = api(ACT, {"ids": [ids[1], ids[1]], "a": "RETRACT", "note": "abusive"}, token=owner)
     assert [o["done"] for o in retracted["actOnExamples"]["outcomes"]] == [True]  # each example once
     again = api(ACT, {"ids": [ids[1]], "a": "RETRACT"}, token=owner)["actOnExamples"]["outcomes"]
@@ -131,6 +131,11 @@ def test_review_and_bulk_actions(api, target_models):
     flagged_history = api(REVIEW, {"e": ids[2]}, token=owner)["exampleReview"]["history"]
     assert flagged_history == [{"action": "resolve_flag", "username": "owner", "note": "label fixed"}]
 
+    # One example flagged from its card: answered as flagged at once, and in the flag queue.
+    flagged = api(ACT, {"ids": [ids[2]], "a": "VALIDATE_FLAGGED"}, token=owner)["actOnExamples"]["outcomes"]
+    assert [(o["done"], o["example"]["status"]) for o in flagged] == [(True, "flagged")]
+    assert [e["node"]["id"] for e in api(FLAGGED, token=owner)["flaggedExamples"]["edges"]] == [ids[2]]
+
     too_many = api(ACT, {"ids": [ids[0]] * 101, "a": "RETRACT"}, token=owner)["actOnExamples"]
     assert too_many["__typename"] == "InputError"
-    assert run_sql("SELECT count(*) AS n FROM example_events")[0]["n"] == 4
+    assert run_sql("SELECT count(*) AS n FROM example_events")[0]["n"] == 5

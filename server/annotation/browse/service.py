@@ -14,7 +14,7 @@ from server.annotation.browse import queries
 from server.annotation.browse.filters import ExampleFilter, flag_queue, problems
 from server.annotation.examples import queries as example_queries
 from server.annotation.records import ExampleRow, ValidationLabel, ValidationMode
-from server.annotation.validation import voting
+from server.annotation.validation import aggregating, voting
 from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -133,6 +133,9 @@ async def _act(services: Services, viewer: Viewer, row: ExampleRow, action: Bulk
     if action in _LABEL_OF:
         await voting.validate_example(services, viewer, example_id, _LABEL_OF[action], ValidationMode.OWNER, note)
         await queries.record_event(example_id, viewer.user_id, action.value, note)
+        # An owner's vote decides at once: decide it now (the queued job finds it done), so the example this action
+        # answers is the decided one and the owner's list shows the outcome without reloading.
+        await aggregating.aggregate(services, example_id)
         return
     if row["retracted"]:
         raise ServiceError("CONFLICT", tr("This example is already retracted."))

@@ -15,7 +15,7 @@ import { useTaskDetail } from "../../tasks/detail";
 import { FLAGGED_EXAMPLES, ROUND_EXAMPLES } from "./documents";
 import { ExampleCards } from "./ExampleCards";
 import { FilterForm } from "./FilterForm";
-import { appendPage, type ExampleFilterInput } from "./filters";
+import { appendPage, FLAG_QUEUE, type ExampleFilterInput } from "./filters";
 import { BROWSE_TEXT as T } from "./text";
 
 const PAGE_SIZE = 20;
@@ -55,7 +55,7 @@ function usePages(fetch: (after: string | null) => Promise<Connection<Example>>,
   return { examples, setExamples, more, error, busy, loadMore: () => load(cursor) };
 }
 
-function Results({ pages, emptyText }: { pages: ReturnType<typeof usePages>; emptyText: string }) {
+function Results({ pages, emptyText, filter }: { pages: ReturnType<typeof usePages>; emptyText: string; filter: ExampleFilterInput | null }) {
   const { examples, setExamples, more, error, busy, loadMore } = pages;
   return (
     <section aria-labelledby="results-title">
@@ -64,7 +64,7 @@ function Results({ pages, emptyText }: { pages: ReturnType<typeof usePages>; emp
       <p role="status" class="hint" data-testid="browse-count">
         {examples === undefined ? T.loading : T.shown(examples.length, more)}
       </p>
-      {examples !== undefined && <ExampleCards examples={examples} onChange={setExamples} emptyText={emptyText} />}
+      {examples !== undefined && <ExampleCards examples={examples} onChange={setExamples} emptyText={emptyText} filter={filter} />}
       {more && <button type="button" disabled={busy} onClick={() => void loadMore()}>{T.loadMore}</button>}
     </section>
   );
@@ -115,7 +115,7 @@ export function BrowsePage({ params, query }: PageProps) {
             </div>
           )}
           <FilterForm onApply={setFilter} />
-          <Results pages={pages} emptyText={T.none} />
+          <Results pages={pages} emptyText={T.none} filter={filter} />
         </>
       )}
     </section>
@@ -134,7 +134,7 @@ export function FlagQueuePage({ params }: PageProps) {
       <Crumbs code={code} />
       <h1 id="page-title" tabIndex={-1}>{T.flagTitle(detail.task?.name ?? code)}</h1>
       <p class="lead">{T.flagLead}</p>
-      <Results pages={pages} emptyText={T.noFlags} />
+      <Results pages={pages} emptyText={T.noFlags} filter={FLAG_QUEUE} />
     </section>
   );
 }

@@ -1,14 +1,16 @@
 /**
  * The examples as cards (input text, label, status, fooled, flag) with a checkbox each, a bulk action bar (the five
- * actions, an optional note, a confirmation step) and each example's outcome on its card; the summary and the
- * failures are announced in a polite live region. "Details" opens the example's review dialog.
+ * actions, an optional note, a confirmation step), "Flag" on each card (with its own confirmation) and each example's
+ * outcome on its card; the summary and the failures are announced in a polite live region. The list is updated from
+ * the action's own answer (the examples as the server now has them; one that left the list's filter leaves the list).
+ * "Details" opens the example's review dialog.
  */
 import { useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
 import type { Example } from "../../api/types";
 import { errorText, Status, type Message } from "../status";
 import { ACT_ON_EXAMPLES } from "./documents";
-import { ACTIONS, applyOutcomes, inputText, summarizeOutcomes, toggle, type BulkAction, type Outcome } from "./filters";
+import { ACTIONS, applyOutcomes, inputText, summarizeOutcomes, toggle, type BulkAction, type ExampleFilterInput, type Outcome } from "./filters";
 import { ReviewDialog } from "./ReviewDialog";
 import { formatDateTime } from "../../i18n/format";
 import { BROWSE_TEXT as T } from "./text";
@@ -17,11 +19,12 @@ interface Props {
   examples: Example[];
   onChange: (examples: Example[]) => void;
   emptyText: string;
+  filter: ExampleFilterInput | null; // the list's filter: an example an action takes out of it leaves the list
 }
 
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}…` : text);
 
-export function ExampleCards({ examples, onChange, emptyText }: Props) {
+export function ExampleCards({ examples, onChange, emptyText, filter }: Props) {
   const [selected, setSelected] = useState<string[]>([]);
   const [action, setAction] = useState<BulkAction>("VALIDATE_CORRECT");
   const [note, setNote] = useState("");
@@ -30,29 +33,33 @@ export function ExampleCards({ examples, onChange, emptyText }: Props) {
   const [message, setMessage] = useState<Message>(null);
   const [outcomes, setOutcomes] = useState<Record<string, Outcome>>({});
   const [reviewing, setReviewing] = useState<string | null>(null);
+  const [flagging, setFlagging] = useState<string | null>(null); // the card whose "Flag" waits for its confirmation
 
   const shown = new Set(examples.map((e) => e.id));
   const chosen = selected.filter((id) => shown.has(id));
 
-  async function act() {
+  async function act(ids: string[], action: BulkAction, note: string, bulk: boolean) {
     setBusy(true);
     try {
-      const { actOnExamples: result } = await request(ACT_ON_EXAMPLES, { exampleIds: chosen, action, note: note.trim() });
+      const { actOnExamples: result } = await request(ACT_ON_EXAMPLES, { exampleIds: ids, action, note: note.trim() });
       if (result.__typename === "ExamplesActedOn") {
         const summary = summarizeOutcomes(result.outcomes);
         const titles = new Map(examples.map((e) => [e.id, short(inputText(e.input).text)]));
         const failures = summary.failures.map((f) => `“${titles.get(f.exampleId) ?? f.exampleId}”: ${f.message}`).join(" ");
         setMessage({ text: `${T.summary(action, summary.done, summary.failed)}${failures ? ` ${failures}` : ""}`, ok: summary.failed === 0 });
         setOutcomes(Object.fromEntries(result.outcomes.map((o) => [o.exampleId, o])));
-        onChange(applyOutcomes(examples, result.outcomes));
-        setSelected([]);
-        setNote("");
+        onChange(applyOutcomes(examples, result.outcomes, filter));
+        if (bulk) {
+          setSelected([]);
+          setNote("");
+        }
       } else setMessage({ text: errorText(result), ok: false });
     } catch (problem) {
       setMessage({ text: describeError(problem), ok: false });
     } finally {
       setBusy(false);
       setConfirming(false);
+      setFlagging(null);
     }
   }
 
@@ -84,7 +91,19 @@ export function ExampleCards({ examples, onChange, emptyText }: Props) {
                     {outcome.done ? T.outcomeDone : T.outcomeFailed}: {outcome.message}
                   </p>
                 )}
-                <button type="button" aria-label={T.detailsOf(short(text))} onClick={() => setReviewing(e.id)}>{T.details}</button>
+                <div class="actions">
+                  <button type="button" aria-label={T.detailsOf(short(text))} onClick={() => setReviewing(e.id)}>{T.details}</button>
+                  {!e.retracted && e.status.toUpperCase() !== "FLAGGED" && flagging !== e.id && (
+                    <button type="button" aria-label={T.flagOne(short(text))} onClick={() => setFlagging(e.id)}>{T.flag}</button>
+                  )}
+                </div>
+                {flagging === e.id && (
+                  <div class="actions" role="group" aria-label={T.flagConfirm(short(text))} data-testid="flag-confirm">
+                    <span>{T.flagConfirm(short(text))}</span>
+                    <button type="button" class="primary" disabled={busy} onClick={() => void act([e.id], "VALIDATE_FLAGGED", "", false)}>{T.flagYes}</button>
+                    <button type="button" disabled={busy} onClick={() => setFlagging(null)}>{T.cancel}</button>
+                  </div>
+                )}
               </li>
             );
           })}
@@ -118,7 +137,7 @@ export function ExampleCards({ examples, onChange, emptyText }: Props) {
           ) : (
             <div class="actions" role="group" aria-label={T.confirm(action, chosen.length)}>
               <span>{T.confirm(action, chosen.length)}</span>
-              <button type="button" class="primary" disabled={busy} onClick={() => void act()}>{T.confirmYes}</button>
+              <button type="button" class="primary" disabled={busy} onClick={() => void act(chosen, action, note, true)}>{T.confirmYes}</button>
               <button type="button" disabled={busy} onClick={() => setConfirming(false)}>{T.cancel}</button>
             </div>
           )}

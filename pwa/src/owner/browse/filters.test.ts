@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Example } from "../../api/types";
-import { appendPage, applyOutcomes, dayStart, emptyFilter, inputText, summarizeOutcomes, toFilterInput, toggle, type Outcome } from "./filters";
+import { appendPage, applyOutcomes, dayStart, emptyFilter, FLAG_QUEUE, stillListed, inputText, summarizeOutcomes, toFilterInput, toggle, type Outcome } from "./filters";
 
 describe("toFilterInput", () => {
   it("sends nothing for an empty form", () => {
@@ -67,6 +67,25 @@ describe("outcomes", () => {
     const after = applyOutcomes(list, outcomes);
     expect(after.map((e) => [e.id, e.retracted])).toEqual([["c", false], ["a", true], ["b", false]]);
     expect(after[0]).toBe(list[0]);
+  });
+
+  it("drops an answered example that no longer matches the list's filter, from the same answer", () => {
+    const flagged = { ...example("f"), flagged: true };
+    const resolved: Outcome = { exampleId: "f", done: true, code: null, message: "Done.", example: { ...flagged, flagged: false } };
+    expect(applyOutcomes([flagged, example("c")], [resolved], FLAG_QUEUE).map((e) => e.id)).toEqual(["c"]);
+    // Without a filter it stays, as the server now has it.
+    expect(applyOutcomes([flagged], [resolved]).map((e) => e.flagged)).toEqual([false]);
+    // An example not answered stays even if it would not match (the server listed it).
+    expect(applyOutcomes([example("c")], [resolved], { statuses: ["VALIDATED"] }).map((e) => e.id)).toEqual(["c"]);
+  });
+
+  it("matches an example against the parts of a filter an action can change", () => {
+    const open = example("o");
+    expect(stillListed(open, null)).toBe(true);
+    expect(stillListed({ ...open, status: "flagged" }, FLAG_QUEUE)).toBe(true);
+    expect(stillListed({ ...open, flagged: true, retracted: true }, FLAG_QUEUE)).toBe(false);
+    expect(stillListed({ ...open, status: "validated" }, { statuses: ["OPEN"] })).toBe(false);
+    expect(stillListed({ ...open, fooled: false }, { fooled: true })).toBe(false);
   });
 });
 

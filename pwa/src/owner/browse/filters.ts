@@ -112,10 +112,35 @@ export function summarizeOutcomes(outcomes: Outcome[]): OutcomeSummary {
   return { done: outcomes.length - failures.length, failed: failures.length, failures };
 }
 
-/** The list after a bulk action: each example the server answered replaces the old copy, in place. */
-export function applyOutcomes<T extends { id: string }>(list: T[], outcomes: Outcome[]): T[] {
+type Listed = Pick<Example, "status" | "fooled" | "flagged" | "retracted">;
+
+/**
+ * Whether an example still belongs in a list filtered so, as far as an action can change it (status, fooled, flagged,
+ * retracted; the text, author and dates do not change). Flagged means the author's flag or the flagged status, as on
+ * the server (server/annotation/browse/queries.py).
+ */
+export function stillListed(example: Listed, filter: ExampleFilterInput | null): boolean {
+  if (!filter) return true;
+  const flagged = example.flagged || example.status.toUpperCase() === "FLAGGED";
+  if (filter.statuses?.length && !filter.statuses.includes(example.status.toUpperCase() as ExampleStatus)) return false;
+  if (filter.fooled !== undefined && example.fooled !== filter.fooled) return false;
+  if (filter.flagged !== undefined && flagged !== filter.flagged) return false;
+  if (filter.retracted !== undefined && example.retracted !== filter.retracted) return false;
+  return true;
+}
+
+/** The flag queue's filter (server/annotation/browse/filters.py flag_queue): flagged, not retracted. */
+export const FLAG_QUEUE: ExampleFilterInput = { flagged: true, retracted: false };
+
+/**
+ * The list after an action, from the action's own answer: each example the server answered replaces the old copy in
+ * place, and one that no longer matches the list's filter leaves it (a resolved flag leaves the flag queue).
+ */
+export function applyOutcomes<T extends { id: string } & Listed>(list: T[], outcomes: Outcome[], filter: ExampleFilterInput | null = null): T[] {
   const changed = new Map(outcomes.filter((o) => o.example).map((o) => [o.exampleId, o.example as Example]));
-  return list.map((item) => (changed.has(item.id) ? { ...item, ...changed.get(item.id) } : item));
+  return list
+    .map((item) => (changed.has(item.id) ? { ...item, ...changed.get(item.id) } : item))
+    .filter((item) => !changed.has(item.id) || stillListed(item, filter));
 }
 
 /** Newly loaded examples after the ones shown, each once (a page may overlap after changes). */

@@ -59,6 +59,10 @@ export const BROWSE_EN = {
   written: (when: string) => `Written ${when}`,
   details: "Details",
   detailsOf: (text: string) => `Details of “${text}”`,
+  flag: "Flag",
+  flagOne: (text: string) => `Flag “${text}”`,
+  flagConfirm: (text: string) => `Flag “${text}” for the owners' review?`,
+  flagYes: "Yes, flag it",
   bulkTitle: "Act on the selected examples",
   action: "Action",
   actionText: {
