@@ -23,6 +23,7 @@ __all__ = [
     "task_list_scope",
     "task_owner_scope",
     "task_starts_as_proposal",
+    "view_leaderboard",
     "view_task",
 ]
 
@@ -75,6 +76,14 @@ def can_view_task(viewer: Viewer | None, task: Mapping[str, Any]) -> bool:
     """Public and archived tasks: everyone. Proposed, rejected and hidden ones: their owners and admins. Everything
     under a task (its rounds, contexts, leaderboards) follows it; lists and `node(id:)` apply the same rule."""
     return task["status"] in OPEN_STATUSES or is_task_owner(viewer, task["id"])
+
+
+def view_leaderboard(viewer: Viewer | None, task: Mapping[str, Any], private: bool) -> Denied | None:
+    """A visible task's leaderboard: everyone, signed in or not, unless its owners made it private (its config's
+    `dynascore.leaderboard`); then its owners and admins only."""
+    if private and not is_task_owner(viewer, task["id"]):
+        return Denied("FORBIDDEN", tr("This task's owners keep its leaderboard private."))
+    return None
 
 
 def view_task(viewer: Viewer | None, task: Mapping[str, Any], missing: str) -> Denied | None:

@@ -70,6 +70,8 @@ class DynascoreConfig(_Strict):
         default_factory=lambda: {"perf": 4.0, "throughput": 1.0, "memory": 1.0, "robustness": 1.0, "fairness": 1.0}
     )
     memory_budget_gb: float = Field(default=16.0, gt=0)
+    # Who may read the leaderboard: anyone (signed in or not), or the task's owners and admins only.
+    leaderboard: Literal["public", "private"] = "public"
 
     @field_validator("weights")
     @classmethod

@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import tritonclient.http as triton_http
 
-from server.evaluation.leaderboard.dynascore import compute_dynascores
+from server.evaluation.leaderboard.dynascore import compute_dynascores, compute_resolved_dynascores
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, upload_model
 from tests.conftest import MODEL_CACHE, SHARED_DATA, run_sql, seed_builtin_tasks, submissions_triton
@@ -175,15 +175,24 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
         {"metric": "ROBUSTNESS", "weight": 2},
         {"metric": "FAIRNESS", "weight": 0},
     ]
-    query = """query($w: [MetricWeightInput!]) { leaderboard(taskCode: "sentiment", metricWeights: $w) {
-        totalCount rows { rank dynascore model { id name } metrics { perf throughput memory robustness fairness } } } }"""
-    board = api(query, {"w": weights})["leaderboard"]
-    assert board["totalCount"] == 2
-    # Independent recomputation from the stored metrics with the same weights.
+    query = """query($w: [MetricWeightInput!], $exact: Boolean!) {
+        leaderboard(taskCode: "sentiment", metricWeights: $w, exactDynaboard: $exact) { totalCount exactDynaboard
+        rows { rank dynascore model { id name } metrics { perf throughput memory robustness fairness }
+               contributions { metric points share } } } }"""
+    as_weights = {"perf": 1, "throughput": 3, "memory": 0, "robustness": 2, "fairness": 0}
+    exact = api(query, {"w": weights, "exact": True})["leaderboard"]
+    board = api(query, {"w": weights, "exact": False})["leaderboard"]
+    assert board["totalCount"] == exact["totalCount"] == 2 and not board["exactDynaboard"] and exact["exactDynaboard"]
+    # Independent recomputation from the stored metrics with the same weights, in both modes.
     table = {row["model"]["id"]: dict(row["metrics"]) for row in board["rows"]}
-    expected = compute_dynascores(table, {"perf": 1, "throughput": 3, "memory": 0, "robustness": 2, "fairness": 0})
-    for row in board["rows"]:
-        assert abs(row["dynascore"] - expected[row["model"]["id"]].dynascore) < 1e-9
+    resolved = compute_resolved_dynascores(table, as_weights)
+    dynaboard = compute_dynascores(table, as_weights)
+    for row, exact_row in zip(board["rows"], exact["rows"], strict=True):
+        assert abs(row["dynascore"] - resolved[row["model"]["id"]].dynascore) < 1e-9
+        assert abs(exact_row["dynascore"] - dynaboard[exact_row["model"]["id"]].dynascore) < 1e-9
+        assert abs(sum(c["points"] for c in row["contributions"]) - row["dynascore"]) < 1e-9
+        shares = [c["share"] for c in row["contributions"]]
+        assert all(0 <= share <= 1 for share in shares) and abs(sum(shares) - 1) < 1e-9
     assert [r["rank"] for r in board["rows"]] == [1, 2]
     assert board["rows"][0]["dynascore"] >= board["rows"][1]["dynascore"]
     saved = api(

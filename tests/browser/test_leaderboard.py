@@ -71,6 +71,9 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     assert [rows.nth(i).get_attribute("data-model") for i in range(3)] == ["alpha", "beta", "gamma"]
     expect(rows.first.locator("td").nth(2)).to_have_text("90.0%")  # alpha's performance (not 9000.0%)
     expect(rows.first.locator("td").nth(5)).to_have_text("80.0%")  # robustness, a share
+    # Each row says what its score is made of, largest share first (the resolved scores: every part ≥ 0).
+    expect(rows.nth(2).locator(".score-parts")).to_have_text("Performance 99%, Throughput 1%")  # gamma: worst but speed
+    expect(rows.first.locator(".score-parts")).to_contain_text("Performance")
     # Desktop: the whole table fits beside the weights (no column cut off behind a sideways scroll).
     page.set_viewport_size({"width": 1280, "height": 800})
     region = page.get_by_role("region", name="Ranking table (scrolls sideways)")
@@ -92,7 +95,7 @@ def test_leaderboard_sliders_rerank_and_save(api, app_url, launch, profile):
     assert len(queries) == sent_before + 1
     sent = {w["metric"]: w["weight"] for w in queries[-1]["variables"]["metricWeights"]}
     assert sent == {"PERF": 4, "THROUGHPUT": 10, "MEMORY": 1, "ROBUSTNESS": 1, "FAIRNESS": 1}
-    expect(page.locator(".weight", has=page.get_by_label("Throughput"))).to_contain_text("59% of the score")  # 10 / 17
+    expect(page.locator(".weight", has=page.get_by_label("Throughput"))).to_contain_text("59% of all weights")  # 10 / 17
 
     # Save the configuration (on a phone: the share link wraps, the page stays phone-wide); anyone can load it.
     page.set_viewport_size({"width": 390, "height": 844})
@@ -125,6 +128,42 @@ def test_with_one_model_the_sliders_say_only_performance_counts(api, app_url, la
     sign_up(page, app_url, "solo-viewer")
     page.goto(f"{app_url}/#/leaderboard/sentiment")
     expect(page.get_by_test_id("leaderboard-status")).to_have_text("1 model ranked.")
-    expect(page.locator(".weight", has=page.get_by_label("Performance"))).to_contain_text("50% of the score")
+    expect(page.locator(".weight", has=page.get_by_label("Performance"))).to_contain_text("50% of all weights")
     for metric in ("Throughput", "Memory", "Robustness", "Fairness"):
         expect(page.locator(".weight", has=page.get_by_label(metric))).to_contain_text("No effect with one model")
+
+
+def test_a_signed_out_visitor_reads_a_trustworthy_leaderboard_on_a_phone_in_spanish(api, app_url, launch, profile):
+    # Two uploads 7 points apart whose memory differs by 42 KB: the exact Dynaboard numbers run to six digits (the
+    # memory AMRS is ~6e-6); the default, resolved scores call that memory difference a tie.
+    close = {"perf": 40.6, "throughput": 20.0, "memory_gb": 0.050042, "robustness": 0.7, "fairness": 0.9}
+    _scored_models(api, {"upload-a": close, "upload-b": {**close, "perf": 33.3, "memory_gb": 0.05}})
+    page = launch(profile, viewport={"width": 390, "height": 844}, locale="es-ES").new_page()
+    page.goto(f"{app_url}/#/leaderboard/sentiment")  # no account, no log-in page in the way
+    rows = page.locator('[data-testid="leaderboard-table"] tbody tr')
+    expect(rows).to_have_count(2)
+    expect(page.get_by_test_id("leaderboard-status")).to_have_text("2 modelos clasificados.")
+    assert [rows.nth(i).get_attribute("data-model") for i in range(2)] == ["upload-a", "upload-b"]
+    expect(rows.first.locator(".dynascore")).to_have_text("20,300")  # 40.6 · 4/8: memory adds nothing
+    expect(rows.first.locator(".score-parts")).to_have_text("Rendimiento 100 %")
+    expect(page.locator(".weight", has=page.get_by_label("Memoria"))).to_contain_text("no difieren")
+    # On a phone the table scrolls sideways within its region, and says so; the page itself does not.
+    expect(page.get_by_text("Desliza la tabla hacia los lados para ver todas las métricas.")).to_be_visible()
+    region = page.get_by_role("region", name="Tabla de clasificación (se desplaza en horizontal)")
+    assert region.evaluate("r => r.scrollWidth > r.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+    page.get_by_label("Números exactos de Dynaboard").check()
+    expect(rows.first.locator(".dynascore")).not_to_have_text("20,300")
+    exact = float(rows.first.locator(".dynascore").inner_text().replace(".", "").replace(",", "."))
+    assert exact > 100_000  # the published computation, available for reproducing numbers
+    expect(rows.first.locator(".score-parts")).to_have_text("Memoria 100 %")  # what the exact numbers are made of
+
+
+def test_a_private_leaderboard_tells_a_visitor_so(api, app_url, launch, profile):
+    _scored_models(api, {"solo": MODELS["alpha"]})
+    sql("""UPDATE tasks SET config = config || '{"dynascore": {"leaderboard": "private"}}' WHERE code = 'sentiment'""")
+    page = launch(profile).new_page()
+    page.goto(f"{app_url}/#/leaderboard/sentiment")
+    expect(page.get_by_role("alert")).to_have_text("This task's owners keep its leaderboard private.")
+    expect(page.locator('[data-testid="leaderboard-table"]')).to_have_count(0)

@@ -164,14 +164,18 @@ export const PUBLISH_MODEL = doc<
 
 export const LEADERBOARD = doc<
   { leaderboard: LeaderboardPage },
-  { taskCode: string; metricWeights: MetricWeightInput[] | null; datasetWeights: DatasetWeightInput[] | null; configName: string | null }
+  {
+    taskCode: string; metricWeights: MetricWeightInput[] | null; datasetWeights: DatasetWeightInput[] | null;
+    configName: string | null; exactDynaboard: boolean;
+  }
 >(
   `query Leaderboard($taskCode: String!, $metricWeights: [MetricWeightInput!], $datasetWeights: [DatasetWeightInput!],
-    $configName: String) {
+    $configName: String, $exactDynaboard: Boolean!) {
     leaderboard(taskCode: $taskCode, metricWeights: $metricWeights, datasetWeights: $datasetWeights, configName: $configName,
-      first: 50) {
-      totalCount
-      rows { rank dynascore model { id name owner { username } inTheLoop } metrics { perf throughput memory robustness fairness } }
+      exactDynaboard: $exactDynaboard, first: 50) {
+      totalCount exactDynaboard
+      rows { rank dynascore model { id name owner { username } inTheLoop } metrics { perf throughput memory robustness fairness }
+        contributions { metric points share } }
       metricWeights { metric weight } metricsInEffect
       datasetWeights { dataset { id name } weight }
       datasetOverlap { datasetId datasetName rowsOverlappingTrainingData rowsDuplicatingCollected } } }`,

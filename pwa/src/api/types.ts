@@ -302,6 +302,8 @@ export interface LeaderboardRow {
   dynascore: number;
   model: { id: string; name: string; owner: { username: string } | null; inTheLoop: number[] };
   metrics: MetricValues;
+  /** Each metric's part of the Dynascore (they sum to it); `share` = points / dynascore, null when not readable. */
+  contributions: { metric: Metric; points: number; share: number | null }[];
 }
 
 export interface DatasetOverlap {
@@ -315,6 +317,8 @@ export interface LeaderboardPage {
   datasetOverlap?: DatasetOverlap[];
   rows: LeaderboardRow[];
   totalCount: number;
+  /** False: resolved Dynascores (measurement resolution, terms from the worst model); true: Dynaboard's exact numbers. */
+  exactDynaboard: boolean;
   metricWeights: { metric: Metric; weight: number }[];
   /** Metrics whose weight can change scores now (PERF always; others need two models that differ). */
   metricsInEffect?: Metric[];

@@ -11,10 +11,11 @@ import type { PageProps } from "../routes";
 import { href } from "../router";
 import { TaskPicker } from "../ui/TaskPicker";
 import {
-  METRICS, METRIC_TEXT, WEIGHT_MAX, WEIGHT_MIN, WEIGHT_STEP, clampWeight, datasetInputs, debounce, formatMetric,
-  metricInputs, metricShares, metricWeightsFrom, shareText, weightsKey,
+  METRICS, METRIC_TEXT, WEIGHT_MAX, WEIGHT_MIN, WEIGHT_STEP, breakdown, breakdownText, clampWeight, datasetInputs, debounce,
+  formatMetric, metricInputs, metricShares, metricWeightsFrom, shareText, weightsKey,
 } from "./weights";
 import { LEADERBOARD_TEXT as T } from "./text";
+import "./leaderboard.css";
 
 const DEBOUNCE_MS = 300;
 
@@ -45,8 +46,11 @@ export function LeaderboardPage({ params, query }: PageProps) {
   const [error, setError] = useState<string | null>(null);
   const [saveName, setSaveName] = useState(configName ?? "");
   const [saveMessage, setSaveMessage] = useState<{ text: string; ok: boolean; link?: string } | null>(null);
+  const [exact, setExact] = useState(false);
   const sequence = useRef(0);
   const lastKey = useRef<string | null>(null);
+  const exactRef = useRef(exact);
+  exactRef.current = exact;
 
   async function load(metrics: Record<Metric, number> | null, datasets: Record<string, number> | null) {
     const id = ++sequence.current;
@@ -57,6 +61,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
         metricWeights: metrics ? metricInputs(metrics) : null,
         datasetWeights: datasets && Object.keys(datasets).length ? datasetInputs(datasets) : null,
         configName: metrics ? null : configName,
+        exactDynaboard: exactRef.current,
       });
       if (id !== sequence.current) return; // a newer query was sent meanwhile
       setBoard(leaderboard);
@@ -94,6 +99,12 @@ export function LeaderboardPage({ params, query }: PageProps) {
     [code],
   );
   useEffect(() => () => requery.cancel(), [requery]);
+
+  function toggleExact(next: boolean) {
+    setExact(next);
+    exactRef.current = next;
+    void load(metricWeights, metricWeights ? datasetWeights : null);
+  }
 
   function setMetric(metric: Metric, value: number) {
     if (!metricWeights) return;
@@ -152,7 +163,9 @@ export function LeaderboardPage({ params, query }: PageProps) {
             {error && <p class="error" role="alert">{error}</p>}
             {board && board.rows.length === 0 && <p>{T.noneRanked}</p>}
             {board && board.rows.length > 0 && (
-              <div class="table-wrap" tabIndex={0} role="region" aria-label={T.tableRegion}>
+              <>
+              <p class="hint scroll-cue" id="scroll-cue">{T.scrollCue}</p>
+              <div class="table-wrap" tabIndex={0} role="region" aria-label={T.tableRegion} aria-describedby="scroll-cue">
                 <table data-testid="leaderboard-table">
                   <caption class="visually-hidden">{T.tableCaption}</caption>
                   <thead>
@@ -173,6 +186,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
                           {row.model.inTheLoop?.length ? (
                             <span class="hint in-the-loop">{T.inTheLoop(row.model.inTheLoop.join(", "))}</span>
                           ) : null}
+                          <Breakdown contributions={row.contributions} />
                         </th>
                         <td class="num dynascore">{formatMetric("dynascore", row.dynascore)}</td>
                         {METRICS.map((m) => <td class="num" key={m}>{formatMetric(m, row.metrics[METRIC_KEY[m]])}</td>)}
@@ -181,7 +195,13 @@ export function LeaderboardPage({ params, query }: PageProps) {
                   </tbody>
                 </table>
               </div>
+              </>
             )}
+            <label class="check exact-toggle">
+              <input type="checkbox" checked={exact} aria-describedby="exact-hint" onChange={(e) => toggleExact(e.currentTarget.checked)} />
+              {T.exactDynaboard}
+            </label>
+            <p class="hint" id="exact-hint">{T.exactHint}</p>
           </section>
         </div>
         <aside class="col-side" aria-label={T.weightsRegion}>
@@ -222,6 +242,24 @@ export function LeaderboardPage({ params, query }: PageProps) {
         </aside>
       </div>
     </div>
+  );
+}
+
+/** A model's score split by metric: a bar (for the eye) and the same shares in words (for everyone). */
+function Breakdown({ contributions }: { contributions: Board["rows"][number]["contributions"] }) {
+  const parts = breakdown(contributions);
+  return (
+    <span class="breakdown">
+      <span class="visually-hidden">{T.breakdown}: </span>
+      {parts ? (
+        <>
+          <span class="score-bar" aria-hidden="true">
+            {parts.map(({ metric, share }) => <span key={metric} class={`part part-${metric.toLowerCase()}`} style={{ width: `${share * 100}%` }} />)}
+          </span>
+          <span class="score-parts">{breakdownText(parts)}</span>
+        </>
+      ) : <span class="score-parts">{T.noBreakdown}</span>}
+    </span>
   );
 }
 

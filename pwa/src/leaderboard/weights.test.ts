@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
-  DEFAULT_METRIC_WEIGHTS, clampWeight, datasetInputs, debounce, formatMetric, metricInputs, metricShares, metricWeightsFrom, shareText,
+  DEFAULT_METRIC_WEIGHTS, breakdown, breakdownText, clampWeight, datasetInputs, debounce, formatMetric, metricInputs, metricShares, metricWeightsFrom, shareText,
   weightsKey,
 } from "./weights";
 
@@ -69,11 +69,29 @@ describe("debounce", () => {
 
 describe("shareText", () => {
   it("gives the share when the metric can move scores", () => {
-    expect(shareText("MEMORY", 0.125, ["PERF", "MEMORY"], 3)).toBe("13% of the score");
+    expect(shareText("MEMORY", 0.125, ["PERF", "MEMORY"], 3)).toBe("13% of all weights");
   });
   it("says why a slider has no effect instead of doing nothing silently", () => {
     expect(shareText("MEMORY", 0.125, ["PERF"], 1)).toContain("No effect with one model");
     expect(shareText("FAIRNESS", 0.125, ["PERF", "MEMORY"], 4)).toContain("do not differ");
-    expect(shareText("PERF", 0.5, ["PERF"], 1)).toBe("50% of the score");
+    expect(shareText("PERF", 0.5, ["PERF"], 1)).toBe("50% of all weights");
+  });
+});
+
+describe("breakdown", () => {
+  it("lists the metrics that make up a score, largest share first, leaving out what adds nothing", () => {
+    const parts = breakdown([
+      { metric: "PERF", share: 0.7 },
+      { metric: "THROUGHPUT", share: 0.002 },
+      { metric: "MEMORY", share: 0.298 },
+      { metric: "ROBUSTNESS", share: 0 },
+      { metric: "FAIRNESS", share: 0 },
+    ]);
+    expect(parts).toEqual([{ metric: "PERF", share: 0.7 }, { metric: "MEMORY", share: 0.298 }]);
+    expect(breakdownText(parts!)).toBe("Performance 70%, Memory 30%");
+  });
+  it("gives no shares when the server could not (a negative exact term)", () => {
+    expect(breakdown([{ metric: "PERF", share: null }, { metric: "MEMORY", share: null }])).toBeNull();
+    expect(breakdown([])).toBeNull();
   });
 });

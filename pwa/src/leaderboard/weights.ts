@@ -97,5 +97,21 @@ export function shareText(metric: Metric, share: number, inEffect: Metric[] | un
   if (inEffect && !inEffect.includes(metric)) {
     return models < 2 ? LEADERBOARD_TEXT.noEffectOneModel : LEADERBOARD_TEXT.noEffectNow;
   }
-  return LEADERBOARD_TEXT.shareOfScore(formatNumber(share, { style: "percent", maximumFractionDigits: 0 }));
+  return LEADERBOARD_TEXT.shareOfWeight(formatNumber(share, { style: "percent", maximumFractionDigits: 0 }));
+}
+
+/** A model's score broken down: the metrics that add at least half a percent, largest share first. Null when the
+ * server could not give shares (exact Dynaboard numbers with a negative term, or a score of 0). */
+export function breakdown(contributions: { metric: Metric; share: number | null }[]): { metric: Metric; share: number }[] | null {
+  if (!contributions.length || contributions.some((c) => c.share === null)) return null;
+  return contributions
+    .filter((c): c is { metric: Metric; share: number } => c.share !== null && c.share >= 0.005)
+    .sort((a, b) => b.share - a.share || METRICS.indexOf(a.metric) - METRICS.indexOf(b.metric));
+}
+
+/** "Performance 82 %, throughput 18 %" in the UI locale. */
+export function breakdownText(parts: { metric: Metric; share: number }[]): string {
+  return parts
+    .map(({ metric, share }) => LEADERBOARD_TEXT.partOf(METRIC_TEXT[metric], formatNumber(share, { style: "percent", maximumFractionDigits: 0 })))
+    .join(LEADERBOARD_TEXT.listSeparator);
 }

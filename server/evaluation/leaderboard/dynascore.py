@@ -28,6 +28,12 @@ the same for every model, so it cannot tell them apart). Consequences:
 
 perf itself must be a finite number for every model (``ValueError`` otherwise): models cannot be
 ordered without it, and docs/design.md §4 only scores models that have every scoring dataset.
+
+``compute_resolved_dynascores`` is the leaderboard's default (docs/design.md §4, "resolved Dynascore"): the same
+computation on values snapped to each metric's measurement resolution (``RESOLUTIONS``), with every metric other than
+perf counted from the worst ranked model. A difference no instrument here can measure then cannot set a price: in
+the exact computation, two models whose memory differs by a few bytes get a memory AMRS near zero, and the memory
+term (budget − used) / AMRS swamps the score with a six-digit number.
 """
 
 from __future__ import annotations
@@ -42,6 +48,29 @@ METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
 DEFAULT_DIRECTIONS: dict[str, int] = {"perf": 1, "throughput": 1, "memory": -1, "robustness": 1, "fairness": 1}
 DEFAULT_WEIGHTS: dict[str, float] = {"perf": 4.0, "throughput": 1.0, "memory": 1.0, "robustness": 1.0, "fairness": 1.0}
 DELTA_CUTOFF_PROPORTION = 1e-4
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The smallest difference of a metric that is measured, not noise: max(absolute, relative · |larger value|)."""
+
+    absolute: float = 0.0
+    relative: float = 0.0
+
+    def ties(self, a: float, b: float) -> bool:
+        return abs(a - b) < max(self.absolute, self.relative * max(abs(a), abs(b)))
+
+
+# Why these (docs/design.md §4): throughput on a shared CPU moves by ±10 % between runs of one model; memory is a
+# peak RSS sampled every 0.25 s, which moves by tens of MB between runs (interpreter, allocator, sampling instant);
+# robustness and fairness are shares over a few hundred perturbed copies, so 1 point is a handful of answers.
+# perf is exact on its dataset and keeps Dynaboard's own cutoff (DELTA_CUTOFF_PROPORTION).
+RESOLUTIONS: dict[str, Resolution] = {
+    "throughput": Resolution(relative=0.10),
+    "memory": Resolution(absolute=0.05),
+    "robustness": Resolution(absolute=0.01),
+    "fairness": Resolution(absolute=0.01),
+}
 
 ModelId = Hashable
 
@@ -173,6 +202,67 @@ def compute_dynascores(
     return results
 
 
+def snap_to_resolution(values: Mapping[ModelId, float], resolution: Resolution) -> dict[ModelId, float]:
+    """Values that differ by less than the resolution made equal: sorted ascending, each group holds the values that
+    tie with its lowest one and takes their mean. A spread below the resolution leaves a single group (every value
+    equal), so the metric cannot tell the models apart. Non-finite values are kept as they are."""
+    snapped = {model_id: value for model_id, value in values.items() if not math.isfinite(value)}
+    ordered = sorted(((v, _id_key(m), m) for m, v in values.items() if math.isfinite(v)), key=lambda item: item[:2])
+    group: list[tuple[float, Any]] = []
+    for value, _, model_id in [*ordered, (math.nan, None, None)]:
+        if group and (math.isnan(value) or not resolution.ties(group[0][0], value)):
+            mean = sum(v for v, _ in group) / len(group)
+            snapped.update({member: mean for _, member in group})
+            group = []
+        group.append((value, model_id))
+    return snapped
+
+
+def compute_resolved_dynascores(
+    models: Mapping[ModelId, Mapping[str, Any]],
+    weights: Mapping[str, float],
+    directions: Mapping[str, int] | None = None,
+    memory_budget_gb: float = 16.0,
+    resolutions: Mapping[str, Resolution] = RESOLUTIONS,
+) -> dict[ModelId, DynascoreResult]:
+    """Dynascore with measurement resolution (the module docstring): ``compute_dynascores`` on values snapped to each
+    metric's resolution, then each metric but perf counted from the worst ranked model (its term minus the lowest
+    term; a model without the metric gets 0, like the worst). The shift is the same for every model, so it changes no
+    rank; it makes each term read as "points gained over the worst model" and every contribution non-negative
+    (for perf ≥ 0). ``values`` keep the measured numbers; ``converted`` are the snapped ones."""
+    measured = {model_id: {m: _number(v) for m, v in raw.items()} for model_id, raw in models.items()}
+    snapped = {model_id: dict(raw) for model_id, raw in measured.items()}
+    for metric, resolution in resolutions.items():
+        column = snap_to_resolution({mid: raw.get(metric, math.nan) for mid, raw in measured.items()}, resolution)
+        for model_id, value in column.items():
+            if metric in measured[model_id]:
+                snapped[model_id][metric] = value
+    exact = compute_dynascores(snapped, weights, directions, memory_budget_gb)
+    if not exact:
+        return {}
+    metrics = next(iter(exact.values())).contributions
+    floor: dict[str, float] = {}
+    for metric in metrics:
+        present = [r.contributions[metric] for r in exact.values() if math.isfinite(r.converted[metric])]
+        floor[metric] = min(present) if metric != PERF and present else 0.0
+    results: dict[ModelId, DynascoreResult] = {}
+    for model_id, result in exact.items():
+        contributions = {
+            m: (c - floor[m] if math.isfinite(result.converted[m]) else 0.0) for m, c in result.contributions.items()
+        }
+        results[model_id] = DynascoreResult(
+            model_id=model_id,
+            dynascore=sum(contributions.values()),
+            perf=result.perf,
+            values={m: measured[model_id].get(m, math.nan) for m in result.values},
+            converted=result.converted,
+            amrs=result.amrs,
+            weights=result.weights,
+            contributions=contributions,
+        )
+    return results
+
+
 def dataset_weighted_metrics(
     scores: Iterable[tuple[Hashable, Mapping[str, Any]]],
     dataset_weights: Mapping[Hashable, float] | None = None,
@@ -204,8 +294,10 @@ def dataset_weighted_metrics(
 
 
 def rank(results: Mapping[ModelId, DynascoreResult]) -> list[tuple[ModelId, DynascoreResult]]:
-    """Leaderboard order: Dynascore descending, then perf descending, then model id ascending."""
-    return sorted(results.items(), key=lambda item: (-item[1].dynascore, -item[1].perf, _id_key(item[0])))
+    """Leaderboard order: Dynascore descending, then perf descending, then model id ascending. Dynascores equal to 9
+    decimals are ties: with two models every metric's term differs by exactly w_m · Δperf, so their scores are equal
+    up to float rounding, which must not decide the order."""
+    return sorted(results.items(), key=lambda item: (-round(item[1].dynascore, 9), -item[1].perf, _id_key(item[0])))
 
 
 def priced_metrics(results: Iterable[DynascoreResult]) -> list[str]:

@@ -9,12 +9,18 @@ from asyncpg.exceptions import UniqueViolationError
 
 from server import permissions
 from server.accounts.viewer import Viewer
-from server.core.errors import FieldProblem, conflict, invalid, not_found
+from server.core.errors import FieldProblem, ServiceError, conflict, invalid, not_found
 from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.storable import text_problem
 from server.evaluation import queries
-from server.evaluation.leaderboard.dynascore import compute_dynascores, dataset_weighted_metrics, priced_metrics, rank
+from server.evaluation.leaderboard.dynascore import (
+    compute_dynascores,
+    compute_resolved_dynascores,
+    dataset_weighted_metrics,
+    priced_metrics,
+    rank,
+)
 from server.evaluation.records import DatasetRow, LeaderboardConfigRow, ModelRow, ScoreRow
 from server.tasks.config import METRICS
 from server.tasks.records import TaskRow
@@ -66,9 +72,18 @@ def check_weights(metric_weights: dict[str, float]) -> None:
 
 
 async def build(
-    task: TaskRow, viewer: Viewer | None, metric_weights: dict[str, float] | None, dataset_weights: dict[int, float] | None
+    task: TaskRow,
+    viewer: Viewer | None,
+    metric_weights: dict[str, float] | None,
+    dataset_weights: dict[int, float] | None,
+    exact_dynaboard: bool = False,
 ) -> Leaderboard:
+    """The ranked leaderboard. By default Dynascores are resolved (each metric's measurement resolution, terms counted
+    from the worst model: dynascore.compute_resolved_dynascores); `exact_dynaboard` reproduces Dynaboard's numbers."""
     config = load_config(task)
+    denied = permissions.view_leaderboard(viewer, task, config.dynascore.leaderboard == "private")
+    if denied is not None:
+        raise ServiceError(denied.code, denied.message)
     weights = {**config.dynascore.weights, **(metric_weights or {})}
     check_weights(weights)
     datasets = await queries.scoring_datasets(task["id"])
@@ -99,7 +114,8 @@ async def build(
             continue  # Dynascore ranks only models scored on every (weighted) scoring dataset
         per_dataset = [(s["dataset"], {m: s[column] for m, column in SCORE_METRICS.items()}) for s in rows]
         metrics_by_model[model["id"]] = dataset_weighted_metrics(per_dataset, d_weights)
-    results = compute_dynascores(metrics_by_model, weights, memory_budget_gb=config.dynascore.memory_budget_gb)
+    compute = compute_dynascores if exact_dynaboard else compute_resolved_dynascores
+    results = compute(metrics_by_model, weights, memory_budget_gb=config.dynascore.memory_budget_gb)
     model_by_id = {m["id"]: m for m in models}
     entries = []
     for position, (model_id, result) in enumerate(rank(results), start=1):

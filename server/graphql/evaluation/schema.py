@@ -37,7 +37,10 @@ from server.graphql.tasks.visibility import visible_task
 
 @strawberry.type
 class EvaluationQueries:
-    @strawberry.field(description="Models ranked by Dynascore with the given (or the task's default, or a saved) weights.")
+    @strawberry.field(
+        description="Models ranked by Dynascore with the given (or the task's default, or a saved) weights. Readable without "
+        "an account unless the task's config makes it private (`dynascore.leaderboard`): then FORBIDDEN but to its owners."
+    )
     async def leaderboard(
         self,
         info: Info,
@@ -47,6 +50,7 @@ class EvaluationQueries:
         config_name: str | None = None,
         first: int = 20,
         after: str | None = None,
+        exact_dynaboard: bool = False,
     ) -> LeaderboardPage:
         viewer = await authorize(info, permissions.read_public)  # the viewer's admin flag and tasks decide visibility
         first = check_page_size(first, info.context.services.settings.page_size_max)
@@ -55,7 +59,7 @@ class EvaluationQueries:
         m_weights, d_weights = await leaderboard.saved_weights(task["id"], config_name)
         m_weights.update(metric_weights_of(metric_weights))
         d_weights.update(dataset_weights_of(dataset_weights))
-        board = await leaderboard.build(task, viewer, m_weights, d_weights)
+        board = await leaderboard.build(task, viewer, m_weights, d_weights, exact_dynaboard)
         datasets = {d["id"]: d for d in board.datasets}
         page = board.entries[offset : offset + first]
         end = offset + len(page)
@@ -66,6 +70,7 @@ class EvaluationQueries:
             end_cursor=encode_cursor(end) if page else None,
             metric_weights=metric_weight_list(board.metric_weights),
             metrics_in_effect=[Metric(m) for m in board.priced],
+            exact_dynaboard=exact_dynaboard,
             dataset_weights=[
                 DatasetWeight(dataset=DatasetNode.from_row(datasets[d]), weight=w) for d, w in board.dataset_weights.items()
             ],

@@ -233,6 +233,28 @@ class MetricValues:
     fairness: float | None = strawberry.field(description="Share (0–1) of demographic swaps answered as the original.")
 
 
+@strawberry.type(description="What one metric adds to one model's Dynascore.")
+class MetricContribution:
+    metric: Metric
+    points: float = strawberry.field(
+        description="The metric's term w·x'/AMRS (resolved: counted from the worst ranked model, so 0 for the worst, "
+        "and 0 for a metric whose differences are all below its measurement resolution)."
+    )
+    share: float | None = strawberry.field(
+        description="points / dynascore (0–1): the metric's actual share of this model's score. Null when the score "
+        "is not positive or a term is negative (possible only with exactDynaboard)."
+    )
+
+    @staticmethod
+    def of(contributions: dict[str, float], dynascore: float) -> list[MetricContribution]:
+        readable = dynascore > 0 and all(points >= 0 for points in contributions.values())
+        return [
+            MetricContribution(metric=Metric(m), points=points, share=points / dynascore if readable else None)
+            for m, points in contributions.items()
+            if m in Metric._value2member_map_
+        ]
+
+
 @strawberry.type
 class LeaderboardRow:
     rank: int
@@ -240,6 +262,9 @@ class LeaderboardRow:
     dynascore: float
     metrics: MetricValues = strawberry.field(description="Dataset-weighted averages over the scoring datasets.")
     per_dataset: list[ScoreRow]
+    contributions: list[MetricContribution] = strawberry.field(
+        description="Each metric's part of the Dynascore (they sum to it), in the order of `Metric`."
+    )
 
     @classmethod
     def from_entry(cls, entry: LeaderboardEntry, datasets: dict[int, DatasetRow]) -> LeaderboardRow:
@@ -247,6 +272,7 @@ class LeaderboardRow:
             rank=entry.rank,
             model=ModelNode.from_row(entry.model),
             dynascore=entry.dynascore,
+            contributions=MetricContribution.of(entry.details.contributions if entry.details else {}, entry.dynascore),
             metrics=MetricValues(**{m: entry.metrics.get(m) for m in ("perf", "throughput", "memory", "robustness", "fairness")}),
             per_dataset=[
                 ScoreRow(
@@ -272,6 +298,11 @@ class LeaderboardPage:
     end_cursor: str | None
     metric_weights: list[MetricWeight]
     dataset_weights: list[DatasetWeight]
+    exact_dynaboard: bool = strawberry.field(
+        description="False (the default): resolved Dynascores, where differences below a metric's measurement "
+        "resolution (throughput 10 %, memory 0.05 GB, robustness and fairness 0.01) are ties and every metric but "
+        "performance counts from the worst ranked model. True: Dynaboard's exact numbers (docs/design.md §4)."
+    )
     metrics_in_effect: list[Metric] = strawberry.field(
         description="The metrics whose weight can change scores now: PERF always; another only when at least two "
         "ranked models differ in performance and in it (Dynascore prices each metric by how it trades off against "
