@@ -10,14 +10,13 @@ from dataclasses import dataclass
 
 from server.accounts import credentials
 from server.campaigns import entry as crowd_entry
-from server.campaigns import jobs as campaign_jobs
-from server.campaigns import queries
+from server.campaigns import ledger, queries
 from server.campaigns.entry import CompletionTarget, EntryRefusal, Platform, WorkerEntry
 from server.campaigns.quiz import MAX_QUESTIONS, QuizOutcome, QuizRefusal, QuizResult, grade
 from server.campaigns.records import CampaignRow, CampaignStatus, WorkerRow, WorkerStage
 from server.campaigns.service import campaign_by_code, get_campaign, id_secret, quiz_of
 from server.campaigns.work import WorkerState, stage_of, worker_state
-from server.core import db, jobs, rate_limits
+from server.core import db, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
 from server.core.services import Services
@@ -168,7 +167,7 @@ async def finish(services: Services, user_id: int, campaign_id: int) -> tuple[Co
         raise ServiceError("CONFLICT", tr("Give your consent and pass the quiz before finishing."))
     if stage is WorkerStage.WORK:
         await queries.set_finished(worker["id"])
-        await jobs.enqueue(services.arq, campaign_jobs.recompute_campaign_ledger, campaign_id)
+        await ledger.recompute(campaign_id)  # the base pay is earned now: the completion page shows it
     screened = stage is WorkerStage.SCREENED_OUT
     return completion(campaign, worker, screened), await state(user_id, campaign_id)
 

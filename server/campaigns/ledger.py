@@ -87,6 +87,13 @@ async def _paused_validators(task_id: int, validators: set[int]) -> set[int]:
     return await paused_users(task_id, load_config(task), validators)
 
 
+async def recompute_round(round_id: int) -> None:
+    """Recompute now the ledger of each live campaign on the round (the outcome listener: the worker's earnings are
+    current before the live views tell them of the outcome, so a page that re-reads on that news shows them)."""
+    for campaign_id in await queries.live_campaigns_of_round(round_id):
+        await recompute(campaign_id)
+
+
 async def outcome_changed(services: Services, round_id: int) -> None:
     """An example's outcome in this round changed: recompute the ledger of each live campaign on the round."""
     for campaign_id in await queries.live_campaigns_of_round(round_id):

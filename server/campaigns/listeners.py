@@ -10,6 +10,7 @@ from server.domain_events.dispatcher import listens
 
 @listens(ExampleAggregated)
 async def recompute_ledgers(services: Services, event: ExampleAggregated) -> None:
-    """A campaign on the round pays from outcomes: its ledger is recomputed (a job, idempotent)."""
+    """A campaign on the round pays from outcomes: its ledger is recomputed (idempotent) at once, before the live views
+    (listed after this listener) announce the outcome to its author, whose campaign page then re-reads its earnings."""
     if event.decided:
-        await ledger.outcome_changed(services, event.round_id)
+        await ledger.recompute_round(event.round_id)

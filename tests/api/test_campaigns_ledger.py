@@ -5,7 +5,7 @@ voids; after export nothing moves; the payout CSV lists matched workers only."""
 import asyncio
 import os
 
-from tests.api.campaigns_helpers import CONSENT, FINISH, join, prolific_params
+from tests.api.campaigns_helpers import CONSENT, FINISH, WORK, join, prolific_params
 from tests.api.campaigns_helpers import owner_world as _owner_world
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, wait_until
 from tests.conftest import run_sql
@@ -156,3 +156,22 @@ def test_ledger_from_verified_outcomes_idempotent_updates_then_frozen(api, admin
         idle
         and api(EXPORT, {"c": campaign["id"], "f": "MTURK"}, token=admin_token)["exportPayouts"]["__typename"] == "InputError"
     )
+
+
+def test_a_worker_sees_earnings_as_they_accrue_and_on_finishing(api, admin_token, target_models):
+    campaign = _owner_world(api, admin_token, quiz=None, quotas={})
+    writer = join(api, campaign["code"], prolific_params(PIDS[0]))["token"]
+    api(CONSENT, {"c": campaign["id"]}, token=writer)
+    earned = lambda: api(WORK, {"c": campaign["id"]}, token=writer)["myCampaignWork"]["earnedCents"]  # noqa: E731
+    assert earned() == 0
+    round_id = current_round(api, "sentiment")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=writer)["nextContext"]["id"]
+    example = fooling_example(api, writer, round_id, context_id, "Campaign earnings review, truly something else.")
+    for voter in [api.sign_up(f"earner-voter{i}") for i in range(3)]:
+        api(VALIDATE, {"e": example["id"], "l": "CORRECT"}, token=voter)
+    # Validated: the fooling bonus is the worker's as the outcome is decided (no payout, no finish needed).
+    wait_until(lambda: earned() == 50)
+    # Finishing earns the base pay, and the answer that gives the completion code already counts it.
+    finished = api(FINISH, {"c": campaign["id"]}, token=writer)["finishCampaign"]
+    assert finished["__typename"] == "CampaignFinished", finished
+    assert (finished["state"]["earnedCents"], finished["state"]["pendingCents"]) == (150, 150)
