@@ -6,6 +6,7 @@ labels ~100 real DynaSent sentences and its labels are compared with the served 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -44,12 +45,23 @@ def worker_url(base: str) -> str:
     return f"{base}/assets/{worker.name}"
 
 
+# "Download: 36.2 MB (model 22.6 MB + offline runtime 13.6 MB)": the total, and what it is made of.
+DOWNLOAD = re.compile(r"^Download: ([\d.]+) MB \(model ([\d.]+) MB \+ offline runtime ([\d.]+) MB\)$")
+
+
 def prepare(page: Page) -> None:
+    """Prepare the round's model; the size shown before is the one shown after, and what the device then keeps."""
     panel = page.get_by_test_id("offline-panel")
     expect(panel).to_be_visible()
-    expect(panel).to_contain_text("Size:")
+    size = page.get_by_test_id("offline-size")
+    expect(size).to_have_text(DOWNLOAD)
+    before = size.inner_text()
+    total, model, runtime = (float(n) for n in DOWNLOAD.match(before).groups())
+    assert abs(total - (model + runtime)) <= 0.11
     panel.get_by_role("button", name="Prepare for offline").click()
     expect(page.get_by_test_id("offline-ready")).to_contain_text("Ready offline", timeout=120_000)
+    expect(size).to_have_text(before)
+    expect(page.get_by_test_id("offline-ready")).to_have_text(f"Ready offline. Stored on this device: {total:.1f} MB")
 
 
 def round_id() -> str:
@@ -77,17 +89,40 @@ def test_a_provisional_verdict_offline_then_the_servers(api, app_url, launch, pr
     expect(pending_count(page)).to_have_text("1")
     provisional = page.get_by_test_id("provisional-verdict")
     expect(provisional).to_contain_text("Provisional: the model would probably say")
-    expect(provisional).to_contain_text("offline guess; the server decides")
+    expect(provisional).to_contain_text("the offline model's guess; the server's verdict comes when this example syncs")
     guess = provisional.get_attribute("data-label")
     assert guess in ("negative", "positive", "neutral")
     box = provisional.bounding_box()
     assert box is not None and box["width"] <= PHONE["width"]
+    # Where the writer looks: in the verdict card, right under "saved", above the attempts (newest first).
+    verdict_card = page.locator("section.card.verdict")
+    expect(verdict_card.get_by_test_id("provisional-verdict")).to_be_visible()
+    attempts = verdict_card.locator("section.attempts")
+    expect(attempts).to_be_visible()
+    attempts_box = attempts.bounding_box()
+    assert attempts_box is not None and box["y"] + box["height"] <= attempts_box["y"]
+    # A second try offline: its guess replaces the first's, still above the (now two) attempts, in view.
+    first_client_id = provisional.get_attribute("data-client-id")
+    write_example(page, "The soup was cold but the waiter was lovely.", "Negative")
+    page.get_by_role("button", name="Submit").click()
+    expect(pending_count(page)).to_have_text("2")
+    expect(page.get_by_test_id("attempt")).to_have_count(2)
+    expect(provisional).not_to_have_attribute("data-client-id", first_client_id or "")
+    expect(provisional).to_have_count(1)
+    expect(provisional).to_contain_text("Provisional: the model would probably say")
+    guess = provisional.get_attribute("data-label")
+    client_id = provisional.get_attribute("data-client-id")
+    assert guess in ("negative", "positive", "neutral") and client_id
+    expect(provisional).to_be_in_viewport()
+    box, attempts_box = provisional.bounding_box(), attempts.bounding_box()
+    assert box is not None and attempts_box is not None and box["y"] + box["height"] <= attempts_box["y"]
+    assert axe_violations(page) == []
 
     context.set_offline(False)
     expect(pending_count(page)).to_have_text("0", timeout=60_000)
     expect(page.get_by_test_id("verdict-live").locator("[data-verdict]")).to_be_visible()
     expect(provisional).to_have_count(0)  # the server's verdict replaced the provisional one
-    [row] = sql("SELECT model_output FROM examples")
+    [row] = sql("SELECT model_output FROM examples WHERE client_id::text = $1", client_id)
     output = row["model_output"] if isinstance(row["model_output"], dict) else json.loads(row["model_output"])
     server = output["label"]
     compare = page.get_by_test_id("offline-compare")

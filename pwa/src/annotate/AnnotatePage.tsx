@@ -17,10 +17,10 @@ import { discardItem } from "../outbox/store";
 import { href } from "../router";
 import { contextTitles, isQA, labelName, labelsOf, passageField } from "../tasks/config";
 import { loadTasks, tasksState } from "../tasks/store";
-import { addAttempt, delivered as deliveredAttempt, mergeStored, withView, type Attempt } from "./attempts";
+import { addAttempt, withView, type Attempt } from "./attempts";
 import { Attempts } from "./Attempts";
+import { useAttempts } from "./attemptStore";
 import { ContextPanel } from "./ContextPanel";
-import { ROUND_ATTEMPTS } from "./documents";
 import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type Draft } from "./drafts";
 import { ExampleForm, inputId } from "./ExampleForm";
 import { acknowledge, browserStore, mustRead } from "./instructions";
@@ -35,11 +35,12 @@ import { VERDICT_HEADING_ID, VerdictPanel, type Shown } from "./VerdictPanel";
 import "./annotate.css";
 import { lazyWidget } from "../lib/lazy";
 
-// The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared.
+// The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared. The
+// provisional verdict of a queued example shows in the verdict card, above the attempts; the panel below it.
 const OfflineSection = lazyWidget<import("../offline/OfflineSection").Props>(() => import("../offline/OfflineSection").then((m) => m.OfflineSection));
+const Provisional = lazyWidget<import("../offline/Provisional").Props>(() => import("../offline/Provisional").then((m) => m.Provisional));
 
 const MAX_TIME_MS = 7 * 24 * 3600 * 1000;
-const STORED_ATTEMPTS = 50; // the writer's latest examples of the round, searched for the shown context's
 
 /** After an answer: the focus goes to the verdict's heading (never left on <body>), without a scroll jump. */
 function focusVerdict() {
@@ -85,10 +86,12 @@ function Annotate({ task }: { task: Task }) {
   const [errors, setErrors] = useState<FieldError[]>([]);
   const [shown, setShown] = useState<Shown | null>(null);
   const [busy, setBusy] = useState(false);
-  const [attempts, setAttempts] = useState<Attempt[]>([]);
   const draftRef = useRef<Draft | null>(null);
   draftRef.current = draft;
   const key = draftKey(username, task.code, round.id);
+  // The attempts on the shown context: kept on the device, merged with the stored ones of earlier visits.
+  const contextId = draft?.context?.id ?? null;
+  const [attempts, setAttempts] = useAttempts(key, round.id, contextId);
   const passageName = passageField(task.config);
   const qa = isQA(task.config);
   const locale = currentLocale();
@@ -172,23 +175,6 @@ function Annotate({ task }: { task: Task }) {
     };
   }, [key]);
 
-  // The attempts on the shown context: this session's, then the stored ones of earlier visits (one cheap query).
-  const contextId = draft?.context?.id ?? null;
-  useEffect(() => {
-    setAttempts([]);
-    if (!contextId || !online.get()) return undefined;
-    let cancelled = false;
-    request(ROUND_ATTEMPTS, { roundId: round.id, first: STORED_ATTEMPTS }).then(
-      ({ myExamples }) => {
-        if (!cancelled) setAttempts((list) => mergeStored(list, myExamples.edges.map((e) => e.node), contextId));
-      },
-      () => {}, // the history is a convenience: the page works without it
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [contextId]);
-
   // A queued submission of this page got delivered by the outbox: show its verdict.
   useEffect(
     () =>
@@ -198,7 +184,6 @@ function Annotate({ task }: { task: Task }) {
             ? { kind: "verdict", view: record.view, clientId: record.clientId }
             : current,
         );
-        setAttempts((list) => deliveredAttempt(list, record.clientId, record.view));
       }),
     [],
   );
@@ -450,6 +435,7 @@ function Annotate({ task }: { task: Task }) {
             labelText={(label) => labelName(task.config, label)}
             onChange={onVerdictChange}
             onTryAgain={tryAgain}
+            provisional={!qa && <Provisional roundId={round.id} shown={shown} context={draft?.context?.fields ?? {}} />}
           >
             <Attempts
               attempts={attempts}
@@ -460,7 +446,7 @@ function Annotate({ task }: { task: Task }) {
               onReuse={reuse}
             />
           </VerdictPanel>
-          {!qa && <OfflineSection roundId={round.id} shown={shown} online={isOnline} context={draft?.context?.fields ?? {}} />}
+          {!qa && <OfflineSection roundId={round.id} online={isOnline} />}
           <RoundStats taskCode={task.code} round={round} />
         </aside>
       </div>

@@ -36,13 +36,14 @@ interface Props {
   labelText?: (label: string) => string; // a label's display name in the UI locale (the task's translation)
   onChange: (view: VerdictView) => void;
   onTryAgain: () => void;
+  provisional?: ComponentChildren; // the offline model's guess for a queued example, right under its status
   children?: ComponentChildren; // the attempts on this context
 }
 
 /** The verdict's heading: where the focus goes once a submission has an answer. */
 export const VERDICT_HEADING_ID = "verdict-title";
 
-export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts, contextTitles, labelText = humanize, onChange, onTryAgain, children }: Props) {
+export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts, contextTitles, labelText = humanize, onChange, onTryAgain, provisional, children }: Props) {
   const view = shown?.kind === "verdict" ? shown.view : null;
   const sectionRef = useRef<HTMLElement>(null);
   usePendingFollow(view, onChange);
@@ -73,6 +74,7 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
           </div>
         )}
       </div>
+      {provisional}
       {view && <ModelAnswers view={view} isQA={isQA} labelText={labelText} />}
       {view && view.verdict === "AWAITING_CLAIM" && !view.sandbox && view.exampleId && !view.retracted && (
         <ClaimQuestion

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Example } from "../api/types";
-import { addAttempt, attemptOfExample, delivered, mergeStored, tagsOf, withView, type Attempt } from "./attempts";
+import { addAttempt, attemptOfExample, delivered, KEPT_ATTEMPTS, mergeStored, restoreAttempts, tagsOf, withView, type Attempt } from "./attempts";
 import { viewOfExample } from "./verdict";
 
 const example = (id: string, contextId: string, over: Partial<Example> = {}): Example => ({
@@ -63,5 +63,33 @@ describe("attempts", () => {
     expect(list[1].state.kind).toBe("queued");
     list = withView(list, { ...view, flagged: true });
     expect(list[0].state.kind === "verdict" && tagsOf(list[0].state.view)).toEqual(["flagged"]);
+  });
+
+  it("restores the attempts kept for the shown context only, marked as from an earlier visit", () => {
+    const saved = { contextId: "ctx", attempts: [queued("b"), queued("a")] };
+    const restored = restoreAttempts(saved, "ctx", []);
+    expect(restored.map((a) => [a.key, a.stored, a.state.kind])).toEqual([["b", true, "queued"], ["a", true, "queued"]]);
+    expect(restoreAttempts(saved, "another", [])).toEqual([]);
+    expect(restoreAttempts(undefined, "ctx", [])).toEqual([]);
+    const many = { contextId: "ctx", attempts: Array.from({ length: KEPT_ATTEMPTS + 5 }, (_, i) => queued(`k${i}`)) };
+    expect(restoreAttempts(many, "ctx", [])).toHaveLength(KEPT_ATTEMPTS);
+  });
+
+  it("shows the verdict the outbox got meanwhile for a restored queued attempt", () => {
+    const view = viewOfExample(example("7", "ctx"));
+    const restored = restoreAttempts({ contextId: "ctx", attempts: [queued("a"), queued("b")] }, "ctx", [{ clientId: "b", view }]);
+    expect(restored[0].state.kind).toBe("queued");
+    expect(restored[1].exampleId).toBe("7");
+    expect(restored[1].state.kind === "verdict" && restored[1].state.view.verdict).toBe("FOOLED");
+  });
+
+  it("replaces a restored attempt with the server's fresher version, in place", () => {
+    const stored = example("5", "ctx", { clientId: "a", verdict: "NOT_FOOLED", fooled: false });
+    const restored = restoreAttempts({ contextId: "ctx", attempts: [queued("new"), queued("a")] }, "ctx", []);
+    const session = { ...queued("live") };
+    const merged = mergeStored([session, ...restored], [stored, example("6", "ctx")], "ctx");
+    expect(merged.map((a) => a.key)).toEqual(["live", "new", "a", "c-6"]);
+    expect(merged[2].state.kind === "verdict" && merged[2].state.view.verdict).toBe("NOT_FOOLED");
+    expect(merged[0].state.kind).toBe("queued"); // this session's own attempts are kept as they are
   });
 });

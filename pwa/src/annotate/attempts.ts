@@ -42,15 +42,40 @@ export function addAttempt(list: Attempt[], attempt: Attempt): Attempt[] {
   return [attempt, ...list.filter((a) => a.key !== attempt.key)];
 }
 
-/** The stored examples of `contextId` not already in the list (by key or example id), after the session's. */
+/**
+ * The stored examples of `contextId` not already in the list (by key or example id), after the session's. An entry
+ * restored from the device (`stored`, see restoreAttempts) takes the server's fresher version in its place.
+ */
 export function mergeStored(list: Attempt[], stored: Example[], contextId: string): Attempt[] {
-  const keys = new Set(list.map((a) => a.key));
-  const ids = new Set(list.map((a) => a.exampleId).filter(Boolean));
-  const older = stored
-    .filter((e) => e.context?.id === contextId)
-    .map(attemptOfExample)
-    .filter((a) => !keys.has(a.key) && !ids.has(a.exampleId));
-  return [...list, ...older];
+  const fresh = stored.filter((e) => e.context?.id === contextId).map(attemptOfExample);
+  const match = (a: Attempt) => fresh.find((f) => f.key === a.key || (!!a.exampleId && f.exampleId === a.exampleId));
+  const kept = list.map((a) => (a.stored && !a.sandbox ? match(a) ?? a : a));
+  const keys = new Set(kept.map((a) => a.key));
+  const ids = new Set(kept.map((a) => a.exampleId).filter(Boolean));
+  return [...kept, ...fresh.filter((a) => !keys.has(a.key) && !ids.has(a.exampleId))];
+}
+
+/** What the device keeps of the attempts on the shown context (pwa/src/annotate/attemptStore.ts). */
+export interface SavedAttempts {
+  contextId: string;
+  attempts: Attempt[];
+}
+
+/** The most attempts kept per user, task and round (the newest). */
+export const KEPT_ATTEMPTS = 50;
+
+/**
+ * The attempts kept on the device for `contextId` (none when they were written on another context), marked as from
+ * an earlier visit; a queued one the outbox delivered meanwhile shows the verdict it got (`synced`, by client id).
+ */
+export function restoreAttempts(saved: SavedAttempts | undefined, contextId: string, synced: { clientId: string; view: VerdictView }[]): Attempt[] {
+  if (!saved || saved.contextId !== contextId) return [];
+  const views = new Map(synced.map((r) => [r.clientId, r.view]));
+  return saved.attempts.slice(0, KEPT_ATTEMPTS).map((a) => {
+    const view = a.state.kind === "queued" && a.clientId ? views.get(a.clientId) : undefined;
+    const restored = { ...a, stored: true };
+    return view ? { ...restored, exampleId: view.exampleId, state: { kind: "verdict", view } } : restored;
+  });
 }
 
 /** Apply a new view of an example (verdict arrived, flagged, retracted...) to the attempt that holds it. */

@@ -61,7 +61,7 @@ function parameterNames(fn: Fn): string[] {
 function sampleArgs(fn: Fn): unknown[] {
   return parameterNames(fn).map((name, i) => {
     if (name in NAMED) return NAMED[name];
-    return /^(n|i|total|score|left|max|min|step|scale|used|value|matched|unknown|notApproved|workers|unpaid|unread|ms|line|column|round|percent|accuracy|f1|done|failed|count|number|version|kept|bytes|current|next)$/.test(name)
+    return /^(n|i|total|score|left|max|min|step|scale|used|value|matched|unknown|notApproved|workers|unpaid|unread|ms|line|column|round|percent|accuracy|f1|done|failed|count|number|version|kept|bytes|modelBytes|runtimeBytes|current|next)$/.test(name)
       ? DISTINCT[i]
       : DISTINCT_TEXT[i];
   });

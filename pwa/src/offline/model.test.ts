@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { argmaxLabel, compareLabels, encodeWithTemplate, formatBytes, keptLengths, readTemplate, sameModel, type OfflineModel } from "./model";
+import { argmaxLabel, compareLabels, encodeWithTemplate, formatBytes, keptLengths, readTemplate, sameModel, sizeFacts, storedFacts, type OfflineModel } from "./model";
 
 // Kept lengths measured with the Python `tokenizers` library (strategy longest_first, max_length 256, BERT template:
 // 253 tokens for a pair, 254 for a single sequence).
@@ -72,5 +72,24 @@ describe("prepared copies", () => {
     expect(sameModel(model, { ...model, files: [...model.files].reverse() })).toBe(true);
     expect(sameModel(model, { ...model, version: "2" })).toBe(false);
     expect(sameModel(model, { ...model, files: [{ ...model.files[0], sha256: "cc" }, model.files[1]] })).toBe(false);
+  });
+});
+
+describe("sizes shown before and after preparing", () => {
+  const model = {
+    name: "m", version: "1", labels: ["a"], inputs: ["statement"], inputNames: ["input_ids"], maxLength: 8,
+    files: [{ name: "model.onnx", url: "/m.onnx", sha256: "x", bytes: 22_600_000 }, { name: "tokenizer.json", url: "/t.json", sha256: "y", bytes: 400_000 }],
+  };
+  it("downloads the model's files and the runtime: one total", () => {
+    expect(sizeFacts(model, 13_600_000)).toEqual({ model: 23_000_000, runtime: 13_600_000, total: 36_600_000 });
+  });
+  it("says the runtime's size is unknown rather than leaving it out silently", () => {
+    expect(sizeFacts(model, null)).toEqual({ model: 23_000_000, runtime: null, total: 23_000_000 });
+    expect(sizeFacts(model, 0).runtime).toBeNull();
+  });
+  it("gives the same figures once prepared, from what the device keeps", () => {
+    const before = sizeFacts(model, 13_600_000);
+    const prepared = { roundId: "r", model, wasmUrl: "/ort.wasm", bytes: before.total, preparedAt: 1 };
+    expect(storedFacts(prepared)).toEqual(before);
   });
 });

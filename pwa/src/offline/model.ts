@@ -37,6 +37,24 @@ export const recordUrl = (roundId: string) => `${RECORD_PREFIX}${encodeURICompon
 
 export const totalBytes = (model: OfflineModel) => model.files.reduce((sum, f) => sum + f.bytes, 0);
 
+/** What preparing a model downloads: its files and the runtime's wasm (null: the wasm's size is not known). */
+export interface SizeFacts {
+  model: number;
+  runtime: number | null;
+  total: number;
+}
+
+export function sizeFacts(model: OfflineModel, runtimeBytes: number | null): SizeFacts {
+  const files = totalBytes(model);
+  const runtime = runtimeBytes !== null && runtimeBytes > 0 ? runtimeBytes : null;
+  return { model: files, runtime, total: files + (runtime ?? 0) };
+}
+
+/** The same figures for a prepared model, from what the device keeps (its record's bytes: files + wasm). */
+export function storedFacts(prepared: PreparedModel): SizeFacts {
+  return sizeFacts(prepared.model, prepared.bytes - totalBytes(prepared.model));
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;

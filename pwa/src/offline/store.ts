@@ -42,12 +42,27 @@ async function download(url: string, expected: { sha256?: string; bytes?: number
   return new Response(bytes, { headers: { "content-type": type, "content-length": String(bytes.byteLength) } });
 }
 
-/** Download the round's model (skipping files already cached with the right checksum) and record it. */
-export async function prepareOffline(roundId: string, model: OfflineModel, onProgress: Progress = () => {}): Promise<PreparedModel> {
+/** The runtime's wasm size in bytes (the kept copy's, else the server's HEAD answer), or null when unknown. */
+export async function runtimeBytes(): Promise<number | null> {
+  try {
+    const cached = hasCaches() ? await (await caches.open(CACHE_NAME)).match(wasmUrl) : undefined;
+    const response = cached ?? (await fetch(wasmUrl, { method: "HEAD" }));
+    const length = Number(response.headers.get("content-length"));
+    return response.ok && length > 0 ? length : null;
+  } catch {
+    return null; // offline, and not kept yet
+  }
+}
+
+/**
+ * Download the round's model (skipping files already cached with the right checksum) and record it. The progress
+ * counts the runtime's wasm too when its size is known (`runtime`), so its total is the download size shown before.
+ */
+export async function prepareOffline(roundId: string, model: OfflineModel, onProgress: Progress = () => {}, runtime: number | null = null): Promise<PreparedModel> {
   if (!hasCaches()) throw new Error("this browser cannot keep files offline");
   const cache = await caches.open(CACHE_NAME);
-  const wanted = [{ url: wasmUrl, bytes: 0 }, ...model.files];
-  let total = totalBytes(model);
+  const wanted = [{ url: wasmUrl, bytes: runtime ?? 0 }, ...model.files];
+  let total = totalBytes(model) + (runtime ?? 0);
   let done = 0;
   for (const file of wanted) {
     if (await cache.match(file.url)) {
