@@ -1,9 +1,11 @@
 /**
  * The shell: skip link, header, the routed page in <main>, and on a phone the bottom tab bar (pwa/src/ui/).
- * Header on a phone: one row (logo, sync status, bell, account menu). From 900 px: every section in the header.
+ * Header on a phone: one row (logo, sync status, bell, account menu; signed out: the language and "Log in"). From
+ * 900 px: every section in the header. The language picker is in the account menu (in the header row from 900 px).
  */
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { logOut, session } from "./auth/session";
+import { LanguagePicker } from "./i18n/LanguagePicker";
 import { currentLocale } from "./i18n/runtime";
 import { lazyWidget } from "./lib/lazy";
 import { useObservable } from "./lib/observable";
@@ -98,7 +100,10 @@ export function App() {
                 <AccountMenu username={user.user.username} onLogOut={() => { logOut(); navigate("/login"); }} />
               </>
             ) : (
-              <a class="login-link" href={href("/login")}>{T.logIn}</a>
+              <>
+                <LanguagePicker id="header-language" compact />
+                <a class="login-link" href={href("/login")}>{T.logIn}</a>
+              </>
             )}
           </div>
         </div>

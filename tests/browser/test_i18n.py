@@ -69,7 +69,7 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
     page.goto(f"{app_url}/#/account")
     expect(page.get_by_role("heading", level=1, name="Tu cuenta")).to_be_visible()
     expect(page.get_by_text("Sesión iniciada como lectora.")).to_be_visible()
-    expect(page.get_by_label("Idioma")).to_have_value("es")
+    expect(page.locator("main").get_by_label("Idioma")).to_have_value("es")
     assert axe_violations(page) == []
 
     page.goto(f"{app_url}/#/leaderboard/sentiment")
@@ -85,7 +85,7 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
 
     # Français from the account page: French number and date formats.
     page.goto(f"{app_url}/#/account")
-    page.get_by_label("Idioma").select_option("fr")
+    page.locator("main").get_by_label("Idioma").select_option("fr")
     expect(page.get_by_role("heading", level=1, name="Votre compte")).to_be_visible()
     expect(_html(page)).to_have_attribute("lang", "fr")
     page.goto(f"{app_url}/#/leaderboard/sentiment")
@@ -109,10 +109,10 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
 
     # العربية: the whole UI mirrors.
     page.goto(f"{app_url}/#/account")
-    expect(page.get_by_label("Langue")).to_be_visible()  # the picker shows once the account has loaded
+    expect(page.locator("main").get_by_label("Langue")).to_be_visible()  # the picker shows once the account has loaded
     gaps_ltr = page.evaluate(TEXT_GAPS, 'label[for="account-language"]')
     assert gaps_ltr[0] < gaps_ltr[1], gaps_ltr  # French: the label starts at the left
-    page.get_by_label("Langue").select_option("ar")
+    page.locator("main").get_by_label("Langue").select_option("ar")
     expect(page.get_by_role("heading", level=1, name="حسابك")).to_be_visible()
     expect(_html(page)).to_have_attribute("lang", "ar")
     expect(_html(page)).to_have_attribute("dir", "rtl")
@@ -120,7 +120,7 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
     assert gaps[1] < gaps[0], gaps  # Arabic: the label hugs the right edge
     heading = page.evaluate(TEXT_GAPS, "#page-title")
     assert heading[1] < heading[0], heading
-    select = page.get_by_label("اللغة").bounding_box()
+    select = page.locator("main").get_by_label("اللغة").bounding_box()
     card = page.locator("section.card").first.bounding_box()
     assert select is not None and card is not None
     assert abs((card["x"] + card["width"]) - (select["x"] + select["width"])) < abs(select["x"] - card["x"]) + 1
@@ -136,7 +136,7 @@ def test_spanish_french_and_arabic_on_a_phone(api, app_url, launch, profile, axe
 
     # Back to English: everything returns, left-to-right.
     page.goto(f"{app_url}/#/account")
-    page.get_by_label("اللغة").select_option("en")
+    page.locator("main").get_by_label("اللغة").select_option("en")
     expect(page.get_by_role("heading", level=1, name="Your account")).to_be_visible()
     expect(_html(page)).to_have_attribute("dir", "ltr")
     expect(_html(page)).to_have_attribute("lang", "en")
@@ -156,7 +156,7 @@ TAB_XS = """() => [...document.querySelectorAll('[data-testid="tab-bar"] .tab')]
 
 def _pick_language(page: Page, app_url: str, label: str, code: str, heading: str):
     page.goto(f"{app_url}/#/account")
-    page.get_by_label(label).select_option(code)
+    page.locator("main").get_by_label(label).select_option(code)
     expect(page.get_by_role("heading", level=1, name=heading)).to_be_visible()
     expect(_html(page)).to_have_attribute("lang", code)
 

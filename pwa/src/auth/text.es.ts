@@ -13,4 +13,11 @@ export const auth: Translation<typeof AUTH_EN> = {
   wait: "Espera, por favor…",
   newHere: "¿Eres nuevo? ",
   haveAccount: "¿Ya tienes una cuenta? ",
+  aboutLabel: "Acerca de Dynabench",
+  aboutLead: "Dynabench es una plataforma abierta para poner a prueba modelos de IA con personas: intentas que un modelo dé una respuesta equivocada, y cada ejemplo en que falla muestra dónde aún debe mejorar.",
+  aboutAnnotate: "Anotar: escribe ejemplos que engañen al modelo, con conexión o sin ella desde tu teléfono.",
+  aboutValidate: "Validar: revisa los ejemplos de otras personas y di si el modelo de verdad se equivocó.",
+  aboutCompare: "Comparar modelos: mira cómo se clasifican y da peso a lo que te importa.",
+  aboutStart: "Crea una cuenta para empezar",
+  aboutLogIn: "Iniciar sesión",
 };

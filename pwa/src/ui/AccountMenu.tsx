@@ -1,8 +1,10 @@
 /**
- * The signed-in person in the header. On a phone: a round button opening a small menu (your account, log out);
+ * The signed-in person in the header. On a phone: a round button opening a small menu (your account, the language,
+ * log out);
  * from 900 px on the toggle hides and the same links sit in the header row (styles.css).
  */
 import { useRef, useState } from "preact/hooks";
+import { LanguagePicker } from "../i18n/LanguagePicker";
 import { href } from "../router";
 import { useDismiss } from "./dismiss";
 import { Icon } from "./icons";
@@ -34,6 +36,7 @@ export function AccountMenu({ username, onLogOut }: { username: string; onLogOut
           <span class="account-name">{username}</span>
           <span class="account-hint">{T.yourAccount}</span>
         </a>
+        <LanguagePicker id="menu-language" compact />
         <button type="button" class="link logout" onClick={() => { setOpen(false); onLogOut(); }}>{T.logOut}</button>
       </div>
     </div>
