@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { FINISH_CAMPAIGN } from "./documents";
-import { completionAction } from "./flow";
+import { completionAction, formatMoney } from "./flow";
 import { JOIN_TEXT } from "./text";
 import type { CampaignWorkerState, CompletionInfo } from "./types";
 
@@ -58,6 +58,11 @@ export function CompletionView({
         <>
           <p>{screened ? JOIN_TEXT.screenedLead : JOIN_TEXT.completionLead}</p>
           <p class="completion-code" data-testid="completion-code">{completion.code}</p>
+          {!screened && (
+            <p data-testid="completion-earned">
+              {JOIN_TEXT.earnedTotal(formatMoney(state.earnedCents, state.currency), formatMoney(state.pendingCents, state.currency))}
+            </p>
+          )}
           <CompletionTarget completion={completion} platform={state.campaign.platform} />
           <p class="hint">{JOIN_TEXT.copyCode}</p>
           <div class="actions">

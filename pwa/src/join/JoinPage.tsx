@@ -3,7 +3,7 @@
  * kept per code so a retry resumes the same account) answers a session token, stored like a sign-in; then the stage
  * decides the page: consent → quiz → the task with the quota visible and Finish → the completion code and the way
  * back to the platform. An MTurk preview shows the campaign and "Accept the HIT to start", creating nothing.
- * A separate chunk (routes.tsx loads it lazily).
+ * Once joined, study mode (study.ts): only the campaign is shown. A separate chunk (routes.tsx loads it lazily).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, NetworkError, request } from "../api/client";
@@ -13,16 +13,17 @@ import { session } from "../auth/session";
 import { newClientId } from "../lib/uuid";
 import type { PageProps } from "../routes";
 import { CompletionView } from "./CompletionView";
-import { JOIN_CAMPAIGN } from "./documents";
-import { clientIdKey, isMturkPreview, joinParams, viewOfState } from "./flow";
+import { CAMPAIGN_BY_CODE, JOIN_CAMPAIGN } from "./documents";
+import { clientIdKey, isMturkPreview, joinParams, refusalText, viewOfState, wayBack } from "./flow";
 import { ConsentView, PreviewView, QuizView } from "./StageViews";
 import { JOIN_TEXT } from "./text";
-import type { CampaignPage, CampaignWorkerState, CompletionInfo } from "./types";
+import type { CampaignPage, CampaignWorkerState, CompletionInfo, CrowdPlatform } from "./types";
+import { enterStudy } from "./study";
 import { WorkView } from "./WorkView";
 
 type Phase =
   | { kind: "loading" }
-  | { kind: "error"; message: string; canRetry: boolean }
+  | { kind: "error"; message: string; canRetry: boolean; platform: CrowdPlatform | null }
   | { kind: "preview"; campaign: CampaignPage }
   | { kind: "worker"; state: CampaignWorkerState; completion: CompletionInfo | null };
 
@@ -51,6 +52,46 @@ function savedState(code: string): CampaignWorkerState | null {
   }
 }
 
+/** The campaign's platform for a refused link (its public page), or null when the code names no campaign. */
+async function campaignPlatform(code: string): Promise<CrowdPlatform | null> {
+  try {
+    return (await request(CAMPAIGN_BY_CODE, { code }, { token: null })).campaignByCode?.platform ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const PLATFORM_NAMES = { PROLIFIC: "Prolific", MTURK: "MTurk" } as const;
+
+/** A link that does not work: the reason once, then what to do: back to the platform, or contact the researcher. */
+function BadLinkView({ phase, query, onRetry }: {
+  phase: { message: string; canRetry: boolean; platform: CrowdPlatform | null };
+  query: URLSearchParams;
+  onRetry: () => void;
+}) {
+  const back = wayBack(phase.platform, query);
+  const name = back.platform ? PLATFORM_NAMES[back.platform] : null;
+  return (
+    <section class="join card narrow" aria-labelledby="page-title" data-testid="bad-link">
+      <h1 id="page-title" tabIndex={-1}>{JOIN_TEXT.badLink}</h1>
+      <p role="alert" class="error" data-testid="join-error">{phase.message}</p>
+      {phase.canRetry && <button type="button" onClick={onRetry}>{JOIN_TEXT.retry}</button>}
+      <h2>{JOIN_TEXT.nextTitle}</h2>
+      <ul class="join-next" data-testid="join-next">
+        <li>
+          {name ? JOIN_TEXT.backToPlatform(name) : JOIN_TEXT.backNoPlatform}
+          {name && back.url && (
+            <>
+              {" "}<a href={back.url} rel="noopener noreferrer" data-testid="join-back">{JOIN_TEXT.backLink(name)}</a>
+            </>
+          )}
+        </li>
+        <li>{JOIN_TEXT.contactResearcher(name)}</li>
+      </ul>
+    </section>
+  );
+}
+
 export function JoinPage({ params, query }: PageProps) {
   const code = params.code;
   const [phase, setPhase] = useState<Phase>({ kind: "loading" });
@@ -63,6 +104,10 @@ export function JoinPage({ params, query }: PageProps) {
       /* private mode: the state is simply asked again next time */
     }
     setPhase({ kind: "worker", state, completion });
+    // From now on only the campaign is shown, for its account (study.ts).
+    const username = session.get()?.user.username;
+    const search = query.toString();
+    if (username) enterStudy({ path: `/join/${code}${search ? `?${search}` : ""}`, username });
   }
 
   async function join() {
@@ -83,13 +128,17 @@ export function JoinPage({ params, query }: PageProps) {
         session.set({ token: result.token, user: me, expired: false });
         show(result.state);
       } else {
-        const fields = result.fields?.map((f) => f.message).join(" ");
-        setPhase({ kind: "error", message: fields ? `${result.message} ${fields}` : result.message, canRetry: result.__typename === "RateLimitedError" });
+        setPhase({
+          kind: "error",
+          message: refusalText(result.message, result.fields),
+          canRetry: result.__typename === "RateLimitedError",
+          platform: await campaignPlatform(code),
+        });
       }
     } catch (error) {
       const saved = preview ? null : savedState(code);
       if (error instanceof NetworkError && saved && session.get()) show(saved);
-      else setPhase({ kind: "error", message: error instanceof NetworkError ? JOIN_TEXT.offlineJoin : describeError(error), canRetry: true });
+      else setPhase({ kind: "error", message: error instanceof NetworkError ? JOIN_TEXT.offlineJoin : describeError(error), canRetry: true, platform: null });
     }
   }
 
@@ -116,15 +165,7 @@ export function JoinPage({ params, query }: PageProps) {
       </section>
     );
   }
-  if (phase.kind === "error") {
-    return (
-      <section class="join card narrow" aria-labelledby="page-title">
-        <h1 id="page-title" tabIndex={-1}>{JOIN_TEXT.badLink}</h1>
-        <p role="alert" class="error" data-testid="join-error">{phase.message}</p>
-        {phase.canRetry && <button type="button" onClick={() => void join()}>{JOIN_TEXT.retry}</button>}
-      </section>
-    );
-  }
+  if (phase.kind === "error") return <BadLinkView phase={phase} query={query} onRetry={() => void join()} />;
   if (phase.kind === "preview") return <PreviewView campaign={phase.campaign} />;
 
   const { state } = phase;

@@ -1,10 +1,13 @@
 /**
  * A worker at work: the campaign's quota (examples left today / in total), earned money and a Finish button above
- * the task's ordinary annotate page (drafts and the offline outbox work as everywhere). The quota is re-read after
- * each delivered example and on reconnecting; with nothing left, the campaign finishes by itself.
+ * the task's ordinary annotate page (drafts and the offline outbox work as everywhere). The quota and the earnings are
+ * re-read after each delivered example, each outcome of the worker's examples (myExampleUpdates: the server updates
+ * the ledger before it announces an outcome) and on reconnecting; with nothing left, the campaign finishes by itself.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
+import { subscribe } from "../api/ws";
+import { MY_EXAMPLE_UPDATES } from "../examples/documents";
 import { AnnotatePage } from "../annotate/AnnotatePage";
 import { session } from "../auth/session";
 import { online, reconnected } from "../lib/network";
@@ -65,7 +68,15 @@ export function WorkView({
       clearTimeout(timer);
       timer = setTimeout(() => void refresh(), 300);
     };
-    const stops = [syncedRecords.subscribe(soon), outboxItems.subscribe(soon), reconnected.on(soon)];
+    const stops = [
+      syncedRecords.subscribe(soon),
+      outboxItems.subscribe(soon),
+      reconnected.on(soon),
+      // A decided example may have earned a bonus: its outcome arrives after the ledger counted it.
+      subscribe(MY_EXAMPLE_UPDATES, {}, ({ myExampleUpdates }) => {
+        if (myExampleUpdates.example) soon();
+      }, () => undefined),
+    ];
     return () => {
       clearTimeout(timer);
       stops.forEach((stop) => stop());
@@ -81,7 +92,8 @@ export function WorkView({
         <ul class="quota-list" aria-live="polite">
           {lines.length ? lines.map((line) => <li key={line} data-testid="quota-line">{line}</li>) : <li>{JOIN_TEXT.noLimit}</li>}
         </ul>
-        <p class="hint">{JOIN_TEXT.earned(formatMoney(state.earnedCents, state.currency), formatMoney(state.pendingCents, state.currency))}</p>
+        <p data-testid="earned" aria-live="polite">{JOIN_TEXT.earned(formatMoney(state.earnedCents, state.currency), formatMoney(state.pendingCents, state.currency))}</p>
+        <p class="hint">{JOIN_TEXT.payHint}</p>
         {campaign.instructionsHtml && (
           <details class="disclosure">
             <summary>{JOIN_TEXT.instructions}</summary>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "../router";
-import { completionAction, demoteHeadings, examplesNow, formatMoney, isMturkPreview, joinParams, quotaLines, viewOfStage, viewOfState } from "./flow";
+import { completionAction, demoteHeadings, examplesNow, formatMoney, isMturkPreview, joinParams, quotaLines, refusalText, viewOfStage, viewOfState, wayBack } from "./flow";
 import type { CampaignWorkerState } from "./types";
 
 const state = (over: Partial<CampaignWorkerState> = {}): CampaignWorkerState => ({
@@ -106,5 +106,25 @@ describe("quota display", () => {
 describe("campaign text", () => {
   it("puts the owner's headings under the page's", () => {
     expect(demoteHeadings("<h1>Consent</h1><p>x</p><h5>a</h5><h6>b</h6>")).toBe("<h3>Consent</h3><p>x</p><h6>a</h6><h6>b</h6>");
+  });
+});
+
+describe("a link that does not work", () => {
+  it("gives the reason once", () => {
+    const reason = "SESSION_ID must be 24 hexadecimal characters.";
+    expect(refusalText(reason, [{ message: "24 hexadecimal characters" }])).toBe(reason);
+    expect(refusalText(reason, [{ message: reason }, { message: reason }])).toBe(reason);
+    expect(refusalText("Too long.", [{ message: "a parameter is too long" }])).toBe("Too long. a parameter is too long");
+    expect(refusalText("Closed.", undefined)).toBe("Closed.");
+  });
+
+  it("leads back to the platform: the campaign's, else the one the link's parameters name", () => {
+    const q = (s: string) => new URLSearchParams(s);
+    expect(wayBack("PROLIFIC", q(""))).toEqual({ platform: "PROLIFIC", url: "https://app.prolific.com/" });
+    expect(wayBack(null, q("PROLIFIC_PID=x&SESSION_ID=bad"))).toEqual({ platform: "PROLIFIC", url: "https://app.prolific.com/" });
+    expect(wayBack(null, q("workerId=A&turkSubmitTo=https://workersandbox.mturk.com")).url).toBe("https://workersandbox.mturk.com/");
+    expect(wayBack("MTURK", q("turkSubmitTo=https://evil.example")).url).toBe("https://worker.mturk.com/");
+    expect(wayBack(null, q("utm_source=x"))).toEqual({ platform: null, url: null });
+    expect(wayBack("OPEN", q("PROLIFIC_PID=x")).platform).toBeNull();
   });
 });

@@ -4,7 +4,7 @@
  * how the quota reads. No DOM, no requests: unit-tested in flow.test.ts.
  */
 import { currentLocale } from "../i18n/runtime";
-import type { CampaignWorkerState, CompletionInfo, WorkerStage } from "./types";
+import type { CampaignWorkerState, CompletionInfo, CrowdPlatform, WorkerStage } from "./types";
 import { JOIN_TEXT } from "./text";
 
 /** The platforms' own parameters (crowd/entry.py); anything else (utm_*, …) stays in the browser. */
@@ -109,4 +109,30 @@ export function formatMoney(cents: number, currency: string, locale: string = cu
  */
 export function demoteHeadings(html: string, by = 2): string {
   return html.replace(/<(\/?)h([1-6])>/g, (_, slash: string, level: string) => `<${slash}h${Math.min(6, Number(level) + by)}>`);
+}
+
+/** A refusal's reason, once: the field messages only when they say more than the message (they often repeat it). */
+export function refusalText(message: string, fields: { message: string }[] | undefined): string {
+  const extra = (fields ?? []).map((f) => f.message.trim()).filter((m) => m && !message.includes(m));
+  return [message, ...new Set(extra)].join(" ");
+}
+
+export interface WayBack {
+  platform: "PROLIFIC" | "MTURK" | null; // null: an open link, no platform to go back to
+  url: string | null; // the platform's own page, where the study or HIT is opened again (or returned)
+}
+
+/**
+ * Where a worker whose link does not work goes next: the campaign's platform when known (campaignByCode), else the
+ * one its parameters name; Prolific's and MTurk's worker sites (MTurk's sandbox when the link came from it).
+ */
+export function wayBack(platform: CrowdPlatform | null, query: URLSearchParams): WayBack {
+  const named = platform ?? (query.has("PROLIFIC_PID") || query.has("STUDY_ID") || query.has("SESSION_ID") ? "PROLIFIC"
+    : query.has("workerId") || query.has("assignmentId") || query.has("hitId") ? "MTURK" : null);
+  if (named === "PROLIFIC") return { platform: "PROLIFIC", url: "https://app.prolific.com/" };
+  if (named === "MTURK") {
+    const sandbox = query.get("turkSubmitTo") === "https://workersandbox.mturk.com";
+    return { platform: "MTURK", url: sandbox ? "https://workersandbox.mturk.com/" : "https://worker.mturk.com/" };
+  }
+  return { platform: null, url: null };
 }

@@ -30,6 +30,16 @@ export const join: Translation<typeof JOIN_EN> = {
   retry: "إعادة المحاولة",
   offlineJoin: "أنت غير متصل. اتصل بالإنترنت لبدء هذه الحملة.",
   badLink: "هذا الرابط لا يعمل.",
+  nextTitle: "ما يمكنك فعله",
+  backToPlatform: (platform) => `عُد إلى ${platform} وافتح الدراسة من هناك مجددًا: رابطها يحمل البيانات التي تحتاجها هذه الصفحة.`,
+  backLink: (platform) => `الذهاب إلى ${platform}`,
+  backNoPlatform: "عُد إلى حيث وجدت هذا الرابط وافتحه من هناك مجددًا.",
+  contactResearcher: (platform) =>
+    platform
+      ? `إن لم ينجح ذلك، راسل الباحث عبر رسائل ${platform} وأخبره بما تقوله هذه الصفحة.`
+      : "إن لم ينجح ذلك، راسل الباحث الذي أعطاك هذا الرابط وأخبره بما تقوله هذه الصفحة.",
+  earnedTotal: (earned, pending) => `ربحت ${earned} في هذه الحملة (${pending} لم يُدفع بعد).`,
+  payHint: "تُضاف المكافآت حين يُتحقق من أمثلتك، والأجر الأساسي حين تُنهي.",
   previewTitle: "معاينة",
   previewLead: "هكذا تبدو المهمة.",
   acceptHit: "اقبل الـHIT للبدء.",

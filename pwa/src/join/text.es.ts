@@ -9,6 +9,16 @@ export const join: Translation<typeof JOIN_EN> = {
   retry: "Reintentar",
   offlineJoin: "No tienes conexión. Conéctate a internet para empezar esta campaña.",
   badLink: "Este enlace no funciona.",
+  nextTitle: "Qué puedes hacer",
+  backToPlatform: (platform) => `Vuelve a ${platform} y abre el estudio de nuevo desde allí: su enlace lleva los datos que esta página necesita.`,
+  backLink: (platform) => `Ir a ${platform}`,
+  backNoPlatform: "Vuelve a donde encontraste este enlace y ábrelo de nuevo desde allí.",
+  contactResearcher: (platform) =>
+    platform
+      ? `Si sigue sin funcionar, escribe al investigador por los mensajes de ${platform} y cuéntale lo que dice esta página.`
+      : "Si sigue sin funcionar, escribe al investigador que te dio este enlace y cuéntale lo que dice esta página.",
+  earnedTotal: (earned, pending) => `Has ganado ${earned} en esta campaña (${pending} aún sin pagar).`,
+  payHint: "Las bonificaciones se suman cuando se validan tus ejemplos; el pago base cuando terminas.",
   previewTitle: "Vista previa",
   previewLead: "Así es la tarea.",
   acceptHit: "Acepta el HIT para empezar.",

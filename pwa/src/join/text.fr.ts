@@ -9,6 +9,16 @@ export const join: Translation<typeof JOIN_EN> = {
   retry: "Réessayer",
   offlineJoin: "Vous êtes hors ligne. Connectez-vous à internet pour commencer cette campagne.",
   badLink: "Ce lien ne fonctionne pas.",
+  nextTitle: "Que faire",
+  backToPlatform: (platform) => `Retournez sur ${platform} et rouvrez l’étude depuis là : son lien porte les informations dont cette page a besoin.`,
+  backLink: (platform) => `Aller sur ${platform}`,
+  backNoPlatform: "Revenez là où vous avez trouvé ce lien et rouvrez-le depuis là.",
+  contactResearcher: (platform) =>
+    platform
+      ? `Si cela ne fonctionne toujours pas, écrivez au chercheur par la messagerie de ${platform} en lui indiquant ce que dit cette page.`
+      : "Si cela ne fonctionne toujours pas, écrivez au chercheur qui vous a donné ce lien en lui indiquant ce que dit cette page.",
+  earnedTotal: (earned, pending) => `Vous avez gagné ${earned} dans cette campagne (${pending} pas encore payé).`,
+  payHint: "Les primes s’ajoutent une fois vos exemples validés ; la rémunération de base une fois que vous avez terminé.",
   previewTitle: "Aperçu",
   previewLead: "Voici à quoi ressemble la tâche.",
   acceptHit: "Acceptez le HIT pour commencer.",

@@ -9,6 +9,16 @@ export const JOIN_EN = {
   retry: "Try again",
   offlineJoin: "You are offline. Connect to the internet to start this campaign.",
   badLink: "This link does not work.",
+  nextTitle: "What you can do",
+  backToPlatform: (platform: string) => `Return to ${platform} and open the study again from there: its link carries the details this page needs.`,
+  backLink: (platform: string) => `Go to ${platform}`,
+  backNoPlatform: "Go back to where you found this link and open it again from there.",
+  contactResearcher: (platform: string | null) =>
+    platform
+      ? `If it still does not work, contact the researcher through ${platform}'s messages and tell them what this page says.`
+      : "If it still does not work, contact the researcher who gave you this link and tell them what this page says.",
+  earnedTotal: (earned: string, pending: string) => `You earned ${earned} in this campaign (${pending} not yet paid).`,
+  payHint: "Bonuses are added once your examples are validated; the base pay once you finish.",
   previewTitle: "Preview",
   previewLead: "This is what the task looks like.",
   acceptHit: "Accept the HIT to start.",
