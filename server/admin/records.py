@@ -19,12 +19,15 @@ class AuditAction(StrEnum):
     TASK_REJECTED = "task_rejected"
     TASK_VISIBILITY = "task_visibility"
     MODEL_TAKEN_DOWN = "model_taken_down"
+    TARGET_SHARED = "target_shared"
+    TARGET_UNSHARED = "target_unshared"
 
 
 class AuditTarget(StrEnum):
     USER = "user"
     TASK = "task"
     MODEL = "model"
+    TARGET_MODEL = "target_model"  # by name (target_label); target_id 0
 
 
 class UserRole(StrEnum):

@@ -25,10 +25,6 @@ LIVE_STATUSES = (ModelStatus.DEPLOYED, ModelStatus.EVALUATING, ModelStatus.EVALU
 
 # The status message of a model evaluated on 0 datasets (docs/design.md §4.4), never "Evaluated".
 NOT_RANKED_MESSAGE = "Not ranked: no scoring dataset"
-# What the task's owners read while it has no scoring dataset (Task.scoringNotice).
-NO_SCORING_DATASET_NOTICE = (
-    "This task has no scoring dataset yet: submissions cannot be ranked until you add one (createDataset with access SCORING)."
-)
 
 
 class DatasetAccess(StrEnum):

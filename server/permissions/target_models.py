@@ -12,6 +12,8 @@ starts, and createTask refuses those codes.
 * Retraining (trainTargetModel retrains the current round's first target model, adding a version to
   the target Triton) is for the owning task's owners and admins; a built-in model that an admin put
   in another task's rounds is retrained only by an admin.
+* An admin may share a built-in model with every task owner (server/tasks/shared_targets.py): then any owner may
+  name it; retraining it stays with admins and its own task's owners.
 * Any other model name belongs to no task: an owner may name it, and nothing retrains it (no recipe).
 
 Every round pins the exact version that judges it (createRound resolves "latest" when the round
@@ -20,16 +22,17 @@ opens), so a new version never changes the judge of an open round.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from server.accounts.viewer import Viewer
 from server.core.i18n import tr
+from server.permissions.admin import administer
 from server.permissions.base import Denied
 from server.permissions.tasks import create_task, manage_task
 from server.tasks.builtin import BUILTIN_TARGETS
 
-__all__ = ["list_served_models", "owning_task_code", "retrain_target_model", "use_target_models"]
+__all__ = ["list_served_models", "owning_task_code", "retrain_target_model", "share_target_models", "use_target_models"]
 
 
 def owning_task_code(model_name: str) -> str | None:
@@ -43,21 +46,29 @@ def list_served_models(viewer: Viewer | None) -> Denied | None:
     return create_task(viewer)
 
 
-def use_target_models(viewer: Viewer | None, task: Mapping[str, Any], model_names: Iterable[str]) -> Denied | None:
-    """Name these models as the targets of one of the task's rounds (after `manage_task`)."""
+def use_target_models(
+    viewer: Viewer | None, task: Mapping[str, Any], model_names: Iterable[str], shared: Collection[str] = frozenset()
+) -> Denied | None:
+    """Name these models as the targets of one of the task's rounds (after `manage_task`); `shared`: the names an admin
+    shared with every task owner."""
     for name in model_names:
         owner = owning_task_code(name)
-        if owner is not None and owner != task["code"] and not (viewer is not None and viewer.is_admin):
+        if owner is not None and owner != task["code"] and name not in shared and not (viewer is not None and viewer.is_admin):
             return Denied(
                 "FORBIDDEN",
                 tr(
                     "The target model '{model}' belongs to the built-in task '{task}': only that task's rounds use it "
-                    "(an admin can open a round with it).",
+                    "until an admin shares it with every task owner.",
                     model=name,
                     task=owner,
                 ),
             )
     return None
+
+
+def share_target_models(viewer: Viewer | None) -> Denied | None:
+    """Share a target model with every task owner, or stop: admins."""
+    return administer(viewer)
 
 
 def retrain_target_model(viewer: Viewer | None, task: Mapping[str, Any], model_name: str) -> Denied | None:

@@ -383,3 +383,23 @@ async def insert_contexts(round_id: int, contexts: Sequence[NewContext]) -> None
 
 async def copy_contexts(from_round: int, to_round: int) -> None:
     await COPY_CONTEXTS.execute(from_round=from_round, to_round=to_round)
+
+
+# Target models an admin shared with every task owner (server/tasks/shared_targets.py) ----------
+
+SHARED_TARGETS = Query("SELECT name FROM shared_target_models ORDER BY name")
+SHARE_TARGET = Query("""
+    INSERT INTO shared_target_models (name, shared_by) VALUES (:name, :actor) ON CONFLICT (name) DO NOTHING RETURNING name
+""")
+UNSHARE_TARGET = Query("DELETE FROM shared_target_models WHERE name = :name RETURNING name")
+
+
+async def shared_target_names() -> list[str]:
+    return [row["name"] for row in await SHARED_TARGETS.rows()]
+
+
+async def set_target_shared(name: str, shared: bool, actor: int) -> bool:
+    """True when this changed anything (the model was not already in that state)."""
+    if shared:
+        return await SHARE_TARGET.row(name=name, actor=actor) is not None
+    return await UNSHARE_TARGET.row(name=name) is not None

@@ -168,13 +168,13 @@ async def set_round_targets(round_id: int, target_models: Sequence[TargetRequest
     """Replace an open round's targets (checked like createRound's); examples already written keep their verdicts."""
     round_row = await get_round(round_id)
     if round_row["end_at"] is not None:
-        raise conflict(tr("The round is closed: open a new round (createRound) instead."), "roundId")
+        raise conflict(tr("The round is closed: open a new round from the task's owner page instead."), "roundId")
     task = await queries.task_by_id(round_row["task"])
     assert task is not None  # rounds.task is a foreign key
     targets = await resolve_targets(task, load_config(task), target_models, services)
     row = await queries.set_round_targets(round_id, targets)
     if row is None:
-        raise conflict(tr("The round was closed meanwhile: open a new round (createRound) instead."), "roundId")
+        raise conflict(tr("The round was closed meanwhile: open a new round from the task's owner page instead."), "roundId")
     await events.publish(services.redis, events.RoundTargetsChanged(round_id=round_id))
     return row
 

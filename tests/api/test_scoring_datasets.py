@@ -14,7 +14,8 @@ from tests.api.models_helpers import create_dataset, model_status, tar_gz_of, up
 from tests.conftest import MODEL_CACHE, ROOT, run_sql, seed_builtin_tasks
 
 NOTICE = (
-    "This task has no scoring dataset yet: submissions cannot be ranked until you add one (createDataset with access SCORING)."
+    "This task has no scoring dataset yet: submissions cannot be ranked until you add one (on the task's owner page, "
+    "under Datasets, upload one with access “Scoring”)."
 )
 TASK_SCORING = "query($c: String!) { task(code: $c) { hasScoringDataset scoringNotice } }"
 DATASETS = "query($c: String!) { datasets(taskCode: $c) { name access exampleCount } }"

@@ -64,6 +64,7 @@ COUNTED = (
     "webhooks",
     "example_events",
     "admin_audit",
+    "shared_target_models",
 )
 
 

@@ -110,6 +110,16 @@ OPS = [
         watch=_model_row,
         check=lambda w, p, v, _: same(v["model"], {"published": False, "takenDownReason": "matrix take-down"}),
     ),
+    Op(
+        "shareTargetModel",
+        "Mutation.shareTargetModel",
+        'mutation { shareTargetModel(name: "mx-never-shared", shared: false) { __typename '
+        f"... on TargetModelShared {{ name shared }} {ERR} }} }}",
+        ADMINS_ONLY,
+        ok_type="TargetModelShared",
+        watch=lambda w, v: run_sql("SELECT name FROM shared_target_models"),
+        check=lambda w, p, v, _: same({k: v[k] for k in ("name", "shared")}, {"name": "mx-never-shared", "shared": False}),
+    ),
 ]
 
 

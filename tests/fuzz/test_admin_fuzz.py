@@ -1,4 +1,5 @@
-"""Fuzzing the admin mutations (issue #18 point 5): setUserRole, setUserDisabled, resetUserSessions and takeDownModel.
+"""Fuzzing the admin mutations (issue #18 point 5): setUserRole, setUserDisabled, resetUserSessions, takeDownModel and
+shareTargetModel.
 Nobody in the fuzz world is an admin, so every case must be refused cleanly and write nothing (the harness compares
 the database before and after); the API tests (tests/api/test_admin_*.py) cover what admins do."""
 
@@ -42,4 +43,13 @@ def test_reset_user_sessions(fuzzer, case):
 @example(Case("takeDownModel", "alice", {"modelId": "TW9kZWw6LTE=", "reason": ""}))
 @given(case=cases("takeDownModel"))
 def test_take_down_model(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("shareTargetModel", "alice", {"name": "sentiment_minilm", "shared": True}))
+@example(Case("shareTargetModel", "alice:token", {"name": INVALID_UTF8, "shared": False}))
+@example(Case("shareTargetModel", "anonymous", {"name": "\x00", "shared": True}))
+@given(case=cases("shareTargetModel"))
+def test_share_target_model(fuzzer, case):
     fuzzer.send(case)

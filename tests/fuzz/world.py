@@ -68,6 +68,7 @@ _TRACKED = {
     "validator_reinstatements": 'task, "user", reinstated_at, reinstated_by',
     # Not enabled nor the failure count: the delivery job disables a failing hook in the background.
     "webhooks": "id, task, url, events, description",
+    "shared_target_models": "name, shared_by",
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

@@ -16,7 +16,9 @@ export type AuditAction =
   | "TASK_APPROVED"
   | "TASK_REJECTED"
   | "TASK_VISIBILITY"
-  | "MODEL_TAKEN_DOWN";
+  | "MODEL_TAKEN_DOWN"
+  | "TARGET_SHARED"
+  | "TARGET_UNSHARED";
 
 export interface PageInfo {
   hasNextPage: boolean;

@@ -109,5 +109,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     TASK_REJECTED: "رفض مهمة",
     TASK_VISIBILITY: "ظهور المهمة",
     MODEL_TAKEN_DOWN: "سحب نموذج",
+    TARGET_SHARED: "مشاركة نموذج مستهدف",
+    TARGET_UNSHARED: "إلغاء مشاركة نموذج مستهدف",
   },
 };

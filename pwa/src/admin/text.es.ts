@@ -96,5 +96,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     TASK_REJECTED: "Tarea rechazada",
     TASK_VISIBILITY: "Visibilidad de la tarea",
     MODEL_TAKEN_DOWN: "Modelo retirado",
+    TARGET_SHARED: "Modelo objetivo compartido",
+    TARGET_UNSHARED: "Modelo objetivo ya no compartido",
   },
 };

@@ -96,5 +96,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     TASK_REJECTED: "Tâche refusée",
     TASK_VISIBILITY: "Visibilité de la tâche",
     MODEL_TAKEN_DOWN: "Modèle retiré",
+    TARGET_SHARED: "Modèle cible partagé",
+    TARGET_UNSHARED: "Modèle cible plus partagé",
   },
 };

@@ -101,6 +101,8 @@ export const ADMIN_EN = {
     TASK_REJECTED: "Task rejected",
     TASK_VISIBILITY: "Task visibility",
     MODEL_TAKEN_DOWN: "Model taken down",
+    TARGET_SHARED: "Target model shared",
+    TARGET_UNSHARED: "Target model no longer shared",
   } satisfies Record<AuditAction, string>,
 } as const;
 

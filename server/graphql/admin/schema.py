@@ -12,6 +12,7 @@ from server.admin import service as admin
 from server.graphql.admin.mutations.reset_user_sessions import reset_user_sessions
 from server.graphql.admin.mutations.set_user_disabled import set_user_disabled
 from server.graphql.admin.mutations.set_user_role import set_user_role
+from server.graphql.admin.mutations.share_target_model import share_target_model
 from server.graphql.admin.mutations.take_down_model import take_down_model
 from server.graphql.admin.types import AdminModelType, AdminUserType, AuditAction, AuditEntryType, UserRole
 from server.graphql.core.guard import authorize
@@ -26,6 +27,7 @@ class AdminMutations:
     set_user_disabled = set_user_disabled
     reset_user_sessions = reset_user_sessions
     take_down_model = take_down_model
+    share_target_model = share_target_model
 
 
 @strawberry.type

@@ -30,6 +30,8 @@ class AuditAction(Enum):
     TASK_REJECTED = records.AuditAction.TASK_REJECTED.value
     TASK_VISIBILITY = records.AuditAction.TASK_VISIBILITY.value
     MODEL_TAKEN_DOWN = records.AuditAction.MODEL_TAKEN_DOWN.value
+    TARGET_SHARED = records.AuditAction.TARGET_SHARED.value
+    TARGET_UNSHARED = records.AuditAction.TARGET_UNSHARED.value
 
 
 @strawberry.type(name="AdminUser", description="An account as admins see it (the id is the User's global id).")
@@ -99,21 +101,23 @@ class AuditEntryType:
     id: relay.GlobalID
     actor: str = strawberry.field(description="The admin's username when they acted.")
     action: AuditAction
-    target_type: str = strawberry.field(description="user, task or model")
-    target_id: relay.GlobalID = strawberry.field(description="The global id of the User, Task or Model acted on.")
+    target_type: str = strawberry.field(description="user, task, model or target_model")
+    target_id: relay.GlobalID | None = strawberry.field(
+        description="The global id of the User, Task or Model acted on; null for a target model (named by targetLabel)."
+    )
     target_label: str = strawberry.field(description="Its username, code or name when the action happened.")
     reason: str = strawberry.field(description="The reason or note given (for a role change: the new role).")
     created_at: datetime
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> AuditEntryType:
-        type_name = {"user": "User", "task": "Task", "model": "Model"}.get(row["target_type"], "User")
+        type_name = {"user": "User", "task": "Task", "model": "Model"}.get(row["target_type"])
         return cls(
             id=relay.GlobalID("AuditEntry", str(row["id"])),
             actor=row["actor_username"],
             action=AuditAction(row["action"]),
             target_type=row["target_type"],
-            target_id=relay.GlobalID(type_name, str(row["target_id"])),
+            target_id=relay.GlobalID(type_name, str(row["target_id"])) if type_name else None,
             target_label=row["target_label"],
             reason=row["reason"],
             created_at=row["created_at"],

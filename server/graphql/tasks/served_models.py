@@ -21,6 +21,7 @@ from server.graphql.tasks.types import TargetModelStatus, status_of
 from server.graphql.tasks.visibility import visible_task
 from server.tasks.served_models import published_submissions, served_target_models
 from server.tasks.served_summary import KINDS, ServedModel
+from server.tasks.shared_targets import shared_target_names
 
 
 def _float(value: str | None) -> float | None:
@@ -46,13 +47,22 @@ class ServedTargetModel:
     built_at: str | None
     profile: str | None
     builtin_task: str | None = strawberry.field(
-        description="The built-in task that owns it: only that task's rounds (or an admin) may use it."
+        description="The built-in task that owns it: only that task's rounds (or an admin) may use it, unless shared."
     )
+    shared: bool = strawberry.field(description="An admin shared it with every task owner (shareTargetModel).")
     usable: bool = strawberry.field(description="The viewer may name it as a target of the task (or of a new task).")
+    unusable_reason: str | None = strawberry.field(
+        description="Why the viewer cannot pick it now (it belongs to another task, or no version is ready); null when "
+        "usable and ready."
+    )
 
     @classmethod
-    def of(cls, model: ServedModel, viewer: Viewer | None, task: Mapping[str, Any]) -> ServedTargetModel:
+    def of(cls, model: ServedModel, viewer: Viewer | None, task: Mapping[str, Any], shared: frozenset[str]) -> ServedTargetModel:
         p = model.parameters
+        denied = permissions.use_target_models(viewer, task, [model.name], shared)
+        reason = denied.message if denied else None
+        if reason is None and not model.ready:
+            reason = tr("No version is loaded and ready in the target Triton now.")
         return cls(
             name=model.name,
             versions=list(model.versions),
@@ -66,7 +76,9 @@ class ServedTargetModel:
             built_at=p.get("built_at") or None,
             profile=p.get("profile") or None,
             builtin_task=permissions.owning_task_code(model.name),
-            usable=permissions.use_target_models(viewer, task, [model.name]) is None,
+            shared=model.name in shared,
+            usable=denied is None,
+            unusable_reason=reason,
         )
 
 
@@ -120,4 +132,7 @@ class ServedModelQueries:
             task = row
             submissions = [SubmissionTarget.from_row(r) for r in await published_submissions(row["id"])]
         served = await served_target_models(info.context.services, kind)
-        return ServedTargetModels(targets=[ServedTargetModel.of(m, viewer, task) for m in served], submissions=submissions)
+        shared = await shared_target_names()
+        return ServedTargetModels(
+            targets=[ServedTargetModel.of(m, viewer, task, shared) for m in served], submissions=submissions
+        )

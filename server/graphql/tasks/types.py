@@ -12,9 +12,9 @@ from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
+from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.markdown import to_safe_html
-from server.evaluation.records import NO_SCORING_DATASET_NOTICE
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
 from server.tasks import queries
 from server.tasks.records import TaskStatus
@@ -329,7 +329,12 @@ class TaskNode(relay.Node):
     async def scoring_notice(self, info: Info) -> str | None:
         if not permissions.is_task_owner(await info.context.viewer(), self.id):
             return None
-        return None if await info.context.loaders.task_has_scoring_dataset.load(self.id) else NO_SCORING_DATASET_NOTICE
+        if await info.context.loaders.task_has_scoring_dataset.load(self.id):
+            return None
+        return tr(
+            "This task has no scoring dataset yet: submissions cannot be ranked until you add one (on the task's owner "
+            "page, under Datasets, upload one with access “Scoring”)."
+        )
 
     @classmethod
     async def resolve_nodes(cls, *, info: Info, node_ids: Iterable[str], required: bool = False):

@@ -15,6 +15,7 @@ from server.graphql.core.relay import node_pk
 from server.graphql.tasks.types import RoundNode
 from server.graphql.tasks.visibility import owned_task
 from server.tasks import service as tasks
+from server.tasks.shared_targets import shared_target_names
 from server.tasks.targets import TargetRequest
 
 
@@ -61,6 +62,7 @@ CreateRoundResult = Annotated[
 async def create_round(info: Info, input: CreateRoundInput) -> CreateRoundResult:
     task = await owned_task(info, input.task_code)
     await authorize(info, permissions.manage_task, task["id"])
-    await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
+    names = [t.name.strip() for t in input.target_models]
+    await authorize(info, permissions.use_target_models, task, names, await shared_target_names())
     row = await tasks.create_round(task["code"], target_requests(input.target_models), services=info.context.services)
     return RoundCreated(round=RoundNode.from_row(row))

@@ -23,6 +23,7 @@ from server.graphql.tasks.mutations.create_round import TargetModelInput, target
 from server.graphql.tasks.types import RoundNode
 from server.graphql.tasks.visibility import owned_round
 from server.tasks import service as tasks
+from server.tasks.shared_targets import shared_target_names
 
 
 @strawberry.input
@@ -47,6 +48,7 @@ async def set_round_targets(info: Info, input: SetRoundTargetsInput) -> SetRound
     round_row = await owned_round(info, node_pk(input.round_id, "Round", "roundId"))
     await authorize(info, permissions.manage_task, round_row["task"])
     task = await tasks.get_task(round_row["task"])
-    await authorize(info, permissions.use_target_models, task, [t.name.strip() for t in input.target_models])
+    names = [t.name.strip() for t in input.target_models]
+    await authorize(info, permissions.use_target_models, task, names, await shared_target_names())
     row = await tasks.set_round_targets(round_row["id"], target_requests(input.target_models), services=info.context.services)
     return RoundTargetsSet(round=RoundNode.from_row(row))
