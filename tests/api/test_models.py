@@ -306,6 +306,23 @@ def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_mod
         assert "only your own models" in errors[0]["message"]
 
 
+def _follow_model(stack, token: str, model_id: str, selection: str, until: str) -> list[dict]:
+    """Every modelUpdated message from now until the model's status is `until` (or failed)."""
+    from websockets.sync.client import connect
+
+    with connect(stack.api_url.replace("http://", "ws://") + "/graphql", subprotocols=["graphql-transport-ws"]) as ws:
+        ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"}}))
+        assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+        query = f"subscription($m: ID!) {{ modelUpdated(modelId: $m) {selection} }}"
+        ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {"query": query, "variables": {"m": model_id}}}))
+        seen: list[dict] = []
+        while not seen or seen[-1]["status"] not in (until, "failed"):
+            message = json.loads(ws.recv(timeout=600))
+            assert message["type"] == "next" and not message["payload"].get("errors"), message
+            seen.append(message["payload"]["data"]["modelUpdated"])
+        return seen
+
+
 def _worker_log_tail(stack, lines=40):
     logs = sorted(stack.logs.glob("worker-*.log"), key=lambda p: p.stat().st_mtime)
     return "\n".join(logs[-1].read_text(errors="replace").splitlines()[-lines:]) if logs else "(none)"
@@ -323,7 +340,11 @@ def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack
     create_dataset(api, admin_token, "sentiment", "first", _jsonl(rows[:60]))
     researcher = api.sign_up("researcher")
     model_id = upload_model(api, researcher, "sentiment", "m", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))["model"]["id"]
-    wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=600, interval=1)
+    # Followed live from upload: the message that says "evaluated" carries the scores (a long-lived subscription
+    # re-reads them for each message instead of repeating the first message's empty list).
+    seen = _follow_model(stack, researcher, model_id, "{ status scores { dataset { name } perf } }", until="evaluated")
+    assert seen[0]["status"] != "evaluated" and seen[0]["scores"] == [], seen[0]
+    assert [s["dataset"]["name"] for s in seen[-1]["scores"]] == ["first"] and seen[-1]["scores"][0]["perf"] > 0
     assert len(model_status(api, researcher, model_id)["scores"]) == 1
     create_dataset(api, admin_token, "sentiment", "second", _jsonl(rows[60:]))
     wait_until(

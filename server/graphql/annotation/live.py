@@ -13,7 +13,6 @@ from server import permissions
 from server.annotation.examples import queries as example_queries
 from server.core import events
 from server.graphql.annotation.types import ExampleNode
-from server.graphql.core.context import Loaders
 from server.graphql.core.guard import authorize
 
 
@@ -51,5 +50,5 @@ class MyExampleSubscriptions:
                     change = MyExampleChange(event.get("change"))
                 except ValueError:
                     continue
-                info.context.loaders = Loaders()  # the feed lives long: the example's fields are read afresh
+                info.context.fresh_reads()
                 yield MyExampleUpdate(change=change, example=ExampleNode.from_row(row))

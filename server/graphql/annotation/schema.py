@@ -186,6 +186,7 @@ class ValidationSubscriptions(MyExampleSubscriptions):
             row = await _visible_example(viewer, pk)
             yield ExampleNode.from_row(row)
             async for _ in changes:
+                info.context.fresh_reads()
                 yield ExampleNode.from_row(await _visible_example(viewer, pk))
 
     @strawberry.subscription(description="The examples available to you to validate now, then additions and removals live.")

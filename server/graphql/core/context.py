@@ -98,6 +98,11 @@ class GraphQLContext(BaseContext, kw_only=True, dict=True):
         self.loaders = Loaders()
         return await self.principal()
 
+    def fresh_reads(self) -> None:
+        """A subscription lives long: before it yields again, drop what its loaders cached (a model's scores, an
+        example's votes), or the next message would repeat the first one's nested data."""
+        self.loaders = Loaders()
+
     def forget_viewer(self) -> None:
         """After a mutation changes ownership, re-read the viewer on next use."""
         self._viewer = None

@@ -108,6 +108,7 @@ class EvaluationSubscriptions:
         pk = node_pk(model_id, "Model", "modelId")
 
         async def current() -> ModelNode:
+            info.context.fresh_reads()  # e.g. the scores the evaluation just stored
             row = await models_service.get_model(pk)
             await authorize(info, permissions.follow_model, row)
             return ModelNode.from_row(row)

@@ -51,4 +51,5 @@ class TrainingSubscriptions:
                         info.context.forget_viewer()
                         await authorize(info, permissions.follow_training_run, row["task"])
                     continue
+                info.context.fresh_reads()
                 yield TrainingRunNode.from_row(await training.get_run(pk))
