@@ -48,12 +48,14 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
   const sectionRef = useRef<HTMLElement>(null);
   usePendingFollow(view, onChange);
 
-  // On a phone the verdict is below the form: bring it into view when it changes.
+  // On a phone the verdict is below the form: bring it into view when it changes (a second queued example too, whose
+  // provisional verdict shows here).
+  const which = shown?.kind === "error" ? shown.message : shown?.clientId ?? null;
   useEffect(() => {
     if (!shown || window.matchMedia("(min-width: 900px)").matches) return;
     const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     sectionRef.current?.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
-  }, [shown?.kind, view?.exampleId, view?.verdict]);
+  }, [shown?.kind, which, view?.exampleId, view?.verdict]);
 
   return (
     <section ref={sectionRef} class="card verdict" aria-labelledby="verdict-title" data-state={shown?.kind ?? "empty"}>
