@@ -63,7 +63,7 @@ def _owner_with_a_round(page, app_url, target_models) -> None:
     sign_up(page, app_url, "new-owner")  # the task list is loaded now (the home page)
     sql("UPDATE users SET is_admin = true WHERE username = 'new-owner'")
     create_task_in_the_owner_pages(page, app_url, "fresh_task", "Fresh task")
-    page.get_by_label("Target models").fill(target_models["sentiment"])
+    page.get_by_role("checkbox", name=target_models["sentiment"], exact=True).check()
     page.get_by_role("button", name="Open round").click()  # no open round yet: nothing to confirm
     expect(page.get_by_test_id("round-status")).to_have_text("Round 1 is open.")
 
@@ -86,7 +86,7 @@ def test_open_round_asks_before_it_closes_the_open_round(api, app_url, launch, p
     _owner_with_a_round(page, app_url, target_models)
     # "Open round" while round 1 is open asks first, like "Close round"; Cancel keeps round 1.
     expect(page.get_by_test_id("round-1-state")).to_have_text("Open")
-    page.get_by_label("Target models").fill(target_models["sentiment"])
+    page.get_by_role("checkbox", name=target_models["sentiment"], exact=True).check()
     page.get_by_role("button", name="Open round").click()
     confirm = page.get_by_role("group", name="Confirm closing round 1")
     expect(confirm).to_contain_text("Opening round 2 closes round 1")

@@ -60,7 +60,7 @@ def test_owner_creates_a_task_opens_a_round_exports_it_and_closes_it(api, app_ur
     expect(page.get_by_role("heading", name="Rounds")).to_be_visible()
 
     # A round whose target is the loaded sentiment model, then two contexts.
-    page.get_by_label("Target models").fill(target_models["sentiment"])
+    page.get_by_role("checkbox", name=target_models["sentiment"], exact=True).check()
     page.get_by_role("button", name="Open round").click()
     expect(page.get_by_test_id("round-status")).to_have_text("Round 1 is open.")
     expect(page.get_by_test_id("round-1-state")).to_have_text("Open")

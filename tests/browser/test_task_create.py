@@ -36,7 +36,9 @@ def test_a_new_owner_creates_a_task_from_the_form_with_a_served_model(app_url, l
     expect(community).to_contain_text("held-out accuracy")
     expect(community.get_by_role("radio")).to_be_checked()
     builtin = page.get_by_test_id(f"served-{target_models['sentiment']}")
-    expect(builtin).to_contain_text("belongs to the built-in task sentiment")
+    expect(builtin.get_by_test_id("served-reason")).to_contain_text("belongs to the built-in task 'sentiment'")
+    expect(builtin.get_by_test_id("served-reason")).to_contain_text("until an admin shares it with every task owner")
+    expect(page.get_by_test_id("no-usable-models")).to_have_count(0)  # the operator's model can be chosen
     expect(builtin.get_by_role("radio")).to_be_disabled()
 
     page.get_by_label("Code").fill("form_sentiment")

@@ -1,4 +1,7 @@
-/** Admins: every submission with its owner and state; take one down with a reason its owner reads. */
+/**
+ * Admins: the target models (share a built-in task's model with every task owner: TargetModelsSection.tsx), then every
+ * submission with its owner and state; take one down with a reason its owner reads.
+ */
 import { useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import type { PageProps } from "../routes";
@@ -6,6 +9,7 @@ import { AdminFrame, MoreButton, usePaged } from "./AdminFrame";
 import { Confirm } from "./Confirm";
 import { ADMIN_MODELS, type AdminModel, TAKE_DOWN_MODEL } from "./documents";
 import { errorLine, replaceById, when } from "./logic";
+import { TargetModelsSection } from "./TargetModelsSection";
 import { ADMIN_TEXT as T } from "./text";
 
 export function AdminModelsPage(_props: PageProps) {
@@ -40,6 +44,8 @@ export function AdminModelsPage(_props: PageProps) {
 
   return (
     <AdminFrame tab="models" title={T.modelsTitle} forbidden={paged.forbidden}>
+      <TargetModelsSection />
+      <h2>{T.submissionsTitle}</h2>
       <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); setApplied(taskCode.trim() || null); }}>
         <div class="field">
           <label for="admin-task">{T.taskFilter}</label>
@@ -56,12 +62,12 @@ export function AdminModelsPage(_props: PageProps) {
           <ul class="example-list" aria-label={T.modelsTitle} data-testid="admin-models">
             {list.map((model) => (
               <li key={model.id} class="card" data-model={model.name}>
-                <h2 class="card-title">
+                <h3 class="card-title">
                   {model.name}{" "}
                   <span class={model.takenDown ? "badge badge-warn" : "badge"}>
                     {model.takenDown ? T.takenDown : model.published ? T.published : T.unpublished}
                   </span>
-                </h2>
+                </h3>
                 <p class="hint">{T.modelLine(model.taskCode, model.owner, model.status)} · {when(model.createdAt)}</p>
                 {model.takenDownReason && <p>{T.takenDownBecause(model.takenDownReason)}</p>}
                 {!model.takenDown && (open === model.id ? (

@@ -128,6 +128,28 @@ export const TAKE_DOWN_MODEL = doc<
     ${ERROR_FIELDS} ... on ModelTakenDown { model { takenDownReason } } } }`,
 );
 
+/** A model the target Triton serves, as the admins' "Target models" section lists it. */
+export interface AdminTargetModel {
+  name: string;
+  versions: string[];
+  ready: boolean;
+  kind: string | null;
+  builtinTask: string | null;
+  shared: boolean;
+}
+
+export const ADMIN_TARGET_MODELS = doc<{ servedTargetModels: { targets: AdminTargetModel[] } }>(
+  `query AdminTargetModels { servedTargetModels { targets { name versions ready kind builtinTask shared } } }`,
+);
+
+export const SHARE_TARGET_MODEL = doc<
+  { shareTargetModel: { __typename: "TargetModelShared"; name: string; shared: boolean } | ErrorResult },
+  { name: string; shared: boolean }
+>(
+  `mutation ShareTargetModel($name: String!, $shared: Boolean!) { shareTargetModel(name: $name, shared: $shared) {
+    ${ERROR_FIELDS} ... on TargetModelShared { name shared } } }`,
+);
+
 export interface AuditEntry {
   id: string;
   actor: string;
@@ -158,5 +180,7 @@ export const ADMIN_DOCUMENTS = {
   REJECT_TASK,
   ADMIN_MODELS,
   TAKE_DOWN_MODEL,
+  ADMIN_TARGET_MODELS,
+  SHARE_TARGET_MODEL,
   AUDIT_LOG,
 };

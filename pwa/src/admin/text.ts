@@ -84,6 +84,24 @@ export const ADMIN_EN = {
     `Take ${name} down? It is unpublished for good, leaves every leaderboard and open round, and its owner reads your reason.`,
   takenDownDone: (name: string) => `${name} is taken down.`,
   takenDownBecause: (reason: string) => `Taken down: ${reason}`,
+  // Target models (the models page)
+  targetsTitle: "Target models",
+  targetsLead:
+    "What the target Triton serves. A built-in task's model judges only that task's rounds until you share it: then every task owner can pick it for their rounds.",
+  targetsNone: "The target Triton serves no model right now.",
+  submissionsTitle: "Submissions",
+  targetBuiltin: (task: string) => `Built-in model of the task ${task}`,
+  targetOpen: "Not a built-in task's model: every task owner can use it already.",
+  targetReady: (version: string) => `ready (version ${version})`,
+  targetNotReady: "not ready",
+  sharedBadge: "Shared",
+  notSharedBadge: "Its own task only",
+  share: "Share with every task owner",
+  unshare: "Stop sharing",
+  confirmShare: (name: string) => `Share ${name} with every task owner? Any of them can then open rounds with it.`,
+  confirmUnshare: (name: string) => `Stop sharing ${name}? Rounds open now keep it; new rounds of other tasks cannot pick it.`,
+  sharedDone: (name: string, shared: boolean) =>
+    shared ? `${name} is shared with every task owner.` : `${name} is no longer shared: only its own task uses it.`,
   // Audit log
   auditTitle: "Audit log",
   actionFilter: "Action",

@@ -2,7 +2,7 @@
 import type {
   AnswerFollowUpInput, AnswerFollowUpResult, AuthResult, ClaimFooledInput, ClaimFooledResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
   ExampleChangeResult, ExportFormat, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
-  RoundExport, TaskDetail, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
+  RoundExport, TaskDetail, TaskStatus, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
 } from "./types";
 
 /** A GraphQL document string that carries its result and variables types. */
@@ -103,7 +103,7 @@ export const EXAMPLE_UPDATED = doc<{ exampleUpdated: Example }, { exampleId: str
 // ---- Validation ------------------------------------------------------------------------------
 
 const ROUND_DETAIL_FIELDS = `${ROUND_FIELDS} startAt totalValidated totalValidatedFooled`;
-const TASK_FIELDS = `id code name description config active viewerIsOwner hasScoringDataset scoringNotice currentRound { ${ROUND_FIELDS} }
+const TASK_FIELDS = `id code name description config status reviewNote active viewerIsOwner hasScoringDataset scoringNotice currentRound { ${ROUND_FIELDS} }
   rounds(first: 100) { pageInfo { hasNextPage endCursor } edges { cursor node { ${ROUND_DETAIL_FIELDS} } } }`;
 
 export const TASK_DETAIL = doc<{ task: TaskDetail | null }, { code: string }>(
@@ -197,9 +197,12 @@ export const DATASETS = doc<{ datasets: Dataset[] }, { taskCode: string }>(
 
 // ---- Task owners ------------------------------------------------------------------------------
 
-export const OWNER_TASKS = doc<{ tasks: Connection<{ id: string; code: string; name: string; viewerIsOwner: boolean }> }, { first: number }>(
+export const OWNER_TASKS = doc<
+  { tasks: Connection<{ id: string; code: string; name: string; status: TaskStatus; viewerIsOwner: boolean }> },
+  { first: number }
+>(
   `query OwnerTasks($first: Int!) { tasks(first: $first) { pageInfo { hasNextPage endCursor }
-    edges { cursor node { id code name viewerIsOwner } } } }`,
+    edges { cursor node { id code name status viewerIsOwner } } } }`,
 );
 
 export const CREATE_TASK = doc<
@@ -212,7 +215,7 @@ export const CREATE_TASK = doc<
 
 export const CREATE_ROUND = doc<
   { createRound: Result<{ __typename: "RoundCreated"; round: RoundDetail }> },
-  { input: { taskCode: string; targetModels: { name: string; version: string }[] } }
+  { input: { taskCode: string; targetModels: ({ name: string; version: string } | { modelId: string })[] } }
 >(
   `mutation CreateRound($input: CreateRoundInput!) { createRound(input: $input) { ${ERROR_FIELDS}
     ... on RoundCreated { round { ${ROUND_DETAIL_FIELDS} } } } }`,

@@ -1,11 +1,12 @@
 /**
- * Task owners: a link to create a task (owner/create/), open a round with its target models, add contexts
- * to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart, and per
+ * Task owners: their tasks with each one's state, a link to create a task (owner/create/), the task's state (a
+ * proposal, rejected, hidden, archived: TaskState.tsx), open a round with target models picked from a list
+ * (OpenRound.tsx), add contexts to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart, and per
  * round: export it or close it (RoundActions.tsx).
  */
 import { useState } from "preact/hooks";
 import { describeError, request, requestUpload } from "../api/client";
-import { ADD_CONTEXTS, CREATE_DATASET, CREATE_ROUND, OWNER_TASKS } from "../api/documents";
+import { ADD_CONTEXTS, CREATE_DATASET, OWNER_TASKS } from "../api/documents";
 import type { Dataset, RoundDetail } from "../api/types";
 import { session } from "../auth/session";
 import { useObservable } from "../lib/observable";
@@ -13,12 +14,14 @@ import type { PageProps } from "../routes";
 import { href } from "../router";
 import { formatRate } from "../tasks/config";
 import { useTaskDetail } from "../tasks/detail";
-import { loadTasks } from "../tasks/store";
+import { statusNote } from "../tasks/status";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
+import { OpenRoundCard } from "./OpenRound";
 import { RoundActions } from "./RoundActions";
+import { TaskState } from "./TaskState";
 import { errorText, Status, type Message } from "./status";
 import { formatNumber } from "../i18n/format";
-import { OWNER_TEXT as T, ROUND_TEXT } from "./text";
+import { OWNER_TEXT as T } from "./text";
 import { useOwnerQuery } from "./useOwnerQuery";
 
 export function OwnerIndexPage() {
@@ -38,7 +41,15 @@ export function OwnerIndexPage() {
             {error && <p class="error" role="alert">{error}</p>}
             {tasks === undefined ? <p role="status">{T.loading}</p> : owned.length === 0 ? <p class="hint">{T.noneOwned}</p> : (
               <ul>
-                {owned.map((t) => <li key={t.id}><a href={href(`/owner/${encodeURIComponent(t.code)}`)}><bdi>{t.name}</bdi></a> <span class="hint">({t.code})</span></li>)}
+                {owned.map((t) => {
+                  const state = statusNote(t.status);
+                  return (
+                    <li key={t.id} data-testid={`owned-${t.code}`} data-status={t.status}>
+                      <a href={href(`/owner/${encodeURIComponent(t.code)}`)}><bdi>{t.name}</bdi></a> <span class="hint">({t.code})</span>
+                      {state && <> <span class="badge badge-task-status">{state.badge}</span> <span class="hint">{state.hint}</span></>}
+                    </li>
+                  );
+                })}
               </ul>
             )}
           </section>
@@ -60,11 +71,6 @@ export function OwnerTaskPage({ params }: PageProps) {
   const username = useObservable(session)?.user.username ?? "";
   const detail = useTaskDetail(code, username);
   const task = detail.task;
-  const [targets, setTargets] = useState("");
-  const [roundMessage, setRoundMessage] = useState<Message>(null);
-  // Opening a round closes the open one: asked first, as "Close round" asks.
-  const [confirmingOpen, setConfirmingOpen] = useState(false);
-  const [opening, setOpening] = useState(false);
   const [contexts, setContexts] = useState("");
   const [contextsMessage, setContextsMessage] = useState<Message>(null);
   const [datasetName, setDatasetName] = useState("");
@@ -84,33 +90,6 @@ export function OwnerTaskPage({ params }: PageProps) {
   }
   const rounds = task.rounds.edges.map((e) => e.node);
   const current = task.currentRound;
-
-  function askOpenRound(event: Event) {
-    event.preventDefault();
-    if (current && !current.endAt) setConfirmingOpen(true);
-    else void openRound();
-  }
-
-  async function openRound() {
-    setOpening(true);
-    const targetModels = targets.split(",").map((t) => t.trim()).filter(Boolean).map((t) => {
-      const [name, version = ""] = t.split(":");
-      return { name: name.trim(), version: version.trim() };
-    });
-    try {
-      const { createRound: result } = await request(CREATE_ROUND, { input: { taskCode: code, targetModels } });
-      if (result.__typename === "RoundCreated") {
-        setConfirmingOpen(false);
-        setRoundMessage({ text: ROUND_TEXT.opened(result.round.number), ok: true });
-        void loadTasks(); // the app's task list (annotate, validate) has a new open round now
-        await detail.reload();
-      } else setRoundMessage({ text: errorText(result), ok: false });
-    } catch (problem) {
-      setRoundMessage({ text: describeError(problem), ok: false });
-    } finally {
-      setOpening(false);
-    }
-  }
 
   async function addContexts(event: Event) {
     event.preventDefault();
@@ -169,6 +148,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         <p class="crumbs"><a href={href("/owner")}>{T.indexTitle}</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1} dir="auto">{task.name}</h1>
         {!task.viewerIsOwner && <p class="note">{T.notOwner}</p>}
+        <TaskState status={task.status} reviewNote={task.reviewNote} />
         {task.scoringNotice && <p class="note" role="note" data-testid="scoring-notice">{task.scoringNotice}</p>}
         <p><a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)} data-testid="campaigns-link">{T.campaignsLink}</a></p>
         <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">{T.flagQueueLink}</a></p>
@@ -222,27 +202,7 @@ export function OwnerTaskPage({ params }: PageProps) {
           </section>
         </div>
         <aside class="col-side" aria-label={T.sideRegion}>
-          <section class="card" aria-labelledby="round-open-title">
-            <h2 id="round-open-title">{T.openRoundTitle}</h2>
-            <form onSubmit={(e) => askOpenRound(e)}>
-              <div class="field">
-                <label for="round-targets">{T.targetModels}</label>
-                <input id="round-targets" type="text" value={targets} aria-describedby="round-targets-hint" onInput={(e) => setTargets(e.currentTarget.value)} />
-                <p class="hint" id="round-targets-hint">{T.targetModelsHint}</p>
-              </div>
-              {!confirmingOpen && <button type="submit" disabled={opening}>{ROUND_TEXT.open}</button>}
-              {confirmingOpen && current && (
-                <div class="actions" role="group" aria-label={ROUND_TEXT.confirmGroup(current.number)} data-testid="confirm-open-round">
-                  <span>{ROUND_TEXT.confirmOpen(current.number, current.number + 1)}</span>
-                  <button type="button" class="primary" disabled={opening} onClick={() => void openRound()}>
-                    {ROUND_TEXT.yesOpen(current.number, current.number + 1)}
-                  </button>
-                  <button type="button" disabled={opening} onClick={() => setConfirmingOpen(false)}>{ROUND_TEXT.cancel}</button>
-                </div>
-              )}
-              <Status message={roundMessage} testId="round-status" />
-            </form>
-          </section>
+          <OpenRoundCard task={task} onOpened={() => detail.reload()} />
           <section class="card" aria-labelledby="dataset-title">
             <h2 id="dataset-title">{T.datasetTitle}</h2>
             <form onSubmit={(e) => void createDataset(e)}>

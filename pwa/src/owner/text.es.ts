@@ -18,7 +18,8 @@ export const owner: Translation<typeof OWNER_EN> = {
   noneOwned: "No eres propietario de ninguna tarea.",
   newTaskRegion: "Nueva tarea",
   createTitle: "Crear una tarea",
-  createHint: "Descríbela en un formulario (o en JSON) con vista previa en directo y abre su primera ronda con un modelo servido.",
+  createHint:
+    "Descríbela en un formulario (o en JSON) con vista previa en directo. Es una propuesta hasta que un administrador la aprueba; abre su primera ronda con un modelo objetivo que puedas usar, entonces o más tarde desde su página.",
   createLink: "Crear una tarea",
   taskFallbackTitle: "Tarea",
   loadingTask: "Cargando la tarea…",
@@ -49,7 +50,21 @@ export const owner: Translation<typeof OWNER_EN> = {
   sideRegion: "Rondas y conjuntos de datos",
   openRoundTitle: "Abrir una ronda nueva",
   targetModels: "Modelos objetivo",
-  targetModelsHint: "Nombres de modelos de Triton separados por comas; añade :versión para fijar una.",
+  targetModelsHint: "Los modelos que los anotadores intentan engañar en la nueva ronda: elige uno o varios. Uno que no puedes usar dice por qué.",
+  targetsLoading: "Cargando los modelos objetivo…",
+  targetsFailed: (why) => `No se pudieron cargar los modelos objetivo: ${why}`,
+  targetsNoneUsable:
+    "Ningún modelo objetivo se puede elegir ahora para esta tarea. Pide a un administrador que comparta un modelo integrado con todos los propietarios de tareas, o sube un modelo para esta tarea en la página Modelos y publícalo cuando esté evaluado; luego abre la ronda aquí.",
+  targetsChooseOne: "Elige al menos un modelo objetivo.",
+  targetVersion: (version) => `versión ${version}`,
+  targetReady: "listo",
+  targetNotReady: "no listo",
+  targetShared: "compartido por un administrador",
+  targetHeldout: (accuracy, f1) =>
+    accuracy !== null ? `exactitud en datos reservados ${f(accuracy, { style: "percent", maximumFractionDigits: 1 })}` : f1 !== null ? `F1 en datos reservados ${f(f1)}` : "",
+  targetSubmission: "un envío publicado de esta tarea",
+  targetIdle: "inactivo: se vuelve a cargar cuando la ronda lo usa",
+  targetsRefresh: "Volver a leer la lista",
   datasetTitle: "Subir un conjunto de datos",
   datasetName: "Nombre",
   datasetFile: "Archivo JSONL",
@@ -63,6 +78,15 @@ export const owner: Translation<typeof OWNER_EN> = {
   chooseJsonl: "Elige un archivo JSONL.",
   datasetCreated: (name, count) =>
     plural(count, { one: `Conjunto de datos «${name}» creado con # ejemplo.`, other: `Conjunto de datos «${name}» creado con # ejemplos.` }),
+  stateTitle: { PROPOSED: "Propuesta — a la espera de la aprobación de un administrador", REJECTED: "Rechazada por un administrador", HIDDEN: "Oculta", ARCHIVED: "Archivada" },
+  stateNext: {
+    PROPOSED:
+      "Hasta que un administrador la apruebe, solo sus propietarios y los administradores la ven. Ya puedes abrir rondas, añadir contextos y conjuntos de datos, y probarla tú; los anotadores la verán cuando esté aprobada.",
+    REJECTED: "Solo sus propietarios y los administradores la ven. Cámbiala en su configuración para proponerla de nuevo.",
+    HIDDEN: "No aparece en las listas: solo sus propietarios y los administradores llegan a ella. Hazla pública de nuevo en su configuración.",
+    ARCHIVED: "Solo lectura: sin rondas, ejemplos ni votos nuevos; sus datos y exportaciones se conservan. Hazla pública u oculta de nuevo en su configuración.",
+  },
+  stateNote: (note) => `La nota del administrador: “${note}”`,
   chartTitle: "MER y vMER por ronda",
   chartRound: (round, mer, vmer) => `ronda ${f(round)}: MER ${mer}, vMER ${vmer}`,
   chartTick: (round) => `R${f(round)}`,

@@ -18,7 +18,8 @@ export const owner: Translation<typeof OWNER_EN> = {
   noneOwned: "Vous n’êtes propriétaire d’aucune tâche.",
   newTaskRegion: "Nouvelle tâche",
   createTitle: "Créer une tâche",
-  createHint: "Décrivez-la dans un formulaire (ou en JSON) avec un aperçu en direct, et ouvrez sa première manche avec un modèle servi.",
+  createHint:
+    "Décrivez-la dans un formulaire (ou en JSON) avec un aperçu en direct. C’est une proposition jusqu’à ce qu’un administrateur l’approuve ; ouvrez sa première manche avec un modèle cible que vous pouvez utiliser, tout de suite ou plus tard depuis sa page.",
   createLink: "Créer une tâche",
   taskFallbackTitle: "Tâche",
   loadingTask: "Chargement de la tâche…",
@@ -49,7 +50,21 @@ export const owner: Translation<typeof OWNER_EN> = {
   sideRegion: "Manches et jeux de données",
   openRoundTitle: "Ouvrir une nouvelle manche",
   targetModels: "Modèles cibles",
-  targetModelsHint: "Noms de modèles Triton séparés par des virgules ; ajoutez :version pour en fixer une.",
+  targetModelsHint: "Les modèles que les annotateurs essaient de tromper dans la nouvelle manche : choisissez-en un ou plusieurs. Celui que vous ne pouvez pas utiliser dit pourquoi.",
+  targetsLoading: "Chargement des modèles cibles…",
+  targetsFailed: (why) => `Les modèles cibles n’ont pas pu être chargés : ${why}`,
+  targetsNoneUsable:
+    "Aucun modèle cible ne peut être choisi pour cette tâche maintenant. Demandez à un administrateur de partager un modèle intégré avec tous les propriétaires de tâches, ou déposez un modèle pour cette tâche sur la page Modèles et publiez-le une fois évalué ; ouvrez ensuite la manche ici.",
+  targetsChooseOne: "Choisissez au moins un modèle cible.",
+  targetVersion: (version) => `version ${version}`,
+  targetReady: "prêt",
+  targetNotReady: "pas prêt",
+  targetShared: "partagé par un administrateur",
+  targetHeldout: (accuracy, f1) =>
+    accuracy !== null ? `exactitude sur données réservées ${f(accuracy, { style: "percent", maximumFractionDigits: 1 })}` : f1 !== null ? `F1 sur données réservées ${f(f1)}` : "",
+  targetSubmission: "une soumission publiée de cette tâche",
+  targetIdle: "inactif : rechargé quand la manche l’utilise",
+  targetsRefresh: "Relire la liste",
   datasetTitle: "Envoyer un jeu de données",
   datasetName: "Nom",
   datasetFile: "Fichier JSONL",
@@ -63,6 +78,15 @@ export const owner: Translation<typeof OWNER_EN> = {
   chooseJsonl: "Choisissez un fichier JSONL.",
   datasetCreated: (name, count) =>
     plural(count, { one: `Jeu de données « ${name} » créé avec # exemple.`, other: `Jeu de données « ${name} » créé avec # exemples.` }),
+  stateTitle: { PROPOSED: "Proposition — en attente de l’approbation d’un administrateur", REJECTED: "Refusée par un administrateur", HIDDEN: "Masquée", ARCHIVED: "Archivée" },
+  stateNext: {
+    PROPOSED:
+      "Tant qu’un administrateur ne l’a pas approuvée, seuls ses propriétaires et les administrateurs la voient. Vous pouvez déjà ouvrir des manches, ajouter des contextes et des jeux de données, et l’essayer vous-même ; les annotateurs la verront une fois approuvée.",
+    REJECTED: "Seuls ses propriétaires et les administrateurs la voient. Modifiez-la dans ses paramètres pour la proposer à nouveau.",
+    HIDDEN: "Elle n’est pas listée : seuls ses propriétaires et les administrateurs y accèdent. Rendez-la publique à nouveau dans ses paramètres.",
+    ARCHIVED: "En lecture seule : plus de nouvelles manches, exemples ni votes ; ses données et exports restent. Rendez-la publique ou masquée à nouveau dans ses paramètres.",
+  },
+  stateNote: (note) => `La note de l’administrateur : « ${note} »`,
   chartTitle: "MER et vMER par manche",
   chartRound: (round, mer, vmer) => `manche ${f(round)} : MER ${mer}, vMER ${vmer}`,
   chartTick: (round) => `M${f(round)}`,

@@ -2,6 +2,7 @@
  * Strings of the task owner pages (owner index, one task: chart, rounds and their actions, contexts, datasets), in one
  * table (translate in text.es/fr/ar.ts).
  */
+import type { TaskStatus } from "../api/types";
 import { formatDateTime, formatNumber as f, plural } from "../i18n/format";
 import { localized } from "../i18n/runtime";
 
@@ -22,7 +23,8 @@ export const OWNER_EN = {
   noneOwned: "You do not own any task.",
   newTaskRegion: "New task",
   createTitle: "Create a task",
-  createHint: "Describe it in a form (or as JSON) with a live preview, and open its first round with a served model.",
+  createHint:
+    "Describe it in a form (or as JSON) with a live preview. It is a proposal until an admin approves it; open its first round with a target model you may use, then or later from its page.",
   createLink: "Create a task",
   // One task
   taskFallbackTitle: "Task",
@@ -54,7 +56,21 @@ export const OWNER_EN = {
   sideRegion: "Rounds and datasets",
   openRoundTitle: "Open a new round",
   targetModels: "Target models",
-  targetModelsHint: "Triton model names, comma-separated; add :version to pin one.",
+  targetModelsHint: "The models annotators try to fool in the new round: choose one or more. One you cannot use says why.",
+  targetsLoading: "Loading the target models…",
+  targetsFailed: (why: string) => `The target models could not be loaded: ${why}`,
+  targetsNoneUsable:
+    "No target model can be chosen for this task now. Ask an admin to share a built-in model with every task owner, or upload a model for this task on the Models page and publish it once it is evaluated; then open the round here.",
+  targetsChooseOne: "Choose at least one target model.",
+  targetVersion: (version: string) => `version ${version}`,
+  targetReady: "ready",
+  targetNotReady: "not ready",
+  targetShared: "shared by an admin",
+  targetHeldout: (accuracy: number | null, f1: number | null) =>
+    accuracy !== null ? `held-out accuracy ${f(accuracy, { style: "percent", maximumFractionDigits: 1 })}` : f1 !== null ? `held-out F1 ${f(f1)}` : "",
+  targetSubmission: "a published submission of this task",
+  targetIdle: "idle: loaded again when the round uses it",
+  targetsRefresh: "Read the list again",
   datasetTitle: "Upload a dataset",
   datasetName: "Name",
   datasetFile: "JSONL file",
@@ -68,6 +84,21 @@ export const OWNER_EN = {
   chooseJsonl: "Choose a JSONL file.",
   datasetCreated: (name: string, count: number) =>
     plural(count, { one: `Dataset “${name}” created with # example.`, other: `Dataset “${name}” created with # examples.` }),
+  // The task's state, on every owner page of the task (TaskState.tsx); a public task shows none
+  stateTitle: {
+    PROPOSED: "Proposal — waiting for an admin's approval",
+    REJECTED: "Rejected by an admin",
+    HIDDEN: "Hidden",
+    ARCHIVED: "Archived",
+  } as Record<Exclude<TaskStatus, "PUBLIC">, string>,
+  stateNext: {
+    PROPOSED:
+      "Until an admin approves it, only its owners and admins see it. You can already open rounds, add contexts and datasets, and try it yourself; annotators see it once it is approved.",
+    REJECTED: "Only its owners and admins see it. Change it in its settings to propose it again.",
+    HIDDEN: "It is not listed: only its owners and admins reach it. Make it public again in its settings.",
+    ARCHIVED: "Read-only: no new rounds, examples or votes; its data and exports stay. Make it public or hidden again in its settings.",
+  } as Record<Exclude<TaskStatus, "PUBLIC">, string>,
+  stateNote: (note: string) => `The admin's note: “${note}”`,
   // The chart
   chartTitle: "MER and vMER per round",
   chartRound: (round: number, mer: string, vmer: string) => `round ${f(round)}: MER ${mer}, vMER ${vmer}`,

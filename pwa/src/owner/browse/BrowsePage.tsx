@@ -17,6 +17,7 @@ import { ExampleCards } from "./ExampleCards";
 import { FilterForm } from "./FilterForm";
 import { appendPage, FLAG_QUEUE, type ExampleFilterInput } from "./filters";
 import { BROWSE_TEXT as T } from "./text";
+import { TaskState } from "../TaskState";
 
 const PAGE_SIZE = 20;
 
@@ -99,6 +100,7 @@ export function BrowsePage({ params, query }: PageProps) {
     <section aria-labelledby="page-title" class="browse">
       <Crumbs code={code} />
       <h1 id="page-title" tabIndex={-1}>{T.browseTitle(detail.task?.name ?? code, round?.number ?? null)}</h1>
+      <TaskState status={detail.task?.status} reviewNote={detail.task?.reviewNote} />
       <p class="lead">{T.browseLead}</p>
       <p><a href={href(`${base}/flags`)}>{T.flagQueueLink}</a></p>
       {!detail.task ? (
@@ -133,6 +135,7 @@ export function FlagQueuePage({ params }: PageProps) {
     <section aria-labelledby="page-title" class="browse">
       <Crumbs code={code} />
       <h1 id="page-title" tabIndex={-1}>{T.flagTitle(detail.task?.name ?? code)}</h1>
+      <TaskState status={detail.task?.status} reviewNote={detail.task?.reviewNote} />
       <p class="lead">{T.flagLead}</p>
       <Results pages={pages} emptyText={T.noFlags} filter={FLAG_QUEUE} />
     </section>

@@ -19,6 +19,7 @@ import { CAMPAIGN, EXPORT_PAYOUTS, IMPORT_APPROVED, UPDATE_CAMPAIGN } from "./do
 import { formOf, QUOTA_NAMES } from "./form";
 import { progressRows } from "./progress";
 import { CAMPAIGN_TEXT as T } from "./text";
+import { TaskState } from "../TaskState";
 
 export function joinLink(code: string): string {
   return `${window.location.origin}/#/join/${encodeURIComponent(code)}`;
@@ -93,6 +94,7 @@ export function CampaignPage({ params }: PageProps) {
         <a href={href(`/owner/${encodeURIComponent(code)}/campaigns`)}>{T.allCampaigns}</a> <span aria-hidden="true">›</span>
       </p>
       <h1 id="page-title" tabIndex={-1}>{c.title}</h1>
+      <TaskState status={detail.task?.status} reviewNote={detail.task?.reviewNote} />
       <p class="example-row-head"><span class="status-tag">{T.statusText[c.status]}</span> <span class="status-tag">{c.platform}</span></p>
       <div class="card">
         <h2>{T.link}</h2>

@@ -12,6 +12,7 @@ import { CAMPAIGNS, CREATE_CAMPAIGN } from "./documents";
 import { emptyForm } from "./form";
 import { QualityPanel } from "./QualityPanel";
 import { CAMPAIGN_TEXT as T } from "./text";
+import { TaskState } from "../TaskState";
 
 export function CampaignsPage({ params }: PageProps) {
   const code = params.code;
@@ -24,6 +25,7 @@ export function CampaignsPage({ params }: PageProps) {
     <section aria-labelledby="page-title" class="campaigns">
       <p class="crumbs"><a href={href(`/owner/${encodeURIComponent(code)}`)}>{T.backToTask}</a> <span aria-hidden="true">›</span></p>
       <h1 id="page-title" tabIndex={-1}>{T.listTitle(task?.name ?? code)}</h1>
+      <TaskState status={task?.status} reviewNote={task?.reviewNote} />
       <p class="lead">{T.listLead}</p>
       {error && <p role="alert" class="error">{error}</p>}
       {campaigns === undefined ? (

@@ -45,7 +45,7 @@ export function CreateTaskPage() {
   useEffect(() => {
     let live = true;
     setModelsLoading(true);
-    request(SERVED_TARGET_MODELS, { kind: state.kind }).then(
+    request(SERVED_TARGET_MODELS, { kind: state.kind, taskCode: null }).then(
       ({ servedTargetModels }) => {
         if (!live) return;
         const list = servedTargetModels.targets;

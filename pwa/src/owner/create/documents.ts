@@ -18,12 +18,30 @@ export interface ServedModel {
   heldoutF1: number | null;
   builtAt: string | null;
   builtinTask: string | null;
+  /** An admin shared this built-in model with every task owner. */
+  shared: boolean;
   usable: boolean;
+  /** Why the viewer cannot pick it now (another task's built-in model, or no version ready); null when it can. */
+  unusableReason: string | null;
 }
 
-export const SERVED_TARGET_MODELS = doc<{ servedTargetModels: { targets: ServedModel[] } }, { kind: string | null }>(
-  `query ServedTargetModels($kind: String) { servedTargetModels(kind: $kind) {
-    targets { name versions ready kind task inputs labels heldoutAccuracy heldoutF1 builtAt builtinTask usable } } }`,
+/** A published, evaluated submission of the task: a round names it by `modelId`. */
+export interface SubmissionTarget {
+  modelId: string;
+  name: string;
+  status: string;
+  readiness: { ready: boolean };
+}
+
+export interface ServedTargets {
+  targets: ServedModel[];
+  submissions: SubmissionTarget[];
+}
+
+export const SERVED_TARGET_MODELS = doc<{ servedTargetModels: ServedTargets }, { kind: string | null; taskCode: string | null }>(
+  `query ServedTargetModels($kind: String, $taskCode: String) { servedTargetModels(kind: $kind, taskCode: $taskCode) {
+    targets { name versions ready kind task inputs labels heldoutAccuracy heldoutF1 builtAt builtinTask shared usable unusableReason }
+    submissions { modelId name status readiness { ready } } } }`,
 );
 
 export type CreateTaskResult =

@@ -150,7 +150,7 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
 
 export function describeModel(m: ServedModel): string {
   const parts = [m.versions[0] ? T.version(m.versions[0]) : "", m.ready ? T.ready : T.notReady,
-    m.builtinTask && !m.usable ? T.builtin(m.builtinTask) : "", T.heldout(m.heldoutAccuracy, m.heldoutF1)];
+    m.shared ? T.shared : "", T.heldout(m.heldoutAccuracy, m.heldoutF1)];
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -174,6 +174,7 @@ export function TargetPicker({ models, loading, failure, chosen, errors, onChoos
       {loading && <p role="status">{T.targetsLoading}</p>}
       {failure && <p class="error">{T.targetsFailed(failure)}</p>}
       {!loading && !failure && models.length === 0 && <p class="hint" data-testid="no-served-models">{T.targetsNone}</p>}
+      {!loading && !failure && !models.some(choosable) && <p class="note" data-testid="no-usable-models">{T.targetsNoneUsable}</p>}
       <ul class="choices target-list" data-testid="served-models">
         {models.map((m) => (
           <li key={m.name} data-testid={`served-${m.name}`} data-ready={m.ready ? "true" : "false"}>
@@ -181,7 +182,8 @@ export function TargetPicker({ models, loading, failure, chosen, errors, onChoos
               <input type="radio" name="ct-target" id={m.name === firstChoosable ? "ct-target" : undefined} value={m.name}
                 checked={chosen === m.name} disabled={!choosable(m)}
                 aria-invalid={choosable(m) ? invalid : undefined} onChange={() => onChoose(m.name)} />
-              <span><strong>{m.name}</strong> <span class="hint">{describeModel(m)}</span></span>
+              <span><strong>{m.name}</strong> <span class="hint">{describeModel(m)}</span>
+                {!choosable(m) && m.unusableReason && <span class="hint" dir="auto" data-testid="served-reason"> {m.unusableReason}</span>}</span>
             </label>
           </li>
         ))}

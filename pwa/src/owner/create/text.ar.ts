@@ -77,7 +77,9 @@ export const create: Translation<typeof CREATE_EN> = {
   targetsFailed: (why) => `تعذّر تحميل النماذج المخدومة: ${why}`,
   ready: "جاهز",
   notReady: "غير جاهز",
-  builtin: (task) => `تابع للمهمة المدمجة ${task}`,
+  shared: "شاركه مشرف",
+  targetsNoneUsable:
+    "لا يمكن اختيار أي نموذج مُشغَّل من هذا النوع الآن. اطلب من مشرف مشاركة نموذج مدمج مع جميع مالكي المهام، أو أنشئ المهمة الآن وافتح جولتها الأولى لاحقًا من صفحتها.",
   version: (v) => `الإصدار ${v}`,
   heldout: (accuracy, f1) =>
     accuracy !== null

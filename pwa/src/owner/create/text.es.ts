@@ -75,7 +75,9 @@ export const create: Translation<typeof CREATE_EN> = {
   targetsFailed: (why) => `No se pudieron cargar los modelos servidos: ${why}`,
   ready: "listo",
   notReady: "no listo",
-  builtin: (task) => `pertenece a la tarea integrada ${task}`,
+  shared: "compartido por un administrador",
+  targetsNoneUsable:
+    "Ningún modelo servido de este tipo se puede elegir ahora. Pide a un administrador que comparta un modelo integrado con todos los propietarios de tareas, o crea la tarea ahora y abre su primera ronda más tarde desde su página.",
   version: (v) => `versión ${v}`,
   heldout: (accuracy, f1) =>
     accuracy !== null

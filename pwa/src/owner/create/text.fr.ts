@@ -75,7 +75,9 @@ export const create: Translation<typeof CREATE_EN> = {
   targetsFailed: (why) => `Impossible de charger les modèles servis : ${why}`,
   ready: "prêt",
   notReady: "pas prêt",
-  builtin: (task) => `appartient à la tâche intégrée ${task}`,
+  shared: "partagé par un administrateur",
+  targetsNoneUsable:
+    "Aucun modèle servi de ce type ne peut être choisi maintenant. Demandez à un administrateur de partager un modèle intégré avec tous les propriétaires de tâches, ou créez la tâche maintenant et ouvrez sa première manche plus tard depuis sa page.",
   version: (v) => `version ${v}`,
   heldout: (accuracy, f1) =>
     accuracy !== null

@@ -81,7 +81,9 @@ export const CREATE_EN = {
   targetsFailed: (why: string) => `The served models could not be loaded: ${why}`,
   ready: "ready",
   notReady: "not ready",
-  builtin: (task: string) => `belongs to the built-in task ${task}`,
+  shared: "shared by an admin",
+  targetsNoneUsable:
+    "No served model of this kind can be chosen now. Ask an admin to share a built-in model with every task owner, or create the task now and open its first round later from its page.",
   version: (v: string) => `version ${v}`,
   heldout: (accuracy: number | null, f1: number | null) =>
     accuracy !== null ? `held-out accuracy ${(accuracy * 100).toFixed(1)}%` : f1 !== null ? `held-out F1 ${f1.toFixed(1)}` : "",

@@ -14,6 +14,7 @@ import { VERIFY_SNIPPET, WEBHOOK_TEXT as T } from "./text";
 import { WebhookCard } from "./WebhookCard";
 import { type FormAnswer, WebhookForm } from "./WebhookForm";
 import type { WebhookFormValues } from "./form";
+import { TaskState } from "../TaskState";
 
 export function WebhooksPage({ params }: PageProps) {
   const code = params.code;
@@ -54,6 +55,7 @@ export function WebhooksPage({ params }: PageProps) {
     <section aria-labelledby="page-title" class="webhooks">
       <p class="crumbs"><a href={href(`/owner/${encodeURIComponent(code)}`)}>{T.backToTask}</a> <span aria-hidden="true">›</span></p>
       <h1 id="page-title" tabIndex={-1}>{T.title(detail.task?.name ?? code)}</h1>
+      <TaskState status={detail.task?.status} reviewNote={detail.task?.reviewNote} />
       <p class="lead">{T.lead}</p>
       {hooks.error && <p role="alert" class="error">{hooks.error}</p>}
 
