@@ -68,7 +68,7 @@ export const create: Translation<typeof CREATE_EN> = {
   threshold: "Umbral de F1",
   votes: "Validaciones coincidentes necesarias",
   target: "Modelo objetivo",
-  targetHint: "El modelo que los anotadores intentan engañar en la primera ronda. Solo se pueden elegir modelos listos.",
+  targetHint: "El modelo que los anotadores intentan engañar en la primera ronda. Solo se pueden elegir modelos listos que puedas usar; los demás dicen por qué.",
   targetNone: "Ningún modelo por ahora: abre una ronda más tarde",
   targetsLoading: "Cargando los modelos servidos…",
   targetsNone: "El Triton objetivo no sirve ahora ningún modelo de este tipo.",

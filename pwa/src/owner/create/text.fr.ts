@@ -68,7 +68,7 @@ export const create: Translation<typeof CREATE_EN> = {
   threshold: "Seuil de F1",
   votes: "Validations concordantes nécessaires",
   target: "Modèle cible",
-  targetHint: "Le modèle que les annotateurs cherchent à tromper dans la première manche. Seuls les modèles prêts peuvent être choisis.",
+  targetHint: "Le modèle que les annotateurs cherchent à tromper dans la première manche. Seuls les modèles prêts que vous pouvez utiliser peuvent être choisis ; les autres disent pourquoi.",
   targetNone: "Aucun modèle pour l’instant : ouvrir une manche plus tard",
   targetsLoading: "Chargement des modèles servis…",
   targetsNone: "Le Triton cible ne sert actuellement aucun modèle de ce type.",

@@ -74,7 +74,7 @@ export const CREATE_EN = {
   threshold: "F1 threshold",
   votes: "Matching validations needed",
   target: "Target model",
-  targetHint: "The model annotators try to fool in the first round. Only models that are ready can be chosen.",
+  targetHint: "The model annotators try to fool in the first round. Only ready models you may use can be chosen; any other says why.",
   targetNone: "No model now: open a round later",
   targetsLoading: "Loading the served models…",
   targetsNone: "The target Triton serves no model of this kind right now.",
