@@ -137,21 +137,32 @@ def test_disclosure_arrows_mirror_in_arabic(api, app_url, launch, profile):
     arrow_becomes(page, summary, POINTING_DOWN)  # open: down, as in English
 
 
-@VIEWPORTS
-def test_attempts_come_back_after_an_offline_reload(api, app_url, launch, profile, viewport):
+# The annotate page's words in the two languages the attempts journey runs in.
+WORDS = {
+    "en": {"submit": "Submit", "waiting": "Waiting to sync"},
+    "es": {"submit": "Enviar", "waiting": "Pendiente de sincronizar"},
+}
+
+
+@pytest.mark.parametrize(("viewport", "language"), [(PHONE, "en"), (DESKTOP, "es")], ids=["phone-en", "desktop-es"])
+def test_attempts_come_back_after_an_offline_reload(api, app_url, launch, profile, viewport, language):
     seed()
     context = launch(profile, viewport=viewport)
     page = context.new_page()
-    sign_up(page, app_url, f"kept-attempts-{viewport['width']}")
+    sign_up(page, app_url, f"kept-attempts-{language}")
+    if language != "en":
+        page.locator("header").get_by_label("Language", exact=True).select_option(language)  # in the header row
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    words = WORDS[language]
     open_task(page, app_url, "sentiment")
     wait_for_service_worker(page)
 
     context.set_offline(True)
-    expect(page.locator(".sync-status")).to_contain_text("Offline")
+    expect(page.locator(".sync-status .dot-off")).to_be_visible()
     texts = ["The first try, written offline.", "The second try, also offline."]
     for n, text in enumerate(texts, start=1):
         write_example(page, text, "Negative")
-        page.get_by_role("button", name="Submit").click()
+        page.get_by_role("button", name=words["submit"], exact=True).click()
         expect(pending_count(page)).to_have_text(str(n))
     attempts = page.get_by_test_id("attempt")
     expect(attempts).to_have_count(2)
@@ -163,7 +174,7 @@ def test_attempts_come_back_after_an_offline_reload(api, app_url, launch, profil
     expect(attempts.nth(0).locator(".attempt-text")).to_contain_text(texts[1])  # newest first
     expect(attempts.nth(1).locator(".attempt-text")).to_contain_text(texts[0])
     for n in range(2):
-        expect(attempts.nth(n)).to_contain_text("Waiting to sync")
+        expect(attempts.nth(n)).to_contain_text(words["waiting"])
     expect(pending_count(page)).to_have_text("2")
 
     # Back online: the outbox sends them and the kept attempts show the server's verdicts, still two of them.
