@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.authz.matrix import Op, cells, run_cell, same
+from tests.authz.matrix import Op, cells, holds, run_cell, same
 from tests.authz.world import MAIN_TASK, SCRATCH_TARGET, SCRATCH_TASK, gid, pk_of
 from tests.conftest import ROOT, run_sql
 
@@ -84,6 +84,15 @@ OPS = [
         "ok ok ok ok ok ok 403 403 ok",
         prepare=lambda w, p: {"t": MAIN_TASK},
         check=lambda w, p, v, _: same((v["totalCount"], len({m["metric"] for m in v["metricWeights"]})), (len(v["rows"]), 5)),
+    ),
+    Op(
+        "modelContract",
+        "Query.modelContract",
+        "query($t: String!) { modelContract(taskCode: $t) { kind labels inputs { name } exampleArchiveName } }",
+        # Like the leaderboard: anyone may read a visible task's contract (tokens need the 'read' scope).
+        "ok ok ok ok ok ok 403 403 ok",
+        prepare=lambda w, p: {"t": MAIN_TASK},
+        check=lambda w, p, v, _: holds(v["kind"] in ("classification", "extractive_qa") and bool(v["inputs"]), v),
     ),
     Op(
         "datasets",

@@ -11,6 +11,7 @@ import { useObservable } from "../lib/observable";
 import { href, navigate } from "../router";
 import { loadTasks, tasksState } from "../tasks/store";
 import { InTheLoop, StatusBadge } from "./badges";
+import { ContractPanel } from "./ContractPanel";
 import { sentAll, type Progress } from "./progress";
 import { MODELS_TEXT as T } from "./text";
 import { UploadProgress } from "./UploadProgress";
@@ -145,6 +146,7 @@ export function ModelsPage() {
                   {tasks.tasks?.map((t) => <option key={t.code} value={t.code}>{t.name}</option>)}
                 </select>
               </div>
+              {taskCode && <ContractPanel taskCode={taskCode} />}
               <div class="field">
                 <label for="model-name">{T.name}</label>
                 <input id="model-name" type="text" maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />

@@ -22,4 +22,22 @@ export const MODEL_WATCH = doc<{ modelUpdated: WatchedModel }, { modelId: string
     task { code name } inTheLoop scores { dataset { id name } perf throughput memoryGb robustness fairness } } }`,
 );
 
-export const MODELS_DOCUMENTS: Record<string, string> = { MODEL_WATCH };
+export interface ContractTensor { name: string; dataType: string; dims: number[]; meaning: string }
+export interface ModelContract {
+  kind: string;
+  inputs: ContractTensor[];
+  outputs: ContractTensor[];
+  labels: string[];
+  configPbtxt: string;
+  exampleArchiveName: string;
+  exampleArchiveBase64: string;
+}
+
+/** What a model of the task must declare, with an example archive that passes the upload checks as it is. */
+export const MODEL_CONTRACT = doc<{ modelContract: ModelContract }, { taskCode: string }>(
+  `query ModelContract($taskCode: String!) { modelContract(taskCode: $taskCode) {
+    kind labels configPbtxt exampleArchiveName exampleArchiveBase64
+    inputs { name dataType dims meaning } outputs { name dataType dims meaning } } }`,
+);
+
+export const MODELS_DOCUMENTS: Record<string, string> = { MODEL_WATCH, MODEL_CONTRACT };

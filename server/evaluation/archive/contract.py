@@ -146,6 +146,15 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
             )
         )
 
+    if kind == "classification" and "labels" not in config.parameters:
+        problems.append(
+            tr(
+                "parameter 'labels' is missing: declare the task's labels in order, "
+                "parameters {{ key: \"labels\" value: {{ string_value: '{expected}' }} }}, so that probs[i] is "
+                "the probability of labels[i]",
+                expected=json.dumps(labels),
+            )
+        )
     if "labels" in config.parameters:
         expected_labels = list(labels or []) if kind == "classification" else []
         raw = config.parameters["labels"].string_value

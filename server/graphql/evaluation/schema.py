@@ -15,6 +15,7 @@ from server.evaluation.leaderboard import service as leaderboard
 from server.evaluation.models import service as models_service
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import check_page_size, decode_cursor, encode_cursor, node_pk
+from server.graphql.evaluation.contract import ContractQueries
 from server.graphql.evaluation.mutations.create_dataset import create_dataset
 from server.graphql.evaluation.mutations.publish_model import publish_model
 from server.graphql.evaluation.mutations.save_leaderboard_config import save_leaderboard_config
@@ -36,7 +37,7 @@ from server.graphql.tasks.visibility import visible_task
 
 
 @strawberry.type
-class EvaluationQueries:
+class EvaluationQueries(ContractQueries):
     @strawberry.field(
         description="Models ranked by Dynascore with the given (or the task's default, or a saved) weights. Readable without "
         "an account unless the task's config makes it private (`dynascore.leaderboard`): then FORBIDDEN but to its owners."
