@@ -9,6 +9,7 @@ import { LanguagePicker } from "./i18n/LanguagePicker";
 import { currentLocale } from "./i18n/runtime";
 import { lazyWidget } from "./lib/lazy";
 import { useObservable } from "./lib/observable";
+import { storedStudy, studyRedirect } from "./lib/studyGate";
 import { SyncStatus } from "./outbox/SyncStatus";
 import { currentPath, href, matchPattern, navigate, parse, usePath } from "./router";
 import { routes } from "./routes";
@@ -48,6 +49,12 @@ export function App() {
   const viewer: Viewer | null = user
     ? { isAdmin: user.user.isAdmin, ownsTasks: user.user.isAdmin || (tasks?.some((task) => task.viewerIsOwner) ?? false) }
     : null;
+
+  // A worker in a campaign's study (pwa/src/join/study.ts) is sent back to it from any other address, reloads too.
+  const studyPath = studyRedirect(storedStudy(), user?.user.username, fullPath);
+  useEffect(() => {
+    if (studyPath) navigate(studyPath, { replace: true });
+  }, [studyPath]);
 
   useEffect(() => {
     // Not when the address already moved on: logging out navigates to /login before the hashchange reaches usePath,

@@ -113,3 +113,40 @@ def test_owner_searches_acts_in_bulk_and_reads_the_history(api, app_url, launch,
     expect(page.get_by_test_id("browse-card")).to_have_count(1)
     expect(page.get_by_test_id("browse-card")).to_contain_text(PIANO)
     assert axe_violations(page) == []
+
+
+def test_owner_flags_one_example_from_its_card_and_the_lists_follow_in_french(api, app_url, launch, profile, target_models):
+    """Desktop, French (issue #29): "Flag" on one card, with its own confirmation, updates that card from the answer;
+    and the example waits in the task's flag queue for another owner's decision."""
+    seed()
+    author = api.sign_up("card-author")
+    current = api(ROUND)["task"]["currentRound"]
+    context_id = api(NEXT_CONTEXT, {"r": current["id"]}, token=author)["nextContext"]["id"]
+    for text in (SOUP, PIANO):
+        assert (
+            submit(api, author, current["id"], context_id, {"statement": text}, label="negative")["__typename"]
+            == "ExampleSubmitted"
+        )
+
+    page = launch(profile).new_page()
+    sign_up(page, app_url, "card-owner")
+    sql(
+        'INSERT INTO task_owners (task, "user") SELECT t.id, u.id FROM tasks t, users u '
+        "WHERE t.code = 'sentiment' AND u.username = 'card-owner'"
+    )
+    page.goto(f"{app_url}/#/account")
+    page.locator("main").get_by_label("Language").select_option("fr")
+    page.goto(f"{app_url}/#/owner/sentiment/browse?round={current['id']}")
+    expect(page.get_by_test_id("browse-card")).to_have_count(2)
+
+    page.get_by_role("button", name=f"Signaler « {SOUP} »").click()
+    confirm = page.get_by_test_id("flag-confirm")
+    expect(confirm).to_contain_text("pour l’examen des propriétaires ?")
+    confirm.get_by_role("button", name="Oui, le signaler").click()
+    expect(_card(page, SOUP)).to_contain_text("Signalé")
+    expect(page.get_by_role("button", name=f"Signaler « {SOUP} »")).to_have_count(0)  # flagged: no second flag
+    expect(page.get_by_role("button", name=f"Signaler « {PIANO} »")).to_be_visible()
+
+    page.goto(f"{app_url}/#/owner/sentiment/flags")  # the owner's flag sends it to the task's flag queue
+    expect(page.get_by_test_id("browse-card")).to_have_count(1)
+    expect(_card(page, SOUP)).to_contain_text("Signalé")

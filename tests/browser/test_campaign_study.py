@@ -64,6 +64,12 @@ def test_a_worker_sees_only_the_study_and_earnings_as_they_accrue(
     page.goto(f"{app_url}/#/examples")
     expect(page).to_have_url(f"{app_url}/#{join_path}")
     expect(quota).to_be_visible()
+    # A fresh load at another address (a reload, a new tab) comes back too, before the campaign's code is loaded.
+    other = page.context.new_page()
+    other.goto(f"{app_url}/#/outbox")
+    expect(other).to_have_url(f"{app_url}/#{join_path}")
+    expect(other.get_by_test_id("quota")).to_be_visible()
+    other.close()
     assert axe_violations(page) == []
 
     # A fooling example of the worker's is validated by three others: the bonus shows without a reload.

@@ -74,6 +74,8 @@ def test_offline_vote_syncs_exactly_once_despite_a_lost_reply(api, app_url, laun
     expect(pending_count(page)).to_have_text("1")
     expect(page.get_by_test_id("vote-notice")).to_contain_text("saved on this device")
     expect(page.get_by_test_id("queue-empty")).to_be_visible()
+    # The count agrees with the empty queue: the vote this device holds is not counted as waiting (issue #29).
+    expect(page.get_by_test_id("queue-count")).to_have_attribute("data-count", "0")
     [item] = read_store(page, "outbox")
     assert item["kind"] == "validation" and item["exampleId"] == example["id"] and item["label"] == "INCORRECT"
     assert sql("SELECT count(*) AS n FROM validations")[0]["n"] == 0

@@ -5,6 +5,7 @@
  * Part of the join chunk: nothing of it reaches the base bundle.
  */
 import { session } from "../auth/session";
+import { STUDY_KEY } from "../lib/studyGate";
 import { currentPath, navigate, parse } from "../router";
 import "./study.css";
 
@@ -35,6 +36,11 @@ export function enterStudy(study: Study): void {
   const first = current === null;
   current = study;
   document.documentElement.dataset.study = "on";
+  try {
+    localStorage.setItem(STUDY_KEY, JSON.stringify(study)); // a reload elsewhere comes back (lib/studyGate.ts)
+  } catch {
+    // storage full or refused: the study holds until the page is reloaded
+  }
   if (first) {
     window.addEventListener("hashchange", guard);
     stopWatching = session.subscribe(() => guard());
@@ -44,6 +50,11 @@ export function enterStudy(study: Study): void {
 export function leaveStudy(): void {
   current = null;
   delete document.documentElement.dataset.study;
+  try {
+    localStorage.removeItem(STUDY_KEY);
+  } catch {
+    // nothing stored
+  }
   window.removeEventListener("hashchange", guard);
   stopWatching?.();
   stopWatching = null;
