@@ -160,10 +160,22 @@ def test_a_signed_out_visitor_reads_a_trustworthy_leaderboard_on_a_phone_in_span
     expect(rows.first.locator(".score-parts")).to_have_text("Memoria 100 %")  # what the exact numbers are made of
 
 
-def test_a_private_leaderboard_tells_a_visitor_so(api, app_url, launch, profile):
+def test_an_owner_makes_the_leaderboard_private_and_a_visitor_is_told_so(api, app_url, launch, profile):
     _scored_models(api, {"solo": MODELS["alpha"]})
-    sql("""UPDATE tasks SET config = config || '{"dynascore": {"leaderboard": "private"}}' WHERE code = 'sentiment'""")
-    page = launch(profile).new_page()
-    page.goto(f"{app_url}/#/leaderboard/sentiment")
-    expect(page.get_by_role("alert")).to_have_text("This task's owners keep its leaderboard private.")
-    expect(page.locator('[data-testid="leaderboard-table"]')).to_have_count(0)
+    owner = launch(profile).new_page()
+    sign_up(owner, app_url, "board-owner")
+    sql(
+        'INSERT INTO task_owners (task, "user") SELECT t.id, u.id FROM tasks t, users u '
+        "WHERE t.code = 'sentiment' AND u.username = 'board-owner'"
+    )
+    owner.goto(f"{app_url}/#/owner/sentiment/settings")
+    owner.get_by_label("Private leaderboard").check()
+    owner.get_by_role("button", name="Save as version 2").click()
+    expect(owner.get_by_test_id("config-status")).to_contain_text("Saved as version 2")
+    owner.goto(f"{app_url}/#/leaderboard/sentiment")  # its owners still read it
+    expect(owner.locator('[data-testid="leaderboard-table"] tbody tr')).to_have_count(1)
+
+    visitor = launch(profile.parent / "visitor-profile").new_page()
+    visitor.goto(f"{app_url}/#/leaderboard/sentiment")
+    expect(visitor.get_by_role("alert")).to_have_text("This task's owners keep its leaderboard private.")
+    expect(visitor.locator('[data-testid="leaderboard-table"]')).to_have_count(0)

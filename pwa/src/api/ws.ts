@@ -22,9 +22,14 @@ function url(): string {
   return `${protocol === "https:" ? "wss:" : "ws:"}//${host}${GRAPHQL_PATH}`;
 }
 
+/** The open subscriptions: when the token changes (a sign-in here or in another tab, a campaign joined again), the
+ * client is replaced and each of them is started again on the new one instead of ending silently. */
+const active = new Set<{ start: () => () => void; stop: () => void }>();
+
 function liveClient(): Client {
   const token = tokenSource();
   if (client && clientToken === token) return client;
+  const replaced = client !== null || active.size > 0; // closeLive() may have left them without a client
   void client?.dispose();
   clientToken = token;
   let connectedBefore = false;
@@ -53,30 +58,47 @@ function liveClient(): Client {
       },
     },
   });
+  if (replaced) for (const entry of active) entry.stop = entry.start();
   return client;
 }
 
-/** Subscribe; returns an unsubscribe function. `onData` gets each result's data. */
+/** Subscribe; returns an unsubscribe function. `onData` gets each result's data. A subscription follows the token:
+ * started again (so re-read: each starts with the current state) when the signed-in token changes. */
 export function subscribe<TData, TVariables>(
   document: Document<TData, TVariables>,
   variables: TVariables,
   onData: (data: TData) => void,
   onError?: (message: string) => void,
 ): () => void {
-  return liveClient().subscribe<TData>(
-    { query: document, variables: variables as Record<string, unknown> },
-    {
-      next: (result) => {
-        if (result.errors?.length) onError?.(result.errors.map((e) => e.message).join("; "));
-        if (result.data) onData(result.data);
-      },
-      error: (error) => onError?.(error instanceof Error ? error.message : "The live connection failed."),
-      complete: () => {},
-    },
-  );
+  const entry = {
+    start: () =>
+      liveClient().subscribe<TData>(
+        { query: document, variables: variables as Record<string, unknown> },
+        {
+          next: (result) => {
+            if (result.errors?.length) onError?.(result.errors.map((e) => e.message).join("; "));
+            if (result.data) onData(result.data);
+          },
+          error: (error) => onError?.(error instanceof Error ? error.message : "The live connection failed."),
+          complete: () => {},
+        },
+      ),
+    stop: () => {},
+  };
+  entry.stop = entry.start();
+  active.add(entry);
+  return () => {
+    active.delete(entry);
+    entry.stop();
+  };
 }
 
 export function closeLive(): void {
   void client?.dispose();
   client = null;
+}
+
+/** After the session changed (here or in another tab): move the open subscriptions to the new token now. */
+export function refreshLive(): void {
+  if (active.size > 0 && (client === null || clientToken !== tokenSource())) liveClient();
 }

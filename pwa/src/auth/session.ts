@@ -6,7 +6,7 @@
 import { configureClient, request } from "../api/client";
 import { LOG_IN, SIGN_UP } from "../api/documents";
 import type { AuthResult, ErrorResult, User } from "../api/types";
-import { configureLive, closeLive } from "../api/ws";
+import { closeLive, configureLive, refreshLive } from "../api/ws";
 import { observable } from "../lib/observable";
 
 export interface Session {
@@ -54,6 +54,7 @@ configureClient({
   },
 });
 configureLive({ token: currentToken });
+session.subscribe(() => refreshLive()); // e.g. a campaign joined again in another tab: its new token
 
 export type AuthOutcome = { ok: true } | { ok: false; error: ErrorResult };
 

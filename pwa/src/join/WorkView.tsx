@@ -72,10 +72,9 @@ export function WorkView({
       syncedRecords.subscribe(soon),
       outboxItems.subscribe(soon),
       reconnected.on(soon),
-      // A decided example may have earned a bonus: its outcome arrives after the ledger counted it.
-      subscribe(MY_EXAMPLE_UPDATES, {}, ({ myExampleUpdates }) => {
-        if (myExampleUpdates.example) soon();
-      }, () => undefined),
+      // A decided example may have earned a bonus: its outcome arrives after the ledger counted it. The first message
+      // (listening, no example) re-reads too: an outcome decided while the feed was starting is not missed.
+      subscribe(MY_EXAMPLE_UPDATES, {}, () => soon(), () => undefined),
     ];
     return () => {
       clearTimeout(timer);

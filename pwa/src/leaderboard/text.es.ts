@@ -41,7 +41,7 @@ export const leaderboard: Translation<typeof LEADERBOARD_EN> = {
   exactHint: "Para reproducir resultados publicados. Por defecto, las diferencias menores de lo que una métrica puede medir (velocidad 10 %, memoria 0,05 GB, robustez y equidad 1 punto) cuentan como empates, y cada métrica salvo el rendimiento cuenta desde el peor modelo.",
   scrollCue: "Desliza la tabla hacia los lados para ver todas las métricas.",
   noEffectOneModel: "Sin efecto con un solo modelo: solo cuenta el rendimiento hasta que se puedan comparar dos modelos",
-  noEffectNow: "Sin efecto ahora: los modelos clasificados no difieren en esto (o empatan en rendimiento)",
+  noEffectNow: "Sin efecto ahora: los modelos clasificados no difieren en esto más de lo que se puede medir (o empatan en rendimiento)",
   perSecond: (n) => `${n}/s`,
   gigabytes: (n) => `${n} GB`,
   metrics: { PERF: "Rendimiento", THROUGHPUT: "Velocidad", MEMORY: "Memoria", ROBUSTNESS: "Robustez", FAIRNESS: "Equidad" },

@@ -41,7 +41,7 @@ export const leaderboard: Translation<typeof LEADERBOARD_EN> = {
   exactHint: "Pour reproduire des résultats publiés. Par défaut, les écarts plus petits que ce qu’une métrique sait mesurer (débit 10 %, mémoire 0,05 Go, robustesse et équité 1 point) comptent comme des égalités, et chaque métrique sauf la performance compte à partir du moins bon modèle.",
   scrollCue: "Faites glisser le tableau sur le côté pour voir toutes les métriques.",
   noEffectOneModel: "Sans effet avec un seul modèle : seule la performance compte tant que deux modèles ne peuvent être comparés",
-  noEffectNow: "Sans effet pour l’instant : les modèles classés n’y diffèrent pas (ou sont à égalité de performance)",
+  noEffectNow: "Sans effet pour l’instant : les modèles classés n’y diffèrent pas plus que ce qui se mesure (ou sont à égalité de performance)",
   perSecond: (n) => `${n}/s`,
   gigabytes: (n) => `${n} Go`,
   metrics: { PERF: "Performance", THROUGHPUT: "Débit", MEMORY: "Mémoire", ROBUSTNESS: "Robustesse", FAIRNESS: "Équité" },

@@ -41,7 +41,7 @@ export const LEADERBOARD_EN = {
   exactHint: "For reproducing published results. By default, differences smaller than a metric can measure (throughput 10 %, memory 0.05 GB, robustness and fairness 1 point) count as ties, and each metric but performance counts from the worst model.",
   scrollCue: "Swipe the table sideways to see every metric.",
   noEffectOneModel: "No effect with one model: only performance counts until two models can be compared",
-  noEffectNow: "No effect now: the ranked models do not differ in it (or all tie on performance)",
+  noEffectNow: "No effect now: the ranked models do not differ in it by more than it can measure (or all tie on performance)",
   perSecond: (n: string) => `${n}/s`,
   gigabytes: (n: string) => `${n} GB`,
   metrics: {

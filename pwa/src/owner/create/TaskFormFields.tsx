@@ -90,6 +90,12 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
         <input type="number" min={1} max={25} step={1} {...described("ct-votes", errors)} value={state.votes}
           onInput={(e) => update({ votes: e.currentTarget.value })} />
       </Field>
+      <div class="field checkbox">
+        <input id="ct-leaderboard-private" type="checkbox" checked={state.leaderboardPrivate ?? false}
+          aria-describedby="ct-leaderboard-private-hint" onChange={(e) => update({ leaderboardPrivate: e.currentTarget.checked })} />
+        <label for="ct-leaderboard-private">{T.leaderboardPrivate}</label>
+        <p class="hint" id="ct-leaderboard-private-hint">{T.leaderboardPrivateHint}</p>
+      </div>
     </>
   );
 }

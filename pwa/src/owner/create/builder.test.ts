@@ -151,3 +151,19 @@ describe("clientProblems", () => {
     expect(clientProblems("", "", null).map((p) => p.field)).toEqual(["code", "name"]); // JSON: the server checks it
   });
 });
+
+describe("private leaderboard", () => {
+  it("is written only when it says something, and reads back", () => {
+    const plain = buildConfig(defaultState("classification"));
+    expect("dynascore" in plain).toBe(false); // a config without the choice reads as before
+    const hidden = buildConfig({ ...defaultState("classification"), leaderboardPrivate: true });
+    expect(hidden.dynascore).toEqual({ leaderboard: "private" });
+    expect(stateFromConfig(hidden)?.leaderboardPrivate).toBe(true);
+  });
+  it("keeps the other Dynascore settings and turns a stored choice back to public", () => {
+    const stored = { ...buildConfig(defaultState("classification")), dynascore: { weights: { perf: 2 }, leaderboard: "private" } };
+    const state = stateFromConfig(stored)!;
+    expect(buildConfig(state).dynascore).toEqual({ weights: { perf: 2 }, leaderboard: "private" });
+    expect(buildConfig({ ...state, leaderboardPrivate: false }).dynascore).toEqual({ weights: { perf: 2 }, leaderboard: "public" });
+  });
+});

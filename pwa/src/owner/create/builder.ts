@@ -56,6 +56,8 @@ export interface FormState {
   foolingMetric: string;
   threshold: string;
   votes: string;
+  /** Only the task's owners (and admins) read its leaderboard (config `dynascore.leaderboard: private`). */
+  leaderboardPrivate?: boolean;
   /** Keys of a config this form has no control for, kept as they were (the JSON editor may add them). */
   extra: Record<string, unknown>;
 }
@@ -162,6 +164,11 @@ export function buildConfig(state: FormState): Record<string, unknown> {
   };
   if (qa) config.answer_context_field = state.answerContextField;
   else config.labels = splitList(state.labels);
+  // Written only when it says something (private, or a stored choice): a config without it reads as before.
+  const dynascore = { ...asObject(state.extra.dynascore) };
+  if (state.leaderboardPrivate) dynascore.leaderboard = "private";
+  else if ("leaderboard" in dynascore) dynascore.leaderboard = "public";
+  if (Object.keys(dynascore).length) config.dynascore = dynascore;
   return config;
 }
 
@@ -230,6 +237,7 @@ export function stateFromConfig(config: unknown): FormState | null {
     foolingMetric: typeof fooling.metric === "string" ? fooling.metric : base.foolingMetric,
     threshold: typeof fooling.threshold === "number" ? String(fooling.threshold) : base.threshold,
     votes: typeof votes === "number" ? String(votes) : base.votes,
+    leaderboardPrivate: asObject(o.dynascore).leaderboard === "private",
     extra,
   };
 }

@@ -67,6 +67,8 @@ export const create: Translation<typeof CREATE_EN> = {
   },
   threshold: "Umbral de F1",
   votes: "Validaciones coincidentes necesarias",
+  leaderboardPrivate: "Clasificación privada",
+  leaderboardPrivateHint: "Solo los propietarios de la tarea (y los administradores) ven su clasificación. Sin marcar, cualquiera puede leerla, sin cuenta.",
   target: "Modelo objetivo",
   targetHint: "El modelo que los anotadores intentan engañar en la primera ronda. Solo se pueden elegir modelos listos que puedas usar; los demás dicen por qué.",
   targetNone: "Ningún modelo por ahora: abre una ronda más tarde",

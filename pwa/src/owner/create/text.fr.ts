@@ -67,6 +67,8 @@ export const create: Translation<typeof CREATE_EN> = {
   },
   threshold: "Seuil de F1",
   votes: "Validations concordantes nécessaires",
+  leaderboardPrivate: "Classement privé",
+  leaderboardPrivateHint: "Seuls les propriétaires de la tâche (et les administrateurs) voient son classement. Non coché, tout le monde peut le lire, sans compte.",
   target: "Modèle cible",
   targetHint: "Le modèle que les annotateurs cherchent à tromper dans la première manche. Seuls les modèles prêts que vous pouvez utiliser peuvent être choisis ; les autres disent pourquoi.",
   targetNone: "Aucun modèle pour l’instant : ouvrir une manche plus tard",

@@ -73,6 +73,8 @@ export const CREATE_EN = {
   } as Record<string, string>,
   threshold: "F1 threshold",
   votes: "Matching validations needed",
+  leaderboardPrivate: "Private leaderboard",
+  leaderboardPrivateHint: "Only the task's owners (and admins) see its leaderboard. Unchecked, anyone can read it, without an account.",
   target: "Target model",
   targetHint: "The model annotators try to fool in the first round. Only ready models you may use can be chosen; any other says why.",
   targetNone: "No model now: open a round later",
