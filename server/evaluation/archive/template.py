@@ -89,9 +89,7 @@ os.path.join(args["model_repository"], args["model_version"])). The rest (readin
 requests, writing the outputs) is what every model of this task needs.
 """
 
-import json
-
-import numpy as np
+{imports}import numpy as np
 import triton_python_backend_utils as pb_utils
 
 INPUTS = {inputs}
@@ -148,10 +146,14 @@ def model_py(contract: Contract, answer_context_field: str | None = None) -> str
         context = answer_context_field or names[0]
         behaviour = "answers the first word of the context"
         predict, tensors = _QA_PREDICT.format(context=context), _QA_TENSORS
-    source = _MODEL_PY.format(
-        behaviour=behaviour, inputs=json.dumps(names), labels=json.dumps(contract.labels), predict=predict, tensors=tensors
+    return _MODEL_PY.format(
+        imports="" if contract.kind == "classification" else "import re\n\n",
+        behaviour=behaviour,
+        inputs=json.dumps(names),
+        labels=json.dumps(contract.labels),
+        predict=predict,
+        tensors=tensors,
     )
-    return source.replace("import json\n", "import json\nimport re\n") if contract.kind != "classification" else source
 
 
 def example_archive(contract: Contract, task_code: str, answer_context_field: str | None = None) -> bytes:
