@@ -14,7 +14,9 @@ library only, so it can be copied into any image (run as ``python -I <this folde
   its reason kept for the host, which marks it failed; nothing is started again unless the host loads it;
 * serves Triton's HTTP API on ``--listen`` (a unix socket in a folder shared with the host, or a TCP port
   on compose's sandbox network), each request relayed to the Triton of the model it names (relay.py);
-  responses larger than ``--max-response-bytes`` are refused with a message;
+  responses larger than ``--max-response-bytes`` are refused with a message; the generate extension's streams
+  (``POST .../generate_stream``, chunked) pass chunk by chunk as they are generated, bounded by the same limit
+  (chunked.py);
 * answers the agent's own questions on ``--stats-listen`` (relay.py ``stats_handler``);
 * removes the folders Triton writes loaded models' files into once no model uses them (sweep.py).
 

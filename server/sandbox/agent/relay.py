@@ -1,7 +1,9 @@
 """The agent's doors. ``route`` serves Triton's HTTP API to the host, request by request, each to the Triton of
 the model it names (server/sandbox/agent/instances.py): a load starts the model's own Triton, an unload stops
-it; health and the repository index are answered here. ``stats`` answers the agent's own questions (memory,
-which models run, which were stopped and why, killing a model's processes). Standard library only."""
+it; health and the repository index are answered here. Every answer is relayed with its length and refused past
+the sandbox's limit, except a generate_stream answer, relayed chunk by chunk as it is generated (chunked.py).
+``stats`` answers the agent's own questions (memory, which models run, which were stopped and why, killing a model's
+processes). Standard library only."""
 
 from __future__ import annotations
 
@@ -13,9 +15,11 @@ import sys
 import urllib.parse
 
 try:
+    from .chunked import COMPLETE, CUT, OVERSIZE, event_chunk, relay_chunks
     from .instances import Instances
     from .processes import WAIT_TIMEOUT, kill_model, stub_peak_bytes
 except ImportError:  # run as the folder /sandbox/agent, where the siblings are top-level modules
+    from chunked import COMPLETE, CUT, OVERSIZE, event_chunk, relay_chunks  # type: ignore[no-redef]
     from instances import Instances  # type: ignore[no-redef]
     from processes import WAIT_TIMEOUT, kill_model, stub_peak_bytes  # type: ignore[no-redef]
 
@@ -25,6 +29,8 @@ RESTRICTED = f"This API is restricted, expecting header '{CONTROL_HEADER}'"
 MODEL_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}")
 REPOSITORY = re.compile(r"/v2/repository/models/([^/]+)/(load|unload)")
 MODEL_PATH = re.compile(r"/v2/models/([^/]+)(/.*)?")
+# The one answer relayed without a length: the generate extension's server-sent events, chunked as they are generated.
+GENERATE_STREAM = re.compile(r"/v2/models/[^/]+(/versions/[0-9]+)?/generate_stream")
 # How long an answer waits for a model's Triton that stopped mid-request to be told apart from a dropped
 # connection, so that the answer can say why.
 CRASH_GRACE_S = 2.0
@@ -175,20 +181,31 @@ class Router:
                 writer.write(error(await self._gone(model)))
                 await writer.drain()
                 return 400
-            return await self._relay_response(model, head, up_reader, writer)
+            streams = request.method == "POST" and GENERATE_STREAM.fullmatch(request.path.rstrip("/")) is not None
+            return await self._relay_response(model, head, up_reader, writer, reader if streams else None)
         finally:
             _close(up_writer)
 
     async def _relay_response(
-        self, model: str, head: bytes, up_reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+        self,
+        model: str,
+        head: bytes,
+        up_reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        stream_client: asyncio.StreamReader | None = None,
     ) -> int | None:
+        """``stream_client``: the client's reader when the request may be answered by a chunked stream."""
         status = int(head.split(b" ", 2)[1])
-        length = None
+        length, chunked = None, False
         for line in head.split(b"\r\n")[1:]:
             name, _, value = line.partition(b":")
             if name.strip().lower() == b"content-length":
                 length = int(value.strip())
-        if length is None:  # no framing that can be bounded (Triton always sends a length): refused
+            elif name.strip().lower() == b"transfer-encoding":
+                chunked = value.strip().lower() == b"chunked"
+        if length is None and chunked and stream_client is not None:
+            return await self._relay_stream(model, status, head, up_reader, writer, stream_client)
+        if length is None:  # no framing that can be bounded (Triton always sends a length but for streams): refused
             writer.write(error("the model's Triton answered without a length"))
             await writer.drain()
             return 400
@@ -217,6 +234,59 @@ class Router:
         if not await _copy(up_reader, length, writer):
             return None  # the model's Triton died mid-answer: the client sees the connection drop
         return status
+
+    async def _relay_stream(
+        self,
+        model: str,
+        status: int,
+        head: bytes,
+        up_reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        client: asyncio.StreamReader,
+    ) -> int | None:
+        """A generate_stream answer, chunk by chunk as Triton sends it (server/sandbox/agent/chunked.py). Past the
+        size limit the model is stopped as for any oversize response, and a broken framing is its failure too; the
+        client then gets a last event with the reason when the stream it got so far ends an event (else the
+        connection drops). A client that leaves cancels the request (its Triton passes that on to the model)."""
+        writer.write(head)
+        relay = asyncio.ensure_future(relay_chunks(up_reader, writer, self.max_response_bytes))
+        # While it reads a stream the client sends nothing: the end of its side means it left (a stopped reply).
+        left = asyncio.ensure_future(client.read(1))
+        try:
+            await asyncio.wait({relay, left}, return_when=asyncio.FIRST_COMPLETED)
+            if not relay.done() and left.result() == b"":
+                return None  # closing the upstream connection cancels the request
+            relayed = await relay
+        finally:
+            for task in (relay, left):
+                task.cancel()
+            await asyncio.wait({relay, left})  # the client's reader is free again once its read has ended
+        # A byte of a pipelined request taken while watching: the connection cannot carry it, closed after this one.
+        reusable = left.cancelled() or left.exception() is not None or left.result() == b""
+        if relayed.outcome == COMPLETE:
+            return status if reusable else None
+        if relayed.outcome == OVERSIZE:
+            print(
+                f"sandbox agent: refused a {relayed.body_bytes + relayed.refused}-byte stream (limit {self.max_response_bytes})",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.instances.fail(
+                model,
+                f"oversize output: a streamed response of more than {self.max_response_bytes:,} bytes, over the "
+                f"sandbox's limit ({relayed.body_bytes:,} sent, then a chunk of {relayed.refused:,} bytes)",
+            )
+            reason = self.unavailable(model)
+        elif relayed.outcome == CUT:
+            reason = await self._gone(model)
+        else:
+            self.instances.fail(model, f"malformed output: its stream broke HTTP's chunked framing ({relayed.detail})")
+            reason = self.unavailable(model)
+        if not relayed.at_event_boundary:
+            return None
+        writer.write(event_chunk(b"data: " + json.dumps({"error": reason}).encode() + b"\n\n"))
+        await writer.drain()
+        return status if reusable else None
 
     async def _gone(self, model: str) -> str:
         """Why the model's Triton stopped answering, once its watcher has said (a crash), else a plain message."""
