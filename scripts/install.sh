@@ -48,7 +48,7 @@ if [[ $with_tests == 1 ]]; then
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
   fi
 fi
-.venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo" \
+.venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo, openai, cryptography" \
   || { echo "install: the Python environment is incomplete" >&2; exit 1; }
 
 if [[ -n $pwa_pid ]]; then

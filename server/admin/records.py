@@ -21,6 +21,9 @@ class AuditAction(StrEnum):
     MODEL_TAKEN_DOWN = "model_taken_down"
     TARGET_SHARED = "target_shared"
     TARGET_UNSHARED = "target_unshared"
+    LLM_ENDPOINT_REGISTERED = "llm_endpoint_registered"
+    LLM_ENDPOINT_UPDATED = "llm_endpoint_updated"
+    LLM_ENDPOINT_REMOVED = "llm_endpoint_removed"
 
 
 class AuditTarget(StrEnum):
@@ -28,6 +31,7 @@ class AuditTarget(StrEnum):
     TASK = "task"
     MODEL = "model"
     TARGET_MODEL = "target_model"  # by name (target_label); target_id 0
+    LLM_ENDPOINT = "llm_endpoint"  # target_id: llm_endpoints.id; target_label: its name
 
 
 class UserRole(StrEnum):

@@ -22,5 +22,6 @@ APP_REGISTRY = AppRegistry(
         "server.webhooks.piccolo_app",
         "server.admin.piccolo_app",
         "server.domain_events.piccolo_app",
+        "server.generation.endpoints.piccolo_app",
     ]
 )

@@ -113,6 +113,9 @@ class Settings:
     webhook_retry_max_s: float = 3600.0
     webhook_disable_after: int = 5
     webhooks_per_task: int = 10
+    # LLM endpoints (server/generation/endpoints/): the secret their API keys are sealed under (at least 32 characters;
+    # empty: derived from JWT_SECRET; the API and the workers need the same one).
+    endpoint_key_secret: str = ""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -200,6 +203,7 @@ class Settings:
             webhook_retry_max_s=float(env.get("WEBHOOK_RETRY_MAX_S", cls.webhook_retry_max_s)),
             webhook_disable_after=max(1, int(env.get("WEBHOOK_DISABLE_AFTER", cls.webhook_disable_after))),
             webhooks_per_task=int(env.get("WEBHOOKS_PER_TASK", cls.webhooks_per_task)),
+            endpoint_key_secret=env.get("ENDPOINT_KEY_SECRET", ""),
         )
 
 

@@ -45,6 +45,7 @@ from server.graphql.core.guard import ReadScope
 from server.graphql.core.locale import ReaderLocale
 from server.graphql.core.operation_rules import OperationRules
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
+from server.graphql.generation.endpoint_schema import LlmEndpointMutations, LlmEndpointQueries
 from server.graphql.notifications.schema import NotificationMutations, NotificationQueries, NotificationSubscriptions
 from server.graphql.tasks.schema import TaskMutations, TaskQueries, TaskSubscriptions
 from server.graphql.tasks.served_models import ServedModelQueries
@@ -67,6 +68,7 @@ class Query(
     NotificationQueries,
     WebhookQueries,
     AdminQueries,
+    LlmEndpointQueries,
 ):
     node: relay.Node | None = relay.node(description="Fetch any object by its global id.", extensions=[ReadScope()])
 
@@ -84,6 +86,7 @@ class Mutation(
     NotificationMutations,
     WebhookMutations,
     AdminMutations,
+    LlmEndpointMutations,
 ):
     pass
 

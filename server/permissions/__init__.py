@@ -13,6 +13,7 @@ from server.permissions.base import *  # noqa: F403
 from server.permissions.campaigns import *  # noqa: F403
 from server.permissions.datasets import *  # noqa: F403
 from server.permissions.examples import *  # noqa: F403
+from server.permissions.llm_endpoints import *  # noqa: F403
 from server.permissions.models import *  # noqa: F403
 from server.permissions.notifications import *  # noqa: F403
 from server.permissions.quality import *  # noqa: F403

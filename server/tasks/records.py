@@ -41,6 +41,7 @@ class TargetModelRef(TypedDict):
     name: str
     version: str
     model_id: NotRequired[int]
+    endpoint: NotRequired[str]  # an LLM endpoint (server/generation/endpoints/targets.py): name is "endpoint:<it>"
 
 
 class TaskRow(TypedDict):

@@ -24,6 +24,7 @@ from server.core.target_models import is_submission_name, latest_version, servin
 from server.evaluation import reads as evaluation_reads
 from server.evaluation.models.residency import ensure_loaded
 from server.evaluation.records import ModelStatus
+from server.generation.endpoints import targets as endpoint_targets
 from server.tasks.config import TaskConfig
 from server.tasks.records import TargetModelRef
 
@@ -37,11 +38,12 @@ EVALUATED_STATUSES = frozenset({ModelStatus.EVALUATED, ModelStatus.NOT_RANKED})
 
 @dataclass(frozen=True)
 class TargetRequest:
-    """One target as asked for: a Triton model name (and version), or a submission's id."""
+    """One target as asked for: a Triton model name (and version), a submission's id, or an LLM endpoint's name."""
 
     name: str = ""
     version: str = ""
     model_id: int | None = None
+    endpoint: str = ""  # checked by server/generation/endpoints/targets.py; stored as {"name": "endpoint:<name>", ...}
 
 
 def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
@@ -52,6 +54,11 @@ def _shape_problems(requests: Sequence[TargetRequest]) -> list[FieldProblem]:
     problems = []
     for i, request in enumerate(requests):
         name, version = request.name.strip(), request.version.strip()
+        if request.endpoint:
+            other = bool(name or version or request.model_id is not None)
+            if problem := endpoint_targets.shape_problem(i, request.endpoint, other):
+                problems.append(problem)
+            continue
         if request.model_id is not None:
             if name or version:
                 problems.append(FieldProblem(f"targetModels.{i}", tr("give either modelId or name (and version), not both")))
@@ -104,6 +111,10 @@ async def resolve_targets(
         if request.model_id is not None:
             resolved.append(await _submission_target(task["id"], i, request.model_id, services))
             continue
+        if request.endpoint:
+            kind = config.kind if config is not None else None
+            resolved.append(await endpoint_targets.endpoint_target(task, kind, i, request.endpoint, services))
+            continue
         name, version = request.name.strip(), request.version.strip()
         if not version and services is not None:
             version = await latest_version(services.triton, name) or ""
@@ -137,6 +148,8 @@ async def resolve_targets(
 
 async def check_live(services: Services, config: TaskConfig, ref: TargetModelRef) -> str | None:
     """Why this model cannot judge the task's examples now, or None: ready, the task's inputs and outputs, an answer."""
+    if ref.get("endpoint"):
+        return None  # an LLM endpoint answered its smoke request when it was resolved (endpoint_targets)
     client = serving_client(services, ref["name"])
     timeout = services.settings.triton_timeout_s
     try:

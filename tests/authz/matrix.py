@@ -65,6 +65,8 @@ COUNTED = (
     "example_events",
     "admin_audit",
     "shared_target_models",
+    "llm_endpoints",
+    "generation_usage",
 )
 
 

@@ -11,6 +11,7 @@ from tests.authz import (
     test_matrix_browse,
     test_matrix_campaigns,
     test_matrix_form_components,
+    test_matrix_llm_endpoints,
     test_matrix_models_training,
     test_matrix_notifications,
     test_matrix_quality,
@@ -35,6 +36,7 @@ MODULES = (
     test_matrix_served_models,
     test_matrix_admin,
     test_matrix_form_components,
+    test_matrix_llm_endpoints,
 )
 
 

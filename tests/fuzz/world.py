@@ -69,6 +69,8 @@ _TRACKED = {
     # Not enabled nor the failure count: the delivery job disables a failing hook in the background.
     "webhooks": "id, task, url, events, description",
     "shared_target_models": "name, shared_by",
+    "llm_endpoints": "id, name, base_url, model, api_key_sealed, timeout_s, max_concurrency, enabled",
+    "generation_usage": 'endpoint, "user", task, day, calls, errors, prompt_tokens, completion_tokens',
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

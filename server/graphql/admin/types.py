@@ -32,6 +32,9 @@ class AuditAction(Enum):
     MODEL_TAKEN_DOWN = records.AuditAction.MODEL_TAKEN_DOWN.value
     TARGET_SHARED = records.AuditAction.TARGET_SHARED.value
     TARGET_UNSHARED = records.AuditAction.TARGET_UNSHARED.value
+    LLM_ENDPOINT_REGISTERED = records.AuditAction.LLM_ENDPOINT_REGISTERED.value
+    LLM_ENDPOINT_UPDATED = records.AuditAction.LLM_ENDPOINT_UPDATED.value
+    LLM_ENDPOINT_REMOVED = records.AuditAction.LLM_ENDPOINT_REMOVED.value
 
 
 @strawberry.type(name="AdminUser", description="An account as admins see it (the id is the User's global id).")
@@ -101,7 +104,7 @@ class AuditEntryType:
     id: relay.GlobalID
     actor: str = strawberry.field(description="The admin's username when they acted.")
     action: AuditAction
-    target_type: str = strawberry.field(description="user, task, model or target_model")
+    target_type: str = strawberry.field(description="user, task, model, target_model or llm_endpoint")
     target_id: relay.GlobalID | None = strawberry.field(
         description="The global id of the User, Task or Model acted on; null for a target model (named by targetLabel)."
     )

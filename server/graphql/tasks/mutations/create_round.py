@@ -19,7 +19,10 @@ from server.tasks.shared_targets import shared_target_names
 from server.tasks.targets import TargetRequest
 
 
-@strawberry.input(description="A built-in (or operator's) model of the target Triton by name, or a submission by modelId.")
+@strawberry.input(
+    description="A built-in (or operator's) model of the target Triton by name, a submission by modelId, or (generative "
+    "tasks) an LLM endpoint by its name."
+)
 class TargetModelInput:
     name: str = strawberry.field(default="", description="A model of the target Triton.")
     version: str = strawberry.field(
@@ -27,6 +30,9 @@ class TargetModelInput:
     )
     model_id: relay.GlobalID | None = strawberry.field(
         default=None, description="An evaluated, published submission of the task (served by the sandboxed submissions Triton)."
+    )
+    endpoint: str = strawberry.field(
+        default="", description="A registered LLM endpoint (generative tasks); the round lists it as `endpoint:<name>`."
     )
 
 
@@ -36,6 +42,7 @@ def target_requests(inputs: list[TargetModelInput]) -> list[TargetRequest]:
             name=t.name,
             version=t.version,
             model_id=node_pk(t.model_id, "Model", f"targetModels.{i}.modelId") if t.model_id is not None else None,
+            endpoint=t.endpoint,
         )
         for i, t in enumerate(inputs)
     ]

@@ -1,0 +1,1 @@
+"""Generative targets in GraphQL: LLM endpoints (admins) and their usage (owners and admins)."""
