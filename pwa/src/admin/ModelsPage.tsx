@@ -1,6 +1,7 @@
 /**
- * Admins: the target models (share a built-in task's model with every task owner: TargetModelsSection.tsx), then every
- * submission with its owner and state; take one down with a reason its owner reads.
+ * Admins: the target models (share a built-in task's model with every task owner: TargetModelsSection.tsx), the LLM
+ * endpoints of generative rounds and their usage (llm/LlmEndpointsSection.tsx), then every submission with its owner
+ * and state; take one down with a reason its owner reads.
  */
 import { useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
@@ -9,6 +10,7 @@ import { AdminFrame, MoreButton, usePaged } from "./AdminFrame";
 import { Confirm } from "./Confirm";
 import { ADMIN_MODELS, type AdminModel, TAKE_DOWN_MODEL } from "./documents";
 import { errorLine, replaceById, when } from "./logic";
+import { LlmEndpointsSection } from "./llm/LlmEndpointsSection";
 import { TargetModelsSection } from "./TargetModelsSection";
 import { ADMIN_TEXT as T } from "./text";
 
@@ -45,6 +47,7 @@ export function AdminModelsPage(_props: PageProps) {
   return (
     <AdminFrame tab="models" title={T.modelsTitle} forbidden={paged.forbidden}>
       <TargetModelsSection />
+      <LlmEndpointsSection />
       <h2>{T.submissionsTitle}</h2>
       <form class="filters" role="search" onSubmit={(e) => { e.preventDefault(); setApplied(taskCode.trim() || null); }}>
         <div class="field">

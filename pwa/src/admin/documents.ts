@@ -18,7 +18,10 @@ export type AuditAction =
   | "TASK_VISIBILITY"
   | "MODEL_TAKEN_DOWN"
   | "TARGET_SHARED"
-  | "TARGET_UNSHARED";
+  | "TARGET_UNSHARED"
+  | "LLM_ENDPOINT_REGISTERED"
+  | "LLM_ENDPOINT_UPDATED"
+  | "LLM_ENDPOINT_REMOVED";
 
 export interface PageInfo {
   hasNextPage: boolean;

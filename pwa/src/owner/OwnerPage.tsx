@@ -16,6 +16,7 @@ import { formatRate } from "../tasks/config";
 import { useTaskDetail } from "../tasks/detail";
 import { statusNote } from "../tasks/status";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
+import { GenerationUsageCard } from "./GenerationUsageCard";
 import { OpenRoundCard } from "./OpenRound";
 import { RoundActions } from "./RoundActions";
 import { TaskState } from "./TaskState";
@@ -224,6 +225,7 @@ export function OwnerTaskPage({ params }: PageProps) {
               <Status message={datasetMessage} testId="dataset-status" />
             </form>
           </section>
+          {task.viewerIsOwner && <GenerationUsageCard code={code} />}
         </aside>
       </div>
     </div>

@@ -1,0 +1,16 @@
+// The LLM endpoint documents must be valid against the server's schema.graphql.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { buildSchema, parse, validate } from "graphql";
+import { describe, expect, it } from "vitest";
+import { LLM_DOCUMENTS } from "./documents";
+
+const schema = buildSchema(readFileSync(fileURLToPath(new URL("../../../../schema.graphql", import.meta.url)), "utf8"));
+
+describe("LLM endpoint GraphQL documents", () => {
+  for (const [name, source] of Object.entries(LLM_DOCUMENTS)) {
+    it(`${name} is valid against schema.graphql`, () => {
+      expect(validate(schema, parse(source)).map((e) => e.message)).toEqual([]);
+    });
+  }
+});

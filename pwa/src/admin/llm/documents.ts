@@ -1,0 +1,97 @@
+/** GraphQL documents of LLM endpoints (admins) and their usage (admins; a task's owners), checked by documents.test.ts. */
+import type { Document } from "../../api/documents";
+import type { ErrorResult } from "../../api/types";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = "__typename ... on Error { code message } ... on InputError { fields { field message } }";
+
+/** An endpoint as the API shows it: the key itself never comes back, only whether one is stored. */
+export interface LlmEndpoint {
+  name: string;
+  baseUrl: string;
+  model: string;
+  hasKey: boolean;
+  timeoutS: number;
+  maxConcurrency: number;
+  tokensPerUserPerDay: number;
+  tokensPerTaskPerDay: number;
+  pricePer1kPromptTokens: number;
+  pricePer1kCompletionTokens: number;
+  enabled: boolean;
+}
+
+const ENDPOINT_FIELDS = `name baseUrl model hasKey timeoutS maxConcurrency tokensPerUserPerDay tokensPerTaskPerDay
+  pricePer1kPromptTokens pricePer1kCompletionTokens enabled`;
+
+/** The settings a form sends (the name is the endpoint's identity; the key only when it is given). */
+export interface EndpointSettings {
+  baseUrl: string;
+  model: string;
+  timeoutS: number;
+  maxConcurrency: number;
+  tokensPerUserPerDay: number;
+  tokensPerTaskPerDay: number;
+  pricePer1kPromptTokens: number;
+  pricePer1kCompletionTokens: number;
+  enabled: boolean;
+}
+
+export type RegisterInput = EndpointSettings & { name: string; apiKey: string };
+/** apiKey: left out keeps the stored key, "" clears it, a value replaces it. */
+export type UpdateInput = Partial<EndpointSettings> & { name: string; apiKey?: string };
+
+export const LLM_ENDPOINTS = doc<{ llmEndpoints: LlmEndpoint[] }>(`query LlmEndpoints { llmEndpoints { ${ENDPOINT_FIELDS} } }`);
+
+export type EndpointResult<T extends string> = { __typename: T; endpoint: LlmEndpoint } | ErrorResult;
+
+export const REGISTER_LLM_ENDPOINT = doc<
+  { registerLlmEndpoint: EndpointResult<"LlmEndpointRegistered"> },
+  { input: RegisterInput }
+>(
+  `mutation RegisterLlmEndpoint($input: RegisterLlmEndpointInput!) { registerLlmEndpoint(input: $input) {
+    ${ERROR_FIELDS} ... on LlmEndpointRegistered { endpoint { ${ENDPOINT_FIELDS} } } } }`,
+);
+
+export const UPDATE_LLM_ENDPOINT = doc<{ updateLlmEndpoint: EndpointResult<"LlmEndpointUpdated"> }, { input: UpdateInput }>(
+  `mutation UpdateLlmEndpoint($input: UpdateLlmEndpointInput!) { updateLlmEndpoint(input: $input) {
+    ${ERROR_FIELDS} ... on LlmEndpointUpdated { endpoint { ${ENDPOINT_FIELDS} } } } }`,
+);
+
+export const REMOVE_LLM_ENDPOINT = doc<
+  { removeLlmEndpoint: { __typename: "LlmEndpointRemoved"; name: string } | ErrorResult },
+  { name: string }
+>(
+  `mutation RemoveLlmEndpoint($name: String!) { removeLlmEndpoint(name: $name) {
+    __typename ... on Error { code message } ... on LlmEndpointRemoved { name } } }`,
+);
+
+export interface UsageLine {
+  day: string;
+  endpoint: string;
+  taskCode: string | null;
+  users: number;
+  calls: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  estimatedCost: number;
+}
+
+export interface UsageReport {
+  days: number;
+  lines: UsageLine[];
+  promptTokens: number;
+  completionTokens: number;
+  calls: number;
+  errors: number;
+  estimatedCost: number;
+}
+
+export const GENERATION_USAGE = doc<{ generationUsage: UsageReport }, { taskCode: string | null; days: number }>(
+  `query GenerationUsage($taskCode: String, $days: Int!) { generationUsage(taskCode: $taskCode, days: $days) {
+    days promptTokens completionTokens calls errors estimatedCost
+    lines { day endpoint taskCode users calls errors promptTokens completionTokens estimatedCost } } }`,
+);
+
+export const LLM_DOCUMENTS = { LLM_ENDPOINTS, REGISTER_LLM_ENDPOINT, UPDATE_LLM_ENDPOINT, REMOVE_LLM_ENDPOINT, GENERATION_USAGE };
