@@ -98,3 +98,21 @@ async def test_the_concurrency_limit_holds_across_processes(api, admin_token, ll
         await asyncio.wait_for(holder.communicate(b""), 30)
     assert await collect(_reply(services, "one-at-a-time", carol, task))
     assert [(r["calls"], r["errors"]) for r in usage_rows("one-at-a-time")] == [(2, 0)]  # refusals count no call
+
+
+async def test_without_redis_a_reply_goes_ahead_without_a_slot():
+    """As the rate limits do: a Redis that cannot be reached lets the call through (logged), and renewing or giving
+    back that slot does nothing."""
+    from redis.asyncio import Redis
+
+    from server.runtime import free_port
+
+    unreachable = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_connect_timeout=1)
+    try:
+        slot = await slots.take(unreachable, "no-redis", 1, 0)
+        assert slot is not None and slot.redis is None
+        slot.renewed_at = 0.0
+        await slot.keep()
+        await slot.release()
+    finally:
+        await unreachable.aclose()
