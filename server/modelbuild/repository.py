@@ -91,4 +91,6 @@ def is_complete(model_dir: Path, spec: TaskSpec) -> bool:
         return False
     if spec.kind == "extractive_qa":
         return (weights / "ranker.json").is_file()
+    if spec.kind == "generative":  # a Hugging Face directory (generative.py)
+        return all((weights / f).is_file() for f in ("config.json", "tokenizer_config.json"))
     return all((weights / f).is_file() for f in ("config.json", "head.json", "classifier.safetensors"))
