@@ -13,9 +13,10 @@ from server.evaluation.archive.limits import ArchiveRejected, numbered
 from server.evaluation.archive.repository import ModelRepository, _pb2
 
 # The `parameters` keys a python-backend model may carry: those the built-in templates use
-# (triton_models/*/config.pbtxt: task, inputs, labels, max_length, num_threads, model_kind) and those
-# `dynabench build-models` adds (so a built model can be uploaded as it is). Any other key is refused
-# by name: python-backend keys such as EXECUTION_ENV_PATH change how the server runs the model.
+# (triton_models/*/config.pbtxt: task, inputs, labels, max_length, num_threads, model_kind; the generative demo's
+# task_kind, chat_format, default_stop) and those `dynabench build-models` adds (so a built model can be uploaded as it
+# is). Any other key is refused by name: python-backend keys such as EXECUTION_ENV_PATH change how the server runs
+# the model.
 ALLOWED_PARAMETERS = frozenset(
     {
         "task",
@@ -24,6 +25,11 @@ ALLOWED_PARAMETERS = frozenset(
         "max_length",
         "num_threads",
         "model_kind",
+        "task_kind",
+        "chat_format",
+        "default_stop",
+        "context_window",
+        "heldout_perplexity",
         "profile",
         "base_model",
         "training_data",

@@ -9,6 +9,7 @@ from google.protobuf import json_format
 
 from server.core.i18n import tr
 from server.core.inference import EMBEDDING_OUTPUT
+from server.evaluation.archive.generative import generative_problems
 from server.evaluation.archive.limits import ArchiveRejected, numbered
 from server.evaluation.archive.repository import ModelRepository, _pb2
 
@@ -25,10 +26,13 @@ def _dtype(value: int) -> str:
 def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str], labels: list[str] | None) -> None:
     """Refuse (code CONTRACT) a model whose tensors do not follow its task's I/O contract.
 
-    ``task_kind``: "classification" or "extractive_qa" (alias "qa"); ``input_names``: the task's
-    model inputs (TaskConfig.model_inputs); ``labels``: the task's labels in order (classification).
+    ``task_kind``: "classification", "extractive_qa" (alias "qa") or "generative" (its contract is the same for every
+    task: server/evaluation/archive/generative.py); ``input_names``: the task's model inputs (TaskConfig.model_inputs);
+    ``labels``: the task's labels in order (classification).
     Every problem found is reported (``details``), each naming the tensor and what was expected.
     """
+    if task_kind == "generative":
+        return _refuse(generative_problems(repo))
     kind = _TASK_KINDS.get(task_kind)
     if kind is None:
         raise ValueError(f"unknown task kind {task_kind!r}")
@@ -179,6 +183,10 @@ def check_contract(repo: ModelRepository, task_kind: str, input_names: list[str]
                     tr("parameter 'labels' is {declared}, but a QA model has no labels ([])", declared=json.dumps(declared))
                 )
 
+    _refuse(problems)
+
+
+def _refuse(problems: list[str]) -> None:
     if problems:
         message = tr(
             "the model does not follow the task's I/O contract: {problems}",

@@ -13,6 +13,8 @@ import re
 import zipfile
 from dataclasses import dataclass
 
+from server.evaluation.archive.generative import DECOUPLED_LINE, tensor_line
+
 MODEL_DIR = "my_model"
 
 
@@ -35,6 +37,8 @@ class Contract:
 
 def contract_of(kind: str, model_inputs: list[str], labels: list[str] | None) -> Contract:
     """The tensors and config a model of this task declares (the same rules as archive/contract.py checks)."""
+    if kind == "generative":
+        return generative_contract()
     inputs = [Tensor(name, "TYPE_STRING", [1], "UTF-8 text of this field") for name in model_inputs]
     if kind == "classification":
         labels = list(labels or [])
@@ -139,6 +143,8 @@ _QA_TENSORS = """
 
 
 def model_py(contract: Contract, answer_context_field: str | None = None) -> str:
+    if contract.kind == "generative":
+        return GENERATIVE_MODEL_PY
     names = [t.name for t in contract.inputs]
     if contract.kind == "classification":
         behaviour, predict, tensors = "always answers the first label, certain of it", _CLASSIFIER_PREDICT, _CLASSIFIER_TENSORS
@@ -163,6 +169,98 @@ def example_archive(contract: Contract, task_code: str, answer_context_field: st
         archive.writestr(f"{MODEL_DIR}/config.pbtxt", contract.config_pbtxt)
         archive.writestr(f"{MODEL_DIR}/1/model.py", model_py(contract, answer_context_field))
     return buffer.getvalue()
+
+
+def generative_contract() -> Contract:
+    """Every generative task's contract (archive/generative.py checks it): decoupled, the prompt in, pieces out."""
+    inputs = [
+        Tensor(
+            "text_input", "TYPE_STRING", [1], "the prompt: the conversation in the plain chat format, ending with 'Assistant:'"
+        ),
+        Tensor(
+            "sampling_parameters",
+            "TYPE_STRING",
+            [1],
+            "optional: JSON {max_tokens, temperature, seed, stop}; the reply ends before the first stop string",
+        ),
+        Tensor("stream", "TYPE_BOOL", [1], "optional: false asks for one response holding the whole reply"),
+    ]
+    outputs = [
+        Tensor(
+            "text_output",
+            "TYPE_STRING",
+            [1],
+            "one response per piece of the reply (the text since the previous one), then the final flag",
+        )
+    ]
+    config = "\n".join(
+        [
+            f'name: "{MODEL_DIR}"',
+            'backend: "python"',
+            "max_batch_size: 0",
+            "# Required: the reply streams back, one response per piece, then the final flag.",
+            DECOUPLED_LINE,
+            "input [",
+            ",\n".join(f"  {tensor_line(t.name, t.dtype, t.name != 'text_input')}" for t in inputs),
+            "]",
+            "output [",
+            ",\n".join(f"  {tensor_line(t.name, t.dtype)}" for t in outputs),
+            "]",
+            "",
+        ]
+    )
+    return Contract("generative", inputs, outputs, [], config)
+
+
+GENERATIVE_MODEL_PY = '''"""An EXAMPLE generative model: a trivial baseline that follows the generative contract.
+
+It streams back the first words of the prompt's last user message, one response per word: no model at all.
+Replace `generate` with your model (load weights in `initialize`, from
+os.path.join(args["model_repository"], args["model_version"])). The rest (one response per piece through the
+request's response sender, then the final flag; stopping when the client cancels) is what every generative model
+needs.
+"""
+
+import json
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+MAX_WORDS = 8
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        pass
+
+    def generate(self, prompt, params):
+        """Yields the reply piece by piece, each the text since the previous piece."""
+        asked = [line[len("User:") :] for line in prompt.split("\\n") if line.startswith("User:")]
+        words = (asked[-1] if asked else prompt).split()
+        for word in words[: min(MAX_WORDS, int(params.get("max_tokens", MAX_WORDS)))]:
+            yield " " + word
+
+    def execute(self, requests):
+        for request in requests:
+            sender = request.get_response_sender()
+            prompt = _text(request, "text_input")
+            params = json.loads(_text(request, "sampling_parameters") or "{}")
+            for piece in self.generate(prompt, params):
+                if sender.is_cancelled():
+                    break
+                output = pb_utils.Tensor("text_output", np.array([piece.encode("utf-8")], dtype=np.object_))
+                sender.send(pb_utils.InferenceResponse(output_tensors=[output]))
+            sender.send(flags=pb_utils.TRITONSERVER_RESPONSE_COMPLETE_FINAL)
+        return None
+
+
+def _text(request, name):
+    tensor = pb_utils.get_input_tensor_by_name(request, name)
+    if tensor is None:
+        return ""
+    value = tensor.as_numpy().reshape(-1)[0]
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+'''
 
 
 def archive_name(task_code: str) -> str:
