@@ -43,6 +43,11 @@ class Perturbation(StrEnum):
     FAIRNESS = "fairness"
 
 
+# A generative task's dataset rows: {"uid", "prompt", "reference", "tags"}, stored as fields {"prompt"} and gold the
+# reference reply (server/evaluation/datasets/service.py).
+GENERATIVE_PROMPT, GENERATIVE_REFERENCE = "prompt", "reference"
+
+
 class ModelRow(TypedDict):
     id: int
     task: int

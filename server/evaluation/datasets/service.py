@@ -16,7 +16,7 @@ from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import queries
 from server.evaluation.metrics.perturbations import perturb_fields
 from server.evaluation.models import pipeline
-from server.evaluation.records import DatasetAccess, DatasetRow, Perturbation
+from server.evaluation.records import GENERATIVE_PROMPT, GENERATIVE_REFERENCE, DatasetAccess, DatasetRow, Perturbation
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.records import TaskRow
@@ -31,7 +31,8 @@ SEED = 20211206  # fixed: the same dataset always gets the same perturbed copies
 
 
 def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
-    """Rows as {"uid", "fields", "gold", "tags"}; every problem is reported with its line number."""
+    """Rows as {"uid", "fields", "gold", "tags"}; every problem is reported with its line number. A generative task's
+    rows are {"uid", "prompt", "reference", "tags"}: fields {"prompt"}, gold the reference reply."""
     rows: list[dict[str, Any]] = []
     problems: list[FieldProblem] = []
     seen: set[str] = set()
@@ -63,11 +64,11 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
             if uid in seen:
                 problems.append(FieldProblem(f"line {number}", tr("duplicate uid {uid!r}", uid=uid)))
             seen.add(uid)
-            gold = row["label"] if config.kind == "classification" else (row.get("answers") or [row.get("answer")])
+            fields, gold = _fields_and_gold(row, config)
             rows.append(
                 {
                     "uid": uid,
-                    "fields": {k: row[k] for k in config.model_inputs},
+                    "fields": fields,
                     "gold": gold,
                     "tags": [str(t) for t in row.get("tags", [])] if isinstance(row.get("tags"), list) else [],
                 }
@@ -81,11 +82,24 @@ def parse_jsonl(stream: BinaryIO, config: TaskConfig) -> list[dict[str, Any]]:
     return rows
 
 
+def _fields_and_gold(row: dict[str, Any], config: TaskConfig) -> tuple[dict[str, str], Any]:
+    """What the model is asked and what its answer is scored against."""
+    if config.kind == "generative":  # the prompt, sent as a user message; the reference reply (token F1)
+        return {GENERATIVE_PROMPT: row[GENERATIVE_PROMPT]}, row[GENERATIVE_REFERENCE]
+    gold = row["label"] if config.kind == "classification" else (row.get("answers") or [row.get("answer")])
+    return {k: row[k] for k in config.model_inputs}, gold
+
+
 def _check_row(row: Any, config: TaskConfig) -> str | None:
     if not isinstance(row, dict):
         return tr("each line must be a JSON object")
     if unstorable := document_problem(row, "row"):
         return tr("`{field}` {problem}", field=unstorable.field.removeprefix("row."), problem=unstorable.message)
+    if config.kind == "generative":
+        for name in (GENERATIVE_PROMPT, GENERATIVE_REFERENCE):
+            if not isinstance(row.get(name), str) or not row[name].strip():
+                return tr("`{name}` must be non-empty text", name=name)
+        return None
     for name in config.model_inputs:
         if not isinstance(row.get(name), str) or not row[name].strip():
             return tr("`{name}` must be non-empty text", name=name)
@@ -102,7 +116,10 @@ def _check_row(row: Any, config: TaskConfig) -> str | None:
 def perturbable_fields(config: TaskConfig, kind: Perturbation) -> list[str]:
     """Robustness: the annotator-written fields. Fairness: every model input together, so that a name
     or gender swap is consistent across premise and hypothesis and cannot change the gold label.
-    Extractive QA gets no fairness copies: swapping names in the passage would move answer spans."""
+    Extractive QA gets no fairness copies: swapping names in the passage would move answer spans. A generative task's
+    rows have one field, the prompt, perturbed for both."""
+    if config.kind == "generative":
+        return [GENERATIVE_PROMPT]
     if kind == Perturbation.ROBUSTNESS:
         return [f.name for f in config.input_fields if f.name in config.model_inputs]
     return [] if config.kind == "extractive_qa" else list(config.model_inputs)

@@ -4,7 +4,7 @@ Scales
 ------
 Every *performance* metric here (``accuracy``, ``macro_f1``, ``squad_f1_corpus`` and so
 ``performance`` and ``per_tag``) is reported on a **0–100 scale** (percent), the way leaderboards
-show them. ``consistency`` (robustness / fairness) is a **share in [0, 1]**. The Dynascore does not
+show them. ``token_f1`` (generative tasks) is ``squad_f1_corpus`` of each reply against its reference. ``consistency`` (robustness / fairness) is a **share in [0, 1]**. The Dynascore does not
 care about either choice: dividing by the AMRS makes it invariant to rescaling any metric.
 
 Errors
@@ -21,7 +21,7 @@ from typing import Any
 
 from server.annotation.fooling import squad_f1, squad_normalize
 
-PERFORMANCE_METRICS = ("accuracy", "macro_f1", "squad_f1")
+PERFORMANCE_METRICS = ("accuracy", "macro_f1", "squad_f1", "token_f1")
 
 
 def _check(golds: Sequence[Any], preds: Sequence[Any]) -> None:
@@ -108,7 +108,8 @@ def performance(metric_name: str, golds: Sequence[Any], preds: Sequence[Any], la
         return accuracy(golds, preds)
     if metric_name == "macro_f1":
         return macro_f1(golds, preds, labels if labels is not None else list(dict.fromkeys(golds)))
-    if metric_name == "squad_f1":
+    if metric_name in ("squad_f1", "token_f1"):
+        # token_f1 (generative tasks): a reply against its reference reply, scored exactly as an extractive answer.
         return squad_f1_corpus(golds, preds)
     raise ValueError(f"unknown performance metric {metric_name!r}; known: {', '.join(PERFORMANCE_METRICS)}")
 

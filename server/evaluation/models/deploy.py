@@ -8,11 +8,12 @@ from typing import NamedTuple
 from server.core.inference import ModelTimedOut, ModelUnavailable, predict_batch
 from server.core.services import Services
 from server.evaluation import queries
+from server.evaluation.models import generate
 from server.evaluation.models.log_text import excerpt
 from server.evaluation.models.residency import load_submission, model_ready
 from server.evaluation.models.sandbox_agent import output_note, stop_stuck_model, stopped_models, unload_quietly
 from server.evaluation.models.status import get_model, record_status
-from server.evaluation.records import LIVE_STATUSES, ModelStatus
+from server.evaluation.records import GENERATIVE_PROMPT, LIVE_STATUSES, ModelStatus
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
@@ -53,10 +54,16 @@ async def deploy(services: Services, model_id: int) -> Deployment:
     await record_status(services, model_id, ModelStatus.DEPLOYING, "Loaded; running a smoke test.", name)
     rows = (await smoke_rows(task["id"], config))[: max(1, int(triton_config.get("max_batch_size") or SMOKE_EXAMPLES))]
     try:
-        outputs = await predict_batch(
-            client, config, model["triton_name"], rows, timeout_s=services.settings.smoke_test_timeout_s
-        )
-        problem = check_outputs(config, rows, outputs)
+        if config.kind == "generative":  # a whole streamed reply to each prompt (generate.py)
+            await generate.replies_all(
+                services, config, name, [{"fields": r} for r in rows], client, timeout_s=services.settings.smoke_test_timeout_s
+            )
+            problem = None
+        else:
+            outputs = await predict_batch(
+                client, config, model["triton_name"], rows, timeout_s=services.settings.smoke_test_timeout_s
+            )
+            problem = check_outputs(config, rows, outputs)
     except ModelTimedOut as exc:
         problem = f"{exc}, the time limit of a smoke test; its processes were stopped"
         await stop_stuck_model(services, model["triton_name"])
@@ -75,8 +82,11 @@ async def _fail(services: Services, model_id: int, name: str, message: str) -> D
 
 
 async def smoke_rows(task_id: int, config: TaskConfig) -> list[dict[str, str]]:
-    """A few of the task's own dataset examples, or a generic row when it has none yet."""
+    """A few of the task's own dataset examples, or a generic row when it has none yet (a generative task: prompts)."""
     found = await queries.smoke_fields(task_id, SMOKE_EXAMPLES)
+    if config.kind == "generative":
+        prompts = [str(f[GENERATIVE_PROMPT]) for f in found if f.get(GENERATIVE_PROMPT)]
+        return [{GENERATIVE_PROMPT: p} for p in prompts or ["What is the capital of France?"]]
     if found:
         return [{name: str(f.get(name, "")) for name in config.model_inputs} for f in found]
     generic = {"context": "The bridge opened in 1932 and carries four lanes of traffic.", "question": "When did the bridge open?"}

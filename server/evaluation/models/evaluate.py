@@ -1,5 +1,6 @@
-"""The evaluation job: batched inference over every scoring dataset (original + perturbed copies),
-performance per task metric and per tag, throughput, memory, robustness and fairness."""
+"""The evaluation job: batched inference over every scoring dataset (original + perturbed copies), or for a generative
+task streamed replies to its prompts (generate.py), performance per task metric and per tag, throughput, memory,
+robustness and fairness."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from server.core.inference import MalformedOutput, ModelTimedOut, ModelUnavailab
 from server.core.services import Services
 from server.evaluation import queries
 from server.evaluation.metrics import measures as metrics
+from server.evaluation.models import generate
 from server.evaluation.models.residency import model_ready
 from server.evaluation.models.sandbox_agent import output_note, peak_memory_gb, stop_stuck_model, stopped_models
 from server.evaluation.models.status import get_model, record_status
@@ -29,6 +31,8 @@ from server.tasks.service import load_config
 
 BATCH = 32
 PARALLEL_BATCHES = 2
+# Answers compared as text (SQuAD-normalized) for robustness and fairness: extractive answers and generated replies.
+TEXT_ANSWERS = ("extractive_qa", "generative")
 
 
 def prediction(config: TaskConfig, output: dict) -> str:
@@ -149,10 +153,17 @@ async def measure_dataset(
     perturbed = [r for r in rows if r["perturbation"] != Perturbation.ORIGINAL]
     if not originals:
         return None
-    predictions, seconds = await infer_all(services, config, model_name, originals, client, version)
-    perturbed_predictions, _ = (
-        await infer_all(services, config, model_name, perturbed, client, version) if perturbed else ([], 0.0)
-    )
+    if config.kind == "generative":  # replies, streamed; throughput counts their pieces (tokens) per second
+        predictions, seconds, units = await generate.replies_all(services, config, model_name, originals, client, version)
+        perturbed_predictions = (
+            (await generate.replies_all(services, config, model_name, perturbed, client, version))[0] if perturbed else []
+        )
+    else:
+        predictions, seconds = await infer_all(services, config, model_name, originals, client, version)
+        perturbed_predictions, _ = (
+            await infer_all(services, config, model_name, perturbed, client, version) if perturbed else ([], 0.0)
+        )
+        units = len(originals)
     golds = [r["gold"] for r in originals]
     own = {r["uid"]: p for r, p in zip(originals, predictions)}
     copies: dict[str, list] = {Perturbation.ROBUSTNESS: [], Perturbation.FAIRNESS: []}
@@ -164,9 +175,9 @@ async def measure_dataset(
         "perf_by_tag": metrics.per_tag(
             config.performance_metric, [(r["tags"], r["gold"], p) for r, p in zip(originals, predictions)], config.labels
         ),
-        "throughput": len(originals) / seconds if seconds > 0 else None,
-        "robustness": metrics.consistency(own, copies[Perturbation.ROBUSTNESS], qa=config.kind == "extractive_qa"),
-        "fairness": metrics.consistency(own, copies[Perturbation.FAIRNESS], qa=config.kind == "extractive_qa"),
+        "throughput": units / seconds if seconds > 0 else None,
+        "robustness": metrics.consistency(own, copies[Perturbation.ROBUSTNESS], qa=config.kind in TEXT_ANSWERS),
+        "fairness": metrics.consistency(own, copies[Perturbation.FAIRNESS], qa=config.kind in TEXT_ANSWERS),
     }
 
 
@@ -177,7 +188,8 @@ async def _evaluate_dataset(services: Services, config: TaskConfig, model: Model
     perf = measured["perf"]
     values = {**measured, "memory_gb": await peak_memory_gb(services, model["triton_name"])}
     await queries.upsert_score(model["id"], dataset["id"], values)
+    unit = "tokens/s" if config.kind == "generative" else "examples/s"
     return (
         f"{dataset['name']}: {config.performance_metric} {perf:.2f} on {measured['n']} examples, "
-        f"{values['throughput'] or 0:.1f} examples/s"
+        f"{values['throughput'] or 0:.1f} {unit}"
     )
