@@ -77,13 +77,14 @@ class GenerativeConfig:
 GENERATIVE_PROFILES = {
     "fast": GenerativeConfig(
         steps=300,
-        batch_size=8,
-        seq_len=256,
+        batch_size=16,
+        seq_len=128,
         n_layer=2,
         n_embd=160,
         vocab_size=2048,
         n_dialogues=6000,
         n_heldout=200,
+        lr=5e-3,
         time_budget=150,
         threads=1,
     ),
@@ -106,14 +107,17 @@ def hf_directory(repository: Path, model_name: str = MODEL_NAME) -> Path:
 
 
 def is_causal_lm(path: Path) -> bool:
-    """Whether a local Hugging Face directory's config is one AutoModelForCausalLM knows."""
+    """Whether a local Hugging Face directory holds a causal LM: a model type AutoModelForCausalLM knows, saved as a
+    causal LM (BERT's model type is in that mapping too, but an encoder such as MiniLM is saved as `BertModel`)."""
     from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
 
     try:
         config = json.loads((Path(path) / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return config.get("model_type") in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
+    architectures = config.get("architectures") or []
+    heads = any(str(a).endswith(("ForCausalLM", "LMHeadModel")) for a in architectures)
+    return config.get("model_type") in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and heads
 
 
 def copy_base_model(base: Path, out_dir: Path) -> dict:

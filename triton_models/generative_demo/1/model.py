@@ -9,7 +9,8 @@ The contract (triton_models/README.md "Generative tasks"; the same names as Trit
 - ``text_input`` BYTES [1]: the prompt, already rendered (the plain chat format ends with ``Assistant:``);
 - ``sampling_parameters`` BYTES [1], optional: a JSON object, ``max_tokens`` (default 128, at most 1024),
   ``temperature`` (default 0.7; 0 = greedy), ``top_p`` (default 1), ``seed`` (same seed and settings: same text),
-  ``stop`` (strings; the text ends before the first one found, which is not sent);
+  ``stop`` (strings; the text ends before the first one found, which is not sent), ``min_tokens`` (default 0: no
+  end of text nor stop string before that many tokens);
 - ``stream`` BOOL [1], optional (default true): false sends one response with the whole text.
 
 Each response's ``text_output`` BYTES [1] is only the text generated since the previous response (a multibyte
@@ -34,7 +35,7 @@ except ImportError:  # imported outside Triton (tests)
     pb_utils = None
 
 HARD_MAX_TOKENS = 1024
-DEFAULTS = {"max_tokens": 128, "temperature": 0.7, "top_p": 1.0, "seed": None, "stop": []}
+DEFAULTS = {"max_tokens": 128, "min_tokens": 0, "temperature": 0.7, "top_p": 1.0, "seed": None, "stop": []}
 
 
 def _param(config, key, default=None):
@@ -55,13 +56,21 @@ def parse_sampling(text, default_stop):
         raise ValueError("stop must be a string or a list of strings")
     try:
         max_tokens = max(1, min(HARD_MAX_TOKENS, int(params["max_tokens"])))
+        min_tokens = max(0, min(max_tokens, int(params["min_tokens"])))
         temperature = max(0.0, float(params["temperature"]))
         top_p = min(1.0, max(1e-6, float(params["top_p"])))
         seed = None if params["seed"] is None else int(params["seed"])
     except (TypeError, ValueError) as exc:
         raise ValueError(f"malformed sampling_parameters: {exc}") from None
     stops = [s for s in dict.fromkeys([*stop, *([default_stop] if default_stop else [])]) if s]
-    return {"max_tokens": max_tokens, "temperature": temperature, "top_p": top_p, "seed": seed, "stop": stops}
+    return {
+        "max_tokens": max_tokens,
+        "min_tokens": min_tokens,
+        "temperature": temperature,
+        "top_p": top_p,
+        "seed": seed,
+        "stop": stops,
+    }
 
 
 class DeltaText:
@@ -73,8 +82,9 @@ class DeltaText:
         self.sent = 0
         self.done = False
 
-    def update(self, text, final=False):
-        for stop in self.stops:
+    def update(self, text, final=False, stops=True):
+        """``stops`` False: a stop string does not end the text yet (``min_tokens`` not reached)."""
+        for stop in self.stops if stops else ():
             at = text.find(stop, max(0, self.sent - len(stop)))
             if at >= 0:
                 text, final, self.done = text[:at], True, True
@@ -145,12 +155,16 @@ class Generator:
             for _ in range(params["max_tokens"]):
                 if cancelled():
                     return
-                token = self._pick(self._next_logits(context, state), params, generator)
+                logits = self._next_logits(context, state)
+                short = len(generated) < params["min_tokens"]
+                if short and self.eos:  # vLLM's min_tokens: no end of text before that many tokens
+                    logits[list(self.eos)] = float("-inf")
+                token = self._pick(logits, params, generator)
                 if token in self.eos:
                     break
                 context.append(token)
                 generated.append(token)
-                delta = text.update(self.tokenizer.decode(generated, skip_special_tokens=True))
+                delta = text.update(self.tokenizer.decode(generated, skip_special_tokens=True), stops=not short)
                 if delta:
                     yield delta
                 if text.done:
@@ -186,19 +200,20 @@ class TritonPythonModel:
             except (ValueError, UnicodeDecodeError) as exc:
                 sender.send(pb_utils.InferenceResponse(error=pb_utils.TritonError(str(exc))), flags=final)
                 continue
-            sent, whole = False, []
+            sent, whole = 0, []
             try:
                 for delta in self.generator.deltas(prompt, params, sender.is_cancelled):
                     if streaming:
                         sender.send(self._respond(delta))
-                        sent = True
+                        sent += 1
                     else:
                         whole.append(delta)
             except Exception as exc:  # noqa: BLE001 (the client gets the error instead of a stream that never ends)
                 sender.send(pb_utils.InferenceResponse(error=pb_utils.TritonError(f"generation failed: {exc}")), flags=final)
                 continue
             if sender.is_cancelled():
-                pb_utils.Logger.log_info(f"generative request {request.request_id()!r} cancelled by the client")
+                name = request.request_id()
+                pb_utils.Logger.log_info(f"generative request {name!r} cancelled by the client after {sent} responses")
             if sender.is_cancelled() or (streaming and sent):  # the last delta went out already (or nobody listens)
                 sender.send(flags=final)
             else:
