@@ -19,6 +19,7 @@ from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
 from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
 from server.accounts.service import upload_refusal_checker
+from server.annotation.conversations import replies
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         try:
             yield
         finally:
+            await replies.cancel_running()  # each stores its text so far as a failed reply, to retry
             await services.close()
             await db.close_pool()
 

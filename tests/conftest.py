@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -214,12 +214,15 @@ def target_triton(stack, network_timeout: float = 300):
 
 
 @contextmanager
-def target_triton_stopped(stack) -> Iterator[None]:
-    """The target Triton stopped for the block, then started again with every model it served before (explicit
-    model control starts empty): the operator's models too, which the tests after this one on the stack expect."""
+def target_triton_stopped(stack, kill: Callable[[], None] | None = None) -> Iterator[None]:
+    """The target Triton stopped for the block (or crashed: `kill` first, e.g. a SIGKILL), then started again with
+    every model it served before (explicit model control starts empty): the operator's models too, which the tests
+    after this one on the stack expect."""
     client = target_triton(stack)
     served = sorted(m["name"] for m in client.get_model_repository_index() if m.get("state") == "READY")
     client.close()
+    if kill is not None:
+        kill()
     stack.triton.stop()
     try:
         yield

@@ -83,7 +83,13 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
         assert len(children) >= 6  # postgres, redis, two tritons, worker, api (+ their own children)
         query = {"query": "{ tasks { edges { node { code name } } } }"}
         body = httpx.post(f"http://127.0.0.1:{port}/graphql", json=query, timeout=30).json()
-        assert [e["node"]["code"] for e in body["data"]["tasks"]["edges"]] == ["sentiment", "nli", "hate_speech", "qa"]
+        assert [e["node"]["code"] for e in body["data"]["tasks"]["edges"]] == [
+            "sentiment",
+            "nli",
+            "hate_speech",
+            "qa",
+            "chat_demo",
+        ]
         secrets = json.loads((tmp_path / "data" / "secrets.json").read_text())
         login = {
             "query": 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { __typename } }',

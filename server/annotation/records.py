@@ -18,6 +18,15 @@ class ExampleStatus(StrEnum):
     FLAGGED = "flagged"  # for the task's owners to review
 
 
+class ReplyStatus(StrEnum):
+    """A generative target's reply to one message (server/annotation/conversations/)."""
+
+    GENERATING = "generating"
+    DONE = "done"
+    STOPPED = "stopped"  # its author stopped it; the text so far is kept
+    FAILED = "failed"  # the target stopped answering; the text so far is kept, and it may be retried
+
+
 class Verdict(StrEnum):
     FOOLED = "FOOLED"
     NOT_FOOLED = "NOT_FOOLED"
@@ -82,6 +91,7 @@ class ClaimedPending(TypedDict):
     context: int
     user: int
     input: Any  # jsonb, decoded by the re-check
+    model_output: Any  # generative examples: the reply's record, waiting for its judge's scores
     model_name: str
     model_version: str
     check_attempts: int

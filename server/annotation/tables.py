@@ -1,4 +1,6 @@
-"""The annotation domain's tables: examples, votes on them, per-user counters, validation claims."""
+"""The annotation domain's tables: examples, votes on them, per-user counters, validation claims, and conversations
+with a generative target (one row per conversation, one per exchange: the author's message and the target's reply;
+submitted, a conversation becomes an example whose input is its transcript)."""
 
 from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
@@ -6,7 +8,7 @@ from piccolo.constraints import Unique
 from piccolo.table import Table
 
 from server.accounts.tables import User
-from server.annotation.records import ExampleStatus, ValidationLabel, ValidationMode
+from server.annotation.records import ExampleStatus, ReplyStatus, ValidationLabel, ValidationMode
 from server.tasks.tables import Context, Round
 
 
@@ -74,3 +76,36 @@ class ValidationClaim(Table, tablename="validation_claims"):
     user = ForeignKey(User)
     expires_at = Timestamptz()
     validation_claims_unique_example_user = Unique(["example", "user"])
+
+
+class Conversation(Table, tablename="conversations"):
+    # The client UUID of its first message: a retried first message finds the conversation it started.
+    client_id = UUID(unique=True)
+    round = ForeignKey(Round, index=True)
+    context = ForeignKey(Context)
+    user = ForeignKey(User, index=True)
+    # The target it talks to, chosen once: {"name", "version", "endpoint"?}; every reply comes from it.
+    target = JSONB()
+    # The generation parameters every reply is asked with (server/generation/params.py `stored`).
+    params = JSONB()
+    example = ForeignKey(Example, null=True, default=None)
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class ConversationTurn(Table, tablename="conversation_turns"):
+    conversation = ForeignKey(Conversation, index=True)
+    position = Integer()  # 0, 1, ...: the exchange's place in the conversation
+    client_id = UUID(unique=True)  # of the message: sendMessage retried finds this turn
+    message = Text()
+    reply = Text(default="")
+    status = Varchar(length=16, choices=ReplyStatus, default=ReplyStatus.GENERATING)
+    error = Text(default="")  # why the reply failed, readable by its author
+    model_name = Varchar(length=200, default="")
+    model_version = Varchar(length=64, default="")
+    # Earlier attempts at this reply (failed or stopped, then retried): nothing streamed is ever dropped.
+    attempts = JSONB(default="[]")
+    judge_score = Float(null=True, default=None)
+    judge_model = Varchar(length=200, default="")
+    started_at = Timestamptz(default=TimestamptzNow())
+    finished_at = Timestamptz(null=True, default=None)
+    conversation_turns_unique_position = Unique(["conversation", "position"])

@@ -32,6 +32,11 @@ def check_submission(
     time_spent_ms: float | None,
 ) -> dict[str, Any]:
     """Return the example's stored input (annotator fields + label or answer) or raise InputError."""
+    if config.kind == "generative":
+        raise invalid(
+            tr("This task's examples are conversations: send messages (sendMessage), then submit the conversation."),
+            FieldProblem("roundId", tr("is a generative task's round")),
+        )
     if not isinstance(fields, dict):
         raise invalid(tr("`fields` must be an object."), FieldProblem("fields", tr("must be an object")))
     # The fields asked before the verdict; those asked after it come with answerFollowUp.

@@ -8,7 +8,8 @@ from server.tasks.builtin import seed_builtin_tasks
 
 
 async def seed_builtin() -> list[str]:
-    """The built-in tasks (their codes when created), then their scoring datasets. Idempotent."""
-    created = await seed_builtin_tasks()
+    """The built-in tasks and the demo generative task (their codes when created), then the scoring datasets.
+    Idempotent."""
+    created = await seed_builtin_tasks(generative_demo=True)
     await seed_scoring_datasets()
     return created

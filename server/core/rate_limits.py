@@ -40,6 +40,7 @@ class Action(StrEnum):
     PASSWORD_RESET = "password reset requests"
     SET_EMAIL = "email changes"
     EXPLAIN = "explanations"
+    SEND_MESSAGE = "messages"  # to a generative target: as many per minute as examples
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,10 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
             Window(settings.uploads_per_day_per_address, DAY, True),
         ),
         Action.SUBMIT_EXAMPLE: (
+            Window(settings.submissions_per_minute, MINUTE, False),
+            Window(settings.submissions_per_minute_per_address, MINUTE, True),
+        ),
+        Action.SEND_MESSAGE: (
             Window(settings.submissions_per_minute, MINUTE, False),
             Window(settings.submissions_per_minute_per_address, MINUTE, True),
         ),
@@ -203,6 +208,8 @@ def _amount(action: Action, count: int) -> Text:
         return trn("{count} email change", "{count} email changes", count=count)
     if action == Action.EXPLAIN:
         return trn("{count} explanation", "{count} explanations", count=count)
+    if action == Action.SEND_MESSAGE:
+        return trn("{count} message", "{count} messages", count=count)
     raise AssertionError(f"no wording for {action!r}")  # every Action has one (tests/unit/test_server_messages.py)
 
 

@@ -28,6 +28,11 @@ class Settings:
     pwa_dist: str = ""
     db_pool_max: int = 10
     triton_timeout_s: float = 5.0
+    # Generative replies (server/annotation/conversations/): the wait for the first token, for each later one, and
+    # for a whole reply; a reply still "generating" after the last (plus a minute) was lost with its process.
+    generation_first_token_timeout_s: float = 30.0
+    generation_idle_timeout_s: float = 15.0
+    generation_max_s: float = 600.0
     model_store_dir: str = ".dynabench/model_store"
     upload_max_bytes: int = 2 * 1024**3
     upload_max_files: int = 1000
@@ -137,6 +142,11 @@ class Settings:
             pwa_dist=env.get("PWA_DIST", ""),
             db_pool_max=int(env.get("DB_POOL_MAX", cls.db_pool_max)),
             triton_timeout_s=float(env.get("TRITON_TIMEOUT_S", cls.triton_timeout_s)),
+            generation_first_token_timeout_s=float(
+                env.get("GENERATION_FIRST_TOKEN_TIMEOUT_S", cls.generation_first_token_timeout_s)
+            ),
+            generation_idle_timeout_s=float(env.get("GENERATION_IDLE_TIMEOUT_S", cls.generation_idle_timeout_s)),
+            generation_max_s=float(env.get("GENERATION_MAX_S", cls.generation_max_s)),
             model_store_dir=env.get("MODEL_STORE_DIR", cls.model_store_dir),
             upload_max_bytes=int(env.get("UPLOAD_MAX_BYTES", cls.upload_max_bytes)),
             upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),

@@ -59,3 +59,13 @@ async def agent_request(url: str, path: str, *, method: str = "GET", control_key
         async with session.request(method, base + path, headers=headers) as response:
             response.raise_for_status()
             return await response.json(content_type=None)
+
+
+def plain_session(client: InferenceServerClient) -> tuple[aiohttp.ClientSession, str, dict[str, str]]:
+    """The aiohttp session, base URL and headers of a tritonclient asyncio client, for the endpoints tritonclient has
+    no call for (the generate extension's streams): same connector (TCP or the relay's unix socket), same key."""
+    headers = {"Accept-Encoding": "identity"}
+    plugin = client.plugin()
+    if isinstance(plugin, ControlKey):
+        headers[CONTROL_HEADER] = plugin.key
+    return client._stub, client._url, headers

@@ -25,6 +25,8 @@ class GenerationParams:
     temperature: float = 0.7
     seed: int | None = None
     stop: tuple[str, ...] = field(default_factory=tuple)
+    # vLLM's min_tokens: no end of text (nor stop string, in the built-in demo) before this many tokens.
+    min_tokens: int = 0
 
     def sampling_parameters(self) -> str:
         """The JSON the Triton contract's `sampling_parameters` input carries (the vLLM backend's names)."""
@@ -35,11 +37,17 @@ class GenerationParams:
         }
         if self.seed is not None:
             document["seed"] = self.seed
+        if self.min_tokens:
+            document["min_tokens"] = min(self.min_tokens, self.max_tokens)
         return json.dumps(document)
 
     def stored(self) -> dict[str, object]:
         """What is kept with the turn and the example, so the answer can be asked for again."""
-        return {"max_tokens": self.max_tokens, "temperature": self.temperature, "seed": self.seed, "stop": list(self.stop)}
+        stored: dict[str, object] = {"max_tokens": self.max_tokens, "temperature": self.temperature, "seed": self.seed}
+        stored["stop"] = list(self.stop)
+        if self.min_tokens:
+            stored["min_tokens"] = self.min_tokens
+        return stored
 
 
 @dataclass(frozen=True)

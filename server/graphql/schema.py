@@ -19,6 +19,7 @@ from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
 from server.graphql.admin.schema import AdminMutations, AdminQueries
 from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
+from server.graphql.annotation.conversations import ConversationMutations, ConversationQueries, ConversationSubscriptions
 from server.graphql.annotation.explain import ExplainQueries
 from server.graphql.annotation.schema import (
     AnnotationMutations,
@@ -59,6 +60,7 @@ class Query(
     TaskQueries,
     ServedModelQueries,
     AnnotationQueries,
+    ConversationQueries,
     ValidationQueries,
     BrowseQueries,
     ExplainQueries,
@@ -78,6 +80,7 @@ class Mutation(
     AccountMutations,
     TaskMutations,
     AnnotationMutations,
+    ConversationMutations,
     ValidationMutations,
     BrowseMutations,
     EvaluationMutations,
@@ -93,7 +96,12 @@ class Mutation(
 
 @strawberry.type
 class Subscription(
-    TaskSubscriptions, ValidationSubscriptions, EvaluationSubscriptions, TrainingSubscriptions, NotificationSubscriptions
+    TaskSubscriptions,
+    ValidationSubscriptions,
+    ConversationSubscriptions,
+    EvaluationSubscriptions,
+    TrainingSubscriptions,
+    NotificationSubscriptions,
 ):
     pass
 

@@ -14,6 +14,7 @@ __all__ = [
     "annotate",
     "can_view_example",
     "change_example",
+    "converse",
     "follow_example",
     "in_author_feed",
     "review_examples",
@@ -47,6 +48,14 @@ def change_example(viewer: Principal, example: Mapping[str, Any]) -> Denied | No
     """Retract, flag, explain: the author only."""
     if example["user"] != viewer.user_id:
         return Denied("FORBIDDEN", tr("You can change only your own examples."))
+    return None
+
+
+def converse(viewer: Principal, conversation: Mapping[str, Any]) -> Denied | None:
+    """A conversation with a generative target, its replies and its stream: its author only (it is a draft until
+    submitted; its example then follows the example rules)."""
+    if conversation["user"] != viewer.user_id:
+        return Denied("NOT_FOUND", tr("{what} does not exist.", what=tr("That conversation")))
     return None
 
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from server.core.i18n import Text, tr
 from server.tasks.form_fields import IDENTIFIER, MAX_FIELDS, TEXT_TYPES, FieldErrors, FieldSpec
+from server.tasks.generative_config import GenerativeConfig
 from server.tasks.translations import TaskTranslation, translation_errors
 
 METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
@@ -29,7 +30,8 @@ class _Strict(BaseModel):
 class FoolingConfig(_Strict):
     # exact_match (classification) and string_f1 (extractive QA) decide at once; ask_user, for outputs no metric
     # can judge (any task kind), leaves it to the annotator's claim, which validators confirm (docs/design.md §4.1).
-    metric: Literal["exact_match", "string_f1", "ask_user"]
+    # Generative tasks: judge_model (a classifier scores each reply, config `generative.judge`) besides ask_user.
+    metric: Literal["exact_match", "string_f1", "ask_user", "judge_model"]
     # string_f1: fooled when F1(model answer, annotator answer) < threshold (docs/design.md §4).
     threshold: float = Field(default=0.4, gt=0.0, le=1.0)
 
@@ -89,18 +91,21 @@ class DynascoreConfig(_Strict):
 
 
 class TaskConfig(_Strict):
-    kind: Literal["classification", "extractive_qa"]
+    kind: Literal["classification", "extractive_qa", "generative"]
     context_fields: list[FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
-    input_fields: list[FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
+    # Generative tasks may have none: the annotator's messages are the input.
+    input_fields: list[FieldSpec] = Field(default_factory=list, max_length=MAX_FIELDS)
     # What a validator answers besides the vote, by the vote (`show_when` always | correct | incorrect | flagged).
     validator_fields: list[FieldSpec] = Field(default_factory=list, max_length=MAX_FIELDS)
-    model_inputs: list[str] = Field(min_length=1)
+    # Generative tasks: the context fields the target is shown after the system prompt (may be none).
+    model_inputs: list[str] = Field(default_factory=list)
     labels: list[str] | None = None
     # extractive_qa: the context field that holds the passage answers are spans of.
     answer_context_field: str | None = None
     output_fields: list[str] = Field(min_length=1)
     fooling: FoolingConfig
-    performance_metric: Literal["accuracy", "macro_f1", "squad_f1"]
+    performance_metric: Literal["accuracy", "macro_f1", "squad_f1", "token_f1"]
+    generative: GenerativeConfig | None = None
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
     duplicates: DuplicatesConfig = Field(default_factory=DuplicatesConfig)
     dynascore: DynascoreConfig = Field(default_factory=DynascoreConfig)
@@ -130,6 +135,25 @@ class TaskConfig(_Strict):
                         tr("'{name}': models take context fields and required, always shown text fields", name=name),
                     )
                 )
+        if self.kind == "generative":
+            errors.extend(self._generative_errors())
+        else:
+            errors.extend(self._judged_errors())
+        fields = names + [f.name for f in self.validator_fields]
+        errors.extend(translation_errors(self.translations, self.labels or [], fields))
+        if errors:
+            raise FieldErrors(errors)
+        return self
+
+    def _judged_errors(self) -> list[tuple[str, str]]:
+        """Classification and extractive QA: a metric judges the model's output against the annotator's."""
+        errors: list[tuple[str, str]] = []
+        if not self.input_fields:
+            errors.append(("input_fields", tr("needs at least one field")))
+        if not self.model_inputs:
+            errors.append(("model_inputs", tr("needs at least one field")))
+        if self.generative is not None:
+            errors.append(("generative", tr("only generative tasks have a generative part")))
         if self.kind == "classification":
             if not self.labels or len(self.labels) < 2:
                 errors.append(("labels", tr("a classification task needs at least two labels")))
@@ -155,11 +179,35 @@ class TaskConfig(_Strict):
                 errors.append(("fooling.metric", tr("extractive_qa tasks use string_f1 or ask_user")))
             if self.performance_metric != "squad_f1":
                 errors.append(("performance_metric", tr("extractive_qa tasks use squad_f1")))
-        fields = names + [f.name for f in self.validator_fields]
-        errors.extend(translation_errors(self.translations, self.labels or [], fields))
-        if errors:
-            raise FieldErrors(errors)
-        return self
+        return errors
+
+    def _generative_errors(self) -> list[tuple[str, str]]:
+        """A conversation with a generative target; the judgement comes from the author, a judge model or raters."""
+        errors: list[tuple[str, str]] = []
+        if self.generative is None:
+            return [("generative", tr("a generative task needs its generative part (goal, mode, limits)"))]
+        context_names = [f.name for f in self.context_fields]
+        for i, name in enumerate(self.model_inputs):
+            if name not in context_names:
+                errors.append((f"model_inputs.{i}", tr("generative targets are shown context fields only")))
+        if self.labels:
+            errors.append(("labels", tr("generative tasks have no label set")))
+        if self.answer_context_field is not None:
+            errors.append(("answer_context_field", tr("only extractive_qa tasks have an answer context field")))
+        if self.output_fields != ["text_output"]:
+            errors.append(("output_fields", tr('generative targets give one output: ["text_output"]')))
+        if self.performance_metric != "token_f1":
+            errors.append(("performance_metric", tr("generative tasks use token_f1")))
+        metric = self.fooling.metric
+        if metric not in ("ask_user", "judge_model"):
+            errors.append(("fooling.metric", tr("generative tasks use ask_user or judge_model")))
+        if metric == "judge_model" and self.generative.judge is None:
+            errors.append(("generative.judge", tr("judge_model needs a judge (model, label, threshold)")))
+        if self.target_selection != "random":
+            errors.append(("target_selection", tr("a conversation talks to one target: use random")))
+        if self.duplicates.enabled:
+            errors.append(("duplicates.enabled", tr("the near-duplicate guard compares written examples, not conversations")))
+        return errors
 
     def _form_errors(self) -> list[tuple[str, str]]:
         """The form's fields in their lists: where each may be asked, span sources, reserved names."""
@@ -196,6 +244,8 @@ class TaskConfig(_Strict):
             data.pop("validator_fields", None)
         if not self.translations:  # nor those without translations
             data.pop("translations", None)
+        if self.generative is None:  # nor classification and QA configs
+            data.pop("generative", None)
         return cast(dict[str, Any], data)
 
 

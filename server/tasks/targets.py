@@ -11,6 +11,7 @@ A target that disappears later leaves examples PENDING until it answers again; t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ from server.evaluation import reads as evaluation_reads
 from server.evaluation.models.residency import ensure_loaded
 from server.evaluation.records import ModelStatus
 from server.generation.endpoints import targets as endpoint_targets
+from server.generation.params import GenerationParams
+from server.generation.streaming import GenerationFailed
+from server.generation.triton_stream import stream_triton
 from server.tasks.config import TaskConfig
 from server.tasks.records import TargetModelRef
 
@@ -163,6 +167,8 @@ async def check_live(services: Services, config: TaskConfig, ref: TargetModelRef
         return tr("not loaded and ready in the target Triton")
     inputs = {tensor.get("name") for tensor in metadata.get("inputs") or ()}
     outputs = {tensor.get("name") for tensor in metadata.get("outputs") or ()}
+    if config.kind == "generative":
+        return await check_generative(client, ref, inputs, outputs, services.settings.generation_first_token_timeout_s)
     missing_in = [name for name in config.model_inputs if name not in inputs]
     missing_out = [name for name in output_names(config) if name not in outputs]
     if missing_in and missing_out:
@@ -187,3 +193,27 @@ def smoke_fields(config: TaskConfig) -> dict[str, str]:
     passage = "The bridge opened in 1932 and carries four lanes of traffic."
     generic = {"context": passage, "passage": passage, "question": "When did the bridge open?"}
     return {name: generic.get(name, "This is a smoke test sentence.") for name in config.model_inputs}
+
+
+async def check_generative(client: Any, ref: TargetModelRef, inputs: set, outputs: set, timeout_s: float) -> str | None:
+    """A generative target (triton_models/README.md, "Generative tasks"): text_input in, text_output streamed out,
+    and a first piece of a smoke reply."""
+    missing = [name for name in ("text_input",) if name not in inputs] + [n for n in ("text_output",) if n not in outputs]
+    if missing:
+        return tr("does not follow the generative contract: it lacks {names}", names=", ".join(missing))
+    pieces = stream_triton(
+        client,
+        ref["name"],
+        ref["version"],
+        "User: Hello\nAssistant:",
+        GenerationParams(max_tokens=4, temperature=0.0, seed=0),
+        first_token_timeout_s=timeout_s,
+        idle_timeout_s=timeout_s,
+    )
+    try:
+        async with contextlib.aclosing(pieces):
+            async for _ in pieces:
+                break
+    except GenerationFailed as exc:
+        return tr("did not stream a smoke reply ({error})", error=str(exc))
+    return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from server.annotation.conversations import replies
 from server.annotation.examples import jobs, pending
 from server.core.jobs import runs
 
@@ -9,6 +10,8 @@ from server.core.jobs import runs
 @runs(jobs.recheck_pending_examples)
 async def recheck_pending_examples(ctx: dict) -> dict[str, int]:
     totals = {"claimed": 0, "settled": 0, "woken": await pending.wake_pending_of_ready_models(ctx["services"])}
+    # Replies whose API process ended mid-stream: failed with what their stream kept (also never left "generating").
+    totals["lost_replies"] = await replies.sweep_stale(ctx["services"])
     # Drain in batches so a backlog after an outage clears in one run.
     for _ in range(100):
         result = await pending.recheck_pending(ctx["services"])

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 
 from server.annotation import fooling
+from server.annotation.conversations.judge import rejudge_transcript
 from server.annotation.examples import queries
 from server.annotation.examples.announce import example_judged
 from server.annotation.examples.judging import ask_models, model_fields, model_output_document, status_after_verdict
 from server.annotation.quality import queries as gold_queries
 from server.annotation.records import ClaimedPending, ExampleStatus
 from server.core import db
-from server.core.inference import ModelUnavailable
+from server.core.inference import ModelUnavailable, Prediction
 from server.core.jsonutil import from_json, to_json
 from server.core.services import Services
 from server.core.target_models import serving_client
@@ -58,13 +59,17 @@ async def _recheck_one(services: Services, row: ClaimedPending) -> int:
     context = await queries.context_row(row["context"])
     stored = from_json(row["input"])
     targets = [{"name": n, "version": v} for n, v in zip(row["model_name"].split("+"), row["model_version"].split("+"))]
-    intended = stored["label"] if config.kind == "classification" else stored["answer"]
     try:
-        predictions = await ask_models(services, config, targets, model_fields(config, context, stored))
+        if config.kind == "generative":  # the transcript is kept: only its judge is asked again
+            output, fooled = await rejudge_transcript(services, config, stored, row["model_output"])
+            predictions = [Prediction(row["model_name"], row["model_version"], output)]
+        else:
+            intended = stored["label"] if config.kind == "classification" else stored["answer"]
+            predictions = await ask_models(services, config, targets, model_fields(config, context, stored))
+            fooled = fooling.fooled(config, intended, [p.output for p in predictions])
     except ModelUnavailable as exc:
         await queries.back_off(row["id"], str(exc))
         return 0
-    fooled = fooling.fooled(config, intended, [p.output for p in predictions])
     # An uploaded gold row (quality/gold_upload.py) only gets its model output and verdict: it stays open for the gold
     # mix whatever the verdict, moves no counter and is announced to nobody (it is nobody's submission).
     gold = await gold_queries.gold_of_example(row["id"])

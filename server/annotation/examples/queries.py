@@ -221,9 +221,9 @@ WHERE id IN (
   ORDER BY next_check_at LIMIT :limit
   FOR UPDATE SKIP LOCKED
 )
-RETURNING id, round, context, "user", input, model_name, model_version, check_attempts
+RETURNING id, round, context, "user", input, model_output, model_name, model_version, check_attempts
 """,
-    json=("input",),
+    json=("input", "model_output"),
 )
 SETTLE_PENDING = Query("""
 UPDATE examples SET fooled = :fooled, status = :status, model_output = :output::jsonb, model_name = :name,

@@ -147,9 +147,9 @@ async def create_example(services: Services, user_id: int, submission: Submissio
     )
     if not inserted:
         await taken.give_back(services.redis)
-        return _stored_outcome(example, [], duplicate=True)
+        return stored_outcome(example, [], duplicate=True)
     after_commit(services, example)
-    return _stored_outcome(example, predictions)
+    return stored_outcome(example, predictions)
 
 
 async def _judge(asking: asyncio.Future, config: TaskConfig, submission: Submission) -> tuple[list[Prediction], bool | None, str]:
@@ -194,7 +194,7 @@ async def _create_on_remembered_rows(
     if example is None or not inserted:
         return None
     after_commit(services, example)
-    return _stored_outcome(example, predictions)
+    return stored_outcome(example, predictions)
 
 
 # Speculation: the model call need not wait for the round/context read. Each process remembers what
@@ -288,7 +288,7 @@ async def _take_rate(services: Services, user_id: int, address: str | None) -> t
     return taken, None
 
 
-def _stored_outcome(example: ExampleRow, predictions: list[Prediction], duplicate: bool = False) -> Outcome:
+def stored_outcome(example: ExampleRow, predictions: list[Prediction], duplicate: bool = False) -> Outcome:
     verdict = verdict_of(example["fooled"], example["status"])
     return Outcome(verdict, _message(verdict), example, predictions, duplicate=duplicate)
 
@@ -314,7 +314,7 @@ async def _existing(client_id: uuid.UUID, user_id: int) -> Outcome | None:
         return None
     if row["user"] != user_id:
         raise ServiceError("CONFLICT", tr("This client UUID belongs to another user's example."))
-    return _stored_outcome(row, [], duplicate=True)
+    return stored_outcome(row, [], duplicate=True)
 
 
 def after_commit(services: Services, example: ExampleRow) -> None:

@@ -50,7 +50,8 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
     # join the stored input; an unanswered optional field is null.
     input_names = [f.name for f in config.input_fields]
     written = {name: stored.get(name) for name in input_names}
-    intended = stored.get("label") if config.kind == "classification" else stored.get("answer")
+    # A generative example's votes are on its author's claim that the model failed.
+    intended = {"classification": stored.get("label"), "generative": "model_failed"}.get(config.kind, stored.get("answer"))
     validators = [
         {"validator": anonymous_id(v["user"], key), "label": v["label"], "mode": v["mode"], "fields": v.get("fields") or {}}
         for v in votes
@@ -78,6 +79,14 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
         document["gold_label"] = intended
         document[f"{model_key}_label"] = output.get("label") if output else None
         document[f"{model_key}_probs"] = output.get("probs") if output else None
+    elif config.kind == "generative":
+        # The transcript as chat messages (system text first), the attack's categories, the judge's score per reply
+        # (judge_model tasks) and the parameters every reply was generated with.
+        document["messages"] = stored.get("messages") or []
+        document["categories"] = stored.get("categories") or []
+        document["judge_scores"] = [r.get("judge_score") for r in (output or {}).get("replies") or []]
+        document["generation"] = (output or {}).get("params")
+        document[f"{model_key}_reply"] = output.get("text_output") if output else None
     else:
         document["answer"] = intended
         document["answer_start"] = stored.get("answer_start")
@@ -137,6 +146,8 @@ HF_COLUMNS = (
     "time_spent_ms",
     "created_at",
 )
+# Chat messages (generative tasks; empty for the others): a list of {role, content}.
+MESSAGE_FEATURE = {"role": "string", "content": "string"}
 
 
 def _hf_record(document: dict[str, Any], input_names: list[str]) -> dict[str, Any]:
@@ -145,8 +156,15 @@ def _hf_record(document: dict[str, Any], input_names: list[str]) -> dict[str, An
         "task": document["task"],
         "round": document["round"],
         "sentence_author": document["sentence_author"],
-        "input": json.dumps({name: document.get(name) for name in input_names}, ensure_ascii=False),
-        "intended": str(document.get("gold_label", document.get("answer"))),
+        "input": json.dumps(
+            {name: document.get(name) for name in input_names}
+            | ({"categories": document["categories"]} if "categories" in document else {}),
+            ensure_ascii=False,
+        ),
+        "intended": "" if "messages" in document else str(document.get("gold_label", document.get("answer"))),
+        "messages": [
+            {"role": str(m.get("role", "")), "content": str(m.get("content", ""))} for m in document.get("messages") or []
+        ],
         "context": json.dumps(document["prompt_data"], ensure_ascii=False),
         "model_name": document["model"]["name"],
         "model_version": document["model"]["version"],
@@ -176,6 +194,7 @@ def write_hf_dataset(jsonl_path: Path, output_dir: Path, config: TaskConfig) -> 
             "flagged": datasets.Value("bool"),
             "time_spent_ms": datasets.Value("float64"),
             # A list literal is a list of structs (reads back as a list of dicts).
+            "messages": [{key: datasets.Value(kind) for key, kind in MESSAGE_FEATURE.items()}],
             "validations": [
                 {
                     "validator": datasets.Value("string"),

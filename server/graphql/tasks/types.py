@@ -136,6 +136,17 @@ class ContextNode(relay.Node):
         return [n if n and n.round_id in visible else None for n in nodes]
 
 
+@strawberry.type(description="A generative round's attack success for one target model or one attack category.")
+class AttackSuccessRow:
+    grouping: str = strawberry.field(description="target | category")
+    key: str = strawberry.field(description="The target model's name, or the category.")
+    collected: int
+    fooled: int
+    validated_fooled: int
+    asr: float | None = strawberry.field(description="fooled / collected (null before the first example).")
+    validated_asr: float | None = strawberry.field(description="validated fooled / collected.")
+
+
 @strawberry.type(name="Round")
 class RoundNode(relay.Node):
     id: relay.NodeID[int]
@@ -179,6 +190,26 @@ class RoundNode(relay.Node):
     @strawberry.field
     async def task(self, info: Info) -> TaskNode:
         return TaskNode.from_row(await info.context.loaders.task.load(self.task_id))
+
+    @strawberry.field(
+        description="Generative rounds: attack success rate (ASR = fooled / collected) and validated ASR per target "
+        "model and per attack category (docs/design.md §4.3); empty for other rounds."
+    )
+    async def attack_success(self) -> list[AttackSuccessRow]:
+        from server.annotation.conversations.attack_success import attack_success
+
+        return [
+            AttackSuccessRow(
+                grouping=row.grouping,
+                key=row.key,
+                collected=row.collected,
+                fooled=row.fooled,
+                validated_fooled=row.validated_fooled,
+                asr=row.asr,
+                validated_asr=row.validated_asr,
+            )
+            for row in await attack_success(self.id)
+        ]
 
     @strawberry.field(description="Krippendorff's alpha (nominal) over validators' labels in this round; null until defined.")
     async def agreement(self) -> float | None:
