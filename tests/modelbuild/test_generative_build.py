@@ -98,6 +98,18 @@ def test_a_local_causal_lm_base_model_is_copied_as_it_is_and_an_encoder_is_refus
         build_models(tmp_path / "other", tasks=["chat_demo"], profile="fast", base_model=str(default_base_model()))
 
 
+def test_user_dialogues_are_read_in_the_plain_format(tmp_path) -> None:
+    from server.modelbuild.generative_data import load_dialogues
+
+    path = tmp_path / "chats.jsonl"
+    rows = [{"messages": MESSAGES[:3]}, {"text": "User: a\nAssistant: b"}, {"messages": [{"role": "user", "content": "x"}]}]
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    assert load_dialogues(path) == [EXAMPLE.rsplit("\nUser:", 1)[0], "User: a\nAssistant: b"]
+    path.write_text('{"messages": 3}\n')
+    with pytest.raises(BuildError, match=r"chats\.jsonl:1"):
+        load_dialogues(path)
+
+
 def test_deltas_never_split_a_character_nor_send_the_start_of_a_stop_string() -> None:
     module = _model_py()
     text = module.DeltaText(["\nUser:"])
