@@ -67,6 +67,9 @@ COUNTED = (
     "shared_target_models",
     "llm_endpoints",
     "generation_usage",
+    # A reply streamed in the background of an allowed sendMessage or retryReply updates only the turn it belongs to.
+    "conversations",
+    "conversation_turns",
 )
 
 

@@ -10,6 +10,7 @@ from tests.authz import (
     test_matrix_annotation,
     test_matrix_browse,
     test_matrix_campaigns,
+    test_matrix_conversations,
     test_matrix_form_components,
     test_matrix_llm_endpoints,
     test_matrix_models_training,
@@ -36,6 +37,7 @@ MODULES = (
     test_matrix_served_models,
     test_matrix_admin,
     test_matrix_form_components,
+    test_matrix_conversations,
     test_matrix_llm_endpoints,
 )
 

@@ -71,6 +71,10 @@ _TRACKED = {
     "shared_target_models": "name, shared_by",
     "llm_endpoints": "id, name, base_url, model, api_key_sealed, timeout_s, max_concurrency, enabled",
     "generation_usage": 'endpoint, "user", task, day, calls, errors, prompt_tokens, completion_tokens',
+    # Not the replies, statuses, attempts nor judge scores of turns: the reply streamed in the background of an allowed
+    # sendMessage or retryReply writes them after the request answered.
+    "conversations": 'id, client_id, round, context, "user", target, params, example',
+    "conversation_turns": "id, conversation, position, client_id, message",
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

@@ -1,0 +1,150 @@
+"""Fuzzing the conversations with a generative target (issue #30): sendMessage, stopReply, retryReply and, last (it
+submits the world's conversations), submitConversation.
+
+The module's world adds alice's generative task `chat` (public: created while she is an admin) with one round whose
+target is the built-in demo model, inserted by SQL (no Triton check; the fuzz stack does not load the model, so a reply
+started by an allowed case ends failed in the background, which writes only columns the fingerprint leaves out), two
+contexts, and conversations inserted as a reply's end leaves them: carol's open one (a done turn), failed one (a done
+turn, then a failed one: retryReply's target), generating one (a reply no process writes: stopReply's target) and
+submitted one (submitted through the API, so its example exists), alice's and bob's open ones."""
+
+import json
+import uuid
+
+import pytest
+from hypothesis import example, given
+
+from tests.api.conversations_helpers import generative_config
+from tests.fuzz.conftest import FUZZ
+from tests.fuzz.plausible import Ref
+from tests.fuzz.strategies import Case, cases
+from tests.fuzz.world import gid
+
+TARGET = {"name": "generative_demo", "version": "1"}
+PARAMS = {"max_tokens": 24, "temperature": 0.0, "seed": 0, "stop": []}
+SCENARIOS = ("A quiz about European capitals.", "A chat about the weather.")
+
+
+def _conversation(world, author: str, name: str, turns: list[tuple[str, str]]) -> None:
+    """A conversation of `author` in the chat round with turns of (reply, status); refs conversation:{author}:{name},
+    turn:{author}:{name} (its last turn) and clientId:turn:{author}:{name}."""
+    users = {row["username"]: row["id"] for row in world.db.fetch("SELECT id, username FROM users")}
+    conversation = world.db.fetch(
+        'INSERT INTO conversations (client_id, round, context, "user", target, params, created_at) '
+        "VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id",
+        uuid.uuid4(),
+        world.refs["pk:round:chat"],
+        world.refs["pk:context:chat:0"],
+        users[author],
+        json.dumps(TARGET),
+        json.dumps(PARAMS),
+    )[0]["id"]
+    world.refs[f"conversation:{author}:{name}"] = gid("Conversation", conversation)
+    for position, (reply, status) in enumerate(turns):
+        client_id = uuid.uuid4()
+        turn = world.db.fetch(
+            "INSERT INTO conversation_turns (conversation, position, client_id, message, reply, status, error, model_name, "
+            "model_version, started_at, finished_at) VALUES ($1, $2, $3, $4, $5, $6::varchar, $7, $8, '1', now(), "
+            "CASE WHEN $6::varchar = 'generating' THEN NULL ELSE now() END) RETURNING id",
+            conversation,
+            position,
+            client_id,
+            f"Message {position} of {author}'s {name} conversation.",
+            reply,
+            status,
+            "The target stopped answering." if status == "failed" else "",
+            TARGET["name"],
+        )[0]["id"]
+        world.refs[f"turn:{author}:{name}"] = gid("ConversationTurn", turn)
+        world.refs[f"clientId:turn:{author}:{name}"] = str(client_id)
+        if position == 0 and len(turns) > 1:
+            world.refs[f"turn:{author}:first"] = gid("ConversationTurn", turn)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chat(world):
+    world.db.fetch("UPDATE users SET is_admin = true WHERE username = 'alice'")
+    created = world.gql(
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+        {"i": {"code": "chat", "name": "Task chat", "config": generative_config()}},
+        "alice",
+    )
+    world.db.fetch("UPDATE users SET is_admin = false WHERE username = 'alice'")
+    assert created["createTask"]["__typename"] == "TaskCreated", created
+    task = world.db.fetch("SELECT id FROM tasks WHERE code = 'chat'")[0]["id"]
+    round_pk = world.db.fetch(
+        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
+        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        task,
+        json.dumps([TARGET]),
+    )[0]["id"]
+    world.db.fetch("UPDATE tasks SET current_round = 1 WHERE id = $1", task)
+    world.refs["code:chat"], world.refs["round:chat"], world.refs["pk:round:chat"] = "chat", gid("Round", round_pk), round_pk
+    added = world.gql(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": world.refs["round:chat"], "contexts": [{"fields": {"scenario": s}} for s in SCENARIOS]}},
+        "alice",
+    )
+    assert added["addContexts"]["__typename"] == "ContextsAdded", added
+    for i, row in enumerate(world.db.fetch("SELECT id FROM contexts WHERE round = $1 ORDER BY id", round_pk)):
+        world.refs[f"context:chat:{i}"], world.refs[f"pk:context:chat:{i}"] = gid("Context", row["id"]), row["id"]
+    _conversation(world, "carol", "open", [("Paris.", "done")])
+    _conversation(world, "carol", "failed", [("Paris.", "done"), ("Ly", "failed")])
+    _conversation(world, "carol", "generating", [("Par", "generating")])
+    _conversation(world, "carol", "submitted", [("Paris.", "done")])
+    _conversation(world, "alice", "open", [("Paris.", "done")])
+    _conversation(world, "bob", "open", [("Paris.", "done")])
+    client_id = str(uuid.uuid4())
+    submitted = world.gql(
+        "mutation($i: SubmitConversationInput!) { submitConversation(input: $i) { __typename } }",
+        {"i": {"conversationId": world.refs["conversation:carol:submitted"], "clientId": client_id, "categories": ["insult"]}},
+        "carol",
+    )
+    assert submitted["submitConversation"]["__typename"] == "ExampleSubmitted", submitted
+    world.refs["clientId:conversation:carol:submitted"] = client_id
+
+
+CAROL = {"roundId": Ref("round:chat"), "contextId": Ref("context:chat:0"), "clientId": "6a0f2b34-57a0-4c3e-9d51-0d1c2f3e4a5b"}
+
+
+@FUZZ
+@example(Case("sendMessage", "carol", {"input": {**CAROL, "message": "Hello \ud800"}}))
+@example(Case("sendMessage", "carol", {"input": {**CAROL, "message": "   "}}))
+@example(Case("sendMessage", "bob", {"input": {**CAROL, "conversationId": Ref("conversation:carol:open"), "message": "Hi"}}))
+@given(case=cases("sendMessage"))
+def test_send_message(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("stopReply", "bob", {"turnId": Ref("turn:carol:generating")}))
+@given(case=cases("stopReply"))
+def test_stop_reply(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("retryReply", "carol", {"turnId": Ref("turn:carol:first")}))
+@given(case=cases("retryReply"))
+def test_retry_reply(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(
+    Case(
+        "submitConversation",
+        "carol",
+        {"input": {"conversationId": Ref("conversation:carol:open"), "clientId": str(uuid.UUID(int=7)), "explanation": "\udfff"}},
+    )
+)
+@example(
+    Case(
+        "submitConversation",
+        "carol",
+        {"input": {"conversationId": Ref("conversation:carol:open"), "clientId": Ref("clientId:carol:alpha")}},
+    )
+)
+@given(case=cases("submitConversation"))
+def test_submit_conversation(fuzzer, case):
+    fuzzer.send(case)
