@@ -26,7 +26,8 @@ def _data_option(value: str) -> tuple[str, Path]:
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Train the built-in target models (sentiment, nli, hate_speech: fine-tuned MiniLM; "
-        "qa: word-overlap span ranker baseline) and write them as a Triton model repository."
+        "qa: word-overlap span ranker baseline; chat_demo: a tiny GPT-2-style demo LM trained from scratch, streamed) "
+        "and write them as a Triton model repository."
     )
     parser.add_argument(
         "--output",

@@ -207,3 +207,10 @@ class HubListener:
 
     async def __anext__(self) -> dict[str, Any]:
         return await self._queue.get()
+
+    def queued(self) -> list[dict[str, Any]]:
+        """The events already waiting, without waiting for more (a listener that can merge them takes them at once)."""
+        events = []
+        while not self._queue.empty():
+            events.append(self._queue.get_nowait())
+        return events

@@ -66,7 +66,14 @@ async def start_training(
     current = await task_reads.round_by_number(task["id"], task["current_round"])
     targets = from_json(current["target_models"]) if current else []
     spec = spec_for_model(targets[0]["name"]) if targets else None
-    if spec is None:
+    if spec is not None and spec.kind == "generative":
+        problems.append(
+            FieldProblem(
+                "taskCode",
+                tr("retraining a generative target from its conversations is not supported yet; point a round at another model"),
+            )
+        )
+    elif spec is None:
         problems.append(
             FieldProblem(
                 "taskCode",

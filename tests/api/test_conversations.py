@@ -148,3 +148,19 @@ def test_stopping_a_reply_keeps_its_text_and_it_can_be_asked_again(stack, api, d
     assert retried["turn"]["attempts"] == [{"reply": text, "status": "STOPPED"}]
     api("mutation($t: ID!) { stopReply(turnId: $t) { __typename } }", {"t": sent["turn"]["id"]}, token=author)
     assert ReplyFeed(stack, author, sent["turn"]["id"]).all()[-1]["done"]
+
+
+def test_a_generative_target_is_not_retrained_from_conversations(api, demo, admin_token):
+    generative_task(api, "redtrain", demo)
+    refused = api(
+        """mutation { trainTargetModel(taskCode: "redtrain", fromRounds: [1], profile: FAST) {
+          __typename ... on InputError { fields { field message } } } }""",
+        token=admin_token,
+    )["trainTargetModel"]
+    assert refused["__typename"] == "InputError", refused
+    assert refused["fields"] == [
+        {
+            "field": "taskCode",
+            "message": "retraining a generative target from its conversations is not supported yet; point a round at another model",
+        }
+    ]

@@ -60,7 +60,8 @@ class ReplyPublisher:
         key = _replay_key(self.stream)
         async with self._redis.pipeline(transaction=False) as pipe:
             pipe.rpush(key, message)
-            pipe.expire(key, REPLAY_TTL_S)
+            if expire or self._seq == 1:  # set when the replay starts, and again when it ends
+                pipe.expire(key, REPLAY_TTL_S)
             pipe.publish(channel(self.stream), message)
             await pipe.execute()
 
@@ -106,17 +107,18 @@ async def follow(redis: Redis, hub: EventHub, stream: str) -> AsyncIterator[Repl
                 if event.end is not None:
                     return
         async for message in live:
-            if message.get("kind") == "resync":  # the hub reconnected: pieces may have been missed
-                message_list = [json.loads(m) for m in await redis.lrange(_replay_key(stream), seen, -1)]
-            else:
-                message_list = [message]
-            for item in message_list:
-                event = _event(item)
-                if event is None or event.seq <= seen:
-                    continue
-                seen = event.seq
-                yield event
-                if event.end is not None:
+            # Pieces that arrived together go out as one (under load, fewer and larger messages to the client).
+            batch = [message, *live.queued()]
+            if any(m.get("kind") == "resync" for m in batch):  # the hub reconnected: pieces may have been missed
+                batch = [json.loads(m) for m in await redis.lrange(_replay_key(stream), seen, -1)]
+            events = [e for e in map(_event, batch) if e is not None and e.seq > seen]
+            text = "".join(e.text for e in events if e.end is None)
+            if text:
+                seen = max(e.seq for e in events if e.end is None)
+                yield ReplyEvent(seen, text)
+            for event in events:
+                if event.end is not None and event.seq > seen:
+                    yield event
                     return
 
 

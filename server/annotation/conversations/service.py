@@ -56,24 +56,32 @@ async def send_message(services: Services, viewer: Principal, message: Message, 
     retried = await queries.TURN_BY_CLIENT_ID.row(client_id=message.client_id)
     if retried is not None:
         return Sent(await load_conversation(viewer, retried["conversation"]), retried, duplicate=True)
-    if message.conversation_id is None:
-        loaded = await _start(viewer, message)
-    else:
-        loaded = await load_conversation(viewer, message.conversation_id)
-    _check_open(loaded)
-    _check_text(loaded.config, message.text)
-    await rate_limits.take(services.redis, services.settings, Action.SEND_MESSAGE, account=viewer.user_id, address=address)
-    generative = loaded.config.generative
-    assert generative is not None
-    turn = await queries.INSERT_TURN.row(
-        conversation=loaded.conversation["id"],
-        client_id=message.client_id,
-        message=message.text,
-        model_name=loaded.conversation["target"]["name"][:200],
-        limit=generative.turn_limit,
+    # Counted first, given back when refused: a message over the limit starts no conversation.
+    taken = await rate_limits.take(
+        services.redis, services.settings, Action.SEND_MESSAGE, account=viewer.user_id, address=address
     )
-    if turn is None:
-        raise await _why_no_turn(viewer, loaded, message.client_id)
+    try:
+        loaded = (
+            await _start(viewer, message)
+            if message.conversation_id is None
+            else await load_conversation(viewer, message.conversation_id)
+        )
+        _check_open(loaded)
+        _check_text(loaded.config, message.text)
+        generative = loaded.config.generative
+        assert generative is not None
+        turn = await queries.INSERT_TURN.row(
+            conversation=loaded.conversation["id"],
+            client_id=message.client_id,
+            message=message.text,
+            model_name=loaded.conversation["target"]["name"][:200],
+            limit=generative.turn_limit,
+        )
+        if turn is None:
+            raise await _why_no_turn(viewer, loaded, message.client_id)
+    except ServiceError:
+        await taken.give_back(services.redis)
+        raise
     request = GenerationRequest(
         tuple(messages(loaded.config, loaded.context["fields"], [*loaded.turns, turn])), params_of(loaded.config)
     )
