@@ -21,7 +21,7 @@ class Example(Table, tablename="examples"):
     input = JSONB()
     model_output = JSONB(null=True, default=None)
     model_name = Varchar(length=200, default="")
-    model_version = Varchar(length=32, default="")
+    model_version = Varchar(length=200, default="")  # a Triton version, or an endpoint's model id
     fooled = Boolean(null=True, default=None)  # null while the model has not answered (ask_user: the author)
     # pending (model not answered) | awaiting_claim (ask_user: the author says) | open (awaiting validation) | closed
     # | validated | rejected | flagged
@@ -101,7 +101,7 @@ class ConversationTurn(Table, tablename="conversation_turns"):
     status = Varchar(length=16, choices=ReplyStatus, default=ReplyStatus.GENERATING)
     error = Text(default="")  # why the reply failed, readable by its author
     model_name = Varchar(length=200, default="")
-    model_version = Varchar(length=64, default="")
+    model_version = Varchar(length=200, default="")
     # Earlier attempts at this reply (failed or stopped, then retried): nothing streamed is ever dropped.
     attempts = JSONB(default="[]")
     judge_score = Float(null=True, default=None)

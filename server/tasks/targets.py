@@ -34,7 +34,7 @@ from server.tasks.records import TargetModelRef
 
 MAX_TARGETS = 10
 MODEL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
-VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.model_version is a varchar(32))
+VERSION = re.compile(r"\A[0-9]{1,9}\Z")  # a Triton model version (examples.model_version is a varchar(200))
 # Finished evaluations (ranked or not: a task without a scoring dataset still has a loop): the statuses a
 # submission may judge a round in.
 EVALUATED_STATUSES = frozenset({ModelStatus.EVALUATED, ModelStatus.NOT_RANKED})

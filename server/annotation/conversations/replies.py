@@ -135,7 +135,7 @@ async def _finish(
                 reply=reply.text,
                 status=status,
                 error=str(error)[:1000],
-                model_version=reply.version[:64],
+                model_version=reply.version[:200],
                 judge_score=score,
                 judge_model=judge_model,
             )

@@ -76,6 +76,12 @@ async def endpoints() -> list[EndpointView]:
     return [EndpointView.of(row) for row in await queries.all_endpoints()]
 
 
+async def endpoint_usable(name: str) -> bool:
+    """Whether an endpoint of this name is registered and switched on (a round target's readiness)."""
+    row = await queries.endpoint_by_name(name.strip()) if rules.NAME.match(name.strip()) else None
+    return row is not None and bool(row["enabled"])
+
+
 async def endpoint_row(name: str) -> EndpointRow:
     """The stored row (sealed key included) for the streaming and target modules of this package."""
     name = name.strip()

@@ -52,6 +52,7 @@ class TargetModel:
     model_id: relay.GlobalID | None = strawberry.field(
         default=None, description="The submission (a Model) when a researcher's model judges the round; null for built-ins."
     )
+    endpoint: strawberry.Private[str] = ""  # an LLM endpoint's name (its `name` here is `endpoint:<name>`)
 
     @classmethod
     def from_ref(cls, ref: Mapping[str, Any]) -> TargetModel:
@@ -60,6 +61,7 @@ class TargetModel:
             name=ref["name"],
             version=ref.get("version", ""),
             model_id=relay.GlobalID("Model", str(model_id)) if model_id is not None else None,
+            endpoint=str(ref.get("endpoint") or ""),
         )
 
     @strawberry.field(
@@ -69,6 +71,10 @@ class TargetModel:
     async def status(self, info: Info) -> TargetModelStatus:
         from server.core.target_models import model_info, serving_client
 
+        if self.endpoint:  # registered and switched on (whether it answers shows with each reply)
+            from server.generation.endpoints.service import endpoint_usable
+
+            return status_of({"ready": await endpoint_usable(self.endpoint), "parameters": {}})
         found = await model_info(serving_client(info.context.services, self.name), self.name, self.version)
         return status_of(found)
 
