@@ -15,7 +15,7 @@ import { apiValues, validateValues } from "../forms/values";
 import { delivered, submitExample } from "../outbox/sync";
 import { discardItem } from "../outbox/store";
 import { href } from "../router";
-import { contextTitles, isQA, labelName, labelsOf, passageField } from "../tasks/config";
+import { contextTitles, isGenerative, isQA, labelName, labelsOf, passageField } from "../tasks/config";
 import { loadTasks, tasksState } from "../tasks/store";
 import { addAttempt, withView, type Attempt } from "./attempts";
 import { Attempts } from "./Attempts";
@@ -33,12 +33,15 @@ import { localizeTask } from "../i18n/taskText";
 import { summaryOfExample, viewOfSubmission, type VerdictView } from "./verdict";
 import { VERDICT_HEADING_ID, VerdictPanel, type Shown } from "./VerdictPanel";
 import "./annotate.css";
-import { lazyWidget } from "../lib/lazy";
+import { lazyPage, lazyWidget } from "../lib/lazy";
 
 // The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared. The
 // provisional verdict of a queued example shows in the verdict card, above the attempts; the panel below it.
 const OfflineSection = lazyWidget<import("../offline/OfflineSection").Props>(() => import("../offline/OfflineSection").then((m) => m.OfflineSection));
 const Provisional = lazyWidget<import("../offline/Provisional").Props>(() => import("../offline/Provisional").then((m) => m.Provisional));
+
+// Generative tasks (kind "generative"): a chat with the round's target, in its own chunk (pwa/src/chat).
+const ChatPage = lazyPage<{ task: Task }>(() => import("../chat/ChatPage").then((m) => m.ChatPage));
 
 const MAX_TIME_MS = 7 * 24 * 3600 * 1000;
 
@@ -73,6 +76,7 @@ export function AnnotatePage({ params }: { params: Record<string, string> }) {
       </section>
     );
   }
+  if (isGenerative(task.config)) return <ChatPage key={`${task.code}/${task.currentRound.id}`} task={task} />;
   return <Annotate key={`${task.code}/${task.currentRound.id}`} task={task} />;
 }
 

@@ -3,7 +3,7 @@
  * user + task + round. The draft also keeps the context it was written against, so a reload
  * (even offline) shows the same passage.
  */
-import type { Context } from "../api/types";
+import type { Context, Verdict } from "../api/types";
 import { db } from "../storage/db";
 
 export interface Draft {
@@ -20,6 +20,32 @@ export interface Draft {
   sandbox: boolean;
   startedAt: number; // when writing against this context began (for timeSpentMs)
   updatedAt: number;
+  /** Generative tasks (pwa/src/chat): the conversation being written, so a reload resumes it. */
+  chat?: ChatDraft;
+}
+
+/** The chat's part of a draft (its input fields and explanation are the draft's `fields` and `explanation`). */
+export interface ChatDraft {
+  conversationId: string | null;
+  /** The composer's text. */
+  message: string;
+  /** A message sent without an answer (offline, a lost reply): sent again with the same UUID, it is stored once. */
+  pending: { clientId: string; message: string } | null;
+  categories: string[];
+  /** ask_user tasks: the author's answer to "did the model fail?". */
+  modelFailed: boolean | null;
+  /** The submission's UUID, kept until its answer arrived (a resend returns the stored example). */
+  submitClientId: string | null;
+  /** The submitted conversation's verdict, shown again after a reload. */
+  result: ChatResult | null;
+}
+
+export interface ChatResult {
+  exampleId: string | null;
+  verdict: Verdict;
+  message: string;
+  /** judge_model tasks: each reply's score as the example stored it. */
+  judgeScores: (number | null)[];
 }
 
 export function draftKey(username: string, taskCode: string, roundId: string): string {

@@ -48,7 +48,7 @@ export interface FieldSpec {
 }
 
 export interface TaskConfig {
-  kind: "classification" | "extractive_qa";
+  kind: "classification" | "extractive_qa" | "generative";
   context_fields: FieldSpec[];
   input_fields: FieldSpec[];
   labels?: string[] | null;

@@ -63,16 +63,19 @@ function liveClient(): Client {
 }
 
 /** Subscribe; returns an unsubscribe function. `onData` gets each result's data. A subscription follows the token:
- * started again (so re-read: each starts with the current state) when the signed-in token changes. */
+ * started again (so re-read: each starts with the current state) when the signed-in token changes. `onStart` is
+ * called before each start (the first one and those), e.g. for a stream whose first event carries everything so far. */
 export function subscribe<TData, TVariables>(
   document: Document<TData, TVariables>,
   variables: TVariables,
   onData: (data: TData) => void,
   onError?: (message: string) => void,
+  onStart?: () => void,
 ): () => void {
   const entry = {
-    start: () =>
-      liveClient().subscribe<TData>(
+    start: () => {
+      onStart?.();
+      return liveClient().subscribe<TData>(
         { query: document, variables: variables as Record<string, unknown> },
         {
           next: (result) => {
@@ -82,7 +85,8 @@ export function subscribe<TData, TVariables>(
           error: (error) => onError?.(error instanceof Error ? error.message : "The live connection failed."),
           complete: () => {},
         },
-      ),
+      );
+    },
     stop: () => {},
   };
   entry.stop = entry.start();

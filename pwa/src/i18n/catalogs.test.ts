@@ -13,6 +13,7 @@ import { CAMPAIGN_EN } from "../owner/campaigns/text";
 import { CREATE_EN } from "../owner/create/text";
 import { WEBHOOK_EN } from "../owner/webhooks/text";
 import { ANNOTATE_EN } from "../annotate/text";
+import { CHAT_EN } from "../chat/text";
 import { MODELS_EN } from "../models/text";
 import { OFFLINE_EN } from "../offline/text";
 import { EXAMPLES_EN } from "../examples/text";
@@ -33,7 +34,7 @@ import { I18N_EN } from "./text";
 const ENGLISH: EnglishCatalogs = {
   account: ACCOUNT_EN, admin: ADMIN_EN, auth: AUTH_EN, forms: FORM_EN, inbox: INBOX_EN, join: JOIN_EN,
   leaderboard: LEADERBOARD_EN, browse: BROWSE_EN, campaigns: CAMPAIGN_EN, create: CREATE_EN, webhooks: WEBHOOK_EN, i18n: I18N_EN,
-  annotate: ANNOTATE_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
+  annotate: ANNOTATE_EN, chat: CHAT_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
   offline: OFFLINE_EN, settings: SETTINGS_EN, owner: OWNER_EN, shell: SHELL_EN, outboxPage: OUTBOX_PAGE_EN, examples: EXAMPLES_EN,
   network: NETWORK_EN,
 };

@@ -16,6 +16,7 @@ import type { CAMPAIGN_EN } from "../owner/campaigns/text";
 import type { CREATE_EN } from "../owner/create/text";
 import type { WEBHOOK_EN } from "../owner/webhooks/text";
 import type { ANNOTATE_EN } from "../annotate/text";
+import type { CHAT_EN } from "../chat/text";
 import type { MODELS_EN } from "../models/text";
 import type { OFFLINE_EN } from "../offline/text";
 import type { EXAMPLES_EN } from "../examples/text";
@@ -42,6 +43,7 @@ export interface EnglishCatalogs {
   webhooks: typeof WEBHOOK_EN;
   i18n: typeof I18N_EN;
   annotate: typeof ANNOTATE_EN;
+  chat: typeof CHAT_EN;
   validate: typeof VALIDATE_EN;
   exampleView: typeof EXAMPLE_VIEW_EN;
   claims: typeof CLAIM_EN;

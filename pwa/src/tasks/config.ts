@@ -31,6 +31,11 @@ export function isQA(config: TaskConfig): boolean {
   return config.kind === "extractive_qa";
 }
 
+/** A chat with a generative target (pwa/src/chat) instead of a written example. */
+export function isGenerative(config: TaskConfig): boolean {
+  return config.kind === "generative";
+}
+
 export function labelsOf(config: TaskConfig): string[] {
   return config.kind === "classification" ? (config.labels ?? []) : [];
 }

@@ -12,6 +12,7 @@ import { campaigns } from "../../owner/campaigns/text.ar";
 import { create } from "../../owner/create/text.ar";
 import { webhooks } from "../../owner/webhooks/text.ar";
 import { annotate } from "../../annotate/text.ar";
+import { chat } from "../../chat/text.ar";
 import { models } from "../../models/text.ar";
 import { offline } from "../../offline/text.ar";
 import { examples, outboxPage } from "../../outbox/page.ar";
@@ -24,7 +25,7 @@ import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.ar";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };

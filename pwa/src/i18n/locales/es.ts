@@ -12,6 +12,7 @@ import { campaigns } from "../../owner/campaigns/text.es";
 import { create } from "../../owner/create/text.es";
 import { webhooks } from "../../owner/webhooks/text.es";
 import { annotate } from "../../annotate/text.es";
+import { chat } from "../../chat/text.es";
 import { models } from "../../models/text.es";
 import { offline } from "../../offline/text.es";
 import { examples, outboxPage } from "../../outbox/page.es";
@@ -24,7 +25,7 @@ import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.es";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };

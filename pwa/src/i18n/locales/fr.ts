@@ -12,6 +12,7 @@ import { campaigns } from "../../owner/campaigns/text.fr";
 import { create } from "../../owner/create/text.fr";
 import { webhooks } from "../../owner/webhooks/text.fr";
 import { annotate } from "../../annotate/text.fr";
+import { chat } from "../../chat/text.fr";
 import { models } from "../../models/text.fr";
 import { offline } from "../../offline/text.fr";
 import { examples, outboxPage } from "../../outbox/page.fr";
@@ -24,7 +25,7 @@ import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.fr";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };
