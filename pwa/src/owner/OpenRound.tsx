@@ -11,7 +11,7 @@ import type { TaskDetail } from "../api/types";
 import { loadTasks } from "../tasks/store";
 import { SERVED_TARGET_MODELS } from "./create/documents";
 import { errorText, Status, type Message } from "./status";
-import { anyChoosable, chosenTargets, keepChosen, targetOptions, type TargetOption } from "./targets";
+import { anyChoosable, chosenTargets, keepChosen, servedFor, servedKind, targetOptions, type TargetOption } from "./targets";
 import { OWNER_TEXT as T, ROUND_TEXT } from "./text";
 import { useOwnerQuery } from "./useOwnerQuery";
 
@@ -29,7 +29,10 @@ export function describeTarget(o: TargetOption): string {
 export function OpenRoundCard({ task, onOpened }: { task: TaskDetail; onOpened: () => Promise<void> }) {
   const code = task.code;
   const targets = useOwnerQuery(
-    async () => targetOptions((await request(SERVED_TARGET_MODELS, { kind: task.config.kind, taskCode: code })).servedTargetModels),
+    async () => {
+      const { servedTargetModels: served } = await request(SERVED_TARGET_MODELS, { kind: servedKind(task.config.kind), taskCode: code });
+      return targetOptions({ ...served, targets: servedFor(served.targets, task.config.kind) });
+    },
     [code, task.config.kind],
   );
   const options = targets.data ?? [];

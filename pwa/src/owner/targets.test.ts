@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServedModel, ServedTargets } from "./create/documents";
-import { anyChoosable, chosenTargets, keepChosen, targetOptions } from "./targets";
+import { anyChoosable, chosenTargets, keepChosen, servedFor, servedKind, targetOptions } from "./targets";
 
 function served(name: string, patch: Partial<ServedModel> = {}): ServedModel {
   return {
@@ -51,5 +51,15 @@ describe("round target options", () => {
     expect(anyChoosable(options)).toBe(true);
     expect(anyChoosable(targetOptions({ targets: [data.targets[1], data.targets[3]], submissions: [] }))).toBe(false);
     expect(anyChoosable(targetOptions({ targets: [], submissions: [] }))).toBe(false);
+  });
+});
+
+describe("generative targets", () => {
+  it("are asked for unfiltered and picked out: text in, text streamed out follows no classifier contract", () => {
+    expect(servedKind("generative")).toBeNull();
+    expect(servedKind("classification")).toBe("classification");
+    const models = [served("sentiment"), served("chat_demo", { kind: null, inputs: ["text_input"] }), served("qa", { kind: "extractive_qa" })];
+    expect(servedFor(models, "generative").map((m) => m.name)).toEqual(["chat_demo"]);
+    expect(servedFor(models, "classification")).toBe(models);
   });
 });

@@ -21,6 +21,19 @@ export interface TargetOption {
   input: TargetInput;
 }
 
+/**
+ * servedTargetModels' `kind` filter for a task kind. Generative targets (text in, text streamed out) follow neither
+ * classifier contract, so they are asked for unfiltered and picked out by `servedFor`.
+ */
+export function servedKind(kind: string): string | null {
+  return kind === "generative" ? null : kind;
+}
+
+/** The served models a task of this kind can use (a generative task: those whose outputs follow no classifier contract). */
+export function servedFor<T extends { kind: string | null }>(models: T[], kind: string): T[] {
+  return kind === "generative" ? models.filter((m) => m.kind === null || m.kind === "generative") : models;
+}
+
 export function targetOptions(data: ServedTargets): TargetOption[] {
   const served = data.targets.map((m): TargetOption => {
     const choosable = m.usable && m.ready;

@@ -9,6 +9,7 @@ import type { ErrorResult } from "../../api/types";
 import { href } from "../../router";
 import { loadTasks } from "../../tasks/store";
 import { errorText, useFocusFirstInvalid } from "../status";
+import { servedFor, servedKind } from "../targets";
 import {
   buildConfig, clientProblems, controlFor, defaultState, jsonProblem, safeParse, stateFromConfig, type FormState, type Problem,
 } from "./builder";
@@ -45,10 +46,10 @@ export function CreateTaskPage() {
   useEffect(() => {
     let live = true;
     setModelsLoading(true);
-    request(SERVED_TARGET_MODELS, { kind: state.kind, taskCode: null }).then(
+    request(SERVED_TARGET_MODELS, { kind: servedKind(state.kind), taskCode: null }).then(
       ({ servedTargetModels }) => {
         if (!live) return;
-        const list = servedTargetModels.targets;
+        const list = servedFor(servedTargetModels.targets, state.kind);
         setModels(list);
         setModelsFailure("");
         setModelsLoading(false);

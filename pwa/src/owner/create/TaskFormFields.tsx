@@ -4,7 +4,9 @@
  * keep the creation form's "ct-…" ids on both pages: the server's field paths map to them (builder's controlFor).
  * Also the config's JSON editor both pages open in its place, with its syntax error and the server's errors.
  */
-import { FOOLING, fieldRow, METRICS, withKind, type FieldRow, type FormState, type Kind } from "./builder";
+import {
+  defaultGenerative, FOOLING, fieldRow, KINDS, METRICS, withKind, type FieldRow, type FormState, type GenerativeState,
+} from "./builder";
 import { described, Field, FieldError, FieldRows, type Errors } from "./parts";
 import { CREATE_TEXT as T } from "./text";
 
@@ -24,12 +26,16 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
   const setRow = (key: RowKey) => (index: number, row: FieldRow) =>
     edit((s) => ({ ...s, [key]: s[key].map((r, i) => (i === index ? row : r)) }));
   const removeRow = (key: RowKey) => (index: number) => edit((s) => ({ ...s, [key]: s[key].filter((_, i) => i !== index) }));
+  const generative = state.kind === "generative";
+  const g = state.generative ?? defaultGenerative();
+  const setGen = (patch: Partial<GenerativeState>) =>
+    edit((s) => ({ ...s, generative: { ...(s.generative ?? defaultGenerative()), ...patch } }));
 
   return (
     <>
       <fieldset class="field">
         <legend id={`${kindName}-legend`}>{T.kind}</legend>
-        {(["classification", "extractive_qa"] as Kind[]).map((k, i) => (
+        {KINDS.map((k, i) => (
           <label class="choice" key={k}>
             <input type="radio" name={kindName} id={i === 0 ? "ct-kind" : undefined} value={k} checked={state.kind === k}
               onChange={() => edit((s) => withKind(s, k))} />
@@ -46,14 +52,17 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
         {T.addContext}
       </button>
 
-      <Heading>{T.inputFields}</Heading>
+      <Heading>{generative ? T.inputFieldsGenerative : T.inputFields}</Heading>
       <FieldRows rows={state.inputFields} input={true} errors={errors} onChange={setRow("inputFields")}
-        contextNames={state.contextFields.map((r) => r.name)} onRemove={removeRow("inputFields")} />
+        contextNames={state.contextFields.map((r) => r.name)} onRemove={removeRow("inputFields")}
+        minimum={generative ? 0 : 1} modelChoice={!generative} />
       <button type="button" onClick={() => update({ inputFields: [...state.inputFields, fieldRow(`field_${state.inputFields.length + 1}`, false)] })}>
         {T.addInput}
       </button>
 
-      {state.kind === "classification" ? (
+      {generative ? (
+        <GenerativeFields g={g} set={setGen} errors={errors} Heading={Heading} />
+      ) : state.kind === "classification" ? (
         <Field id="ct-labels" label={T.labels} errors={errors} hint={T.labelsHint}>
           <input dir="auto" type="text" {...described("ct-labels", errors, true)} value={state.labels} spellcheck={false}
             onInput={(e) => update({ labels: e.currentTarget.value })} />
@@ -80,6 +89,22 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
           {FOOLING[state.kind].map((m) => <option key={m} value={m}>{T.foolingNames[m] ?? m}</option>)}
         </select>
       </Field>
+      {generative && state.foolingMetric === "judge_model" && (
+        <>
+          <Field id="ct-gen-judge-model" label={T.judgeModel} errors={errors}>
+            <input type="text" {...described("ct-gen-judge-model", errors)} value={g.judgeModel} spellcheck={false} autocapitalize="off"
+              onInput={(e) => setGen({ judgeModel: e.currentTarget.value })} />
+          </Field>
+          <Field id="ct-gen-judge-label" label={T.judgeLabel} errors={errors}>
+            <input type="text" {...described("ct-gen-judge-label", errors)} value={g.judgeLabel} spellcheck={false} autocapitalize="off"
+              onInput={(e) => setGen({ judgeLabel: e.currentTarget.value })} />
+          </Field>
+          <Field id="ct-gen-judge-threshold" label={T.judgeThreshold} errors={errors} hint={T.judgeHint}>
+            <input type="number" min={0.01} max={1} step={0.05} {...described("ct-gen-judge-threshold", errors, true)} value={g.judgeThreshold}
+              onInput={(e) => setGen({ judgeThreshold: e.currentTarget.value })} />
+          </Field>
+        </>
+      )}
       {state.foolingMetric === "string_f1" && (
         <Field id="ct-threshold" label={T.threshold} errors={errors}>
           <input type="number" min={0.01} max={1} step={0.05} {...described("ct-threshold", errors)} value={state.threshold}
@@ -96,6 +121,53 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
         <label for="ct-leaderboard-private">{T.leaderboardPrivate}</label>
         <p class="hint" id="ct-leaderboard-private-hint">{T.leaderboardPrivateHint}</p>
       </div>
+    </>
+  );
+}
+
+/** A generative task's conversation settings: mode and turn limit, system prompt, goal, categories, reply length and
+ * temperature (the judge's settings sit under Judging). */
+function GenerativeFields({ g, set, errors, Heading }: {
+  g: GenerativeState;
+  set: (patch: Partial<GenerativeState>) => void;
+  errors: Errors;
+  Heading: "h2" | "h3";
+}) {
+  return (
+    <>
+      <Heading>{T.generativeTitle}</Heading>
+      <Field id="ct-gen-goal" label={T.genGoal} errors={errors} hint={T.genGoalHint}>
+        <textarea dir="auto" rows={2} {...described("ct-gen-goal", errors, true)} value={g.goal}
+          onInput={(e) => set({ goal: e.currentTarget.value })} />
+      </Field>
+      <Field id="ct-gen-mode" label={T.genMode} errors={errors}>
+        <select {...described("ct-gen-mode", errors)} value={g.mode}
+          onChange={(e) => set({ mode: e.currentTarget.value === "prompt" ? "prompt" : "chat" })}>
+          {(["chat", "prompt"] as const).map((m) => <option key={m} value={m}>{T.genModes[m]}</option>)}
+        </select>
+      </Field>
+      {g.mode === "chat" && (
+        <Field id="ct-gen-turns" label={T.genTurns} errors={errors}>
+          <input type="number" min={1} max={50} step={1} {...described("ct-gen-turns", errors)} value={g.maxTurns}
+            onInput={(e) => set({ maxTurns: e.currentTarget.value })} />
+        </Field>
+      )}
+      <Field id="ct-gen-system" label={T.genSystem} errors={errors} hint={T.genSystemHint}>
+        <textarea dir="auto" rows={3} {...described("ct-gen-system", errors, true)} value={g.systemPrompt}
+          onInput={(e) => set({ systemPrompt: e.currentTarget.value })} />
+      </Field>
+      <Field id="ct-gen-categories" label={T.genCategories} errors={errors} hint={T.genCategoriesHint}>
+        <input type="text" {...described("ct-gen-categories", errors, true)} value={g.categories} spellcheck={false} autocapitalize="off"
+          onInput={(e) => set({ categories: e.currentTarget.value })} />
+      </Field>
+      <Field id="ct-gen-max-tokens" label={T.genMaxTokens} errors={errors}>
+        <input type="number" min={1} max={1024} step={1} {...described("ct-gen-max-tokens", errors)} value={g.maxTokens}
+          onInput={(e) => set({ maxTokens: e.currentTarget.value })} />
+      </Field>
+      <Field id="ct-gen-temperature" label={T.genTemperature} errors={errors}>
+        <input type="number" min={0} max={2} step={0.1} {...described("ct-gen-temperature", errors)} value={g.temperature}
+          onInput={(e) => set({ temperature: e.currentTarget.value })} />
+      </Field>
     </>
   );
 }

@@ -5,7 +5,7 @@ import {
   buildConfig, clientProblems, controlFor, defaultState, fieldRow, jsonProblem, stateFromConfig, withKind,
 } from "./builder";
 import CONFIGS from "./configs.json";
-import { typedState } from "./typed";
+import { generativeState, typedState } from "./typed";
 
 describe("buildConfig", () => {
   it("builds the documents the server accepts (configs.json, posted by the API test) for every kind", () => {
@@ -68,7 +68,7 @@ describe("buildConfig", () => {
 
 describe("stateFromConfig", () => {
   it("round-trips what the form builds", () => {
-    for (const config of [CONFIGS.classification, CONFIGS.extractive_qa, CONFIGS.typed]) {
+    for (const config of [CONFIGS.classification, CONFIGS.extractive_qa, CONFIGS.typed, CONFIGS.generative, CONFIGS.generative_judged]) {
       const state = stateFromConfig(config);
       expect(state).not.toBeNull();
       expect(buildConfig(state!)).toEqual(config);
@@ -90,6 +90,81 @@ describe("stateFromConfig", () => {
     expect(stateFromConfig({ ...CONFIGS.classification, input_fields: "statement" })).toBeNull();
     expect(stateFromConfig({ ...CONFIGS.classification, input_fields: [{ display_name: "no name" }] })).toBeNull();
   });
+});
+
+describe("generative tasks", () => {
+  it("builds the documents the server accepts, judged by the author or by a judge model", () => {
+    expect(buildConfig(generativeState())).toEqual(CONFIGS.generative);
+    expect(buildConfig(generativeState(true))).toEqual(CONFIGS.generative_judged);
+  });
+
+  it("writes max_turns in chat mode only and the judge only under judge_model", () => {
+    const prompt = generativeState(true);
+    prompt.generative = { ...prompt.generative!, mode: "prompt" };
+    prompt.foolingMetric = "ask_user";
+    const block = buildConfig(prompt).generative as Record<string, unknown>;
+    expect(block.mode).toBe("prompt");
+    expect(block).not.toHaveProperty("max_turns");
+    expect(block).not.toHaveProperty("judge");
+  });
+
+  it("sends context fields only to the model and has no labels", () => {
+    const state = generativeState();
+    state.inputFields.push({ ...fieldRow("severity", true), type: "rating", scale: "5" });
+    const config = buildConfig(state);
+    expect(config.model_inputs).toEqual(["scenario"]);
+    expect(config.input_fields).toEqual([{ name: "severity", type: "rating", scale: 5 }]);
+    expect(config).not.toHaveProperty("labels");
+    expect(config).not.toHaveProperty("answer_context_field");
+  });
+
+  it("keeps the block's settings the form has no control for (stop strings, message length, the judge's input)", () => {
+    const stored = {
+      ...CONFIGS.generative_judged,
+      generative: { ...CONFIGS.generative_judged.generative, stop: ["\nUser:"], max_message_length: 500, judge: { ...CONFIGS.generative_judged.generative.judge, input: "text" } },
+    };
+    const state = stateFromConfig(stored)!;
+    expect(state.generative).toMatchObject({ goal: "Make the model state a false fact.", judgeModel: "sentiment_judge", judgeThreshold: "0.8" });
+    expect(buildConfig(state)).toEqual(stored);
+    // a config without input fields (the server's default) reads too
+    const { input_fields: _none, ...bare } = CONFIGS.generative;
+    expect(stateFromConfig(bare)?.inputFields).toEqual([]);
+  });
+
+  it("switching to generative drops the input fields and shows the context to the model; switching back restores one", () => {
+    const state = withKind(defaultState("classification"), "generative");
+    expect(state.inputFields).toEqual([]);
+    expect(state.contextFields).toEqual(defaultState("generative").contextFields); // untouched defaults: a scenario
+    const edited = defaultState("classification");
+    edited.contextFields[0].displayName = "Topic";
+    expect(withKind(edited, "generative").contextFields).toEqual([{ ...edited.contextFields[0], toModel: true }]);
+    expect(buildConfig(state)).toMatchObject({ output_fields: ["text_output"], performance_metric: "token_f1", fooling: { metric: "ask_user" } });
+    const back = withKind(state, "classification");
+    expect(back.inputFields.map((r) => r.name)).toEqual(["statement"]);
+    expect(back.contextFields).toEqual(defaultState("classification").contextFields);
+    expect(buildConfig(back)).not.toHaveProperty("generative");
+  });
+
+  it("asks for the goal and, under judge_model, the judge's model and label before the round trip", () => {
+    const state = withKind(defaultState(), "generative");
+    expect(clientProblems("red", "Red", state).map((p) => p.field)).toEqual(["config.generative.goal"]);
+    state.foolingMetric = "judge_model";
+    expect(clientProblems("red", "Red", state).map((p) => p.field)).toEqual([
+      "config.generative.goal", "config.generative.judge.model", "config.generative.judge.label",
+    ]);
+    expect(clientProblems("red", "Red", generativeState(true))).toEqual([]);
+  });
+
+  it.each([
+    ["config.generative", "ct-gen-goal"],
+    ["config.generative.goal", "ct-gen-goal"],
+    ["config.generative.max_turns", "ct-gen-turns"],
+    ["config.generative.attack_categories", "ct-gen-categories"],
+    ["config.generative.temperature", "ct-gen-temperature"],
+    ["config.generative.judge", "ct-gen-judge-model"],
+    ["config.generative.judge.label", "ct-gen-judge-label"],
+    ["config.generative.judge.threshold", "ct-gen-judge-threshold"],
+  ])("the server's %s → %s", (path, id) => expect(controlFor(path)).toBe(id));
 });
 
 describe("jsonProblem", () => {

@@ -5,7 +5,7 @@
  */
 import { CREATE_TEXT } from "./text";
 
-export type Kind = "classification" | "extractive_qa";
+export type Kind = "classification" | "extractive_qa" | "generative";
 /** Field types the server accepts (server/tasks/config.py); "text" is written by omitting `type`. */
 export const INPUT_TYPES = [
   "text",
@@ -46,6 +46,22 @@ export interface FieldRow {
 export const SHOW_WHEN = ["always", "fooled", "not_fooled"] as const;
 export type ShowWhen = (typeof SHOW_WHEN)[number];
 
+/** A generative task's `generative` block (docs/task-config.md, "Generative tasks"), as the form edits it. */
+export interface GenerativeState {
+  mode: "chat" | "prompt";
+  maxTurns: string; // chat mode: messages per conversation
+  systemPrompt: string;
+  goal: string;
+  categories: string; // comma-separated identifiers
+  maxTokens: string;
+  temperature: string;
+  judgeModel: string; // fooling judge_model: the classifier on Triton that scores each reply
+  judgeLabel: string;
+  judgeThreshold: string;
+  /** Keys of the block this form has no control for (stop strings, the message length, the judge's input), kept. */
+  extra: Record<string, unknown>;
+}
+
 export interface FormState {
   kind: Kind;
   contextFields: FieldRow[];
@@ -58,19 +74,36 @@ export interface FormState {
   votes: string;
   /** Only the task's owners (and admins) read its leaderboard (config `dynascore.leaderboard: private`). */
   leaderboardPrivate?: boolean;
+  /** Generative tasks only (the block is written for kind "generative"; kept meanwhile for a switch back). */
+  generative?: GenerativeState;
   /** Keys of a config this form has no control for, kept as they were (the JSON editor may add them). */
   extra: Record<string, unknown>;
 }
 
-export const METRICS: Record<Kind, string[]> = { classification: ["accuracy", "macro_f1"], extractive_qa: ["squad_f1"] };
+export const KINDS: readonly Kind[] = ["classification", "extractive_qa", "generative"];
+export const METRICS: Record<Kind, string[]> = {
+  classification: ["accuracy", "macro_f1"],
+  extractive_qa: ["squad_f1"],
+  generative: ["token_f1"],
+};
 export const FOOLING: Record<Kind, string[]> = {
   classification: ["exact_match", "ask_user"],
   extractive_qa: ["string_f1", "ask_user"],
+  generative: ["ask_user", "judge_model"],
 };
 const OUTPUTS: Record<Kind, string[]> = {
   classification: ["label", "probs"],
   extractive_qa: ["answer", "start", "end", "confidence"],
+  generative: ["text_output"],
 };
+
+/** The server's defaults of a generative block (server/tasks/generative_config.py). */
+export function defaultGenerative(): GenerativeState {
+  return {
+    mode: "chat", maxTurns: "5", systemPrompt: "", goal: "", categories: "", maxTokens: "128", temperature: "0.7",
+    judgeModel: "", judgeLabel: "", judgeThreshold: "0.5", extra: {},
+  };
+}
 
 export function fieldRow(name: string, toModel: boolean, maxLength = ""): FieldRow {
   return {
@@ -85,6 +118,19 @@ export const modelReadable = (row: FieldRow, input: boolean): boolean =>
 
 export function defaultState(kind: Kind = "classification"): FormState {
   const qa = kind === "extractive_qa";
+  if (kind === "generative") {
+    // Annotators write messages, not fields: no input field; the scenario is shown to the model after its system prompt.
+    return {
+      ...defaultState("classification"),
+      kind,
+      contextFields: [{ ...fieldRow("scenario", true, "2000"), displayName: "Scenario" }],
+      inputFields: [],
+      labels: "",
+      performanceMetric: METRICS.generative[0],
+      foolingMetric: FOOLING.generative[0],
+      generative: defaultGenerative(),
+    };
+  }
   return {
     kind,
     contextFields: [{ ...fieldRow("context", qa, "5000"), displayName: qa ? "Passage" : "Prompt" }],
@@ -99,19 +145,38 @@ export function defaultState(kind: Kind = "classification"): FormState {
   };
 }
 
-/** The form switched to another kind: metrics, labels and the answer field follow; the fields stay. */
+/**
+ * The form switched to another kind: metrics, labels and the answer field follow; the fields stay, except that a
+ * generative task starts without input fields (annotators write messages) and with its context shown to the model
+ * (context fields left as the defaults become its scenario), and a task switched back from it gets the defaults again.
+ */
 export function withKind(state: FormState, kind: Kind): FormState {
   if (state.kind === kind) return state;
   const base = defaultState(kind);
+  const generative = kind === "generative";
+  // Fields left as the previous kind's defaults become the new kind's (a generative task's context is a scenario).
+  const untouched = (generative || state.kind === "generative")
+    && sameRows(state.contextFields, defaultState(state.kind).contextFields);
+  const contextFields = untouched
+    ? base.contextFields
+    : generative && !state.contextFields.some((r) => r.toModel)
+      ? state.contextFields.map((r) => ({ ...r, toModel: true }))
+      : state.contextFields;
+  const inputFields = generative ? [] : state.kind === "generative" && !state.inputFields.length ? base.inputFields : state.inputFields;
   return {
     ...state,
     kind,
+    contextFields,
+    inputFields,
+    generative: state.generative ?? (generative ? defaultGenerative() : undefined),
     labels: kind === "classification" ? state.labels || base.labels : "",
     answerContextField: kind === "extractive_qa" ? state.answerContextField || state.contextFields[0]?.name || "" : "",
     performanceMetric: base.performanceMetric,
     foolingMetric: base.foolingMetric,
   };
 }
+
+const sameRows = (a: FieldRow[], b: FieldRow[]) => JSON.stringify(a) === JSON.stringify(b);
 
 export const splitList = (text: string): string[] => text.split(/[,\n]/).map((s) => s.trim()).filter(Boolean);
 
@@ -142,9 +207,28 @@ function spec(row: FieldRow, input: boolean): Record<string, unknown> {
   return out;
 }
 
+/** The `generative` block the form describes; the judge only when a judge decides (fooling judge_model). */
+export function buildGenerative(g: GenerativeState, foolingMetric: string): Record<string, unknown> {
+  const block: Record<string, unknown> = { ...g.extra, mode: g.mode };
+  if (g.mode === "chat") block.max_turns = Math.round(numberOr(g.maxTurns, 5));
+  else delete block.max_turns;
+  block.system_prompt = g.systemPrompt.trim();
+  block.goal = g.goal.trim();
+  block.attack_categories = splitList(g.categories);
+  block.max_tokens = Math.round(numberOr(g.maxTokens, 128));
+  block.temperature = numberOr(g.temperature, 0.7);
+  if (foolingMetric === "judge_model") {
+    block.judge = { ...asObject(g.extra.judge), model: g.judgeModel.trim(), label: g.judgeLabel.trim(), threshold: numberOr(g.judgeThreshold, 0.5) };
+  } else {
+    delete block.judge;
+  }
+  return block;
+}
+
 /** The config document the form describes (what createTask receives). */
 export function buildConfig(state: FormState): Record<string, unknown> {
   const qa = state.kind === "extractive_qa";
+  const generative = state.kind === "generative";
   const config: Record<string, unknown> = {
     ...state.extra,
     kind: state.kind,
@@ -152,7 +236,8 @@ export function buildConfig(state: FormState): Record<string, unknown> {
     input_fields: state.inputFields.map((r) => spec(r, true)),
     model_inputs: [
       ...state.contextFields.filter((r) => r.toModel),
-      ...state.inputFields.filter((r) => r.toModel && modelReadable(r, true)),
+      // A generative target is shown context fields only; input fields are asked when the conversation is submitted.
+      ...(generative ? [] : state.inputFields.filter((r) => r.toModel && modelReadable(r, true))),
     ].map((r) => r.name.trim()),
     output_fields: OUTPUTS[state.kind],
     fooling: {
@@ -163,6 +248,7 @@ export function buildConfig(state: FormState): Record<string, unknown> {
     validation: { ...asObject(state.extra.validation), num_matching_validations: Math.round(numberOr(state.votes, 3)) },
   };
   if (qa) config.answer_context_field = state.answerContextField;
+  else if (generative) config.generative = buildGenerative(state.generative ?? defaultGenerative(), state.foolingMetric);
   else config.labels = splitList(state.labels);
   // Written only when it says something (private, or a stored choice): a config without it reads as before.
   const dynascore = { ...asObject(state.extra.dynascore) };
@@ -178,8 +264,38 @@ function asObject(value: unknown): Record<string, unknown> {
 
 const CONTROLLED = new Set([
   "kind", "context_fields", "input_fields", "model_inputs", "output_fields", "fooling", "performance_metric", "validation",
-  "labels", "answer_context_field",
+  "labels", "answer_context_field", "generative",
 ]);
+
+const GENERATIVE_CONTROLLED = new Set([
+  "mode", "max_turns", "system_prompt", "goal", "attack_categories", "max_tokens", "temperature", "judge",
+]);
+
+/** A config's `generative` block as form state (what the form has no control for kept in `extra`). */
+export function generativeFromConfig(value: unknown): GenerativeState {
+  const g = asObject(value);
+  const base = defaultGenerative();
+  const judge = asObject(g.judge);
+  const { model: _model, label: _label, threshold: _threshold, ...judgeRest } = judge;
+  const extra: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(g)) if (!GENERATIVE_CONTROLLED.has(key)) extra[key] = v;
+  if (Object.keys(judgeRest).length) extra.judge = judgeRest;
+  const text = (v: unknown, fallback: string) => (typeof v === "string" ? v : fallback);
+  const num = (v: unknown, fallback: string) => (typeof v === "number" ? String(v) : fallback);
+  return {
+    mode: g.mode === "prompt" ? "prompt" : "chat",
+    maxTurns: num(g.max_turns, base.maxTurns),
+    systemPrompt: text(g.system_prompt, ""),
+    goal: text(g.goal, ""),
+    categories: Array.isArray(g.attack_categories) ? g.attack_categories.join(", ") : "",
+    maxTokens: num(g.max_tokens, base.maxTokens),
+    temperature: num(g.temperature, base.temperature),
+    judgeModel: text(judge.model, ""),
+    judgeLabel: text(judge.label, ""),
+    judgeThreshold: num(judge.threshold, base.judgeThreshold),
+    extra,
+  };
+}
 
 function rowOf(raw: unknown, modelInputs: string[], input: boolean): FieldRow | null {
   const o = asObject(raw);
@@ -213,12 +329,14 @@ function rowOf(raw: unknown, modelInputs: string[], input: boolean): FieldRow | 
  */
 export function stateFromConfig(config: unknown): FormState | null {
   const o = asObject(config);
-  if (o.kind !== "classification" && o.kind !== "extractive_qa") return null;
+  if (o.kind !== "classification" && o.kind !== "extractive_qa" && o.kind !== "generative") return null;
   const kind: Kind = o.kind;
-  if (!Array.isArray(o.context_fields) || !Array.isArray(o.input_fields)) return null;
+  // A generative task may leave its input fields out (the server's default: none).
+  const inputList = kind === "generative" && o.input_fields === undefined ? [] : o.input_fields;
+  if (!Array.isArray(o.context_fields) || !Array.isArray(inputList)) return null;
   const modelInputs = Array.isArray(o.model_inputs) ? o.model_inputs.filter((n): n is string => typeof n === "string") : [];
   const contextFields = o.context_fields.map((r) => rowOf(r, modelInputs, false));
-  const inputFields = o.input_fields.map((r) => rowOf(r, modelInputs, true));
+  const inputFields = inputList.map((r) => rowOf(r, modelInputs, true));
   if (contextFields.includes(null) || inputFields.includes(null)) return null;
   const fooling = asObject(o.fooling);
   const validation = asObject(o.validation);
@@ -238,6 +356,7 @@ export function stateFromConfig(config: unknown): FormState | null {
     threshold: typeof fooling.threshold === "number" ? String(fooling.threshold) : base.threshold,
     votes: typeof votes === "number" ? String(votes) : base.votes,
     leaderboardPrivate: asObject(o.dynascore).leaderboard === "private",
+    ...(kind === "generative" ? { generative: generativeFromConfig(o.generative) } : {}),
     extra,
   };
 }
@@ -277,6 +396,7 @@ export function controlFor(path: string): string | null {
   if (head === "code" || head === "name" || head === "description" || head === "instructions") return `ct-${head}`;
   if (head === "targetModels") return "ct-target";
   if (head !== "config") return null;
+  if (rest[0] === "generative") return generativeControl(rest.slice(1));
   const [key, index, sub] = rest;
   switch (key) {
     case undefined:
@@ -309,6 +429,18 @@ export function controlFor(path: string): string | null {
     default:
       return null;
   }
+}
+
+/** The control of a path inside the generative block (`generative.judge.model` → "ct-gen-judge-model"). */
+function generativeControl(path: string[]): string | null {
+  const [key, sub] = path;
+  const controls: Record<string, string> = {
+    mode: "ct-gen-mode", max_turns: "ct-gen-turns", system_prompt: "ct-gen-system", goal: "ct-gen-goal",
+    attack_categories: "ct-gen-categories", max_tokens: "ct-gen-max-tokens", temperature: "ct-gen-temperature",
+  };
+  if (key === undefined) return "ct-gen-goal"; // the block is missing: the goal is the first thing it needs
+  if (key === "judge") return sub === "label" ? "ct-gen-judge-label" : sub === "threshold" ? "ct-gen-judge-threshold" : "ct-gen-judge-model";
+  return controls[key] ?? null;
 }
 
 export interface Problem {
@@ -346,5 +478,13 @@ export function clientProblems(code: string, name: string, state: FormState | nu
     });
   if (state.kind === "classification" && splitList(state.labels).length < 2)
     problems.push({ field: "config.labels", message: t.twoLabels });
+  if (state.kind === "generative") {
+    const g = state.generative ?? defaultGenerative();
+    if (!g.goal.trim()) problems.push({ field: "config.generative.goal", message: t.goalMissing });
+    if (state.foolingMetric === "judge_model") {
+      if (!g.judgeModel.trim()) problems.push({ field: "config.generative.judge.model", message: t.judgeModelMissing });
+      if (!g.judgeLabel.trim()) problems.push({ field: "config.generative.judge.label", message: t.judgeLabelMissing });
+    }
+  }
   return problems;
 }

@@ -39,10 +39,14 @@ export function Field({ id, label, errors, hint, children }: {
   );
 }
 
-export function FieldRows({ rows, input, errors, onChange, onRemove, contextNames = [] }: {
+export function FieldRows({ rows, input, errors, onChange, onRemove, contextNames = [], minimum = 1, modelChoice = true }: {
   rows: FieldRow[];
   input: boolean;
   contextNames?: string[];
+  /** How many rows must stay (a generative task may have no input field). */
+  minimum?: number;
+  /** Whether the row can be sent to the model (not a generative task's input fields: its target reads context only). */
+  modelChoice?: boolean;
   errors: Errors;
   onChange: (index: number, row: FieldRow) => void;
   onRemove: (index: number) => void;
@@ -130,7 +134,7 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
                   onInput={(e) => set({ help: e.currentTarget.value })} />
               </Field>
             )}
-            {modelReadable(row, input) ? (
+            {!modelChoice ? null : modelReadable(row, input) ? (
               <div class="field checkbox">
                 <input type="checkbox" {...described(id("model"), errors)} checked={row.toModel}
                   onChange={(e) => set({ toModel: e.currentTarget.checked })} />
@@ -138,7 +142,7 @@ export function FieldRows({ rows, input, errors, onChange, onRemove, contextName
               </div>
             ) : <p class="hint" id={id("model")} tabIndex={-1}>{T.fieldNotToModel}</p>}
             <FieldError id={id("model")} errors={errors} />
-            {rows.length > 1 && (
+            {rows.length > minimum && (
               <button type="button" onClick={() => onRemove(i)}>{T.removeField(word, i + 1)}</button>
             )}
           </fieldset>
@@ -233,6 +237,14 @@ export function Preview({ state, config, values, onChange }: {
       <FormFields fields={fields.filter((f) => f.showWhen === "always")} values={values} onChange={onChange} contexts={contexts}
         idPrefix="ct-preview-" />
       {state.kind === "extractive_qa" && <p class="hint">{T.previewQa}</p>}
+      {state.kind === "generative" && state.generative && (
+        <>
+          {state.generative.goal.trim() && <p class="goal" dir="auto" data-testid="preview-goal">{state.generative.goal}</p>}
+          <p class="hint">
+            {state.generative.mode === "prompt" ? T.previewPrompt : T.previewChat(Math.round(Number(state.generative.maxTurns) || 5))}
+          </p>
+        </>
+      )}
       {fields.some((f) => f.showWhen !== "always") && (
         <>
           <h3>{T.previewAfter}</h3>

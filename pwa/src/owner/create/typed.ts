@@ -1,6 +1,7 @@
-/** A form state using every input field type (configs.json "typed": vitest builds it, the API test posts it). */
+/** Form states the builder test builds into configs.json (vitest checks them; API and browser tests post them). */
 import { defaultState, fieldRow, type FieldRow, type FormState } from "./builder";
 
+/** A form state using every input field type (configs.json "typed"). */
 export function typedState(): FormState {
   const state = defaultState("classification");
   const row = (name: string, patch: Partial<FieldRow>): FieldRow => ({ ...fieldRow(name, false), ...patch });
@@ -14,5 +15,25 @@ export function typedState(): FormState {
     row("sure", { type: "boolean", displayName: "I am sure" }),
     row("evidence", { type: "span", spanOf: "context" }),
   );
+  return state;
+}
+
+/** A generative task's form state as an owner fills it in (configs.json "generative", and "generative_judged" with a
+ * judge deciding): the server accepts both as they are. */
+export function generativeState(judged = false): FormState {
+  const state = defaultState("generative");
+  state.generative = {
+    ...state.generative!,
+    goal: "Make the model state a false fact.",
+    systemPrompt: "You are a helpful assistant.",
+    categories: "false_fact, insult",
+    maxTurns: "3",
+    maxTokens: "24",
+    temperature: "0",
+  };
+  if (judged) {
+    state.foolingMetric = "judge_model";
+    state.generative = { ...state.generative!, judgeModel: "sentiment_judge", judgeLabel: "negative", judgeThreshold: "0.8" };
+  }
   return state;
 }
