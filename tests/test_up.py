@@ -120,7 +120,7 @@ def test_up_serves_the_four_tasks_and_stops_everything_on_sigint(tmp_path, targe
     try:
         proc.wait_until_running()
         body = httpx.post(f"http://127.0.0.1:{port}/graphql", json=query, timeout=30).json()
-        assert len(body["data"]["tasks"]["edges"]) == 4
+        assert len(body["data"]["tasks"]["edges"]) == 5
     finally:
         returncode, output = proc.stop(signal.SIGTERM)
     assert returncode == 0 and "All services stopped." in output, output

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import open_task, pending_count, seed, sign_up, write_example
+from tests.browser.helpers import open_task, pending_count, seed, sign_up, wait_for_service_worker, write_example
 
 AXE = Path(__file__).resolve().parents[2] / "pwa" / "node_modules" / "axe-core" / "axe.min.js"
 
@@ -39,7 +39,8 @@ def test_pages_have_no_axe_violations(api, app_url, launch, profile, axe_availab
     assert axe_violations(page) == []
     open_task(page, app_url, "sentiment")
     assert axe_violations(page) == []
-    # A queued example (offline) and the outbox / my examples pages.
+    # A queued example (offline) and the outbox / my examples pages: offline once the service worker holds the app.
+    wait_for_service_worker(page)
     context.set_offline(True)
     write_example(page, "Queued while offline.", "Neutral")
     page.get_by_role("button", name="Submit").click()
