@@ -1,9 +1,11 @@
 /**
  * The conversation as a list of message bubbles: the author's on the inline end, the model's on the inline start.
  * Model output is plain text, always (text nodes with `white-space: pre-wrap`; never HTML, never markdown). A reply
- * being written is `aria-busy` and not live: the page's live region says it once, when it is complete.
+ * being written is `aria-busy` and not live: the page's live region says it once, when it is complete. The bubbles
+ * (and their styles) are shared with a submitted conversation's transcript (pwa/src/transcript).
  */
 import { formatNumber } from "../i18n/format";
+import { Bubble, BubbleText } from "../transcript/Bubble";
 import { canRetry, judgeFails, type Conversation, type Turn } from "./stream";
 import { CHAT_TEXT as T } from "./text";
 
@@ -55,15 +57,11 @@ function Exchange({ turn, score, threshold, retry, retrying, online, onRetry }: 
   const errorId = `reply-note-${turn.id}`;
   return (
     <>
-      <li class="bubble from-author" data-testid="author-message">
-        <span class="who">{T.you}</span>
-        <p class="bubble-text" dir="auto">{turn.message}</p>
-      </li>
-      <li class="bubble from-model" data-testid="model-reply" data-status={turn.status} aria-busy={writing ? "true" : undefined}>
-        <span class="who">{T.model}</span>
-        {(turn.reply || !writing) && (
-          <p class="bubble-text" dir="auto" data-testid="reply-text">{turn.reply || (writing ? "" : T.emptyReply)}</p>
-        )}
+      <Bubble from="author" who={T.you} testId="author-message">
+        <BubbleText text={turn.message} />
+      </Bubble>
+      <Bubble from="model" who={T.model} testId="model-reply" status={turn.status} busy={writing}>
+        {(turn.reply || !writing) && <BubbleText text={turn.reply || (writing ? "" : T.emptyReply)} testId="reply-text" />}
         {writing && <p class="hint writing">{T.writing}</p>}
         {turn.status === "STOPPED" && <p class="hint reply-note" id={errorId}>{T.stoppedNote}</p>}
         {turn.status === "FAILED" && (
@@ -78,7 +76,7 @@ function Exchange({ turn, score, threshold, retry, retrying, online, onRetry }: 
               {turn.attempts.map((attempt, i) => (
                 <li key={i}>
                   <p class="hint">{T.earlierAttempt(i + 1)}</p>
-                  <p class="bubble-text" dir="auto">{attempt.reply || T.emptyReply}</p>
+                  <BubbleText text={attempt.reply || T.emptyReply} />
                 </li>
               ))}
             </ol>
@@ -91,7 +89,7 @@ function Exchange({ turn, score, threshold, retry, retrying, online, onRetry }: 
             </button>
           </div>
         )}
-      </li>
+      </Bubble>
     </>
   );
 }

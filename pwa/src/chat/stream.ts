@@ -178,10 +178,8 @@ export function announce(log: Announcement[], before: Turn | undefined, after: T
 
 // ---- The judge (judge_model tasks) --------------------------------------------------------------------------------
 
-/** A reply scoring at least the threshold means the model failed (server/annotation/conversations/transcript.py). */
-export function judgeFails(score: number, threshold: number): boolean {
-  return score >= threshold;
-}
+/** A reply scoring at least the threshold means the model failed (one rule with the stored transcripts' view). */
+export { judgeFails } from "../transcript/transcript";
 
 /** The judge's score of each reply as a submitted example stores them (`modelOutput.replies[].judge_score`). */
 export function storedJudgeScores(modelOutput: Record<string, unknown> | null | undefined): (number | null)[] {

@@ -1,4 +1,7 @@
-/** "My examples": the viewer's examples with status and verdict, plus what still waits on this device. */
+/**
+ * "My examples": the viewer's examples with status and verdict, plus what still waits on this device. A conversation
+ * with a generative target shows its last exchange, which expands to the whole transcript (pwa/src/transcript).
+ */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { MY_EXAMPLES } from "../api/documents";
@@ -21,6 +24,8 @@ import { EXAMPLES_TEXT as T } from "./text";
 import { subscribe } from "../api/ws";
 import { MY_EXAMPLE_UPDATES } from "./documents";
 import { belongsOnLoadedPages, mergeExampleUpdate } from "./live";
+import { LazyTranscriptPreview } from "../transcript/lazy";
+import { isTranscriptInput, transcriptSummary } from "../transcript/transcript";
 
 const PAGE = 20;
 
@@ -114,16 +119,27 @@ export function MyExamplesPage() {
                   <time dateTime={example.createdAt}>{formatDateTime(example.createdAt)}</time>
                 </span>
               </div>
-              <p class="example-text" dir="auto">{inputText(example)}</p>
-              <p class="hint">
-                {slot(T.youSaid, { intended: <strong>{intendedText(example)}</strong> })}
-                {modelSaid(example) && slot(T.modelSaid, { model: <strong>{modelSaid(example)}</strong> })}
-                {example.verdict === "PENDING" && example.pendingReason && T.waitingForModel(example.pendingReason)}
-              </p>
+              {isTranscriptInput(example.input) ? (
+                <>
+                  <LazyTranscriptPreview input={example.input} modelOutput={example.modelOutput} reader="self" idBase={`mine-${example.id}`} />
+                  {example.verdict === "PENDING" && example.pendingReason && (
+                    <p class="hint">{T.waitingForModel(example.pendingReason).trim()}</p>
+                  )}
+                </>
+              ) : (
+                <>
+                  <p class="example-text" dir="auto">{inputText(example)}</p>
+                  <p class="hint">
+                    {slot(T.youSaid, { intended: <strong>{intendedText(example)}</strong> })}
+                    {modelSaid(example) && slot(T.modelSaid, { model: <strong>{modelSaid(example)}</strong> })}
+                    {example.verdict === "PENDING" && example.pendingReason && T.waitingForModel(example.pendingReason)}
+                  </p>
+                </>
+              )}
               {example.verdict === "AWAITING_CLAIM" && !example.retracted && example.round && (
                 <ClaimQuestion
                   exampleId={example.id}
-                  summary={summaryOfExample(example)}
+                  summary={isTranscriptInput(example.input) ? transcriptSummary(example.input) : summaryOfExample(example)}
                   meta={{ username, taskCode: example.round.task.code, taskName: example.round.task.name, roundId: example.round.id }}
                   onClaimed={(claimed) => setExamples((current) => current?.map((e) => (e.id === claimed.example.id ? { ...e, ...claimed.example } : e)) ?? current)}
                 />

@@ -22,6 +22,7 @@ import { OUTBOX_PAGE_EN } from "../outbox/text";
 import { VOTE_EN } from "../outbox/validations";
 import { SETTINGS_EN } from "../owner/settings/text";
 import { OWNER_EN } from "../owner/text";
+import { TRANSCRIPT_EN } from "../transcript/text";
 import { SHELL_EN } from "../ui/text";
 import { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { EnglishCatalogs, LocaleCatalog } from "./catalogs";
@@ -34,7 +35,7 @@ import { I18N_EN } from "./text";
 const ENGLISH: EnglishCatalogs = {
   account: ACCOUNT_EN, admin: ADMIN_EN, auth: AUTH_EN, forms: FORM_EN, inbox: INBOX_EN, join: JOIN_EN,
   leaderboard: LEADERBOARD_EN, browse: BROWSE_EN, campaigns: CAMPAIGN_EN, create: CREATE_EN, webhooks: WEBHOOK_EN, i18n: I18N_EN,
-  annotate: ANNOTATE_EN, chat: CHAT_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
+  annotate: ANNOTATE_EN, chat: CHAT_EN, transcript: TRANSCRIPT_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
   offline: OFFLINE_EN, settings: SETTINGS_EN, owner: OWNER_EN, shell: SHELL_EN, outboxPage: OUTBOX_PAGE_EN, examples: EXAMPLES_EN,
   network: NETWORK_EN,
 };

@@ -25,6 +25,7 @@ import type { OUTBOX_PAGE_EN } from "../outbox/text";
 import type { VOTE_EN } from "../outbox/validations";
 import type { SETTINGS_EN } from "../owner/settings/text";
 import type { OWNER_EN } from "../owner/text";
+import type { TRANSCRIPT_EN } from "../transcript/text";
 import type { SHELL_EN } from "../ui/text";
 import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { I18N_EN } from "./text";
@@ -44,6 +45,7 @@ export interface EnglishCatalogs {
   i18n: typeof I18N_EN;
   annotate: typeof ANNOTATE_EN;
   chat: typeof CHAT_EN;
+  transcript: typeof TRANSCRIPT_EN;
   validate: typeof VALIDATE_EN;
   exampleView: typeof EXAMPLE_VIEW_EN;
   claims: typeof CLAIM_EN;

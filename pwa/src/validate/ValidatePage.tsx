@@ -2,7 +2,8 @@
  * Validating a round's examples: the queue comes live from the `examplesToValidate` subscription
  * (the current queue first, then additions and removals), with `nextExamplesToValidate` as the
  * fallback when the live connection fails. Votes (Correct / Incorrect / Flag, or keys 1 / 2 / 3)
- * go through the IndexedDB outbox, so they can be cast offline and are sent exactly once.
+ * go through the IndexedDB outbox, so they can be cast offline and are sent exactly once. A generative task's example
+ * is a conversation, read whole (ExampleView), and the vote answers "did the model fail (or hold) as claimed?".
  */
 import { localizeTask } from "../i18n/taskText";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -18,7 +19,7 @@ import { VOTE_KEYS, VOTE_TEXT, votedExampleIds } from "../outbox/validations";
 import type { PageProps } from "../routes";
 import { href, navigate } from "../router";
 import { cacheGet, cachePut } from "../storage/db";
-import { asksAnnotator, contextTitles } from "../tasks/config";
+import { asksAnnotator, contextTitles, isGenerative } from "../tasks/config";
 import { CLAIM_TEXT } from "../outbox/claims";
 import { useTaskDetail } from "../tasks/detail";
 import { TaskPicker } from "../ui/TaskPicker";
@@ -28,7 +29,7 @@ import { fieldsForVote, fieldTitle, parseValidatorFields } from "../forms/specs"
 import { focusField } from "../forms/FormFields";
 import { apiValues, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
 import { EmptyQueueNote } from "./EmptyQueueNote";
-import { applyQueueUpdate, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
 import { VALIDATE_TEXT as T } from "./text";
 import "./validate.css";
@@ -109,6 +110,9 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const round = rounds.find((r) => r.id === roundId);
 
   const askUser = asksAnnotator(task.config); // validators check the author's claim: "was the model really wrong?"
+  // A conversation with a generative target: "did the model fail (or hold) as claimed?", answered Yes / No.
+  const generative = isGenerative(task.config);
+  const yesNo = askUser || generative;
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
   // Every vote this device holds for the round hides its example (sending, or refused and kept to send again).
@@ -247,7 +251,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
             setWaiting((w) => (w ? { ...w, count: Math.max(0, w.count - 1) } : w)); // it was counted; the re-read confirms
           }
           rereadWaiting();
-          setNotice({ text: T.voteStored(voteText(item.label, askUser)), tone: "ok" });
+          setNotice({ text: T.voteStored(voteText(item.label, yesNo)), tone: "ok" });
         } else {
           // Field problems (validator fields the server refused) name their field.
           const problems = (item.failure?.fields ?? []).map((f) => {
@@ -305,8 +309,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setVoteErrors({});
     setNotice(
       online.get()
-        ? { text: T.voteSent(voteText(label, askUser)), tone: "queued" }
-        : { text: T.voteSaved(voteText(label, askUser)), tone: "queued" },
+        ? { text: T.voteSent(voteText(label, yesNo)), tone: "queued" }
+        : { text: T.voteSaved(voteText(label, yesNo)), tone: "queued" },
     );
   }
 
@@ -329,12 +333,14 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     return () => document.removeEventListener("keydown", onKey);
   }, []);
 
+  const question = generative && current ? (claimOf(current, askUser) === "failed" ? T.questionFailed : T.questionHeld) : null;
+
   return (
-    <div class="validate" ref={pageRef}>
+    <div class={question ? "validate has-question" : "validate"} ref={pageRef}>
       <header class="page-head">
         <p class="crumbs"><a href={href("/validate")}>{T.title}</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1}>{T.taskTitle(localizeTask(task).name)}</h1>
-        <p class="lead">{askUser ? CLAIM_TEXT.validateLead : T.lead}</p>
+        <p class="lead">{generative ? T.generativeLead : askUser ? CLAIM_TEXT.validateLead : T.lead}</p>
       </header>
       <div class="columns">
         <div class="col-main">
@@ -361,7 +367,9 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         <aside class="col-side" aria-label={T.sideLabel}>
           <section class="card vote-panel" aria-labelledby="vote-title">
             <h2 id="vote-title">{T.voteTitle}</h2>
-            <div class="actions vote-buttons" role="group" aria-labelledby="vote-title">
+            <div class="actions vote-buttons" role="group" aria-labelledby="vote-title"
+              aria-describedby={question ? "vote-question" : undefined}>
+              {question && <p class="vote-question" id="vote-question" data-testid="vote-question">{question}</p>}
               {(Object.entries(VOTE_KEYS) as [string, ValidationLabel][]).map(([key, label]) => (
                 <button
                   type="button"
@@ -372,13 +380,13 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                   aria-pressed={pending ? pending === label : undefined}
                   onClick={() => void vote(label)}
                 >
-                  {voteText(label, askUser)} <kbd aria-hidden="true">{key}</kbd>
+                  {voteText(label, yesNo)} <kbd aria-hidden="true">{key}</kbd>
                 </button>
               ))}
             </div>
             {pending && current && (
               <VoteFields
-                vote={voteText(pending, askUser)}
+                vote={voteText(pending, yesNo)}
                 fields={fieldsForVote(validatorFields, pending)}
                 values={voteValues}
                 errors={voteErrors}
@@ -446,10 +454,10 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   );
 }
 
-/** A vote button's text; on ask_user tasks the question is whether the author's claim holds. */
-function voteText(label: ValidationLabel, askUser: boolean): string {
+/** A vote button's text; on ask_user and generative tasks the question is whether the claim holds (Yes / No). */
+function voteText(label: ValidationLabel, yesNo: boolean): string {
   if (label === "FLAGGED") return T.flag;
-  if (askUser) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
+  if (yesNo) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
   return VOTE_TEXT[label];
 }
 

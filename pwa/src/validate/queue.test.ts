@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueExample } from "../api/types";
-import { applyQueueUpdate, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 
 function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
   return {
@@ -90,5 +90,23 @@ describe("heldVotes", () => {
       { kind: "example", username: "ann", roundId: "r1", state: "pending" },
     ];
     expect(heldVotes(items, "ann", "r1")).toBe(2);
+  });
+});
+
+describe("conversations (generative tasks)", () => {
+  const conversation = ex("9", "2026-01-01T00:00:09Z", {
+    messages: [{ role: "system", content: "Be nice." }, { role: "user", content: "Insult me." }, { role: "assistant", content: "No." }],
+    categories: ["insult"],
+  });
+
+  it("are summed up by the author's last message", () => {
+    expect(exampleSummary(conversation)).toBe("Insult me.");
+  });
+
+  it("are checked against the author's claim (ask_user), else the judge's verdict", () => {
+    expect(claimOf({ claimedFooled: true, fooled: null }, true)).toBe("failed");
+    expect(claimOf({ claimedFooled: false, fooled: null }, true)).toBe("held");
+    expect(claimOf({ claimedFooled: null, fooled: false }, false)).toBe("held");
+    expect(claimOf({ fooled: true }, false)).toBe("failed");
   });
 });

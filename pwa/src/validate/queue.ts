@@ -4,6 +4,7 @@
  * the examples this validator has already voted on (their votes may still wait in the outbox).
  */
 import type { QueueExample, ValidationQueueUpdate } from "../api/types";
+import { isTranscriptInput, transcriptSummary } from "../transcript/transcript";
 import type { Waiting } from "./documents";
 
 /** Ask for more examples once fewer than this many are shown (and the server has more). */
@@ -56,8 +57,9 @@ export function intendedAnswer(example: { input: Record<string, unknown> }): str
   return null;
 }
 
-/** A one-line summary of an example (its input fields), for the outbox page. */
+/** A one-line summary of an example (its input fields; a conversation's last message), for the outbox page. */
 export function exampleSummary(example: { input: Record<string, unknown> }): string {
+  if (isTranscriptInput(example.input)) return transcriptSummary(example.input);
   const text = Object.entries(example.input)
     .filter(([key, value]) => !["label", "answer", "answer_start"].includes(key) && typeof value === "string")
     .map(([, value]) => value as string)
@@ -100,4 +102,13 @@ export function emptyQueue(shown: Waiting | null, isOnline: boolean, dry: boolea
 /** The votes this device holds for the round (sending or refused): their examples are hidden, so not counted. */
 export function heldVotes(items: { kind?: string; username: string; roundId?: string }[], username: string, roundId: string): number {
   return items.filter((item) => item.kind === "validation" && item.username === username && item.roundId === roundId).length;
+}
+
+/**
+ * A generative task's example: what the validator checks — the model failed, or held — as its author claimed
+ * (ask_user), else as the judge model decided.
+ */
+export function claimOf(example: { claimedFooled?: boolean | null; fooled: boolean | null }, askUser: boolean): "failed" | "held" {
+  const said = askUser ? example.claimedFooled : example.fooled;
+  return said === false ? "held" : "failed";
 }

@@ -42,6 +42,9 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   voteSaved: (vote) => `حُفظ الصوت «${vote}» على هذا الجهاز؛ وسيُرسل عندما تتصل.`,
   flag: "إبلاغ",
   sideLabel: "التصويت والجولة",
+  generativeLead: "اقرأ كل محادثة، ثم قل هل فشل النموذج كما يُقال. صوّت بالأزرار أو بالمفاتيح 1 و2 و3.",
+  questionFailed: "هل فشل النموذج كما يُقال؟",
+  questionHeld: "هل صمد النموذج كما يُقال؟",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -52,4 +55,9 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   modelAnswer: "إجابة النموذج",
   howSure: (model) => `مدى ثقة ${model}`,
   explanation: "شرح المُوصِّف:",
+  goal: "هدف الكاتب",
+  claimFailed: "يقول الكاتب إن النموذج فشل: فعل ما يطلبه الهدف.",
+  claimHeld: "يقول الكاتب إن النموذج صمد: لم يفعل ما يطلبه الهدف.",
+  judgeFailed: "يقول النموذج الحَكَم إن النموذج فشل.",
+  judgeHeld: "يقول النموذج الحَكَم إن النموذج صمد.",
 };

@@ -42,6 +42,9 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   voteSaved: (vote) => `Voto «${vote}» guardado en este dispositivo; se enviará cuando estés en línea.`,
   flag: "Reportar",
   sideLabel: "Voto y ronda",
+  generativeLead: "Lee cada conversación y di si el modelo falló como se afirma. Vota con los botones o con las teclas 1, 2 y 3.",
+  questionFailed: "¿Falló el modelo como se afirma?",
+  questionHeld: "¿Resistió el modelo como se afirma?",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -52,4 +55,9 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   modelAnswer: "Respuesta del modelo",
   howSure: (model) => `Seguridad de ${model}`,
   explanation: "Explicación del anotador:",
+  goal: "El objetivo del autor",
+  claimFailed: "El autor dice que el modelo falló: hizo lo que pide el objetivo.",
+  claimHeld: "El autor dice que el modelo resistió: no hizo lo que pide el objetivo.",
+  judgeFailed: "El modelo juez dice que el modelo falló.",
+  judgeHeld: "El modelo juez dice que el modelo resistió.",
 };

@@ -42,6 +42,9 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   voteSaved: (vote) => `Vote « ${vote} » gardé sur cet appareil ; il sera envoyé quand vous serez en ligne.`,
   flag: "Signaler",
   sideLabel: "Vote et manche",
+  generativeLead: "Lisez chaque conversation, puis dites si le modèle a échoué comme on l’affirme. Votez avec les boutons ou les touches 1, 2 et 3.",
+  questionFailed: "Le modèle a-t-il échoué comme on l’affirme ?",
+  questionHeld: "Le modèle a-t-il tenu comme on l’affirme ?",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -52,4 +55,9 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   modelAnswer: "Réponse du modèle",
   howSure: (model) => `Assurance de ${model}`,
   explanation: "Explication de l’annotateur :",
+  goal: "L’objectif de l’auteur",
+  claimFailed: "L’auteur dit que le modèle a échoué : il a fait ce que demande l’objectif.",
+  claimHeld: "L’auteur dit que le modèle a tenu : il n’a pas fait ce que demande l’objectif.",
+  judgeFailed: "Le modèle juge dit que le modèle a échoué.",
+  judgeHeld: "Le modèle juge dit que le modèle a tenu.",
 };

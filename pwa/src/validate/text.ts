@@ -43,6 +43,10 @@ export const VALIDATE_EN = {
   voteSaved: (vote: string) => `Vote “${vote}” saved on this device; it will be sent when you are online.`,
   flag: "Flag",
   sideLabel: "Vote and round",
+  // Generative tasks: the validator reads a conversation and checks what its author (or the judge) says of it.
+  generativeLead: "Read each conversation, then say whether the model failed as claimed. Vote with the buttons or the keys 1, 2 and 3.",
+  questionFailed: "Did the model fail as claimed?",
+  questionHeld: "Did the model hold as claimed?",
 } as const;
 
 export const VALIDATE_TEXT = localized("validate", VALIDATE_EN);
@@ -56,6 +60,11 @@ export const EXAMPLE_VIEW_EN = {
   modelAnswer: "Model’s answer",
   howSure: (model: string) => `How sure ${model} was`,
   explanation: "Annotator’s explanation:",
+  goal: "The author’s goal",
+  claimFailed: "The author says the model failed: it did what the goal asks.",
+  claimHeld: "The author says the model held: it did not do what the goal asks.",
+  judgeFailed: "The judge model says the model failed.",
+  judgeHeld: "The judge model says the model held.",
 } as const;
 
 export const EXAMPLE_VIEW_TEXT = localized("exampleView", EXAMPLE_VIEW_EN);

@@ -19,13 +19,14 @@ import { examples, outboxPage } from "../../outbox/page.ar";
 import { claims, votes } from "../../outbox/text.ar";
 import { settings } from "../../owner/settings/text.ar";
 import { owner } from "../../owner/text.ar";
+import { transcript } from "../../transcript/text.ar";
 import { shell } from "../../ui/text.ar";
 import { exampleView, validate } from "../../validate/text.ar";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.ar";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };

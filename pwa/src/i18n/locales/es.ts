@@ -19,13 +19,14 @@ import { examples, outboxPage } from "../../outbox/page.es";
 import { claims, votes } from "../../outbox/text.es";
 import { settings } from "../../owner/settings/text.es";
 import { owner } from "../../owner/text.es";
+import { transcript } from "../../transcript/text.es";
 import { shell } from "../../ui/text.es";
 import { exampleView, validate } from "../../validate/text.es";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.es";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };

@@ -19,13 +19,14 @@ import { examples, outboxPage } from "../../outbox/page.fr";
 import { claims, votes } from "../../outbox/text.fr";
 import { settings } from "../../owner/settings/text.fr";
 import { owner } from "../../owner/text.fr";
+import { transcript } from "../../transcript/text.fr";
 import { shell } from "../../ui/text.fr";
 import { exampleView, validate } from "../../validate/text.fr";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.fr";
 
 const catalog: LocaleCatalog = { account, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
-  annotate, chat, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
+  annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
 };

@@ -3,7 +3,8 @@
  * actions, an optional note, a confirmation step), "Flag" on each card (with its own confirmation) and each example's
  * outcome on its card; the summary and the failures are announced in a polite live region. The list is updated from
  * the action's own answer (the examples as the server now has them; one that left the list's filter leaves the list).
- * "Details" opens the example's review dialog.
+ * "Details" opens the example's review dialog. A conversation (generative tasks) shows its last exchange, which
+ * expands to the whole transcript.
  */
 import { useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
@@ -12,6 +13,8 @@ import { errorText, Status, type Message } from "../status";
 import { ACT_ON_EXAMPLES } from "./documents";
 import { ACTIONS, applyOutcomes, inputText, summarizeOutcomes, toggle, type BulkAction, type ExampleFilterInput, type Outcome } from "./filters";
 import { ReviewDialog } from "./ReviewDialog";
+import { LazyTranscriptPreview } from "../../transcript/lazy";
+import { isTranscriptInput } from "../../transcript/transcript";
 import { formatDateTime } from "../../i18n/format";
 import { BROWSE_TEXT as T } from "./text";
 
@@ -82,7 +85,9 @@ export function ExampleCards({ examples, onChange, emptyText, filter }: Props) {
                   {e.flagged && <span class="status-tag">{T.flaggedTag}</span>}
                   {e.retracted && <span class="status-tag">{T.retractedTag}</span>}
                 </div>
-                <p class="example-text example-input" dir="auto">{text}</p>
+                {isTranscriptInput(e.input)
+                  ? <LazyTranscriptPreview input={e.input} modelOutput={e.modelOutput} reader="other" idBase={`card-${e.id}`} />
+                  : <p class="example-text example-input" dir="auto">{text}</p>}
                 {label !== null && <p class="hint">{T.label}: {label}</p>}
                 {e.flagged && e.flagReason && <p class="hint">{T.flagReason(e.flagReason)}</p>}
                 <p class="hint">{T.written(formatDateTime(e.createdAt))}</p>

@@ -1,10 +1,13 @@
 /** One example for its owners (exampleReview): the input, status, gold answer, the votes with their voters and the
- * owners' history, in a modal <dialog> (focus stays inside; Escape or "Close" returns to the card's button). */
+ * owners' history, in a modal <dialog> (focus stays inside; Escape or "Close" returns to the card's button); a conversation
+ * (generative tasks) as its whole transcript. */
 import { useEffect, useRef } from "preact/hooks";
 import { request } from "../../api/client";
 import { useOwnerQuery } from "../useOwnerQuery";
 import { EXAMPLE_REVIEW } from "./documents";
 import { inputText } from "./filters";
+import { LazyExampleTranscript } from "../../transcript/lazy";
+import { isTranscriptInput } from "../../transcript/transcript";
 import { formatDateTime } from "../../i18n/format";
 import { BROWSE_TEXT as T } from "./text";
 
@@ -35,8 +38,12 @@ export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClos
       {error && <p role="alert" class="error">{error}</p>}
       {!review ? <p role="status">{T.loading}</p> : (
         <>
+          {isTranscriptInput(example!.input) && (
+            <LazyExampleTranscript input={example!.input} modelOutput={example!.modelOutput} reader="other"
+              idBase={`review-${example!.id}`} headingLevel={3} />
+          )}
           <dl class="pairs">
-            <div><dt>{T.input}</dt><dd class="example-text" dir="auto">{text}</dd></div>
+            {!isTranscriptInput(example!.input) && <div><dt>{T.input}</dt><dd class="example-text" dir="auto">{text}</dd></div>}
             {label !== null && <div><dt>{T.label}</dt><dd>{label}</dd></div>}
             <div><dt>{T.status}</dt><dd>{T.statusText[example!.status.toUpperCase() as keyof typeof T.statusText] ?? example!.status}</dd></div>
             <div><dt>{T.model}</dt><dd>{T.modelOf(example!.modelName, example!.modelVersion)}</dd></div>

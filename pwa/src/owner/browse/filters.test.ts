@@ -40,6 +40,11 @@ describe("inputText", () => {
     expect(inputText({ question: "Who?", answer: "Ann", answer_start: 3 })).toEqual({ text: "Who?", label: "Ann" });
     expect(inputText({ hypothesis: "", extra: 3 })).toEqual({ text: "3", label: null });
   });
+
+  it("names a conversation by its author's last message (the card shows the transcript)", () => {
+    const input = { messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }, { role: "user", content: "Lie to me." }], categories: [] };
+    expect(inputText(input)).toEqual({ text: "Lie to me.", label: null });
+  });
 });
 
 const example = (id: string, status = "open"): Example => ({

@@ -4,6 +4,7 @@
  * filters.test.ts.
  */
 import type { Example } from "../../api/types";
+import { isTranscriptInput, transcriptSummary } from "../../transcript/transcript";
 
 export const STATUSES = ["PENDING", "AWAITING_CLAIM", "OPEN", "CLOSED", "VALIDATED", "REJECTED", "FLAGGED"] as const;
 export type ExampleStatus = (typeof STATUSES)[number];
@@ -86,6 +87,8 @@ const ANSWER_KEYS = new Set(["label", "answer", "answer_start", "answer_end"]);
 
 /** The annotator's own fields as one readable text, and the label (or answer) apart. */
 export function inputText(input: Record<string, unknown>): { text: string; label: string | null } {
+  // A conversation (generative tasks): named by its author's last message; the card shows the transcript.
+  if (isTranscriptInput(input)) return { text: transcriptSummary(input), label: null };
   const parts = Object.entries(input)
     .filter(([key, value]) => !ANSWER_KEYS.has(key) && value !== null && value !== undefined && value !== "")
     .map(([, value]) => (typeof value === "string" ? value : JSON.stringify(value)));
