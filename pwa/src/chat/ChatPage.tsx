@@ -11,6 +11,7 @@ import type { ErrorResult, FieldError, Task } from "../api/types";
 import { subscribe } from "../api/ws";
 import { currentToken, session } from "../auth/session";
 import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type ChatDraft, type ChatResult, type Draft } from "../annotate/drafts";
+import { LazyRoundAttackStats } from "../attack/lazy";
 import { acknowledge, browserStore, mustRead } from "../annotate/instructions";
 import { InstructionsPanel } from "../annotate/InstructionsPanel";
 import { ANNOTATE_TEXT as AT } from "../annotate/text";
@@ -588,6 +589,7 @@ export function ChatPage({ task }: { task: Task }) {
               />
             )
           )}
+          <LazyRoundAttackStats taskCode={task.code} config={task.config} round={round} />
         </aside>
       </div>
     </div>

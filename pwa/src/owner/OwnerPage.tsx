@@ -1,7 +1,8 @@
 /**
  * Task owners: their tasks with each one's state, a link to create a task (owner/create/), the task's state (a
  * proposal, rejected, hidden, archived: TaskState.tsx), open a round with target models picked from a list
- * (OpenRound.tsx), add contexts to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart, and per
+ * (OpenRound.tsx), add contexts to a round, upload datasets (JSONL, multipart), see MER / vMER per round as a plain SVG chart
+ * (ASR / validated ASR on a generative task, with each round's attack success per target and category: attack/), and per
  * round: export it or close it (RoundActions.tsx).
  */
 import { useState } from "preact/hooks";
@@ -12,7 +13,9 @@ import { session } from "../auth/session";
 import { useObservable } from "../lib/observable";
 import type { PageProps } from "../routes";
 import { href } from "../router";
-import { formatRate } from "../tasks/config";
+import { formatRate, isGenerative } from "../tasks/config";
+import { LazyOwnerAttackSuccess } from "../attack/lazy";
+import { ATTACK_TEXT } from "../attack/text";
 import { useTaskDetail } from "../tasks/detail";
 import { statusNote } from "../tasks/status";
 import { CHART, pathOf, points, yOf, type RoundRates } from "./chart";
@@ -91,6 +94,7 @@ export function OwnerTaskPage({ params }: PageProps) {
   }
   const rounds = task.rounds.edges.map((e) => e.node);
   const current = task.currentRound;
+  const generative = isGenerative(task.config); // MER and vMER are the attack success rates (ASR, vASR) there
 
   async function addContexts(event: Event) {
     event.preventDefault();
@@ -159,13 +163,16 @@ export function OwnerTaskPage({ params }: PageProps) {
       <div class="columns">
         <div class="col-main">
           <section class="card" aria-labelledby="rates-title">
-            <h2 id="rates-title">{T.ratesTitle}</h2>
-            <RatesChart rounds={rounds} />
+            <h2 id="rates-title">{generative ? ATTACK_TEXT.ratesTitle : T.ratesTitle}</h2>
+            <RatesChart rounds={rounds} generative={generative} />
             <div class="table-wrap" tabIndex={0} role="region" aria-label={T.ratesRegion}>
               <table>
                 <caption class="visually-hidden">{T.ratesCaption}</caption>
                 <thead><tr><th scope="col">{T.colRound}</th><th scope="col" class="num">{T.colExamples}</th><th scope="col" class="num">{T.colFooled}</th>
-                  <th scope="col" class="num">MER</th><th scope="col" class="num">vMER</th></tr></thead>
+                  {generative ? (
+                    <><th scope="col" class="num"><abbr title={ATTACK_TEXT.asrTitle}>ASR</abbr></th>
+                      <th scope="col" class="num"><abbr title={ATTACK_TEXT.vasrTitle}>vASR</abbr></th></>
+                  ) : <><th scope="col" class="num">MER</th><th scope="col" class="num">vMER</th></>}</tr></thead>
                 <tbody>
                   {rounds.map((r) => (
                     <tr key={r.id}><th scope="row">{formatNumber(r.number)}</th><td class="num">{formatNumber(r.totalCollected)}</td><td class="num">{formatNumber(r.totalFooled)}</td>
@@ -175,6 +182,7 @@ export function OwnerTaskPage({ params }: PageProps) {
               </table>
             </div>
           </section>
+          {generative && <LazyOwnerAttackSuccess code={code} config={task.config} version={task} />}
           <section class="card" aria-labelledby="rounds-title">
             <h2 id="rounds-title">{T.roundsTitle}</h2>
             {rounds.length === 0 ? <p class="hint">{T.noRounds}</p> : (
@@ -232,18 +240,21 @@ export function OwnerTaskPage({ params }: PageProps) {
   );
 }
 
-function RatesChart({ rounds }: { rounds: RoundDetail[] }) {
+function RatesChart({ rounds, generative }: { rounds: RoundDetail[]; generative: boolean }) {
   const data: RoundRates[] = rounds.map((r) => ({ number: r.number, mer: r.mer, vmer: r.vmer }));
   if (!data.length) return <p class="hint">{T.noRounds}</p>;
   const sorted = [...data].sort((a, b) => a.number - b.number);
   const mer = points(data, "mer");
   const vmer = points(data, "vmer");
   const ticks = [0, 0.25, 0.5, 0.75, 1];
-  const summary = sorted.map((r) => T.chartRound(r.number, formatRate(r.mer), formatRate(r.vmer))).join("; ");
+  const words = generative
+    ? { title: ATTACK_TEXT.chartTitle, round: ATTACK_TEXT.chartRound, mer: ATTACK_TEXT.legendAsr, vmer: ATTACK_TEXT.legendVasr }
+    : { title: T.chartTitle, round: T.chartRound, mer: T.legendMer, vmer: T.legendVmer };
+  const summary = sorted.map((r) => words.round(r.number, formatRate(r.mer), formatRate(r.vmer))).join("; ");
   return (
     <figure>
       <svg class="chart" viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby="chart-title chart-desc" data-testid="mer-chart">
-        <title id="chart-title">{T.chartTitle}</title>
+        <title id="chart-title">{words.title}</title>
         <desc id="chart-desc">{summary}</desc>
         {ticks.map((t) => (
           <g key={t}>
@@ -261,8 +272,8 @@ function RatesChart({ rounds }: { rounds: RoundDetail[] }) {
         {vmer.map((p) => <rect key={`v${p.round}`} x={p.x - 4} y={p.y - 4} width={8} height={8} fill="#166534" data-series="vmer" data-round={p.round} />)}
       </svg>
       <figcaption class="legend">
-        <span><span class="swatch" style={{ background: "#1e3a8a" }} />{T.legendMer}</span>
-        <span><span class="swatch" style={{ background: "#166534" }} />{T.legendVmer}</span>
+        <span><span class="swatch" style={{ background: "#1e3a8a" }} />{words.mer}</span>
+        <span><span class="swatch" style={{ background: "#166534" }} />{words.vmer}</span>
       </figcaption>
     </figure>
   );
