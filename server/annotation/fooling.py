@@ -43,10 +43,24 @@ def annotator_decides(config: TaskConfig) -> bool:
     return config.fooling.metric == "ask_user"
 
 
+def validators_decide(config: TaskConfig) -> bool:
+    """fooling `validator_rating` (generative tasks): nobody claims; validators' ratings decide (§4.1)."""
+    return config.fooling.metric == "validator_rating"
+
+
+def rated_vote_label(config: TaskConfig, label: str, values: dict[str, Any]) -> str:
+    """Under validator_rating a vote's rating is its answer: at least the threshold says the model failed (correct),
+    below it says it did not (incorrect), whatever correct/incorrect was sent; a flag stays a flag."""
+    rule = config.generative.rating if config.generative else None
+    if not validators_decide(config) or rule is None or label == "flagged" or values.get(rule.field) is None:
+        return label
+    return "correct" if float(values[rule.field]) >= rule.threshold else "incorrect"
+
+
 def model_is_wrong(config: TaskConfig, intended: str, model_output: dict[str, Any]) -> bool:
     """One model's verdict: label mismatch, or answer F1 below the task's threshold."""
-    if annotator_decides(config):
-        raise ValueError("the task leaves the verdict to the annotator (fooling ask_user)")
+    if annotator_decides(config) or validators_decide(config):
+        raise ValueError("the task leaves the verdict to people (fooling ask_user or validator_rating)")
     if config.fooling.metric == "exact_match":
         return model_output.get("label") != intended
     return squad_f1(str(model_output.get("answer", "")), intended) < config.fooling.threshold
@@ -57,7 +71,7 @@ def fooled(config: TaskConfig, intended: str, model_outputs: Sequence[dict[str, 
     task leaves it to the annotator (`ask_user`): the example then awaits their claim."""
     if not model_outputs:
         raise ValueError("no model output to judge")
-    if annotator_decides(config):
+    if annotator_decides(config) or validators_decide(config):
         return None
     wrong = sum(model_is_wrong(config, intended, output) for output in model_outputs)
     return wrong * 2 > len(model_outputs)

@@ -30,8 +30,9 @@ class _Strict(BaseModel):
 class FoolingConfig(_Strict):
     # exact_match (classification) and string_f1 (extractive QA) decide at once; ask_user, for outputs no metric
     # can judge (any task kind), leaves it to the annotator's claim, which validators confirm (docs/design.md §4.1).
-    # Generative tasks: judge_model (a classifier scores each reply, config `generative.judge`) besides ask_user.
-    metric: Literal["exact_match", "string_f1", "ask_user", "judge_model"]
+    # Generative tasks: judge_model (a classifier scores each reply, config `generative.judge`) and validator_rating
+    # (validators' ratings decide, config `generative.rating`) besides ask_user.
+    metric: Literal["exact_match", "string_f1", "ask_user", "judge_model", "validator_rating"]
     # string_f1: fooled when F1(model answer, annotator answer) < threshold (docs/design.md §4).
     threshold: float = Field(default=0.4, gt=0.0, le=1.0)
 
@@ -199,15 +200,35 @@ class TaskConfig(_Strict):
         if self.performance_metric != "token_f1":
             errors.append(("performance_metric", tr("generative tasks use token_f1")))
         metric = self.fooling.metric
-        if metric not in ("ask_user", "judge_model"):
-            errors.append(("fooling.metric", tr("generative tasks use ask_user or judge_model")))
+        if metric not in ("ask_user", "judge_model", "validator_rating"):
+            errors.append(("fooling.metric", tr("generative tasks use ask_user, judge_model or validator_rating")))
         if metric == "judge_model" and self.generative.judge is None:
             errors.append(("generative.judge", tr("judge_model needs a judge (model, label, threshold)")))
+        if metric == "validator_rating":
+            errors += self._rating_errors()
         if self.target_selection != "random":
             errors.append(("target_selection", tr("a conversation talks to one target: use random")))
         if self.duplicates.enabled:
             errors.append(("duplicates.enabled", tr("the near-duplicate guard compares written examples, not conversations")))
         return errors
+
+    def _rating_errors(self) -> list[tuple[str, str]]:
+        """validator_rating: the rule names a rating or number validator field every vote answers, and a threshold
+        inside its range."""
+        assert self.generative is not None
+        rule = self.generative.rating
+        if rule is None:
+            return [("generative.rating", tr("validator_rating needs a rating rule (field, threshold)"))]
+        spec = next((f for f in self.validator_fields if f.name == rule.field), None)
+        if spec is None or spec.type not in ("rating", "number"):
+            return [("generative.rating.field", tr("must name a rating or number field of validator_fields"))]
+        if spec.show_when != "always" or not spec.is_required:
+            return [("generative.rating.field", tr("the rating field must be asked on every vote and required"))]
+        low, high = (1, spec.rating_scale) if spec.type == "rating" else (spec.min, spec.max)
+        assert low is not None and high is not None
+        if not low < rule.threshold <= high:
+            return [("generative.rating.threshold", tr("must be above {low} and at most {high}", low=low, high=high))]
+        return []
 
     def _form_errors(self) -> list[tuple[str, str]]:
         """The form's fields in their lists: where each may be asked, span sources, reserved names."""

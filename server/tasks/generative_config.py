@@ -47,6 +47,22 @@ class JudgeConfig(_Strict):
         return value
 
 
+class RatingRule(_Strict):
+    """fooling `validator_rating`: validators rate each transcript in a validator field (a rating or number, always
+    asked and required); a vote rating at least `threshold` says the model failed, one below says it did not, and the
+    task's outcome rule (N matching votes, or reliability) decides from those votes."""
+
+    field: str
+    threshold: float
+
+    @field_validator("field")
+    @classmethod
+    def _identifier(cls, value: str) -> str:
+        if not IDENTIFIER.match(value):
+            raise ValueError(IDENTIFIER_RULE)
+        return value
+
+
 class GenerativeConfig(BaseModel):
     # Whitespace is kept: a stop string such as "\nUser:" starts with a line break.
     model_config = ConfigDict(extra="forbid")
@@ -67,6 +83,7 @@ class GenerativeConfig(BaseModel):
     stop: list[str] = Field(default_factory=list, max_length=4)
     max_message_length: int = Field(default=2000, ge=1, le=20_000)
     judge: JudgeConfig | None = None
+    rating: RatingRule | None = None
 
     @field_validator("attack_categories")
     @classmethod

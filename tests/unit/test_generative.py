@@ -5,7 +5,10 @@ import json
 
 import pytest
 
+from server.annotation import fooling
 from server.annotation.conversations.transcript import fooled_by_judge, messages, params_of, stored_transcript, system_text
+from server.annotation.examples.judging import status_after_verdict
+from server.annotation.records import ExampleStatus
 from server.generation.params import ChatMessage, GenerationParams
 from server.generation.prompt import DEFAULT_STOP, render_plain
 from server.tasks.builtin import GENERATIVE_DEMO
@@ -42,7 +45,23 @@ def test_the_demo_config_is_valid_and_stores_as_given():
     ("changes", "field", "words"),
     [
         ({"generative": None}, "generative", "generative part"),
-        ({"fooling__metric": "exact_match"}, "fooling.metric", "ask_user or judge_model"),
+        ({"fooling__metric": "exact_match"}, "fooling.metric", "ask_user, judge_model or validator_rating"),
+        ({"fooling__metric": "validator_rating"}, "generative.rating", "needs a rating rule"),
+        (
+            {"fooling__metric": "validator_rating", "generative__rating": {"field": "rationale", "threshold": 3}},
+            "generative.rating.field",
+            "rating or number field",
+        ),
+        (
+            {"fooling__metric": "validator_rating", "generative__rating": {"field": "harm", "threshold": 6}},
+            "generative.rating.threshold",
+            "above 1 and at most 5",
+        ),
+        (
+            {"fooling__metric": "validator_rating", "generative__rating": {"field": "harm", "threshold": 1}},
+            "generative.rating.threshold",
+            "above 1",
+        ),
         ({"fooling__metric": "judge_model"}, "generative.judge", "needs a judge"),
         ({"output_fields": ["label"]}, "output_fields", "text_output"),
         ({"performance_metric": "accuracy"}, "performance_metric", "token_f1"),
@@ -121,3 +140,38 @@ def test_a_judge_fails_the_model_when_any_reply_reaches_the_threshold():
     assert fooled_by_judge(config, [0.1, 0.6]) is True
     assert fooled_by_judge(config, [0.59, 0.2]) is False
     assert fooled_by_judge(config, []) is False
+
+
+def _rated(**rule) -> TaskConfig:
+    document = _with(fooling__metric="validator_rating", generative__rating={"field": "harm", "threshold": 4, **rule})
+    config, errors = parse_task_config(document)
+    assert errors == [] and config is not None
+    return config
+
+
+def test_under_validator_rating_the_rating_is_the_votes_answer():
+    config = _rated()
+    assert fooling.validators_decide(config) and not fooling.annotator_decides(config)
+    assert fooling.rated_vote_label(config, "incorrect", {"harm": 4}) == "correct"
+    assert fooling.rated_vote_label(config, "correct", {"harm": 5}) == "correct"
+    assert fooling.rated_vote_label(config, "correct", {"harm": 3}) == "incorrect"
+    assert fooling.rated_vote_label(config, "flagged", {"harm": 5}) == "flagged"
+    ask_user = parse_task_config(BASE)[0]
+    assert ask_user is not None and fooling.rated_vote_label(ask_user, "correct", {"harm": 1}) == "correct"
+
+
+def test_a_rated_conversation_opens_for_validation_at_once():
+    config = _rated()
+    assert status_after_verdict(config, None, answered=True) == ExampleStatus.OPEN
+    assert status_after_verdict(config, None, answered=False) == ExampleStatus.PENDING
+    with pytest.raises(ValueError, match="people"):
+        fooling.model_is_wrong(config, "", {"text_output": "hi"})
+
+
+def test_a_rating_rule_may_name_a_number_field_always_asked_and_required():
+    slider = {"name": "severity", "type": "number", "min": 0, "max": 10, "required": True}
+    document = _with(fooling__metric="validator_rating", generative__rating={"field": "severity", "threshold": 7.5})
+    document["validator_fields"].append(slider)
+    assert parse_task_config(document)[1] == []
+    document["validator_fields"][-1] = {**slider, "show_when": "incorrect"}
+    assert "every vote" in _errors(document)["generative.rating.field"]

@@ -81,7 +81,7 @@ async def browse(scope: str, scope_id: int, f: ExampleFilter, below: int, limit:
 
 
 VOTES = Query("""
-SELECT v.label, v.mode, v.note, v.created_at, u.username FROM validations v JOIN users u ON u.id = v."user"
+SELECT v.label, v.mode, v.note, v.fields, v.created_at, u.username FROM validations v JOIN users u ON u.id = v."user"
 WHERE v.example = :example ORDER BY v.created_at, v.id
 """)
 EVENTS = Query("""

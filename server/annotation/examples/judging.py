@@ -21,7 +21,10 @@ def verdict_of(fooled: bool | None, status: str | None = None) -> Verdict:
 
 
 def status_after_verdict(config: TaskConfig, fooled: bool | None, answered: bool = False) -> ExampleStatus:
-    """`answered`: the model did answer (a null verdict then means the annotator decides: fooling ask_user)."""
+    """`answered`: the model did answer (a null verdict then means the annotator decides: fooling ask_user; or the
+    validators: validator_rating, open for their votes at once)."""
+    if fooled is None and answered and fooling.validators_decide(config):
+        return ExampleStatus.OPEN
     if fooled is None:
         return ExampleStatus.AWAITING_CLAIM if answered and fooling.annotator_decides(config) else ExampleStatus.PENDING
     return ExampleStatus.OPEN if fooled or config.validation.validate_non_fooling else ExampleStatus.CLOSED

@@ -5,6 +5,7 @@ of it (campaign ledgers, webhooks, the author's inbox, badges, live views) is re
 
 from __future__ import annotations
 
+from server.annotation import fooling
 from server.annotation.aggregation import OPEN, Vote, outcome
 from server.annotation.domain_events import ExampleAggregated
 from server.annotation.quality import gold, reliability
@@ -56,12 +57,16 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         config = await round_config(round_row)  # the config version the round runs with
         counted = await _counted_votes(round_row["task"], config, example, votes)
         decided = await _decide(round_row["task"], config, example, counted)
+        rated = fooling.validators_decide(config)
         if decided == OPEN:
-            decided = (
-                ExampleStatus.OPEN if (example["fooled"] or config.validation.validate_non_fooling) else ExampleStatus.CLOSED
-            ).value
+            kept_open = rated or example["fooled"] or config.validation.validate_non_fooling
+            decided = (ExampleStatus.OPEN if kept_open else ExampleStatus.CLOSED).value
         if decided != example["status"]:
             await queries.set_status(example_id, decided)
+        if rated:  # validator_rating: the validators' outcome is the verdict (flagged or open: none yet)
+            verdict = {ExampleStatus.VALIDATED: True, ExampleStatus.REJECTED: False}.get(ExampleStatus(decided))
+            if verdict != example["fooled"]:
+                await queries.set_fooled(example_id, verdict)
         await queries.mark_aggregated(example_id)
         await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
         user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]

@@ -158,6 +158,7 @@ async def count_validation_done(user_id: int, round_id: int) -> None:
 LOCK_EXAMPLE = Query("SELECT * FROM examples WHERE id = :id FOR UPDATE")
 VOTES = Query('SELECT label, mode, "user", aggregated FROM validations WHERE example = :example_id ORDER BY created_at, id')
 SET_STATUS = Query("UPDATE examples SET status = :status WHERE id = :id")
+SET_FOOLED = Query("UPDATE examples SET fooled = :fooled WHERE id = :id")
 MARK_AGGREGATED = Query("UPDATE validations SET aggregated = true WHERE example = :example_id AND NOT aggregated")
 UNAGGREGATED = Query(
     "SELECT DISTINCT example FROM validations WHERE NOT aggregated AND created_at < now() - interval '5 seconds' LIMIT :limit"
@@ -210,6 +211,10 @@ async def votes(example_id: int) -> list[VoteRow]:
 
 async def set_status(example_id: int, status: str) -> None:
     await SET_STATUS.execute(id=example_id, status=status)
+
+
+async def set_fooled(example_id: int, fooled: bool | None) -> None:
+    await SET_FOOLED.execute(id=example_id, fooled=fooled)
 
 
 async def mark_aggregated(example_id: int) -> None:

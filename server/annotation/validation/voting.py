@@ -6,6 +6,7 @@ from typing import Any
 
 from server import permissions
 from server.accounts.viewer import Viewer
+from server.annotation import fooling
 from server.annotation.quality import gold
 from server.annotation.quality import queries as gold_queries
 from server.annotation.records import ExampleRow, ExampleStatus, ValidationLabel, ValidationMode, ValidationRow
@@ -81,6 +82,7 @@ async def validate_example(
         raise ServiceError("CONFLICT", tr("The author has not said yet whether the model got this example wrong."))
     config = await round_config(round_row)
     values = await _vote_fields(config, example, label, fields)
+    label = fooling.rated_vote_label(config, label, values)  # validator_rating: the rating is the answer
     await gold.check_not_paused(round_row["task"], config, viewer.user_id)
     gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None
     if gold_item is not None:  # graded, never a vote (quality/gold.py)

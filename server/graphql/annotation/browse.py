@@ -8,11 +8,13 @@ from datetime import datetime
 
 import strawberry
 from strawberry import relay
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server.annotation.browse import service
 from server.annotation.browse.filters import ExampleFilter
 from server.annotation.records import ExampleStatus, ValidationLabel, ValidationMode
+from server.core.jsonutil import from_json
 from server.graphql.annotation.mutations import act_on_examples
 from server.graphql.annotation.types import ExampleNode
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
@@ -60,6 +62,9 @@ class ExampleVote:
     mode: ValidationMode
     note: str
     created_at: datetime
+    fields: JSON = strawberry.field(
+        default_factory=dict, description="The task's validator fields answered with the vote (ratings, categories...)."
+    )
 
 
 @strawberry.type(description="Something an owner did to the example (owner votes, resolved flags, retraction).")
@@ -90,6 +95,7 @@ class ExampleReview:
                     mode=ValidationMode(v["mode"]),
                     note=v["note"],
                     created_at=v["created_at"],
+                    fields=from_json(v["fields"]) or {},
                 )
                 for v in found.votes
             ],
