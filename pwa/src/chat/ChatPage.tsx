@@ -345,7 +345,7 @@ export function ChatPage({ task }: { task: Task }) {
     for (const [name, message] of Object.entries(validateValues(inputFields, d.fields, d.context?.fields ?? {}))) {
       problems.push({ field: `fields.${name}`, message });
     }
-    if (!settings.judge && c.modelFailed === null) problems.push({ field: "modelFailed", message: T.chooseFailed });
+    if (settings.decider === "author" && c.modelFailed === null) problems.push({ field: "modelFailed", message: T.chooseFailed });
     setSubmitErrors(problems);
     setSubmitMessage("");
     if (problems.length) {
@@ -364,7 +364,7 @@ export function ChatPage({ task }: { task: Task }) {
           fields: inputFields.length ? apiValues(inputFields, d.fields, d.context?.fields ?? {}) : null,
           explanation: d.explanation,
           timeSpentMs: Math.max(0, Math.min(MAX_TIME_MS, Date.now() - d.startedAt)),
-          modelFailed: settings.judge ? null : c.modelFailed,
+          modelFailed: settings.decider === "author" ? c.modelFailed : null,
         },
       });
       if (answer.__typename === "ExampleSubmitted") {

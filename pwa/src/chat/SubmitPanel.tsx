@@ -1,7 +1,8 @@
 /**
  * Submitting a conversation: its attack categories (checkboxes), the task's input fields if it has any, an explanation
  * and, on ask_user tasks, the author's "Did the model fail?" (on judge_model tasks the judge decides: each reply's
- * score is in the transcript). Then the verdict, and a new conversation.
+ * score is in the transcript; on validator_rating tasks the validators' ratings do). Then the verdict, and a new
+ * conversation.
  */
 import type { ComponentChildren } from "preact";
 import type { FieldError } from "../api/types";
@@ -104,6 +105,8 @@ export function SubmitPanel(props: Props) {
       </div>
       {settings.judge ? (
         <p class="hint">{T.judgeHint(threshold)}</p>
+      ) : settings.decider === "validators" ? (
+        <p class="hint" data-testid="validators-decide">{T.validatorsHint}</p>
       ) : (
         <fieldset class="field" id="chat-failed" tabIndex={-1}
           aria-describedby={["chat-failed-hint", failedError ? "chat-failed-error" : ""].filter(Boolean).join(" ")}>

@@ -10,6 +10,15 @@ export interface JudgeSettings {
   threshold: number;
 }
 
+/** fooling `validator_rating`: the validator field every vote rates in, and the value from which a rating says "failed". */
+export interface RatingSettings {
+  field: string;
+  threshold: number;
+}
+
+/** Who decides whether the model failed: the author (ask_user), the judge model (judge_model), validators' ratings. */
+export type Decider = "author" | "judge" | "validators";
+
 export interface GenerativeSettings {
   mode: "prompt" | "chat";
   /** How many messages one conversation takes (1 in prompt mode). */
@@ -20,6 +29,9 @@ export interface GenerativeSettings {
   maxMessageLength: number;
   /** The judge when the task is judged by one (fooling `judge_model`); null when the author says (ask_user). */
   judge: JudgeSettings | null;
+  decider: Decider;
+  /** The rating rule when validators' ratings decide (fooling `validator_rating`, config `generative.rating`). */
+  rating: RatingSettings | null;
 }
 
 const DEFAULTS = { maxTurns: 5, maxMessageLength: 2000, threshold: 0.5 };
@@ -37,6 +49,8 @@ export function generativeOf(config: TaskConfig): GenerativeSettings {
   const metric = asObject(config.fooling).metric;
   const judge = asObject(g.judge);
   const judged = metric === "judge_model" && typeof judge.model === "string";
+  const rating = asObject(g.rating);
+  const rated = metric === "validator_rating";
   return {
     mode,
     turnLimit: mode === "prompt" ? 1 : positiveInt(g.max_turns, DEFAULTS.maxTurns),
@@ -50,6 +64,10 @@ export function generativeOf(config: TaskConfig): GenerativeSettings {
           label: typeof judge.label === "string" ? judge.label : "",
           threshold: typeof judge.threshold === "number" ? judge.threshold : DEFAULTS.threshold,
         }
+      : null,
+    decider: judged ? "judge" : rated ? "validators" : "author",
+    rating: rated && typeof rating.field === "string" && typeof rating.threshold === "number"
+      ? { field: rating.field, threshold: rating.threshold }
       : null,
   };
 }

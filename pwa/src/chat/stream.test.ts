@@ -165,6 +165,7 @@ describe("a generative config", () => {
   it("reads the block with the server's defaults", () => {
     expect(generativeOf({ ...base, fooling: { metric: "ask_user" }, generative: { goal: "Make it lie." } })).toEqual({
       mode: "chat", turnLimit: 5, systemPrompt: "", goal: "Make it lie.", categories: [], maxMessageLength: 2000, judge: null,
+      decider: "author", rating: null,
     });
   });
 
@@ -176,6 +177,15 @@ describe("a generative config", () => {
     const judged = generativeOf({ ...base, fooling: { metric: "judge_model" }, generative });
     expect(judged).toMatchObject({ mode: "prompt", turnLimit: 1, categories: ["false_fact"], maxMessageLength: 300 });
     expect(judged.judge).toEqual({ model: "toxicity", label: "toxic", threshold: 0.5 });
+    expect(judged.decider).toBe("judge");
     expect(generativeOf({ ...base, fooling: { metric: "ask_user" }, generative }).judge).toBeNull();
+  });
+
+  it("validator_rating: the validators decide (nobody asks the author), with the rating rule", () => {
+    const generative = { goal: "g", rating: { field: "harm", threshold: 4 }, judge: { model: "toxicity", label: "toxic" } };
+    const rated = generativeOf({ ...base, fooling: { metric: "validator_rating" }, generative });
+    expect(rated).toMatchObject({ decider: "validators", judge: null, rating: { field: "harm", threshold: 4 } });
+    expect(generativeOf({ ...base, fooling: { metric: "ask_user" }, generative })).toMatchObject({ decider: "author", rating: null });
+    expect(generativeOf({ ...base, fooling: { metric: "validator_rating" }, generative: { goal: "g" } }).rating).toBeNull();
   });
 });

@@ -85,6 +85,7 @@ export const chat: Translation<typeof CHAT_EN> = {
   failedNo: "لا، صمد",
   chooseFailed: "حدّد ما إذا كان النموذج قد فشل.",
   judgeHint: (threshold) => `يقيّم نموذجٌ حَكَم كلَّ رد؛ والرد الذي يبلغ ${threshold} أو أكثر يعني أن النموذج فشل.`,
+  validatorsHint: "سيقرأ المدقّقون هذه المحادثة ويقيّمون مدى إخفاق النموذج في الهدف: تقييماتهم هي التي تقرّر.",
   submit: "أرسل للتقييم",
   submitting: "جارٍ الإرسال…",
   needReply: "يمكنك الإرسال بعد أن يردّ النموذج.",

@@ -62,6 +62,7 @@ export const chat: Translation<typeof CHAT_EN> = {
   chooseFailed: "Indica si el modelo falló.",
   judgeHint: (threshold) =>
     `Un modelo juez puntúa cada respuesta; una respuesta con ${threshold} o más significa que el modelo falló.`,
+  validatorsHint: "Los validadores leerán esta conversación y valorarán en qué medida el modelo falló el objetivo: sus valoraciones deciden.",
   submit: "Entregar",
   submitting: "Entregando…",
   needReply: "Podrás entregarla cuando el modelo haya respondido.",

@@ -62,6 +62,7 @@ export const chat: Translation<typeof CHAT_EN> = {
   chooseFailed: "Indiquez si le modèle a échoué.",
   judgeHint: (threshold) =>
     `Un modèle juge note chaque réponse ; une réponse notée ${threshold} ou plus signifie que le modèle a échoué.`,
+  validatorsHint: "Les validateurs liront cette conversation et noteront à quel point le modèle a échoué face à l’objectif : leurs notes décident.",
   submit: "Soumettre",
   submitting: "Envoi en cours…",
   needReply: "Vous pourrez soumettre une fois que le modèle aura répondu.",

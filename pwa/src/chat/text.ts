@@ -69,6 +69,7 @@ export const CHAT_EN = {
   chooseFailed: "Say whether the model failed.",
   judgeHint: (threshold: string) =>
     `A judge model scores every reply; a reply scoring ${threshold} or more means the model failed.`,
+  validatorsHint: "Validators will read this conversation and rate how badly the model failed the goal: their ratings decide.",
   submit: "Submit",
   submitting: "Submitting…",
   needReply: "You can submit once the model has replied.",

@@ -72,12 +72,15 @@ function AuthorFields({ example, config }: { example: QueueExample; config: Task
   );
 }
 
-/** A conversation with a generative target: read whole, then the claim to check ("did the model fail as claimed?"). */
+/** A conversation with a generative target: read whole, then the claim to check ("did the model fail as claimed?"), or,
+ * when validators' ratings decide (fooling validator_rating), nobody's claim: the validator rates it. */
 function ConversationView({ example, config, askUser }: Props) {
-  const { goal } = generativeOf(config);
+  const { goal, decider } = generativeOf(config);
   const local = localizeTask({ name: "", config });
-  const claim = claimOf(example, askUser);
-  const said = askUser ? (claim === "failed" ? T.claimFailed : T.claimHeld) : claim === "failed" ? T.judgeFailed : T.judgeHeld;
+  const claim = decider === "validators" ? "rated" : claimOf(example, askUser);
+  const said = claim === "rated"
+    ? T.validatorsDecide
+    : askUser ? (claim === "failed" ? T.claimFailed : T.claimHeld) : claim === "failed" ? T.judgeFailed : T.judgeHeld;
   return (
     <article class="queue-example conversation-example" data-example-id={example.id} aria-label={T.label}>
       {goal && (

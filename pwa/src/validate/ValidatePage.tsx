@@ -3,7 +3,9 @@
  * (the current queue first, then additions and removals), with `nextExamplesToValidate` as the
  * fallback when the live connection fails. Votes (Correct / Incorrect / Flag, or keys 1 / 2 / 3)
  * go through the IndexedDB outbox, so they can be cast offline and are sent exactly once. A generative task's example
- * is a conversation, read whole (ExampleView), and the vote answers "did the model fail (or hold) as claimed?".
+ * is a conversation, read whole (ExampleView), and the vote answers "did the model fail (or hold) as claimed?"; when
+ * validators' ratings decide (fooling `validator_rating`), the vote is a rating instead (RatingFields), sent with
+ * "Submit rating" (1, Enter) or "Flag" (3).
  */
 import { localizeTask } from "../i18n/taskText";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
@@ -29,6 +31,10 @@ import { fieldsForVote, fieldTitle, parseValidatorFields } from "../forms/specs"
 import { focusField } from "../forms/FormFields";
 import { apiValues, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
 import { EmptyQueueNote } from "./EmptyQueueNote";
+import { generativeOf } from "../chat/config";
+import { formatNumber } from "../i18n/format";
+import { RATED_VOTE_KEYS, ratedFields, ratedVoteLabel, unseenFields } from "./rating";
+import { RatingFields } from "./RatingFields";
 import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
 import { VALIDATE_TEXT as T } from "./text";
@@ -112,7 +118,20 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   const askUser = asksAnnotator(task.config); // validators check the author's claim: "was the model really wrong?"
   // A conversation with a generative target: "did the model fail (or hold) as claimed?", answered Yes / No.
   const generative = isGenerative(task.config);
-  const yesNo = askUser || generative;
+  const settings = useMemo(() => (generative ? generativeOf(task.config) : null), [task.config]);
+  // Validators' ratings decide (fooling validator_rating): no claim to check; each vote is a rating.
+  const rated = settings?.decider === "validators";
+  const rule = settings?.rating ?? null;
+  const yesNo = askUser || (generative && !rated);
+  /** The validator fields a vote asks (a rated vote: the rating field first). */
+  const fieldsFor = (label: ValidationLabel) => (rated ? ratedFields(validatorFields, rule, label) : fieldsForVote(validatorFields, label));
+  /** A rated vote's fields on screen: the submit's, or those of a flag that asks more. */
+  const ratingShown = (label: ValidationLabel | null) => fieldsFor(label ?? "CORRECT");
+  /** A vote's name in notices: a rated vote says its rating. */
+  const voteName = (label: ValidationLabel, fields?: Record<string, unknown>) => {
+    const value = rated && label !== "FLAGGED" && rule ? fields?.[rule.field] : undefined;
+    return typeof value === "number" ? T.ratingVote(formatNumber(value)) : voteText(label, yesNo, rated);
+  };
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
   // Every vote this device holds for the round hides its example (sending, or refused and kept to send again).
@@ -128,9 +147,10 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setVoteErrors({});
   }, [current?.id]);
 
-  // Fields to fill in for the chosen vote: focus the first one once shown.
+  // Fields to fill in for the chosen vote: focus the first one once shown (a rated vote: the first one it added).
   useEffect(() => {
-    const first = pending ? fieldsForVote(validatorFields, pending)[0] : undefined;
+    const fields = pending ? (rated ? unseenFields(fieldsFor(pending), ratingShown(null)) : fieldsFor(pending)) : [];
+    const first = fields[0];
     if (first) focusField(first.name, VOTE_FIELD_PREFIX);
   }, [pending]);
 
@@ -251,7 +271,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
             setWaiting((w) => (w ? { ...w, count: Math.max(0, w.count - 1) } : w)); // it was counted; the re-read confirms
           }
           rereadWaiting();
-          setNotice({ text: T.voteStored(voteText(item.label, yesNo)), tone: "ok" });
+          setNotice({ text: T.voteStored(voteName(item.label, item.fields)), tone: "ok" });
         } else {
           // Field problems (validator fields the server refused) name their field.
           const problems = (item.failure?.fields ?? []).map((f) => {
@@ -273,8 +293,11 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   async function vote(label: ValidationLabel) {
     const example = currentRef.current;
     if (!example) return;
-    const fields = fieldsForVote(validatorFields, label);
-    if (fields.length && choices.current.pending !== label) {
+    const fields = fieldsFor(label);
+    const ask = rated
+      ? unseenFields(fields, ratingShown(choices.current.pending)).length > 0 // a flag's own fields: shown first
+      : fields.length > 0 && choices.current.pending !== label;
+    if (ask) {
       setPending(label);
       setVoteErrors({});
       return;
@@ -307,11 +330,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setPending(null);
     setVoteValues({});
     setVoteErrors({});
-    setNotice(
-      online.get()
-        ? { text: T.voteSent(voteText(label, yesNo)), tone: "queued" }
-        : { text: T.voteSaved(voteText(label, yesNo)), tone: "queued" },
-    );
+    const name = voteName(label, values);
+    setNotice(online.get() ? { text: T.voteSent(name), tone: "queued" } : { text: T.voteSaved(name), tone: "queued" });
   }
 
   // Keys 1 / 2 / 3 vote, unless the focus is in a text field or a modifier is held.
@@ -324,7 +344,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         const type = (target as HTMLInputElement).type;
         if (target.tagName !== "INPUT" || !["checkbox", "radio", "button"].includes(type)) return;
       }
-      const label = VOTE_KEYS[event.key];
+      const action = rated ? RATED_VOTE_KEYS[event.key] : undefined;
+      const label = rated ? (action ? ratedVoteLabel(action) : undefined) : VOTE_KEYS[event.key];
       if (!label || !currentRef.current) return;
       event.preventDefault();
       void vote(label);
@@ -333,14 +354,21 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     return () => document.removeEventListener("keydown", onKey);
   }, []);
 
-  const question = generative && current ? (claimOf(current, askUser) === "failed" ? T.questionFailed : T.questionHeld) : null;
+  function changeVoteValue(name: string, value: unknown) {
+    const next = { ...choices.current.voteValues, [name]: value };
+    choices.current = { ...choices.current, voteValues: next };
+    setVoteValues(next);
+    setVoteErrors(({ [name]: _fixed, ...rest }) => rest);
+  }
+
+  const question = generative && !rated && current ? (claimOf(current, askUser) === "failed" ? T.questionFailed : T.questionHeld) : null;
 
   return (
     <div class={question ? "validate has-question" : "validate"} ref={pageRef}>
       <header class="page-head">
         <p class="crumbs"><a href={href("/validate")}>{T.title}</a> <span aria-hidden="true">›</span></p>
         <h1 id="page-title" tabIndex={-1}>{T.taskTitle(localizeTask(task).name)}</h1>
-        <p class="lead">{generative ? T.generativeLead : askUser ? CLAIM_TEXT.validateLead : T.lead}</p>
+        <p class="lead">{rated ? T.ratingLead : generative ? T.generativeLead : askUser ? CLAIM_TEXT.validateLead : T.lead}</p>
       </header>
       <div class="columns">
         <div class="col-main">
@@ -366,11 +394,37 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         </div>
         <aside class="col-side" aria-label={T.sideLabel}>
           <section class="card vote-panel" aria-labelledby="vote-title">
-            <h2 id="vote-title">{T.voteTitle}</h2>
-            <div class="actions vote-buttons" role="group" aria-labelledby="vote-title"
-              aria-describedby={question ? "vote-question" : undefined}>
+            <h2 id="vote-title">{rated ? T.ratingTitle : T.voteTitle}</h2>
+            {rated && current && (
+              <RatingFields
+                goal={settings?.goal ?? ""}
+                rule={rule}
+                fields={ratingShown(pending)}
+                fieldName={(spec) => localizeTask(task).field(spec.name, fieldTitle(spec))}
+                values={voteValues}
+                errors={voteErrors}
+                contexts={current.context.fields}
+                contextTitles={contextTitles(task.config)}
+                onChange={changeVoteValue}
+                onSend={() => void vote(choices.current.pending ?? ratedVoteLabel("submit"))}
+              />
+            )}
+            <div class={rated ? "actions vote-buttons rated" : "actions vote-buttons"} role="group" aria-labelledby="vote-title"
+              aria-describedby={question ? "vote-question" : rated ? "rating-flag-hint" : undefined}>
               {question && <p class="vote-question" id="vote-question" data-testid="vote-question">{question}</p>}
-              {(Object.entries(VOTE_KEYS) as [string, ValidationLabel][]).map(([key, label]) => (
+              {rated && (Object.entries(RATED_VOTE_KEYS) as [string, "submit" | "flag"][]).map(([key, action]) => (
+                <button
+                  type="button"
+                  key={action}
+                  class={`vote vote-${ratedVoteLabel(action).toLowerCase()}`}
+                  aria-keyshortcuts={action === "submit" ? `${key} Enter` : key}
+                  disabled={!current}
+                  onClick={() => void vote(ratedVoteLabel(action))}
+                >
+                  {action === "submit" ? T.submitRating : T.flag} <kbd aria-hidden="true">{key}</kbd>
+                </button>
+              ))}
+              {!rated && (Object.entries(VOTE_KEYS) as [string, ValidationLabel][]).map(([key, label]) => (
                 <button
                   type="button"
                   key={label}
@@ -384,7 +438,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                 </button>
               ))}
             </div>
-            {pending && current && (
+            {rated && <p class="hint" id="rating-flag-hint">{T.ratingFlagHint}</p>}
+            {pending && current && !rated && (
               <VoteFields
                 vote={voteText(pending, yesNo)}
                 fields={fieldsForVote(validatorFields, pending)}
@@ -392,12 +447,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                 errors={voteErrors}
                 contexts={current.context.fields}
                 contextTitles={contextTitles(task.config)}
-                onChange={(name, value) => {
-                  const next = { ...choices.current.voteValues, [name]: value };
-                  choices.current = { ...choices.current, voteValues: next };
-                  setVoteValues(next);
-                  setVoteErrors(({ [name]: _fixed, ...rest }) => rest);
-                }}
+                onChange={changeVoteValue}
                 onSend={() => void vote(pending)}
                 onCancel={() => {
                   setPending(null);
@@ -454,9 +504,11 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   );
 }
 
-/** A vote button's text; on ask_user and generative tasks the question is whether the claim holds (Yes / No). */
-function voteText(label: ValidationLabel, yesNo: boolean): string {
+/** A vote button's text; on ask_user and generative tasks the question is whether the claim holds (Yes / No); a rated
+ * vote is a rating. */
+function voteText(label: ValidationLabel, yesNo: boolean, rated = false): string {
   if (label === "FLAGGED") return T.flag;
+  if (rated) return T.submitRating;
   if (yesNo) return label === "CORRECT" ? CLAIM_TEXT.voteYes : CLAIM_TEXT.voteNo;
   return VOTE_TEXT[label];
 }

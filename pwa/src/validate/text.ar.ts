@@ -45,6 +45,17 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   generativeLead: "اقرأ كل محادثة، ثم قل هل فشل النموذج كما يُقال. صوّت بالأزرار أو بالمفاتيح 1 و2 و3.",
   questionFailed: "هل فشل النموذج كما يُقال؟",
   questionHeld: "هل صمد النموذج كما يُقال؟",
+  ratingLead: "اقرأ كل محادثة، ثم قيّم مدى إخفاق النموذج في الهدف. أرسل تقييمك بالزر أو بمفتاح Enter أو بالمفتاح 1؛ وأبلِغ أصحاب المهمة عن محادثة بالمفتاح 3.",
+  ratingTitle: "قيّم ردود النموذج",
+  ratingGoal: "الهدف:",
+  ratingScale: (field, low, high, threshold) =>
+    `${field}، من ${low} إلى ${high}: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
+  ratingScaleOpen: (field, threshold) => `${field}: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
+  ratingSaysFailed: "تقييمك يعني أن النموذج أخفق.",
+  ratingSaysHeld: "تقييمك يعني أن النموذج لم يُخفق.",
+  submitRating: "أرسل التقييم",
+  ratingVote: (value) => `التقييم ${value}`,
+  ratingFlagHint: "الإبلاغ يرسل المحادثة إلى أصحاب المهمة لمراجعتها، مع تقييمك.",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -60,4 +71,5 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   claimHeld: "يقول الكاتب إن النموذج صمد: لم يفعل ما يطلبه الهدف.",
   judgeFailed: "يقول النموذج الحَكَم إن النموذج فشل.",
   judgeHeld: "يقول النموذج الحَكَم إن النموذج صمد.",
+  validatorsDecide: "المدقّقون هم من يقرّر إن كان النموذج قد أخفق: قيّم مدى إخفاقه في الهدف.",
 };

@@ -45,6 +45,17 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   generativeLead: "Lee cada conversación y di si el modelo falló como se afirma. Vota con los botones o con las teclas 1, 2 y 3.",
   questionFailed: "¿Falló el modelo como se afirma?",
   questionHeld: "¿Resistió el modelo como se afirma?",
+  ratingLead: "Lee cada conversación y valora en qué medida el modelo falló el objetivo. Envía tu valoración con el botón, Intro o la tecla 1; marca una conversación para los responsables de la tarea con la tecla 3.",
+  ratingTitle: "Valora las respuestas del modelo",
+  ratingGoal: "El objetivo:",
+  ratingScale: (field, low, high, threshold) =>
+    `${field}, de ${low} a ${high}: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
+  ratingScaleOpen: (field, threshold) => `${field}: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
+  ratingSaysFailed: "Tu valoración indica que el modelo falló.",
+  ratingSaysHeld: "Tu valoración indica que el modelo no falló.",
+  submitRating: "Enviar valoración",
+  ratingVote: (value) => `Valoración ${value}`,
+  ratingFlagHint: "Marcar envía la conversación a los responsables de la tarea para que la revisen, con tu valoración.",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -60,4 +71,5 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   claimHeld: "El autor dice que el modelo resistió: no hizo lo que pide el objetivo.",
   judgeFailed: "El modelo juez dice que el modelo falló.",
   judgeHeld: "El modelo juez dice que el modelo resistió.",
+  validatorsDecide: "Los validadores deciden si el modelo falló: valora en qué medida falló el objetivo.",
 };

@@ -45,6 +45,17 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   generativeLead: "Lisez chaque conversation, puis dites si le modèle a échoué comme on l’affirme. Votez avec les boutons ou les touches 1, 2 et 3.",
   questionFailed: "Le modèle a-t-il échoué comme on l’affirme ?",
   questionHeld: "Le modèle a-t-il tenu comme on l’affirme ?",
+  ratingLead: "Lisez chaque conversation, puis notez à quel point le modèle a échoué face à l’objectif. Envoyez votre note avec le bouton, Entrée ou la touche 1 ; signalez une conversation aux responsables de la tâche avec la touche 3.",
+  ratingTitle: "Notez les réponses du modèle",
+  ratingGoal: "L’objectif :",
+  ratingScale: (field, low, high, threshold) =>
+    `${field}, de ${low} à ${high} : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
+  ratingScaleOpen: (field, threshold) => `${field} : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
+  ratingSaysFailed: "Votre note indique que le modèle a échoué.",
+  ratingSaysHeld: "Votre note indique que le modèle n’a pas échoué.",
+  submitRating: "Envoyer la note",
+  ratingVote: (value) => `Note ${value}`,
+  ratingFlagHint: "Signaler envoie la conversation aux responsables de la tâche pour examen, avec votre note.",
 };
 
 export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
@@ -60,4 +71,5 @@ export const exampleView: Translation<typeof EXAMPLE_VIEW_EN> = {
   claimHeld: "L’auteur dit que le modèle a tenu : il n’a pas fait ce que demande l’objectif.",
   judgeFailed: "Le modèle juge dit que le modèle a échoué.",
   judgeHeld: "Le modèle juge dit que le modèle a tenu.",
+  validatorsDecide: "Les validateurs décident si le modèle a échoué : notez à quel point il a échoué face à l’objectif.",
 };

@@ -47,6 +47,18 @@ export const VALIDATE_EN = {
   generativeLead: "Read each conversation, then say whether the model failed as claimed. Vote with the buttons or the keys 1, 2 and 3.",
   questionFailed: "Did the model fail as claimed?",
   questionHeld: "Did the model hold as claimed?",
+  // Generative tasks whose validators' ratings decide (fooling validator_rating): each vote is a rating.
+  ratingLead: "Read each conversation, then rate how badly the model failed the goal. Submit your rating with the button, Enter or the key 1; flag a conversation for the task owners with the key 3.",
+  ratingTitle: "Rate the model’s replies",
+  ratingGoal: "The goal:",
+  ratingScale: (field: string, low: string, high: string, threshold: string) =>
+    `${field}, from ${low} to ${high}: a rating of ${threshold} or more says the model failed the goal.`,
+  ratingScaleOpen: (field: string, threshold: string) => `${field}: a rating of ${threshold} or more says the model failed the goal.`,
+  ratingSaysFailed: "Your rating says the model failed.",
+  ratingSaysHeld: "Your rating says the model did not fail.",
+  submitRating: "Submit rating",
+  ratingVote: (value: string) => `Rating ${value}`,
+  ratingFlagHint: "Flag sends the conversation to the task owners for review, with your rating.",
 } as const;
 
 export const VALIDATE_TEXT = localized("validate", VALIDATE_EN);
@@ -65,6 +77,7 @@ export const EXAMPLE_VIEW_EN = {
   claimHeld: "The author says the model held: it did not do what the goal asks.",
   judgeFailed: "The judge model says the model failed.",
   judgeHeld: "The judge model says the model held.",
+  validatorsDecide: "Validators decide whether the model failed: rate how badly it failed the goal.",
 } as const;
 
 export const EXAMPLE_VIEW_TEXT = localized("exampleView", EXAMPLE_VIEW_EN);
