@@ -9,7 +9,7 @@ from server.permissions.admin import administer
 from server.permissions.base import Denied
 from server.permissions.tasks import manage_task
 
-__all__ = ["manage_llm_endpoints", "read_generation_usage"]
+__all__ = ["list_llm_endpoint_choices", "manage_llm_endpoints", "read_generation_usage"]
 
 
 def manage_llm_endpoints(viewer: Viewer | None) -> Denied | None:
@@ -21,4 +21,10 @@ def read_generation_usage(viewer: Viewer | None, task_id: int | None) -> Denied 
     """Tokens and estimated cost spent on LLM endpoints: of one task for its owners (and admins), of all for admins."""
     if task_id is None:
         return administer(viewer)
+    return manage_task(viewer, task_id)
+
+
+def list_llm_endpoint_choices(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """Which enabled endpoints a task's rounds may name as their target (names, models, limits; never an address or a
+    key): the task's owners and admins, who choose its rounds' targets (`manage_task`)."""
     return manage_task(viewer, task_id)

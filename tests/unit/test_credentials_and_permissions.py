@@ -75,6 +75,7 @@ OPERATIONS = {
     "manage_task": lambda v: permissions.manage_task(v, TASK),
     "create_api_token": lambda v: permissions.create_api_token(v),
     "annotate": lambda v: permissions.annotate(v),
+    "list_llm_endpoint_choices": lambda v: permissions.list_llm_endpoint_choices(v, TASK),
 }
 # role -> operations allowed; everything else must be denied.
 ALLOWED = {

@@ -1,15 +1,18 @@
 """The pure parts of LLM endpoints: the settings' rules (server/generation/endpoints/rules.py), the sealed API keys
-(crypto.py) and the scrubbing of what a server says before it is quoted (failures.py)."""
+(crypto.py), the scrubbing of what a server says before it is quoted (failures.py) and what a task's owners are told
+of an endpoint they may choose (service.EndpointChoice)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
 
 from server.core.errors import ServiceError
 from server.core.settings import Settings
-from server.generation.endpoints import crypto, rules
+from server.generation.endpoints import crypto, rules, service
 from server.generation.endpoints.failures import scrub, secrets_of
 
 SECRET = "s" * 40
@@ -126,3 +129,23 @@ def test_scrub_removes_the_key_the_address_and_credentials_from_what_a_server_sa
     clean = scrub(said, secrets_of(key, url), "gpt")
     assert key not in clean and "10.1.2.3" not in clean and "hunter2" not in clean and "\n" not in clean
     assert clean.endswith("…") and len(clean) <= 201
+
+
+async def test_an_owner_is_told_an_endpoints_name_model_and_limits_only_and_of_none_for_other_kinds():
+    now = datetime.now(UTC)
+    row = {
+        "id": 1, "name": "gpt", "base_url": "http://10.1.2.3:8080/v1", "model": "gpt-4o", "api_key_sealed": "v1:xyz",
+        "timeout_s": 20.0, "max_concurrency": 4, "tokens_per_user_per_day": 100, "tokens_per_task_per_day": 0,
+        "price_per_1k_prompt_tokens": Decimal("0.1"), "price_per_1k_completion_tokens": Decimal("0.2"), "enabled": True,
+        "created_at": now, "updated_at": now,
+    }  # fmt: skip
+    choice = asdict(service.EndpointChoice.of(row))  # type: ignore[arg-type]
+    assert choice == {
+        "name": "gpt",
+        "model": "gpt-4o",
+        "timeout_s": 20.0,
+        "tokens_per_user_per_day": 100,
+        "tokens_per_task_per_day": 0,
+    }
+    # An endpoint cannot judge a classification (or QA) task's examples: nothing to choose, and nothing is read.
+    assert await service.choices("classification") == [] and await service.choices("extractive_qa") == []

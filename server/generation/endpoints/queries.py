@@ -28,6 +28,7 @@ SETTABLE = (
 # Registry ---------------------------------------------------------------------------------------------------------
 
 ALL = Query(f"SELECT {COLUMNS} FROM llm_endpoints ORDER BY name")
+ENABLED = Query(f"SELECT {COLUMNS} FROM llm_endpoints WHERE enabled ORDER BY name")
 BY_NAME = Query(f"SELECT {COLUMNS} FROM llm_endpoints WHERE name = :name")
 INSERT = Query(f"""
     INSERT INTO llm_endpoints (name, base_url, model, api_key_sealed, timeout_s, max_concurrency, tokens_per_user_per_day,
@@ -49,6 +50,10 @@ DELETE = Query("DELETE FROM llm_endpoints WHERE name = :name RETURNING id")
 
 async def all_endpoints() -> list[EndpointRow]:
     return cast(list[EndpointRow], await ALL.rows())
+
+
+async def enabled_endpoints() -> list[EndpointRow]:
+    return cast(list[EndpointRow], await ENABLED.rows())
 
 
 async def endpoint_by_name(name: str) -> EndpointRow | None:

@@ -1,6 +1,7 @@
 """The admins' registry of LLM endpoints: register, change, remove (each one transaction with its audit row), and
 read. The API key is sealed before it is stored (crypto.py) and never comes back out of this module: callers get
-`EndpointView`s, which say only whether a key is stored. Who may call these is `permissions.manage_llm_endpoints`."""
+`EndpointView`s, which say only whether a key is stored. Who may call these is `permissions.manage_llm_endpoints`.
+A task's owners get `EndpointChoice`s (`choices`): what they need to name an endpoint as a round's target, no more."""
 
 from __future__ import annotations
 
@@ -57,6 +58,28 @@ class EndpointView:
         )
 
 
+@dataclass(frozen=True)
+class EndpointChoice:
+    """An enabled endpoint as a task's owners see it when they choose a round's targets: its name, model and limits;
+    not its address (error messages never show it either), its key or whether it has one, nor its prices."""
+
+    name: str
+    model: str
+    timeout_s: float
+    tokens_per_user_per_day: int
+    tokens_per_task_per_day: int
+
+    @classmethod
+    def of(cls, row: EndpointRow) -> EndpointChoice:
+        return cls(
+            name=row["name"],
+            model=row["model"],
+            timeout_s=row["timeout_s"],
+            tokens_per_user_per_day=row["tokens_per_user_per_day"],
+            tokens_per_task_per_day=row["tokens_per_task_per_day"],
+        )
+
+
 def _sealed(settings: Settings, name: str, key: str) -> str:
     try:
         return crypto.seal(settings, name, key)
@@ -74,6 +97,14 @@ def _changed(values: dict[str, Any]) -> str:
 
 async def endpoints() -> list[EndpointView]:
     return [EndpointView.of(row) for row in await queries.all_endpoints()]
+
+
+async def choices(task_kind: str) -> list[EndpointChoice]:
+    """The endpoints a task of this kind may name as a round's target: the enabled ones, by name, for a generative
+    task; none for another kind (an endpoint cannot judge its examples)."""
+    if task_kind != "generative":
+        return []
+    return [EndpointChoice.of(row) for row in await queries.enabled_endpoints()]
 
 
 async def endpoint_usable(name: str) -> bool:

@@ -1,4 +1,5 @@
-"""GraphQL types of LLM endpoints and their usage. An endpoint says whether a key is stored, never the key."""
+"""GraphQL types of LLM endpoints and their usage. An endpoint says whether a key is stored, never the key; the choice a
+task's owners see says neither, nor the address."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import datetime
 import strawberry
 
 from server.generation.endpoints.records import UsageRow
-from server.generation.endpoints.service import EndpointView
+from server.generation.endpoints.service import EndpointChoice, EndpointView
 from server.generation.endpoints.usage import UsageReport
 
 
@@ -43,6 +44,28 @@ class LlmEndpointType:
             enabled=view.enabled,
             created_at=view.created_at,
             updated_at=view.updated_at,
+        )
+
+
+@strawberry.type(
+    description="An enabled LLM endpoint a generative task's owners may name as a round's target "
+    "(`targetModels: [{endpoint: name}]`); the round lists it as `endpoint:<name>`."
+)
+class LlmEndpointChoice:
+    name: str = strawberry.field(description="The endpoint's identifier, to give as `endpoint` in `targetModels`.")
+    model: str = strawberry.field(description="The model id the server is asked for.")
+    timeout_s: float = strawberry.field(description="The longest one reply may take, in seconds.")
+    tokens_per_user_per_day: int = strawberry.field(description="Each user's daily token budget (0: no limit).")
+    tokens_per_task_per_day: int = strawberry.field(description="Each task's daily token budget (0: no limit).")
+
+    @classmethod
+    def of(cls, choice: EndpointChoice) -> LlmEndpointChoice:
+        return cls(
+            name=choice.name,
+            model=choice.model,
+            timeout_s=choice.timeout_s,
+            tokens_per_user_per_day=choice.tokens_per_user_per_day,
+            tokens_per_task_per_day=choice.tokens_per_task_per_day,
         )
 
 
