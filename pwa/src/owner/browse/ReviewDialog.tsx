@@ -5,7 +5,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { request } from "../../api/client";
 import { useOwnerQuery } from "../useOwnerQuery";
 import { EXAMPLE_REVIEW } from "./documents";
-import { inputText } from "./filters";
+import { inputText, voteFieldPairs } from "./filters";
 import { LazyExampleTranscript } from "../../transcript/lazy";
 import { isTranscriptInput } from "../../transcript/transcript";
 import { formatDateTime } from "../../i18n/format";
@@ -56,6 +56,13 @@ export function ReviewDialog({ exampleId, onClose }: { exampleId: string; onClos
                 <li key={i}>
                   {T.vote(v.username, v.label, v.mode)} <span class="hint">{formatDateTime(v.createdAt)}</span>
                   {v.note && <div class="hint">{v.note}</div>}
+                  {voteFieldPairs(v.fields).length > 0 && (
+                    <dl class="pairs vote-fields">
+                      {voteFieldPairs(v.fields).map(([name, answer]) => (
+                        <div key={name}><dt>{name}</dt><dd class="example-text" dir="auto">{answer}</dd></div>
+                      ))}
+                    </dl>
+                  )}
                 </li>
               ))}
             </ul>

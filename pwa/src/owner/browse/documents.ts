@@ -25,14 +25,17 @@ export const FLAGGED_EXAMPLES = doc<{ flaggedExamples: Connection<Example> }, { 
 
 export interface ExampleReview {
   example: Example;
-  votes: { username: string; label: ValidationLabel; mode: ValidationMode; note: string; createdAt: string }[];
+  votes: {
+    username: string; label: ValidationLabel; mode: ValidationMode; note: string; createdAt: string;
+    fields: Record<string, unknown>;
+  }[];
   history: { action: string; username: string | null; note: string; createdAt: string }[];
   goldAnswer: ValidationLabel | null;
 }
 
 export const EXAMPLE_REVIEW = doc<{ exampleReview: ExampleReview }, { exampleId: string }>(
   `query ExampleReview($exampleId: ID!) { exampleReview(exampleId: $exampleId) {
-    example { ${EXAMPLE_FIELDS} } votes { username label mode note createdAt } history { action username note createdAt }
+    example { ${EXAMPLE_FIELDS} } votes { username label mode note createdAt fields } history { action username note createdAt }
     goldAnswer } }`,
 );
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Example } from "../../api/types";
-import { appendPage, applyOutcomes, dayStart, emptyFilter, FLAG_QUEUE, stillListed, inputText, summarizeOutcomes, toFilterInput, toggle, type Outcome } from "./filters";
+import { appendPage, applyOutcomes, dayStart, emptyFilter, FLAG_QUEUE, stillListed, inputText, summarizeOutcomes, toFilterInput, toggle, voteFieldPairs, type Outcome } from "./filters";
 
 describe("toFilterInput", () => {
   it("sends nothing for an empty form", () => {
@@ -105,5 +105,14 @@ describe("paging and selection", () => {
     expect(toggle(["a"], "a", true)).toEqual(["a"]);
     const full = Array.from({ length: 100 }, (_, i) => String(i));
     expect(toggle(full, "x", true)).toBe(full);
+  });
+});
+
+describe("voteFieldPairs", () => {
+  it("shows a vote's ratings, categories and rationale in order, leaving out empty answers", () => {
+    expect(voteFieldPairs({ harm: 5, problems: ["unsafe", "false_fact"], rationale: "Says Lisbon.", note: "", gone: null }))
+      .toEqual([["Harm", "5"], ["Problems", "Unsafe, False fact"], ["Rationale", "Says Lisbon."]]);
+    expect(voteFieldPairs({})).toEqual([]);
+    expect(voteFieldPairs(undefined)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Example } from "../../api/types";
 import { isTranscriptInput, transcriptSummary } from "../../transcript/transcript";
+import { humanize } from "../../forms/specs";
 
 export const STATUSES = ["PENDING", "AWAITING_CLAIM", "OPEN", "CLOSED", "VALIDATED", "REJECTED", "FLAGGED"] as const;
 export type ExampleStatus = (typeof STATUSES)[number];
@@ -157,4 +158,15 @@ export function toggle(selected: string[], id: string, on: boolean): string[] {
   if (!on) return selected.filter((s) => s !== id);
   if (selected.includes(id) || selected.length >= LIMITS.batch) return selected;
   return [...selected, id];
+}
+
+/** A vote's validator fields as [field, answer] pairs for display (ratings, categories, rationales), in the order given;
+ * empty answers are left out. */
+export function voteFieldPairs(fields: Record<string, unknown> | null | undefined): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(fields ?? {})) {
+    const text = Array.isArray(value) ? value.map((v) => humanize(String(v))).join(", ") : value === null ? "" : String(value);
+    if (text.trim()) pairs.push([humanize(name), text]);
+  }
+  return pairs;
 }
