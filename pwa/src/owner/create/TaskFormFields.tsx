@@ -5,8 +5,10 @@
  * Also the config's JSON editor both pages open in its place, with its syntax error and the server's errors.
  */
 import {
-  defaultGenerative, FOOLING, fieldRow, KINDS, METRICS, withKind, type FieldRow, type FormState, type GenerativeState,
+  chosenRating, defaultGenerative, FOOLING, fieldRow, KINDS, METRICS, ratingChoices, withKind, type FieldRow, type FormState,
+  type GenerativeState,
 } from "./builder";
+import { formatNumber } from "../../i18n/format";
 import { described, Field, FieldError, FieldRows, type Errors } from "./parts";
 import { CREATE_TEXT as T } from "./text";
 
@@ -105,6 +107,7 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
           </Field>
         </>
       )}
+      {generative && state.foolingMetric === "validator_rating" && <RatingRule state={state} g={g} set={setGen} errors={errors} />}
       {state.foolingMetric === "string_f1" && (
         <Field id="ct-threshold" label={T.threshold} errors={errors}>
           <input type="number" min={0.01} max={1} step={0.05} {...described("ct-threshold", errors)} value={state.threshold}
@@ -121,6 +124,36 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
         <label for="ct-leaderboard-private">{T.leaderboardPrivate}</label>
         <p class="hint" id="ct-leaderboard-private-hint">{T.leaderboardPrivateHint}</p>
       </div>
+    </>
+  );
+}
+
+/** fooling validator_rating: the validator field every vote rates in (or a new 1–5 rating the form adds) and the
+ * threshold from which a vote says the model failed (config `generative.rating`). */
+function RatingRule({ state, g, set, errors }: {
+  state: FormState;
+  g: GenerativeState;
+  set: (patch: Partial<GenerativeState>) => void;
+  errors: Errors;
+}) {
+  const choices = ratingChoices(state);
+  const chosen = chosenRating(state);
+  const range = chosen && chosen.low !== null && chosen.high !== null
+    ? T.ratingThresholdRangeHint(formatNumber(chosen.low), formatNumber(chosen.high))
+    : T.ratingThresholdHint;
+  return (
+    <>
+      <Field id="ct-gen-rating-field" label={T.ratingField} errors={errors} hint={T.ratingFieldHint}>
+        <select {...described("ct-gen-rating-field", errors, true)} value={chosen?.name ?? ""}
+          onChange={(e) => set({ ratingField: e.currentTarget.value })}>
+          {choices.map((c) => <option key={c.name} value={c.name}>{c.label}</option>)}
+        </select>
+      </Field>
+      <Field id="ct-gen-rating-threshold" label={T.ratingThreshold} errors={errors} hint={range}>
+        <input type="number" step="any" min={chosen?.low ?? undefined} max={chosen?.high ?? undefined}
+          {...described("ct-gen-rating-threshold", errors, true)} value={g.ratingThreshold}
+          onInput={(e) => set({ ratingThreshold: e.currentTarget.value })} />
+      </Field>
     </>
   );
 }

@@ -2,10 +2,11 @@
 // posts to the server, from configs.json), the way back from JSON, error paths → controls, JSON syntax errors.
 import { describe, expect, it } from "vitest";
 import {
-  buildConfig, clientProblems, controlFor, defaultState, fieldRow, jsonProblem, stateFromConfig, withKind,
+  buildConfig, chosenRating, clientProblems, controlFor, defaultState, fieldRow, FOOLING, jsonProblem, ratingChoices, stateFromConfig,
+  withKind,
 } from "./builder";
 import CONFIGS from "./configs.json";
-import { generativeState, typedState } from "./typed";
+import { generativeState, ratedGenerativeState, typedState } from "./typed";
 
 describe("buildConfig", () => {
   it("builds the documents the server accepts (configs.json, posted by the API test) for every kind", () => {
@@ -68,7 +69,7 @@ describe("buildConfig", () => {
 
 describe("stateFromConfig", () => {
   it("round-trips what the form builds", () => {
-    for (const config of [CONFIGS.classification, CONFIGS.extractive_qa, CONFIGS.typed, CONFIGS.generative, CONFIGS.generative_judged]) {
+    for (const config of [CONFIGS.classification, CONFIGS.extractive_qa, CONFIGS.typed, CONFIGS.generative, CONFIGS.generative_judged, CONFIGS.generative_rated]) {
       const state = stateFromConfig(config);
       expect(state).not.toBeNull();
       expect(buildConfig(state!)).toEqual(config);
@@ -155,6 +156,67 @@ describe("generative tasks", () => {
     expect(clientProblems("red", "Red", generativeState(true))).toEqual([]);
   });
 
+  it("offers validator_rating for generative tasks only", () => {
+    expect(FOOLING.generative).toEqual(["ask_user", "judge_model", "validator_rating"]);
+    expect(FOOLING.classification).not.toContain("validator_rating");
+  });
+
+  it("validator_rating writes generative.rating and, with no rating field to choose, adds a 1–5 one", () => {
+    const config = buildConfig(ratedGenerativeState());
+    expect(config).toEqual(CONFIGS.generative_rated);
+    expect(config.fooling).toEqual({ metric: "validator_rating" });
+    expect((config.generative as Record<string, unknown>).rating).toEqual({ field: "severity", threshold: 4 });
+    expect(config.validator_fields).toEqual([expect.objectContaining({ name: "severity", type: "rating", scale: 5 })]);
+    // Another metric writes no rule and adds no field.
+    const asked = { ...ratedGenerativeState(), foolingMetric: "ask_user" };
+    expect(buildConfig(asked).generative).not.toHaveProperty("rating");
+    expect(buildConfig(asked)).not.toHaveProperty("validator_fields");
+  });
+
+  it("offers the task's rating and number validator fields every vote answers, and writes the chosen one", () => {
+    const state = ratedGenerativeState();
+    state.extra = {
+      validator_fields: [
+        { name: "harm", type: "rating", scale: 7, display_name: "Harm" },
+        { name: "score", type: "number", min: 0, max: 10 },
+        { name: "later", type: "rating", show_when: "flagged" }, // not on every vote
+        { name: "optional", type: "number", min: 0, max: 1, required: false },
+        { name: "why", type: "text" },
+      ],
+    };
+    expect(ratingChoices(state).map((c) => [c.name, c.low, c.high, c.isNew])).toEqual([
+      ["harm", 1, 7, false], ["score", 0, 10, false], ["severity", 1, 5, true],
+    ]);
+    expect(chosenRating(state)?.name).toBe("harm"); // nothing chosen yet: the first
+    state.generative = { ...state.generative!, ratingField: "score", ratingThreshold: "7.5" };
+    const config = buildConfig(state);
+    expect((config.generative as Record<string, unknown>).rating).toEqual({ field: "score", threshold: 7.5 });
+    expect(config.validator_fields).toEqual(state.extra.validator_fields); // unchanged: no field added
+    // A task that already has a field named like the new one is not offered a second one.
+    state.extra = { validator_fields: [{ name: "severity", type: "text" }] };
+    expect(ratingChoices(state)).toEqual([]);
+    expect(chosenRating(state)).toBeNull();
+  });
+
+  it("reads the rating rule back, keeping what the form has no control for", () => {
+    const stored = { ...CONFIGS.generative_rated, generative: { ...CONFIGS.generative_rated.generative, rating: { field: "severity", threshold: 3, note: "kept" } } };
+    const state = stateFromConfig(stored)!;
+    expect(state.foolingMetric).toBe("validator_rating");
+    expect(state.generative).toMatchObject({ ratingField: "severity", ratingThreshold: "3" });
+    expect(buildConfig(state)).toEqual(stored); // the field exists now: not added twice
+  });
+
+  it("checks the rating threshold against the field's range before the round trip", () => {
+    const state = ratedGenerativeState();
+    expect(clientProblems("red", "Red", state)).toEqual([]);
+    for (const [threshold, problem] of [["", "Give the failure threshold as a number."], ["1", "Must be above 1 and at most 5."], ["6", "Must be above 1 and at most 5."]]) {
+      state.generative = { ...state.generative!, ratingThreshold: threshold };
+      expect(clientProblems("red", "Red", state)).toEqual([{ field: "config.generative.rating.threshold", message: problem }]);
+    }
+    state.generative = { ...state.generative!, ratingThreshold: "5" };
+    expect(clientProblems("red", "Red", state)).toEqual([]);
+  });
+
   it.each([
     ["config.generative", "ct-gen-goal"],
     ["config.generative.goal", "ct-gen-goal"],
@@ -164,6 +226,9 @@ describe("generative tasks", () => {
     ["config.generative.judge", "ct-gen-judge-model"],
     ["config.generative.judge.label", "ct-gen-judge-label"],
     ["config.generative.judge.threshold", "ct-gen-judge-threshold"],
+    ["config.generative.rating", "ct-gen-rating-field"],
+    ["config.generative.rating.field", "ct-gen-rating-field"],
+    ["config.generative.rating.threshold", "ct-gen-rating-threshold"],
   ])("the server's %s → %s", (path, id) => expect(controlFor(path)).toBe(id));
 });
 

@@ -3,6 +3,7 @@
  * config (the "Advanced: JSON" editor) to the form, and the form control each server field path belongs to.
  * Pure functions.
  */
+import { formatNumber } from "../../i18n/format";
 import { CREATE_TEXT } from "./text";
 
 export type Kind = "classification" | "extractive_qa" | "generative";
@@ -58,6 +59,9 @@ export interface GenerativeState {
   judgeModel: string; // fooling judge_model: the classifier on Triton that scores each reply
   judgeLabel: string;
   judgeThreshold: string;
+  /** fooling validator_rating: the validator field every vote rates in ("" → the first choice) and the threshold. */
+  ratingField: string;
+  ratingThreshold: string;
   /** Keys of the block this form has no control for (stop strings, the message length, the judge's input), kept. */
   extra: Record<string, unknown>;
 }
@@ -89,7 +93,7 @@ export const METRICS: Record<Kind, string[]> = {
 export const FOOLING: Record<Kind, string[]> = {
   classification: ["exact_match", "ask_user"],
   extractive_qa: ["string_f1", "ask_user"],
-  generative: ["ask_user", "judge_model"],
+  generative: ["ask_user", "judge_model", "validator_rating"],
 };
 const OUTPUTS: Record<Kind, string[]> = {
   classification: ["label", "probs"],
@@ -101,8 +105,48 @@ const OUTPUTS: Record<Kind, string[]> = {
 export function defaultGenerative(): GenerativeState {
   return {
     mode: "chat", maxTurns: "5", systemPrompt: "", goal: "", categories: "", maxTokens: "128", temperature: "0.7",
-    judgeModel: "", judgeLabel: "", judgeThreshold: "0.5", extra: {},
+    judgeModel: "", judgeLabel: "", judgeThreshold: "0.5", ratingField: "", ratingThreshold: "4", extra: {},
   };
+}
+
+/** The validator field the form adds when a validator_rating task has no rating field to choose. */
+export const NEW_RATING_FIELD = "severity";
+
+/** A validator field a rated vote may rate in (config `generative.rating.field`), or the one the form would add. */
+export interface RatingChoice {
+  name: string;
+  label: string;
+  low: number | null;
+  high: number | null;
+  isNew: boolean;
+}
+
+/**
+ * The choices for `generative.rating.field`: the task's validator fields of type rating or number that every vote
+ * answers (asked always, required), then — unless a validator field already has its name — a new 1–5 rating.
+ */
+export function ratingChoices(state: FormState): RatingChoice[] {
+  const fields = Array.isArray(state.extra.validator_fields) ? state.extra.validator_fields.map(asObject) : [];
+  const choices: RatingChoice[] = [];
+  for (const f of fields) {
+    if (typeof f.name !== "string" || (f.type !== "rating" && f.type !== "number")) continue;
+    if ((f.show_when ?? "always") !== "always" || f.required === false) continue;
+    const label = typeof f.display_name === "string" && f.display_name.trim() ? `${f.display_name.trim()} (${f.name})` : f.name;
+    const scale = typeof f.scale === "number" ? f.scale : 5;
+    const num = (v: unknown) => (typeof v === "number" ? v : null);
+    choices.push({ name: f.name, label, low: f.type === "rating" ? 1 : num(f.min), high: f.type === "rating" ? scale : num(f.max), isNew: false });
+  }
+  if (!fields.some((f) => f.name === NEW_RATING_FIELD)) {
+    choices.push({ name: NEW_RATING_FIELD, label: CREATE_TEXT.newRatingChoice, low: 1, high: 5, isNew: true });
+  }
+  return choices;
+}
+
+/** The rating field the form describes: the chosen one, else the first choice. */
+export function chosenRating(state: FormState): RatingChoice | null {
+  const choices = ratingChoices(state);
+  const wanted = state.generative?.ratingField ?? "";
+  return choices.find((c) => c.name === wanted) ?? choices[0] ?? null;
 }
 
 export function fieldRow(name: string, toModel: boolean, maxLength = ""): FieldRow {
@@ -207,7 +251,8 @@ function spec(row: FieldRow, input: boolean): Record<string, unknown> {
   return out;
 }
 
-/** The `generative` block the form describes; the judge only when a judge decides (fooling judge_model). */
+/** The `generative` block the form describes; the judge only when a judge decides (fooling judge_model), the rating
+ * rule only when validators' ratings do (validator_rating: `ratingField` names the field, resolved by the caller). */
 export function buildGenerative(g: GenerativeState, foolingMetric: string): Record<string, unknown> {
   const block: Record<string, unknown> = { ...g.extra, mode: g.mode };
   if (g.mode === "chat") block.max_turns = Math.round(numberOr(g.maxTurns, 5));
@@ -221,6 +266,11 @@ export function buildGenerative(g: GenerativeState, foolingMetric: string): Reco
     block.judge = { ...asObject(g.extra.judge), model: g.judgeModel.trim(), label: g.judgeLabel.trim(), threshold: numberOr(g.judgeThreshold, 0.5) };
   } else {
     delete block.judge;
+  }
+  if (foolingMetric === "validator_rating") {
+    block.rating = { ...asObject(g.extra.rating), field: g.ratingField.trim(), threshold: numberOr(g.ratingThreshold, 4) };
+  } else {
+    delete block.rating;
   }
   return block;
 }
@@ -248,7 +298,19 @@ export function buildConfig(state: FormState): Record<string, unknown> {
     validation: { ...asObject(state.extra.validation), num_matching_validations: Math.round(numberOr(state.votes, 3)) },
   };
   if (qa) config.answer_context_field = state.answerContextField;
-  else if (generative) config.generative = buildGenerative(state.generative ?? defaultGenerative(), state.foolingMetric);
+  else if (generative) {
+    const g = state.generative ?? defaultGenerative();
+    const rated = state.foolingMetric === "validator_rating" ? chosenRating(state) : null;
+    config.generative = buildGenerative(rated ? { ...g, ratingField: rated.name } : g, state.foolingMetric);
+    if (rated?.isNew) {
+      // No rating field to rate in yet: the form adds one (every vote answers it: asked always, required by default).
+      const existing = Array.isArray(state.extra.validator_fields) ? state.extra.validator_fields : [];
+      config.validator_fields = [
+        ...existing,
+        { name: rated.name, display_name: CREATE_TEXT.newRatingDisplay, type: "rating", scale: 5, help: CREATE_TEXT.newRatingHelp },
+      ];
+    }
+  }
   else config.labels = splitList(state.labels);
   // Written only when it says something (private, or a stored choice): a config without it reads as before.
   const dynascore = { ...asObject(state.extra.dynascore) };
@@ -268,7 +330,7 @@ const CONTROLLED = new Set([
 ]);
 
 const GENERATIVE_CONTROLLED = new Set([
-  "mode", "max_turns", "system_prompt", "goal", "attack_categories", "max_tokens", "temperature", "judge",
+  "mode", "max_turns", "system_prompt", "goal", "attack_categories", "max_tokens", "temperature", "judge", "rating",
 ]);
 
 /** A config's `generative` block as form state (what the form has no control for kept in `extra`). */
@@ -280,6 +342,9 @@ export function generativeFromConfig(value: unknown): GenerativeState {
   const extra: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(g)) if (!GENERATIVE_CONTROLLED.has(key)) extra[key] = v;
   if (Object.keys(judgeRest).length) extra.judge = judgeRest;
+  const rating = asObject(g.rating);
+  const { field: _field, threshold: _ratingThreshold, ...ratingRest } = rating;
+  if (Object.keys(ratingRest).length) extra.rating = ratingRest;
   const text = (v: unknown, fallback: string) => (typeof v === "string" ? v : fallback);
   const num = (v: unknown, fallback: string) => (typeof v === "number" ? String(v) : fallback);
   return {
@@ -293,6 +358,8 @@ export function generativeFromConfig(value: unknown): GenerativeState {
     judgeModel: text(judge.model, ""),
     judgeLabel: text(judge.label, ""),
     judgeThreshold: num(judge.threshold, base.judgeThreshold),
+    ratingField: text(rating.field, ""),
+    ratingThreshold: num(rating.threshold, base.ratingThreshold),
     extra,
   };
 }
@@ -439,6 +506,7 @@ function generativeControl(path: string[]): string | null {
     attack_categories: "ct-gen-categories", max_tokens: "ct-gen-max-tokens", temperature: "ct-gen-temperature",
   };
   if (key === undefined) return "ct-gen-goal"; // the block is missing: the goal is the first thing it needs
+  if (key === "rating") return sub === "threshold" ? "ct-gen-rating-threshold" : "ct-gen-rating-field";
   if (key === "judge") return sub === "label" ? "ct-gen-judge-label" : sub === "threshold" ? "ct-gen-judge-threshold" : "ct-gen-judge-model";
   return controls[key] ?? null;
 }
@@ -484,6 +552,14 @@ export function clientProblems(code: string, name: string, state: FormState | nu
     if (state.foolingMetric === "judge_model") {
       if (!g.judgeModel.trim()) problems.push({ field: "config.generative.judge.model", message: t.judgeModelMissing });
       if (!g.judgeLabel.trim()) problems.push({ field: "config.generative.judge.label", message: t.judgeLabelMissing });
+    }
+    if (state.foolingMetric === "validator_rating") {
+      const at = "config.generative.rating.threshold";
+      const threshold = g.ratingThreshold.trim() === "" ? NaN : Number(g.ratingThreshold);
+      const rated = chosenRating(state);
+      if (!Number.isFinite(threshold)) problems.push({ field: at, message: t.ratingThresholdMissing });
+      else if (rated && rated.low !== null && rated.high !== null && !(rated.low < threshold && threshold <= rated.high))
+        problems.push({ field: at, message: t.ratingThresholdRange(formatNumber(rated.low), formatNumber(rated.high)) });
     }
   }
   return problems;

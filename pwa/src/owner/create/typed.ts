@@ -37,3 +37,12 @@ export function generativeState(judged = false): FormState {
   }
   return state;
 }
+
+/** A generative task whose validators' ratings decide (configs.json "generative_rated"): the form adds the 1–5
+ * "severity" rating validators answer on every vote, and a vote of 4 or more says the model failed. */
+export function ratedGenerativeState(): FormState {
+  const state = generativeState();
+  state.foolingMetric = "validator_rating";
+  state.generative = { ...state.generative!, ratingThreshold: "4" };
+  return state;
+}

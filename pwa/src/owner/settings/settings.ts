@@ -80,6 +80,11 @@ export function mergeConfig(base: Json, built: Json): Json {
   if (sameSet(base.output_fields, built.output_fields)) out.output_fields = base.output_fields;
   if (isObject(base.fooling) && isObject(built.fooling)) out.fooling = { ...base.fooling, ...built.fooling };
   if (isObject(base.validation) && isObject(built.validation)) out.validation = { ...base.validation, ...built.validation };
+  if (isObject(base.generative) && isObject(built.generative)) {
+    // The server stores an absent judge or rating rule as null: kept so, an untouched form changes nothing.
+    const nulls = Object.entries(base.generative).filter(([key, value]) => value === null && !(key in (built.generative as Json)));
+    out.generative = { ...Object.fromEntries(nulls), ...built.generative };
+  }
   return out;
 }
 
