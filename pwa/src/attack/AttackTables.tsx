@@ -24,24 +24,24 @@ export function AttackTables({ rows, config, idBase, emptyNote = true }: AttackT
   if (!targets.length && !categories.length) return emptyNote ? <p class="hint" data-testid="asr-none">{T.none}</p> : null;
   return (
     <div class="attack-tables">
-      <Table id={`${idBase}-targets`} caption={T.targetsCaption} keyTitle={T.colTarget} lines={targets} kind="target" />
+      <Table id={`${idBase}-targets`} caption={T.targetsCaption} keyTitle={T.colTarget} lines={targets} testId="asr-targets" />
       {categories.length > 0 && (
-        <Table id={`${idBase}-categories`} caption={T.categoriesCaption} keyTitle={T.colCategory} lines={categories} kind="category" />
+        <Table id={`${idBase}-categories`} caption={T.categoriesCaption} keyTitle={T.colCategory} lines={categories} testId="asr-categories" />
       )}
     </div>
   );
 }
 
-function Table({ id, caption, keyTitle, lines, kind }: {
+function Table({ id, caption, keyTitle, lines, testId }: {
   id: string;
   caption: string;
   keyTitle: string;
   lines: AttackSuccessLine[];
-  kind: "target" | "category";
+  testId: string;
 }) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-caption`}>
-      <table class="attack-table" data-testid={`asr-${kind}s`}>
+      <table class="attack-table" data-testid={testId}>
         <caption id={`${id}-caption`}>{caption}</caption>
         <thead>
           <tr>

@@ -49,8 +49,8 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   ratingTitle: "قيّم ردود النموذج",
   ratingGoal: "الهدف:",
   ratingScale: (field, low, high, threshold) =>
-    `${field}، من ${low} إلى ${high}: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
-  ratingScaleOpen: (field, threshold) => `${field}: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
+    `«${field}»، من ${low} إلى ${high}: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
+  ratingScaleOpen: (field, threshold) => `«${field}»: التقييم ${threshold} أو أكثر يعني أن النموذج أخفق في الهدف.`,
   ratingSaysFailed: "تقييمك يعني أن النموذج أخفق.",
   ratingSaysHeld: "تقييمك يعني أن النموذج لم يُخفق.",
   submitRating: "أرسل التقييم",

@@ -49,8 +49,8 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   ratingTitle: "Valora las respuestas del modelo",
   ratingGoal: "El objetivo:",
   ratingScale: (field, low, high, threshold) =>
-    `${field}, de ${low} a ${high}: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
-  ratingScaleOpen: (field, threshold) => `${field}: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
+    `«${field}», de ${low} a ${high}: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
+  ratingScaleOpen: (field, threshold) => `«${field}»: una valoración de ${threshold} o más indica que el modelo falló el objetivo.`,
   ratingSaysFailed: "Tu valoración indica que el modelo falló.",
   ratingSaysHeld: "Tu valoración indica que el modelo no falló.",
   submitRating: "Enviar valoración",

@@ -49,8 +49,8 @@ export const validate: Translation<typeof VALIDATE_EN> = {
   ratingTitle: "Notez les réponses du modèle",
   ratingGoal: "L’objectif :",
   ratingScale: (field, low, high, threshold) =>
-    `${field}, de ${low} à ${high} : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
-  ratingScaleOpen: (field, threshold) => `${field} : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
+    `« ${field} », de ${low} à ${high} : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
+  ratingScaleOpen: (field, threshold) => `« ${field} » : une note de ${threshold} ou plus indique que le modèle a échoué face à l’objectif.`,
   ratingSaysFailed: "Votre note indique que le modèle a échoué.",
   ratingSaysHeld: "Votre note indique que le modèle n’a pas échoué.",
   submitRating: "Envoyer la note",

@@ -52,8 +52,8 @@ export const VALIDATE_EN = {
   ratingTitle: "Rate the model’s replies",
   ratingGoal: "The goal:",
   ratingScale: (field: string, low: string, high: string, threshold: string) =>
-    `${field}, from ${low} to ${high}: a rating of ${threshold} or more says the model failed the goal.`,
-  ratingScaleOpen: (field: string, threshold: string) => `${field}: a rating of ${threshold} or more says the model failed the goal.`,
+    `“${field}”, from ${low} to ${high}: a rating of ${threshold} or more says the model failed the goal.`,
+  ratingScaleOpen: (field: string, threshold: string) => `“${field}”: a rating of ${threshold} or more says the model failed the goal.`,
   ratingSaysFailed: "Your rating says the model failed.",
   ratingSaysHeld: "Your rating says the model did not fail.",
   submitRating: "Submit rating",
