@@ -314,13 +314,14 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
       }
     }
     const { ownerMode: owner, note: text } = choices.current;
+    const sent = apiValues(fields, values, contexts);
     await castVote(
       {
         exampleId: example.id,
         label,
         mode: owner ? "OWNER" : "USER",
         note: text,
-        fields: apiValues(fields, values, contexts),
+        fields: sent,
         roundId,
         summary: exampleSummary(example),
       },
@@ -330,7 +331,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     setPending(null);
     setVoteValues({});
     setVoteErrors({});
-    const name = voteName(label, values);
+    const name = voteName(label, sent);
     setNotice(online.get() ? { text: T.voteSent(name), tone: "queued" } : { text: T.voteSaved(name), tone: "queued" });
   }
 
@@ -417,7 +418,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
                   type="button"
                   key={action}
                   class={`vote vote-${ratedVoteLabel(action).toLowerCase()}`}
-                  aria-keyshortcuts={action === "submit" ? `${key} Enter` : key}
+                  aria-keyshortcuts={key}
                   disabled={!current}
                   onClick={() => void vote(ratedVoteLabel(action))}
                 >
