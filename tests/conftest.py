@@ -47,6 +47,7 @@ __all__ = [
     "worker_with",
 ]
 
+pytest_plugins = ["tests.file_timing"]
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("DYNABENCH_SHARED_DATA") or ROOT.parent / "shared" / "data")
 os.environ.setdefault("PICCOLO_CONF", "server.core.piccolo_conf")
@@ -80,13 +81,14 @@ def _remove_finished_runs(runs: Path) -> None:
 # (scripts/test.sh: --dist loadfile --no-loadscope-reorder), so that no long file starts last and runs alone at the end.
 # The rest keep their order. A file missing here only starts later.
 SLOW_FILES_FIRST: tuple[str, ...] = (
-    # The first two need no target model: on a clean clone they run while scripts/test.sh still builds them.
+    # The first needs no target model: on a clean clone it runs while scripts/test.sh still builds them (the build
+    # has the cores to itself meanwhile: the files after it wait for it).
     "tests/security/test_hostile_models.py",  # models that never answer wait out the worker's (short) timeouts
-    "tests/modelbuild/test_modelbuild_triton.py",  # trains three models from the seed data
     "tests/api/test_models.py",  # real models deployed and evaluated on real datasets
     "tests/api/test_training.py",
     "tests/faults/test_worker_killed.py",
     "tests/faults/test_outages.py",  # Triton stopped, Redis and PostgreSQL restarted
+    "tests/modelbuild/test_modelbuild_triton.py",  # trains three models from the seed data (CPU, beside waiting files)
     "tests/api/test_scoring_datasets.py",
     "tests/test_up.py",
     "tests/api/test_contamination.py",
