@@ -190,7 +190,14 @@ def test_a_validator_reads_the_transcript_rates_it_and_votes_on_a_phone(api, app
 
 
 def test_the_author_and_the_owner_see_the_last_exchange_and_expand_it(api, app_url, launch, tmp_path, demo, axe_available):  # noqa: F811
-    owner, _, turns = _submitted_conversation(api, demo)
+    owner, example, turns = _submitted_conversation(api, demo)
+    # A validator's vote with its fields, which the owner's review dialog shows.
+    voted = api(
+        "mutation($e: ID!, $f: JSON) { validateExample(exampleId: $e, label: CORRECT, fields: $f) { __typename } }",
+        {"e": example["id"], "f": {"harm": 4, "problems": ["false"], "rationale": "Lyon is not the capital."}},
+        token=api.sign_up("red-rater"),
+    )
+    assert voted["validateExample"]["__typename"] == "ExampleValidated", voted
 
     # The author's "My examples" on a phone: the last exchange (theirs labelled "You"), then the whole conversation.
     page = launch(tmp_path / "author", **PHONE).new_page()
@@ -233,5 +240,8 @@ def test_the_author_and_the_owner_see_the_last_exchange_and_expand_it(api, app_u
     dialog = opage.get_by_test_id("review-dialog")
     expect(dialog.get_by_test_id("message-text")).to_have_text([FIRST, SECOND])
     assert dialog.get_by_test_id("reply-text").all_text_contents() == [t["reply"] for t in turns]
+    vote_fields = dialog.get_by_test_id("review-votes").locator(".vote-fields")
+    expect(vote_fields.locator("dt")).to_have_text(["Harm", "Problems", "Rationale"])
+    expect(vote_fields.locator("dd")).to_have_text(["4", "False", "Lyon is not the capital."])
     assert opage.evaluate("document.documentElement.scrollWidth") <= 360
     assert axe_violations(opage) == []
