@@ -3,6 +3,7 @@ submission in the sandboxed Triton) or a registered OpenAI-compatible endpoint."
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from server.core.target_models import serving_client
 from server.generation.endpoints.streaming import stream_endpoint
 from server.generation.params import GenerationRequest
 from server.generation.prompt import render_plain
+from server.generation.stops import StopCutter
 from server.generation.streaming import Piece
 from server.generation.triton_stream import stream_triton
 
@@ -23,7 +25,23 @@ class Caller:
     task_id: int
 
 
-def stream_reply(services: Services, target: dict, request: GenerationRequest, caller: Caller) -> AsyncIterator[Piece]:
+async def stream_reply(services: Services, target: dict, request: GenerationRequest, caller: Caller) -> AsyncIterator[Piece]:
+    """The reply's pieces, ended at the first stop string, which is never shown (stops.py); the target's request is
+    closed there."""
+    cutter, version = StopCutter(request.params.stop), ""
+    async with contextlib.aclosing(_backend_stream(services, target, request, caller)) as pieces:
+        async for piece in pieces:
+            version = piece.model_version or version
+            text = cutter.feed(piece.text)
+            if text:
+                yield Piece(text, version)
+            if cutter.stopped:
+                return
+    if rest := cutter.flush():
+        yield Piece(rest, version)
+
+
+def _backend_stream(services: Services, target: dict, request: GenerationRequest, caller: Caller) -> AsyncIterator[Piece]:
     settings = services.settings
     if target.get("endpoint"):
         return stream_endpoint(

@@ -69,6 +69,7 @@ def test_a_conversation_with_an_endpoint_streams_counts_and_keeps_the_key_secret
     assert chunks[-1]["done"] and chunks[-1]["status"] == "DONE", chunks[-1]
     streamed = "".join(c["text"] for c in chunks)
     assert streamed.strip() and len(chunks) >= 2
+    assert "\nUser:" not in streamed  # the stop string ends the reply and is not shown (transformers serve keeps it)
     conversation = gql(CONVERSATION, {"id": sent["conversation"]["id"]}, author)["conversation"]
     assert conversation["targetModel"] == "endpoint:redteam-llm"
     assert conversation["turns"][0]["reply"] == streamed and conversation["turns"][0]["modelName"] == "endpoint:redteam-llm"

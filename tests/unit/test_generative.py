@@ -11,6 +11,7 @@ from server.annotation.examples.judging import status_after_verdict
 from server.annotation.records import ExampleStatus
 from server.generation.params import ChatMessage, GenerationParams
 from server.generation.prompt import DEFAULT_STOP, render_plain
+from server.generation.stops import StopCutter
 from server.tasks.builtin import GENERATIVE_DEMO
 from server.tasks.config import TaskConfig, parse_task_config
 
@@ -175,3 +176,20 @@ def test_a_rating_rule_may_name_a_number_field_always_asked_and_required():
     assert parse_task_config(document)[1] == []
     document["validator_fields"][-1] = {**slider, "show_when": "incorrect"}
     assert "every vote" in _errors(document)["generative.rating.field"]
+
+
+@pytest.mark.parametrize(
+    ("pieces", "shown"),
+    [
+        (["Paris is", " the capital.", "\nUs", "er: and"], "Paris is the capital."),  # a stop split over pieces
+        (["Paris\nUser: more"], "Paris"),  # a stop inside one piece
+        (["Line one\n", "Line two"], "Line one\nLine two"),  # held back, then not a stop after all
+        (["ends with \nUs"], "ends with \nUs"),  # the reply ended before a stop was complete
+        (["a ### b"], "a "),  # the earliest of several stops
+    ],
+)
+def test_a_stop_string_ends_the_reply_and_is_never_shown(pieces, shown):
+    cutter = StopCutter(["\nUser:", "###"])
+    out = [cutter.feed(p) for p in pieces]
+    assert "".join(out) + cutter.flush() == shown
+    assert all("\nUser:" not in o and not o.endswith("\nUs") for o in out)
