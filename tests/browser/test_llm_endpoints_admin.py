@@ -1,15 +1,21 @@
 """LLM endpoints in the PWA (issue #30 point 4): an admin registers one from the models page (the key field
 write-only: the page says a key is stored and never shows it, even after a reload), changes it (keep, replace or
 remove the key) and reads every task's usage with its estimated cost; a task's owner reads their task's usage on the
-task's owner page. Every state is free of axe violations."""
+task's owner page, and picks an enabled endpoint (a real `transformers serve`) as a generative round's target, which
+the round then lists. Every state is free of axe violations."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.api.conversations_helpers import generative_config
 from tests.browser.helpers import PASSWORD, seed, sql
 from tests.browser.test_accessibility import axe_available, axe_violations  # noqa: F401 (a fixture)
+from tests.llm_endpoints.helpers import register
+from tests.llm_endpoints.llm_server import LlmServer, build_tiny_chat_model
 
 DESKTOP = {"width": 1280, "height": 900}
 KEY = "sk-browser-SECRET-7f6e5d4c3b2a"
@@ -118,6 +124,57 @@ def test_an_admin_registers_changes_an_endpoint_and_reads_the_usage_and_an_owner
     expect(card.locator("tbody tr")).to_have_count(1)
     expect(card.get_by_test_id("task-llm-usage-cost")).to_have_text("0.40")
     assert axe_violations(page) == []
+
+
+@pytest.fixture(scope="module")
+def llm_server(tmp_path_factory):
+    """`transformers serve` with a tiny GPT-2 built for the module (ready in seconds)."""
+    model = build_tiny_chat_model(tmp_path_factory.mktemp("tiny-chat-model") / "model")
+    server = LlmServer(model, tmp_path_factory.mktemp("llm-server") / "transformers-serve.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.usefixtures("axe_available")
+def test_an_owner_picks_an_llm_endpoint_as_a_rounds_target(api, app_url, launch, profile, llm_server):
+    seed()
+    admin = api.sign_up("llm-admin")
+    sql("UPDATE users SET is_admin = true WHERE username = 'llm-admin'")
+    register(api, admin, name="chat-llm", baseUrl=llm_server.base_url, model=llm_server.model, apiKey=KEY)
+    register(api, admin, name="off-llm", baseUrl=llm_server.base_url, model=llm_server.model, enabled=False)
+    owner = api.sign_up("llm-owner")
+    created = api(
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+        {"i": {"code": "pick_llm", "name": "Red team a chat model", "config": generative_config(max_tokens=8)}},
+        token=owner,
+    )
+    assert created["createTask"]["__typename"] == "TaskCreated", created  # a proposal: its owner opens rounds already
+    context = launch(profile, viewport=DESKTOP)
+    page = context.new_page()
+    _log_in(page, app_url, "llm-owner")
+    page.goto(f"{app_url}/#/owner/pick_llm")
+
+    # The enabled endpoint is offered beside the served models (the disabled one is not), without its address or key.
+    targets = page.get_by_test_id("round-targets")
+    choice = targets.get_by_test_id("target-endpoint-chat-llm")
+    expect(choice).to_contain_text(f"LLM endpoint: chat-llm ({llm_server.model})")
+    expect(choice).to_have_attribute("data-choosable", "true")
+    expect(targets.get_by_test_id("target-endpoint-off-llm")).to_have_count(0)
+    assert llm_server.base_url not in page.content() and KEY not in page.content()
+    assert axe_violations(page) == []
+
+    # Picked and opened: the endpoint answers its smoke request, and the round lists it as its target.
+    choice.get_by_role("checkbox").check()
+    page.get_by_role("button", name="Open round", exact=True).click()
+    expect(page.get_by_test_id("round-status")).to_contain_text("Round 1 is open.")
+    expect(page.get_by_test_id("round-1-targets")).to_have_text("Targets: LLM endpoint: chat-llm")
+    [stored] = sql("SELECT target_models::text AS t FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'pick_llm'")
+    assert json.loads(stored["t"]) == [{"name": "endpoint:chat-llm", "endpoint": "chat-llm", "version": ""}]
+    assert axe_violations(page) == []
+    page.reload()
+    expect(page.get_by_test_id("round-1-targets")).to_have_text("Targets: LLM endpoint: chat-llm")
 
 
 def _config() -> dict:

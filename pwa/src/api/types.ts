@@ -232,6 +232,8 @@ export interface RoundDetail extends RoundSummary {
   startAt: string;
   totalValidated: number;
   totalValidatedFooled: number;
+  /** What the round's examples are judged by (an LLM endpoint as `endpoint:<name>`); absent in details cached before. */
+  targetModels?: { name: string; version: string }[];
 }
 
 export type ExportFormat = "JSONL" | "HF_DATASET";

@@ -1,10 +1,11 @@
 /**
  * The owner task page's "Open a new round" card: the target models to choose from (what the target Triton serves for
- * the task's kind, and the task's published submissions), with readiness and, for each one the owner cannot use, the
- * server's reason; one or more are ticked and sent as `{name, version}` or `{modelId}`. Opening a round closes the
- * open one, so that is asked first.
+ * the task's kind, the LLM endpoints an admin registered and enabled for a generative task, and the task's published
+ * submissions), with readiness and, for each one the owner cannot use, the server's reason; one or more are ticked and
+ * sent as `{name, version}`, `{endpoint}` or `{modelId}`. Opening a round closes the open one, so that is asked first.
  */
 import { useState } from "preact/hooks";
+import { LLM_ENDPOINT_CHOICES } from "../admin/llm/documents";
 import { describeError, request } from "../api/client";
 import { CREATE_ROUND } from "../api/documents";
 import type { TaskDetail } from "../api/types";
@@ -16,6 +17,7 @@ import { OWNER_TEXT as T, ROUND_TEXT } from "./text";
 import { useOwnerQuery } from "./useOwnerQuery";
 
 export function describeTarget(o: TargetOption): string {
+  if (o.source === "endpoint") return T.targetEndpointAbout;
   const readiness = o.source === "submission" ? (o.ready ? T.targetReady : T.targetIdle) : o.ready ? T.targetReady : T.targetNotReady;
   const parts = [
     o.source === "submission" ? T.targetSubmission : o.version ? T.targetVersion(o.version) : "",
@@ -30,10 +32,15 @@ export function OpenRoundCard({ task, onOpened }: { task: TaskDetail; onOpened: 
   const code = task.code;
   const targets = useOwnerQuery(
     async () => {
-      const { servedTargetModels: served } = await request(SERVED_TARGET_MODELS, { kind: servedKind(task.config.kind), taskCode: code });
-      return targetOptions({ ...served, targets: servedFor(served.targets, task.config.kind) });
+      // LLM endpoints can only judge a generative task; listing them is for the task's owners (and admins).
+      const endpoints = task.config.kind === "generative" && task.viewerIsOwner;
+      const [{ servedTargetModels: served }, choices] = await Promise.all([
+        request(SERVED_TARGET_MODELS, { kind: servedKind(task.config.kind), taskCode: code }),
+        endpoints ? request(LLM_ENDPOINT_CHOICES, { taskCode: code }).then((d) => d.llmEndpointChoices) : Promise.resolve([]),
+      ]);
+      return targetOptions({ ...served, targets: servedFor(served.targets, task.config.kind) }, choices);
     },
-    [code, task.config.kind],
+    [code, task.config.kind, task.viewerIsOwner],
   );
   const options = targets.data ?? [];
   const [chosen, setChosen] = useState<string[]>([]);
@@ -100,12 +107,15 @@ export function OpenRoundCard({ task, onOpened }: { task: TaskDetail; onOpened: 
           {loaded && !anyChoosable(options) && <p class="note" data-testid="no-usable-targets">{T.targetsNoneUsable}</p>}
           <ul class="choices target-list">
             {options.map((o, i) => (
-              <li key={o.key} data-testid={`target-${o.name}`} data-choosable={o.choosable ? "true" : "false"}>
+              <li key={o.key} data-testid={o.source === "endpoint" ? `target-endpoint-${o.name}` : `target-${o.name}`}
+                data-choosable={o.choosable ? "true" : "false"}>
                 <label class="choice">
                   <input type="checkbox" id={`round-target-${i}`} value={o.key} checked={picked.includes(o.key)} disabled={!o.choosable}
                     aria-describedby={`round-target-${i}-about`} aria-invalid={problem && o.choosable ? "true" : undefined}
                     onChange={(e) => toggle(o.key, e.currentTarget.checked)} />
-                  <strong>{o.name}</strong>
+                  {o.source === "endpoint"
+                    ? <><strong>{T.targetEndpoint(o.name)}</strong> (<bdi>{o.model}</bdi>)</>
+                    : <strong>{o.name}</strong>}
                 </label>
                 <p class="hint" id={`round-target-${i}-about`}>
                   {describeTarget(o)}

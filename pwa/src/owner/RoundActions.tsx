@@ -1,6 +1,6 @@
 /**
- * One round on the task owner page: open / closed, an export link on demand (JSONL or an HF-datasets tar.gz, through
- * a short-lived same-origin link), closing with a confirmation step.
+ * One round on the task owner page: open / closed, its targets (an LLM endpoint named as such), an export link on
+ * demand (JSONL or an HF-datasets tar.gz, through a short-lived same-origin link), closing with a confirmation step.
  */
 import { useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
@@ -10,6 +10,7 @@ import { href } from "../router";
 import { loadTasks } from "../tasks/store";
 import { exportFileName } from "./exportName";
 import { errorText, Status, type Message } from "./status";
+import { endpointOfTarget } from "./targets";
 import { OWNER_TEXT as T } from "./text";
 
 const FORMAT_FILES: Record<ExportFormat, { label: () => string }> = {
@@ -17,7 +18,14 @@ const FORMAT_FILES: Record<ExportFormat, { label: () => string }> = {
   HF_DATASET: { label: () => T.hfDataset },
 };
 
-/** One round: open / closed, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
+/** A round's target as the owner reads it: "LLM endpoint: <name>", or the model's name and version. */
+function targetLabel(target: { name: string; version: string }): string {
+  const endpoint = endpointOfTarget(target.name);
+  if (endpoint !== null) return T.targetEndpoint(endpoint);
+  return target.version ? `${target.name} (${T.targetVersion(target.version)})` : target.name;
+}
+
+/** One round: open / closed, its targets, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
 export function RoundActions({ code, round, onChanged }: { code: string; round: RoundDetail; onChanged: () => Promise<void> }) {
   const n = round.number;
   const [format, setFormat] = useState<ExportFormat>("JSONL");
@@ -70,6 +78,9 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
           {closed ? T.roundClosed(round.endAt as string) : T.roundOpen}
         </span>
       </div>
+      {round.targetModels && round.targetModels.length > 0 && (
+        <p class="hint" data-testid={`round-${n}-targets`}>{T.roundTargets(round.targetModels.map(targetLabel))}</p>
+      )}
       <div class="actions">
         <label for={formatId}>{T.format}<span class="visually-hidden">{T.formatOf(n)}</span></label>
         <select id={formatId} value={format} onChange={(e) => { setFormat(e.currentTarget.value as ExportFormat); setLink(null); }}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServedModel, ServedTargets } from "./create/documents";
-import { anyChoosable, chosenTargets, keepChosen, servedFor, servedKind, targetOptions } from "./targets";
+import { anyChoosable, chosenTargets, endpointOfTarget, keepChosen, servedFor, servedKind, targetOptions } from "./targets";
 
 function served(name: string, patch: Partial<ServedModel> = {}): ServedModel {
   return {
@@ -61,5 +61,40 @@ describe("generative targets", () => {
     const models = [served("sentiment"), served("chat_demo", { kind: null, inputs: ["text_input"] }), served("qa", { kind: "extractive_qa" })];
     expect(servedFor(models, "generative").map((m) => m.name)).toEqual(["chat_demo"]);
     expect(servedFor(models, "classification")).toBe(models);
+  });
+});
+
+describe("LLM endpoints as targets", () => {
+  const endpoints = [
+    { name: "gpt-judge", model: "gpt-4o-mini", timeoutS: 30, tokensPerUserPerDay: 0, tokensPerTaskPerDay: 5000 },
+    { name: "local", model: "tiny", timeoutS: 10, tokensPerUserPerDay: 100, tokensPerTaskPerDay: 0 },
+  ];
+  const options = targetOptions({ targets: [served("chat_demo", { kind: null })], submissions: data.submissions }, endpoints);
+
+  it("are listed between the served models and the submissions, choosable, with their model", () => {
+    expect(options.map((o) => [o.key, o.source, o.choosable, o.model])).toEqual([
+      ["served:chat_demo", "served", true, null],
+      ["endpoint:gpt-judge", "endpoint", true, "gpt-4o-mini"],
+      ["endpoint:local", "endpoint", true, "tiny"],
+      ["submission:TW9kZWw6Nw==", "submission", true, null],
+    ]);
+    expect(anyChoosable(targetOptions({ targets: [], submissions: [] }, endpoints))).toBe(true);
+  });
+
+  it("are sent as {endpoint: name}, beside the other kinds, in the list's order", () => {
+    expect(chosenTargets(options, ["endpoint:local", "served:chat_demo"])).toEqual([
+      { name: "chat_demo", version: "3" },
+      { endpoint: "local" },
+    ]);
+    // One disabled since the list was read is no longer listed, so it is not sent.
+    expect(keepChosen(targetOptions({ targets: [], submissions: [] }, endpoints.slice(1)), ["endpoint:gpt-judge", "endpoint:local"])).toEqual([
+      "endpoint:local",
+    ]);
+  });
+
+  it("are told apart in a round's targets by their stored name", () => {
+    expect(endpointOfTarget("endpoint:gpt-judge")).toBe("gpt-judge");
+    expect(endpointOfTarget("sentiment_minilm")).toBeNull();
+    expect(endpointOfTarget("endpoints_model")).toBeNull();
   });
 });

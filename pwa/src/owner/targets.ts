@@ -1,15 +1,18 @@
 /**
- * The round target picker's pure part: what the target Triton serves and the task's published submissions as one list
- * of options (which can be chosen, and why not), and the `targetModels` a round opens with for the chosen ones.
+ * The round target picker's pure part: what the target Triton serves, the LLM endpoints a generative task may name and
+ * the task's published submissions as one list of options (which can be chosen, and why not), and the `targetModels` a
+ * round opens with for the chosen ones; and which of a round's targets is an LLM endpoint (`endpoint:<name>`).
  */
+import type { LlmEndpointChoice } from "../admin/llm/documents";
 import type { ServedTargets } from "./create/documents";
 
-export type TargetInput = { name: string; version: string } | { modelId: string };
+export type TargetInput = { name: string; version: string } | { modelId: string } | { endpoint: string };
 
 export interface TargetOption {
-  key: string; // "served:<name>" or "submission:<modelId>": unique in the list, kept across reloads
-  source: "served" | "submission";
+  key: string; // "served:<name>", "endpoint:<name>" or "submission:<modelId>": unique in the list, kept across reloads
+  source: "served" | "endpoint" | "submission";
   name: string;
+  model: string | null; // an LLM endpoint's model id; null otherwise
   version: string; // the newest ready version of a served model; "" for a submission
   ready: boolean;
   choosable: boolean;
@@ -34,13 +37,16 @@ export function servedFor<T extends { kind: string | null }>(models: T[], kind: 
   return kind === "generative" ? models.filter((m) => m.kind === null || m.kind === "generative") : models;
 }
 
-export function targetOptions(data: ServedTargets): TargetOption[] {
+/** The served models, then the LLM endpoints (`llmEndpointChoices`: enabled ones, and only for a generative task), then
+ * the submissions. */
+export function targetOptions(data: ServedTargets, endpoints: readonly LlmEndpointChoice[] = []): TargetOption[] {
   const served = data.targets.map((m): TargetOption => {
     const choosable = m.usable && m.ready;
     return {
       key: `served:${m.name}`,
       source: "served",
       name: m.name,
+      model: null,
       version: m.versions[0] ?? "",
       ready: m.ready,
       choosable,
@@ -58,6 +64,7 @@ export function targetOptions(data: ServedTargets): TargetOption[] {
     key: `submission:${s.modelId}`,
     source: "submission",
     name: s.name,
+    model: null,
     version: "",
     ready: s.readiness.ready,
     choosable: true,
@@ -68,7 +75,32 @@ export function targetOptions(data: ServedTargets): TargetOption[] {
     heldoutF1: null,
     input: { modelId: s.modelId },
   }));
-  return [...served, ...submissions];
+  // An endpoint is listed only while it is enabled; whether it answers is checked when the round opens (the server's
+  // reason then shows under the list).
+  const llms = endpoints.map((e): TargetOption => ({
+    key: `endpoint:${e.name}`,
+    source: "endpoint",
+    name: e.name,
+    model: e.model,
+    version: "",
+    ready: true,
+    choosable: true,
+    reason: null,
+    shared: false,
+    builtinTask: null,
+    heldoutAccuracy: null,
+    heldoutF1: null,
+    input: { endpoint: e.name },
+  }));
+  return [...served, ...llms, ...submissions];
+}
+
+const ENDPOINT_PREFIX = "endpoint:";
+
+/** The LLM endpoint a round's target names (stored as `endpoint:<name>`), or null for a served model or submission
+ * (':' is never in their names). */
+export function endpointOfTarget(name: string): string | null {
+  return name.startsWith(ENDPOINT_PREFIX) ? name.slice(ENDPOINT_PREFIX.length) : null;
 }
 
 /** Whether anything in the list can be chosen (else the picker says what the owner can do instead). */

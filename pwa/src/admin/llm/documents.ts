@@ -1,4 +1,5 @@
-/** GraphQL documents of LLM endpoints (admins) and their usage (admins; a task's owners), checked by documents.test.ts. */
+/** GraphQL documents of LLM endpoints (admins), their usage (admins; a task's owners) and the endpoints a task's owners
+ * may choose as a round's target, checked by documents.test.ts. */
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
@@ -94,4 +95,25 @@ export const GENERATION_USAGE = doc<{ generationUsage: UsageReport }, { taskCode
     lines { day endpoint taskCode users calls errors promptTokens completionTokens estimatedCost } } }`,
 );
 
-export const LLM_DOCUMENTS = { LLM_ENDPOINTS, REGISTER_LLM_ENDPOINT, UPDATE_LLM_ENDPOINT, REMOVE_LLM_ENDPOINT, GENERATION_USAGE };
+/** An enabled endpoint a generative task's owners may name as a round's target: no address, key or prices. */
+export interface LlmEndpointChoice {
+  name: string;
+  model: string;
+  timeoutS: number;
+  tokensPerUserPerDay: number;
+  tokensPerTaskPerDay: number;
+}
+
+export const LLM_ENDPOINT_CHOICES = doc<{ llmEndpointChoices: LlmEndpointChoice[] }, { taskCode: string }>(
+  `query LlmEndpointChoices($taskCode: String!) { llmEndpointChoices(taskCode: $taskCode) {
+    name model timeoutS tokensPerUserPerDay tokensPerTaskPerDay } }`,
+);
+
+export const LLM_DOCUMENTS = {
+  LLM_ENDPOINTS,
+  REGISTER_LLM_ENDPOINT,
+  UPDATE_LLM_ENDPOINT,
+  REMOVE_LLM_ENDPOINT,
+  GENERATION_USAGE,
+  LLM_ENDPOINT_CHOICES,
+};
