@@ -28,7 +28,7 @@ class Caller:
 async def stream_reply(services: Services, target: dict, request: GenerationRequest, caller: Caller) -> AsyncIterator[Piece]:
     """The reply's pieces, ended at the first stop string, which is never shown (stops.py); the target's request is
     closed there."""
-    cutter, version = StopCutter(request.params.stop), ""
+    cutter, version = StopCutter(request.params.stop, request.params.min_tokens), ""
     async with contextlib.aclosing(_backend_stream(services, target, request, caller)) as pieces:
         async for piece in pieces:
             version = piece.model_version or version

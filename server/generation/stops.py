@@ -2,7 +2,8 @@
 `transformers serve`) end a reply at a stop string but keep it in the text, others ignore the parameter. Pure, no I/O.
 
 Text that could be the beginning of a stop string is held back until the next piece shows whether it is one, so a
-stop string is never shown, not even in part, and the reply ends where the first one starts."""
+stop string is never shown, not even in part, and the reply ends where the first one starts. As vLLM's `min_tokens`,
+a reply asked for at least N tokens is not stopped before its Nth piece (the contract streams a token per piece)."""
 
 from __future__ import annotations
 
@@ -10,15 +11,19 @@ from collections.abc import Iterable
 
 
 class StopCutter:
-    def __init__(self, stops: Iterable[str]) -> None:
+    def __init__(self, stops: Iterable[str], min_pieces: int = 0) -> None:
         self._stops = tuple(s for s in stops if s)
         self._held = ""
+        self._unchecked = min_pieces  # pieces still to pass before a stop string may end the reply
         self.stopped = False
 
     def feed(self, text: str) -> str:
         """The part of the text seen so far that may be shown now."""
         if self.stopped:
             return ""
+        if self._unchecked > 0:
+            self._unchecked -= 1
+            return text
         text = self._held + text
         cuts = [i for i in (text.find(stop) for stop in self._stops) if i >= 0]
         if cuts:

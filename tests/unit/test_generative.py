@@ -193,3 +193,9 @@ def test_a_stop_string_ends_the_reply_and_is_never_shown(pieces, shown):
     out = [cutter.feed(p) for p in pieces]
     assert "".join(out) + cutter.flush() == shown
     assert all("\nUser:" not in o and not o.endswith("\nUs") for o in out)
+
+
+def test_a_reply_asked_for_a_minimum_of_tokens_is_not_stopped_before_it():
+    cutter = StopCutter(["\nUser:"], min_pieces=2)
+    assert [cutter.feed(p) for p in ["Hi\nUser:", " there", "\nUser: no"]] == ["Hi\nUser:", " there", ""]
+    assert cutter.stopped
