@@ -35,6 +35,8 @@ import {
   announce, applyChunk, canSubmit, messageProblem, messagesLeft, reread, sendBlock, storedJudgeScores, streamingTurn,
   withTurn, type Announcement, type Conversation, type Turn,
 } from "./stream";
+import { Brief } from "./Brief";
+import { Composer, COMPOSER_ID } from "./Composer";
 import { ChatVerdict, INPUT_PREFIX, SubmitPanel, VERDICT_TITLE_ID } from "./SubmitPanel";
 import { CHAT_TEXT as T } from "./text";
 import { Transcript } from "./Transcript";
@@ -42,7 +44,6 @@ import "../annotate/annotate.css";
 import "./chat.css";
 
 const MAX_TIME_MS = 7 * 24 * 3600 * 1000;
-const COMPOSER_ID = "chat-message";
 
 export function emptyChat(): ChatDraft {
   return { conversationId: null, message: "", pending: null, categories: [], modelFailed: null, submitClientId: null, result: null };
@@ -419,7 +420,6 @@ export function ChatPage({ task }: { task: Task }) {
   const left = messagesLeft(conversation, settings.turnLimit);
   const block = sendBlock(conversation, settings.turnLimit);
   const message = chat.message;
-  const used = [...message].length;
   const categoryName = (category: string) => local.label(category, humanize(category));
   const titles = contextTitles(task.config);
   const contextFields = draft?.context ? Object.entries(draft.context.fields) : [];
@@ -461,33 +461,17 @@ export function ChatPage({ task }: { task: Task }) {
       <div class="columns">
         <div class="col-main">
           {instructions !== "closed" && <InstructionsPanel html={instructionsHtml} first={instructions === "first"} onDone={closeInstructions} />}
-          <section class="card chat-brief" aria-labelledby="chat-goal-title" data-open={briefOpen ? "true" : "false"}>
-            <div class="brief-head">
-              <h2 id="chat-goal-title">{T.goalTitle}</h2>
-              <button type="button" class="chat-small brief-toggle" aria-expanded={briefOpen} aria-controls="chat-brief-body"
-                onClick={() => setBriefOpen(!briefOpen)}>
-                {briefOpen ? T.briefHide : T.briefShow}
-              </button>
-            </div>
-            <div id="chat-brief-body" class="brief-body">
-              <p class="goal" dir="auto" data-testid="chat-goal">{settings.goal}</p>
-              <p class="hint">{settings.mode === "prompt" ? T.modePrompt : T.modeChat(settings.turnLimit)}</p>
-              {contextFields.length > 0 && (
-                <div class="scenario">
-                  {contextFields.map(([name, text]) => (
-                    <div class="context-field" key={name}>
-                      <h3 class="field-title">{titles[name] ?? T.scenarioTitle}</h3>
-                      <p class="context-text" dir="auto">{text}</p>
-                    </div>
-                  ))}
-                </div>
-              )}
-              {!draft?.context && (
-                <p role="status">{loadingContext ? T.fetchingScenario : contextError ? (isOnline ? contextError : T.offlineNoScenario) : "…"}</p>
-              )}
-              <div class="actions">{newConversation}</div>
-            </div>
-          </section>
+          <Brief
+            open={briefOpen}
+            onToggle={() => setBriefOpen(!briefOpen)}
+            goal={settings.goal}
+            modeHint={settings.mode === "prompt" ? T.modePrompt : T.modeChat(settings.turnLimit)}
+            contextFields={contextFields}
+            titles={titles}
+            status={draft?.context ? null : loadingContext ? T.fetchingScenario : contextError ? (isOnline ? contextError : T.offlineNoScenario) : "…"}
+          >
+            {newConversation}
+          </Brief>
 
           {instructions !== "first" && (
             <section class="card chat-box" aria-labelledby="chat-title">
@@ -500,59 +484,24 @@ export function ChatPage({ task }: { task: Task }) {
                 onRetry={(turn) => void retry(turn)}
               />
               {!result && (
-                <form
-                  class="composer"
-                  noValidate
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    void send();
+                <Composer
+                  message={message}
+                  maxLength={settings.maxMessageLength}
+                  left={left}
+                  error={composerError}
+                  blockHint={blockHint}
+                  canSend={block === null && isOnline && !!draft?.context}
+                  hasContext={!!draft?.context}
+                  streaming={!!streaming}
+                  stopping={stopping}
+                  sending={sending}
+                  onInput={(text) => {
+                    setComposerError(null);
+                    changeChat({ message: text });
                   }}
-                >
-                  <label for={COMPOSER_ID}>{T.composerLabel}</label>
-                  <textarea
-                    id={COMPOSER_ID}
-                    dir="auto"
-                    rows={3}
-                    value={message}
-                    disabled={!draft?.context}
-                    aria-invalid={composerError || used > settings.maxMessageLength ? "true" : undefined}
-                    aria-describedby={["chat-count", "chat-left", composerError ? "chat-message-error" : "", "chat-shortcut"].filter(Boolean).join(" ")}
-                    onInput={(event) => {
-                      setComposerError(null);
-                      changeChat({ message: (event.target as HTMLTextAreaElement).value });
-                    }}
-                    onKeyDown={(event) => {
-                      // Ctrl+Enter (⌘+Enter on a Mac) sends; Enter alone is a new line.
-                      if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !event.isComposing) {
-                        event.preventDefault();
-                        void send();
-                      }
-                    }}
-                  />
-                  <div class="composer-meta">
-                    <span id="chat-count" class={used > settings.maxMessageLength ? "error" : "hint"} data-testid="chat-count">
-                      {T.charCount(used, settings.maxMessageLength)}
-                    </span>
-                    <span id="chat-left" class="hint" data-testid="messages-left">{T.messagesLeft(left)}</span>
-                  </div>
-                  {composerError && <p class="field-error" id="chat-message-error">{composerError}</p>}
-                  <div class="actions composer-actions">
-                    {streaming && (
-                      <button type="button" class="danger" aria-label={T.stopName} onClick={() => void stop()}
-                        aria-disabled={stopping ? "true" : undefined}>
-                        {stopping ? T.stopping : T.stop}
-                      </button>
-                    )}
-                    <button type="submit" class="primary" disabled={block !== null || !isOnline || !draft?.context}
-                      aria-disabled={sending ? "true" : undefined}>
-                      {sending ? T.sending : T.send}
-                    </button>
-                  </div>
-                  <p class="hint" id="chat-shortcut">
-                    {blockHint && <span class="composer-block">{blockHint} </span>}
-                    <span class="shortcut">{T.shortcut}</span>
-                  </p>
-                </form>
+                  onSend={() => void send()}
+                  onStop={() => void stop()}
+                />
               )}
               <p role="status" class={notice ? "error" : "visually-hidden"} data-testid="chat-notice">{notice}</p>
             </section>
