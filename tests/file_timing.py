@@ -36,3 +36,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         span = _spans.get(path)
         when = f"{span[0] - first:7.0f} → {span[1] - first:5.0f}" if span else ""
         terminalreporter.write_line(f"{total:8.1f}  {when:>15}  {_workers.get(path, ''):>4}  {path}")
+    ends: dict[str, float] = {}
+    for path, span in _spans.items():
+        worker = _workers.get(path, "")
+        ends[worker] = max(ends.get(worker, 0.0), span[1] - first)
+    busy = ", ".join(f"{worker} until {end:.0f} s" for worker, end in sorted(ends.items()))
+    terminalreporter.write_line(f"processes: {busy}")
