@@ -22,8 +22,17 @@ build_log=.dynabench-test-cache/build-models.log
 .venv/bin/python -c "from tests.conftest import build_test_models; build_test_models()" >"$build_log" 2>&1 &
 build_pid=$!
 
-# Habits first (configured in pyproject.toml and pwa/): lint, format, types, the PWA's types and unit tests. They run
-# side by side, each output kept and shown in order; if any failed, the script fails before the (long) pytest run.
+# pytest starts at once, its output kept aside: its first files need no service or model (unit tests, then hostile
+# models that wait out timeouts) and the rest wait for the build, so the checks below overlap with that start. The
+# test files are spread over two processes (pytest-xdist; a file stays in one process, whose stack its module fixtures
+# share), each with a stack of its own (tests/conftest.py): much of the suite waits on real services, so two keep both
+# cores busy. PYTEST_WORKERS=0 runs everything in one process.
+pytest_log=$(mktemp)
+.venv/bin/python -u -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@" >"$pytest_log" 2>&1 &
+pytest_pid=$!
+
+# Habits (configured in pyproject.toml and pwa/): lint, format, types, the PWA's types and unit tests, side by side,
+# each output kept and shown in order; if any failed, pytest is interrupted and the script fails.
 outputs=$(mktemp -d)
 names=() pids=()
 check() {
@@ -46,14 +55,18 @@ for i in "${!names[@]}"; do
 done
 rm -rf "$outputs"
 if (( ${#failed[@]} )); then
+  kill -INT "$pytest_pid" 2>/dev/null || true  # pytest's own interrupt: its stacks stop
+  wait "$pytest_pid" 2>/dev/null || true
   kill "$build_pid" 2>/dev/null || true
+  rm -f "$pytest_log"
   echo "test.sh: failed: ${failed[*]}" >&2
   exit 1
 fi
 
-# Last, so that pytest's closing line is the last line of the output. The test files are spread over two processes
-# (pytest-xdist; a file stays in one process, whose stack its module fixtures share), each with a stack of its own
-# (tests/conftest.py): much of the suite waits on real services, so two keep both cores busy. PYTEST_WORKERS=0 runs
-# everything in one process.
+# Last, so that pytest's closing line is the last line of the output: what it wrote so far, then the rest as it comes.
 echo "==> pytest"
-exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadfile --no-loadscope-reorder "$@"
+tail -n +1 -f --pid="$pytest_pid" "$pytest_log"
+status=0
+wait "$pytest_pid" || status=$?
+rm -f "$pytest_log"
+exit "$status"
