@@ -2,12 +2,32 @@ import os
 
 from piccolo.conf.apps import AppConfig
 
-from server.annotation.tables import Conversation, ConversationTurn, Example, UserRoundStats, Validation, ValidationClaim
+from server.annotation.tables import (
+    Battle,
+    BattleSide,
+    BattleVote,
+    Conversation,
+    ConversationTurn,
+    Example,
+    UserRoundStats,
+    Validation,
+    ValidationClaim,
+)
 
 APP_CONFIG = AppConfig(
     app_name="annotation",
     migrations_folder_path=os.path.join(os.path.dirname(__file__), "piccolo_migrations"),
-    table_classes=[Example, Validation, UserRoundStats, ValidationClaim, Conversation, ConversationTurn],
+    table_classes=[
+        Example,
+        Validation,
+        UserRoundStats,
+        ValidationClaim,
+        Conversation,
+        ConversationTurn,
+        Battle,
+        BattleSide,
+        BattleVote,
+    ],
     migration_dependencies=["server.accounts.piccolo_app", "server.tasks.piccolo_app"],
     commands=[],
 )

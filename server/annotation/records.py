@@ -27,6 +27,18 @@ class ReplyStatus(StrEnum):
     FAILED = "failed"  # the target stopped answering; the text so far is kept, and it may be retried
 
 
+class BattleChoice(StrEnum):
+    """A battle's vote (server/annotation/battles/): the side that answered better (a, b, c, d by position), a tie, or
+    both (all) bad."""
+
+    A = "a"
+    B = "b"
+    C = "c"
+    D = "d"
+    TIE = "tie"
+    BOTH_BAD = "both_bad"
+
+
 class Verdict(StrEnum):
     FOOLED = "FOOLED"
     NOT_FOOLED = "NOT_FOOLED"

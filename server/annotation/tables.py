@@ -1,6 +1,7 @@
 """The annotation domain's tables: examples, votes on them, per-user counters, validation claims, and conversations
 with a generative target (one row per conversation, one per exchange: the author's message and the target's reply;
-submitted, a conversation becomes an example whose input is its transcript)."""
+submitted, a conversation becomes an example whose input is its transcript), and side-by-side battles (one prompt,
+one conversation per side, one blind vote)."""
 
 from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
@@ -8,7 +9,7 @@ from piccolo.constraints import Unique
 from piccolo.table import Table
 
 from server.accounts.tables import User
-from server.annotation.records import ExampleStatus, ReplyStatus, ValidationLabel, ValidationMode
+from server.annotation.records import BattleChoice, ExampleStatus, ReplyStatus, ValidationLabel, ValidationMode
 from server.tasks.tables import Context, Round
 
 
@@ -109,3 +110,31 @@ class ConversationTurn(Table, tablename="conversation_turns"):
     started_at = Timestamptz(default=TimestamptzNow())
     finished_at = Timestamptz(null=True, default=None)
     conversation_turns_unique_position = Unique(["conversation", "position"])
+
+
+class Battle(Table, tablename="battles"):
+    """One prompt answered side by side by 2–4 anonymous targets (docs/design.md §4.1d)."""
+
+    client_id = UUID(unique=True)  # startBattle retried finds this battle
+    round = ForeignKey(Round, index=True)
+    context = ForeignKey(Context)
+    user = ForeignKey(User, index=True)  # its author, the only voter
+    prompt = Text()
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class BattleSide(Table, tablename="battle_sides"):
+    """A side of a battle: a conversation of one exchange with that side's target (its reply streams like a chat's)."""
+
+    battle = ForeignKey(Battle, index=True)
+    position = Integer()  # 0, 1, ...: shown as A, B, ...
+    conversation = ForeignKey(Conversation, unique=True)
+    battle_sides_unique_position = Unique(["battle", "position"])
+
+
+class BattleVote(Table, tablename="battle_votes"):
+    battle = ForeignKey(Battle, unique=True)  # one vote per battle, by its author
+    user = ForeignKey(User, index=True)
+    choice = Varchar(length=16, choices=BattleChoice)
+    client_id = UUID(unique=True)  # voteBattle retried finds this vote
+    created_at = Timestamptz(default=TimestamptzNow())

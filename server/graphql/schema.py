@@ -18,6 +18,7 @@ from strawberry.extensions import (
 from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
 from server.graphql.admin.schema import AdminMutations, AdminQueries
+from server.graphql.annotation.battles import BattleMutations, BattleQueries
 from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
 from server.graphql.annotation.conversations import ConversationMutations, ConversationQueries, ConversationSubscriptions
 from server.graphql.annotation.explain import ExplainQueries
@@ -61,6 +62,7 @@ class Query(
     ServedModelQueries,
     AnnotationQueries,
     ConversationQueries,
+    BattleQueries,
     ValidationQueries,
     BrowseQueries,
     ExplainQueries,
@@ -81,6 +83,7 @@ class Mutation(
     TaskMutations,
     AnnotationMutations,
     ConversationMutations,
+    BattleMutations,
     ValidationMutations,
     BrowseMutations,
     EvaluationMutations,

@@ -12,6 +12,7 @@ from server.permissions.tasks import manage_task
 
 __all__ = [
     "annotate",
+    "battle",
     "can_view_example",
     "change_example",
     "converse",
@@ -56,6 +57,14 @@ def converse(viewer: Principal, conversation: Mapping[str, Any]) -> Denied | Non
     submitted; its example then follows the example rules)."""
     if conversation["user"] != viewer.user_id:
         return Denied("NOT_FOUND", tr("{what} does not exist.", what=tr("That conversation")))
+    return None
+
+
+def battle(viewer: Principal, battle_row: Mapping[str, Any]) -> Denied | None:
+    """A side-by-side battle, its replies and its vote: its author only (the one voter); anyone else is told it does
+    not exist."""
+    if battle_row["user"] != viewer.user_id:
+        return Denied("NOT_FOUND", tr("{what} does not exist.", what=tr("That battle")))
     return None
 
 

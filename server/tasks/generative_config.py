@@ -63,6 +63,26 @@ class RatingRule(_Strict):
         return value
 
 
+class BattleConfig(_Strict):
+    """Side-by-side battles (docs/design.md §4.1d): one prompt, `sides` anonymous targets answer it, the author votes
+    blind, then the names are revealed. The votes feed the task's battle leaderboard (§4.3a)."""
+
+    sides: int = Field(default=2, ge=2, le=4)
+    # random: distinct targets at random, avoiding a set the same author already saw for the same prompt when another
+    # is left. A balanced schedule (every pair equally often) may come later.
+    selection: str = "random"
+    votes_per_user_per_day: int = Field(default=200, ge=1, le=10_000)
+    allow_tie: bool = True
+    allow_both_bad: bool = True
+
+    @field_validator("selection")
+    @classmethod
+    def _selection(cls, value: str) -> str:
+        if value != "random":
+            raise ValueError(tr("only 'random' is supported for now"))
+        return value
+
+
 class GenerativeConfig(BaseModel):
     # Whitespace is kept: a stop string such as "\nUser:" starts with a line break.
     model_config = ConfigDict(extra="forbid")
@@ -84,6 +104,8 @@ class GenerativeConfig(BaseModel):
     max_message_length: int = Field(default=2000, ge=1, le=20_000)
     judge: JudgeConfig | None = None
     rating: RatingRule | None = None
+    # Side-by-side battles besides conversations (startBattle / voteBattle); the round needs `battle.sides` targets.
+    battle: BattleConfig | None = None
 
     @field_validator("attack_categories")
     @classmethod

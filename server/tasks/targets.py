@@ -147,7 +147,17 @@ async def resolve_targets(
     problems = [p for p in resolved if isinstance(p, FieldProblem)]
     if problems:
         raise invalid(tr("A target model cannot judge this round."), *problems)
-    return [ref for ref in resolved if not isinstance(ref, FieldProblem)]
+    targets = [ref for ref in resolved if not isinstance(ref, FieldProblem)]
+    battle = config.generative.battle if config is not None and config.generative is not None else None
+    if battle is not None and len({ref["name"] for ref in targets}) < battle.sides:
+        # Each side of a battle is a different model (docs/design.md §4.1d).
+        raise invalid(
+            tr("Bad target models."),
+            FieldProblem(
+                "targetModels", tr("a battle task needs at least {count} different targets (battle.sides)", count=battle.sides)
+            ),
+        )
+    return targets
 
 
 async def check_live(services: Services, config: TaskConfig, ref: TargetModelRef) -> str | None:

@@ -44,8 +44,11 @@ def generative_config(**generative) -> dict:
     }
 
 
-def generative_task(api, code: str, target: str, config: dict | None = None, owner_name: str | None = None) -> tuple[str, str]:
-    """An admin's generative task (public at once) with one open round judged by `target`; (owner token, round id)."""
+def generative_task(
+    api, code: str, target: str, config: dict | None = None, owner_name: str | None = None, also: tuple[str, ...] = ()
+) -> tuple[str, str]:
+    """An admin's generative task (public at once) with one open round judged by `target` (and the models `also`
+    names); (owner token, round id)."""
     owner_name = owner_name or f"owner_{code}"
     owner = api.sign_up(owner_name)
     run_sql("UPDATE users SET is_admin = true WHERE username = $1", owner_name)
@@ -59,7 +62,7 @@ def generative_task(api, code: str, target: str, config: dict | None = None, own
     opened = api(
         "mutation($i: CreateRoundInput!) { createRound(input: $i) { __typename ... on RoundCreated { round { id } } "
         "... on InputError { fields { field message } } ... on Error { message } } }",
-        {"i": {"taskCode": code, "targetModels": [{"name": target}]}},
+        {"i": {"taskCode": code, "targetModels": [{"name": name} for name in (target, *also)]}},
         token=owner,
     )["createRound"]
     assert opened["__typename"] == "RoundCreated", opened

@@ -70,6 +70,9 @@ COUNTED = (
     # A reply streamed in the background of an allowed sendMessage or retryReply updates only the turn it belongs to.
     "conversations",
     "conversation_turns",
+    "battles",
+    "battle_sides",
+    "battle_votes",
 )
 
 

@@ -8,6 +8,7 @@ from tests.authz import (
     test_matrix_accounts_tasks,
     test_matrix_admin,
     test_matrix_annotation,
+    test_matrix_battles,
     test_matrix_browse,
     test_matrix_campaigns,
     test_matrix_conversations,
@@ -39,6 +40,7 @@ MODULES = (
     test_matrix_form_components,
     test_matrix_conversations,
     test_matrix_llm_endpoints,
+    test_matrix_battles,
 )
 
 

@@ -58,6 +58,12 @@ TURN_REFS = (
     "turn:bob:open",
 )
 
+# Only the battle fuzzers' world has these (tests/fuzz/test_conversations_fuzz.py): the battle task `arena` and battles
+# in it (carol's ended, voted and generating ones, bob's ended one).
+ARENA_ROUND_REFS = ("round:arena",)
+ARENA_CONTEXT_REFS = ("context:arena:0",)
+BATTLE_REFS = ("battle:carol:ended", "battle:carol:voted", "battle:carol:generating", "battle:bob:ended")
+
 
 def id_hint(kind: str) -> st.SearchStrategy:
     """Ids of the right type (own and other users' objects), of other types, and malformed ones."""
@@ -280,6 +286,34 @@ HINTS: dict[str, st.SearchStrategy] = {
                 Ref
             ),
         ),
+        (1, st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid"])),
+    ),
+    # Battles (tests/fuzz/test_conversations_fuzz.py adds the battle task `arena` and battles to its world).
+    "StartBattleInput.roundId": weighted(
+        (5, st.sampled_from(ARENA_ROUND_REFS + CHAT_ROUND_REFS).map(Ref)),
+        (2, st.sampled_from(ALL_ID_REFS).map(Ref)),
+        (2, malformed_ids),
+    ),
+    "StartBattleInput.contextId": weighted(
+        (5, st.sampled_from(ARENA_CONTEXT_REFS + CHAT_CONTEXT_REFS).map(Ref)),
+        (2, st.sampled_from(ALL_ID_REFS).map(Ref)),
+        (2, malformed_ids),
+    ),
+    "battleId": weighted(
+        (5, st.sampled_from(BATTLE_REFS).map(Ref)),
+        (1, st.sampled_from(CONVERSATION_REFS + ALL_ID_REFS).map(Ref)),
+        (1, st.sampled_from([0, -1, 999_999, 2**31, "1.5", " 1"]).map(lambda n: to_base64("Battle", n))),
+        (2, malformed_ids),
+    ),
+    # A battle's (or its vote's) client UUID again, someone else's, an example's, or a new one.
+    "StartBattleInput.clientId": weighted(
+        (3, st.uuids().map(str)),
+        (2, st.sampled_from(["clientId:battle:carol:ended", "clientId:battle:bob:ended", "clientId:carol:alpha"]).map(Ref)),
+        (1, st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid"])),
+    ),
+    "VoteBattleInput.clientId": weighted(
+        (3, st.uuids().map(str)),
+        (2, st.sampled_from(["clientId:vote:carol:voted", "clientId:battle:carol:ended", "clientId:carol:alpha"]).map(Ref)),
         (1, st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid"])),
     ),
     "SubmitConversationInput.fields": st.sampled_from([{}, None, {"scenario": "Mine."}, {"statement": "x"}, []]),

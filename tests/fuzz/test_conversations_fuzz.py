@@ -1,12 +1,14 @@
-"""Fuzzing the conversations with a generative target (issue #30): sendMessage, stopReply, retryReply and, last (it
-submits the world's conversations), submitConversation.
+"""Fuzzing the conversations with a generative target (issue #30): sendMessage, stopReply, retryReply, the battles
+(issue #31) startBattle and voteBattle and, last (it submits the world's conversations), submitConversation.
 
 The module's world adds alice's generative task `chat` (public: created while she is an admin) with one round whose
 target is the built-in demo model, inserted by SQL (no Triton check; the fuzz stack does not load the model, so a reply
 started by an allowed case ends failed in the background, which writes only columns the fingerprint leaves out), two
 contexts, and conversations inserted as a reply's end leaves them: carol's open one (a done turn), failed one (a done
 turn, then a failed one: retryReply's target), generating one (a reply no process writes: stopReply's target) and
-submitted one (submitted through the API, so its example exists), alice's and bob's open ones."""
+submitted one (submitted through the API, so its example exists), alice's and bob's open ones. And alice's battle task
+`arena` (two targets, inserted by SQL) with battles as startBattle and the replies leave them: carol's ended one (her
+vote's target), voted one, one still generating, and bob's ended one."""
 
 import json
 import uuid
@@ -104,6 +106,95 @@ def chat(world):
     world.refs["clientId:conversation:carol:submitted"] = client_id
 
 
+ARENA_TARGETS = [TARGET, {"name": "generative_demo_b", "version": "1"}]
+
+
+def _battle(world, author: str, name: str, status: str = "done", vote: str | None = None) -> None:
+    """A battle of `author` in the arena round whose sides' replies are `status` (and its vote); refs
+    battle:{author}:{name}, clientId:battle:{author}:{name} and clientId:vote:{author}:{name}."""
+    users = {row["username"]: row["id"] for row in world.db.fetch("SELECT id, username FROM users")}
+    client_id = uuid.uuid4()
+    battle = world.db.fetch(
+        'INSERT INTO battles (client_id, round, context, "user", prompt, created_at) VALUES ($1, $2, $3, $4, $5, now()) '
+        "RETURNING id",
+        client_id,
+        world.refs["pk:round:arena"],
+        world.refs["pk:context:arena:0"],
+        users[author],
+        "Which city is the capital of France?",
+    )[0]["id"]
+    world.refs[f"battle:{author}:{name}"] = gid("Battle", battle)
+    world.refs[f"clientId:battle:{author}:{name}"] = str(client_id)
+    for position, target in enumerate(ARENA_TARGETS):
+        conversation = world.db.fetch(
+            'INSERT INTO conversations (client_id, round, context, "user", target, params, created_at) '
+            "VALUES ($1, $2, $3, $4, $5, $6, now()) RETURNING id",
+            uuid.uuid4(),
+            world.refs["pk:round:arena"],
+            world.refs["pk:context:arena:0"],
+            users[author],
+            json.dumps(target),
+            json.dumps(PARAMS),
+        )[0]["id"]
+        world.db.fetch(
+            "INSERT INTO conversation_turns (conversation, position, client_id, message, reply, status, model_name, "
+            "model_version, started_at, finished_at) VALUES ($1, 0, $2, $3, $4, $5::varchar, $6, '1', now(), "
+            "CASE WHEN $5::varchar = 'generating' THEN NULL ELSE now() END)",
+            conversation,
+            uuid.uuid4(),
+            "Which city is the capital of France?",
+            "Paris.",
+            status,
+            target["name"],
+        )
+        world.db.fetch(
+            "INSERT INTO battle_sides (battle, position, conversation) VALUES ($1, $2, $3)", battle, position, conversation
+        )
+    if vote is not None:
+        vote_id = uuid.uuid4()
+        world.db.fetch(
+            'INSERT INTO battle_votes (battle, "user", choice, client_id, created_at) VALUES ($1, $2, $3, $4, now())',
+            battle,
+            users[author],
+            vote,
+            vote_id,
+        )
+        world.refs[f"clientId:vote:{author}:{name}"] = str(vote_id)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def arena(world, chat):
+    world.db.fetch("UPDATE users SET is_admin = true WHERE username = 'alice'")
+    created = world.gql(
+        "mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename } }",
+        {"i": {"code": "arena", "name": "Task arena", "config": generative_config(battle={"votes_per_user_per_day": 50})}},
+        "alice",
+    )
+    world.db.fetch("UPDATE users SET is_admin = false WHERE username = 'alice'")
+    assert created["createTask"]["__typename"] == "TaskCreated", created
+    task = world.db.fetch("SELECT id FROM tasks WHERE code = 'arena'")[0]["id"]
+    round_pk = world.db.fetch(
+        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
+        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        task,
+        json.dumps(ARENA_TARGETS),
+    )[0]["id"]
+    world.db.fetch("UPDATE tasks SET current_round = 1 WHERE id = $1", task)
+    world.refs["round:arena"], world.refs["pk:round:arena"] = gid("Round", round_pk), round_pk
+    added = world.gql(
+        "mutation($i: AddContextsInput!) { addContexts(input: $i) { __typename } }",
+        {"i": {"roundId": world.refs["round:arena"], "contexts": [{"fields": {"scenario": SCENARIOS[0]}}]}},
+        "alice",
+    )
+    assert added["addContexts"]["__typename"] == "ContextsAdded", added
+    context = world.db.fetch("SELECT id FROM contexts WHERE round = $1", round_pk)[0]["id"]
+    world.refs["context:arena:0"], world.refs["pk:context:arena:0"] = gid("Context", context), context
+    _battle(world, "carol", "ended")
+    _battle(world, "carol", "voted", vote="tie")
+    _battle(world, "carol", "generating", status="generating")
+    _battle(world, "bob", "ended")
+
+
 CAROL = {"roundId": Ref("round:chat"), "contextId": Ref("context:chat:0"), "clientId": "6a0f2b34-57a0-4c3e-9d51-0d1c2f3e4a5b"}
 
 
@@ -127,6 +218,50 @@ def test_stop_reply(fuzzer, case):
 @example(Case("retryReply", "carol", {"turnId": Ref("turn:carol:first")}))
 @given(case=cases("retryReply"))
 def test_retry_reply(fuzzer, case):
+    fuzzer.send(case)
+
+
+ARENA = {"roundId": Ref("round:arena"), "contextId": Ref("context:arena:0"), "message": "Which city is the capital?"}
+
+
+@FUZZ
+@example(Case("startBattle", "carol", {"input": {**ARENA, "clientId": "2d9a1c6e-0b7f-4a8e-9c3d-5e6f7a8b9c0d"}}))
+@example(Case("startBattle", "bob", {"input": {**ARENA, "clientId": Ref("clientId:battle:carol:ended")}}))
+@example(Case("startBattle", "carol", {"input": {**ARENA, "roundId": Ref("round:chat"), "contextId": Ref("context:chat:0")}}))
+@given(case=cases("startBattle"))
+def test_start_battle(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(
+    Case(
+        "voteBattle", "bob", {"input": {"battleId": Ref("battle:carol:ended"), "clientId": str(uuid.UUID(int=8)), "choice": "A"}}
+    )
+)
+@example(
+    Case(
+        "voteBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:generating"), "clientId": str(uuid.UUID(int=9)), "choice": "B"}},
+    )
+)
+@example(
+    Case(
+        "voteBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:ended"), "clientId": Ref("clientId:vote:carol:voted"), "choice": "A"}},
+    )
+)
+@example(
+    Case(
+        "voteBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:ended"), "clientId": str(uuid.UUID(int=10)), "choice": "C"}},
+    )
+)
+@given(case=cases("voteBattle"))
+def test_vote_battle(fuzzer, case):
     fuzzer.send(case)
 
 

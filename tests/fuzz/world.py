@@ -75,6 +75,9 @@ _TRACKED = {
     # sendMessage or retryReply writes them after the request answered.
     "conversations": 'id, client_id, round, context, "user", target, params, example',
     "conversation_turns": "id, conversation, position, client_id, message",
+    "battles": 'id, client_id, round, context, "user", prompt',
+    "battle_sides": "id, battle, position, conversation",
+    "battle_votes": 'id, battle, "user", choice, client_id',
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

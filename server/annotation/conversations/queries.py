@@ -30,8 +30,10 @@ RETURNING *
     json=_JSON,
 )
 
-CONVERSATION = Query("SELECT * FROM conversations WHERE id = :id", json=_JSON)
-CONVERSATION_BY_CLIENT_ID = Query("SELECT * FROM conversations WHERE client_id = :client_id", json=_JSON)
+# `in_battle`: a battle's side (server/annotation/battles/), read through its battle only.
+_IN_BATTLE = "EXISTS (SELECT 1 FROM battle_sides s WHERE s.conversation = c.id) AS in_battle"
+CONVERSATION = Query(f"SELECT c.*, {_IN_BATTLE} FROM conversations c WHERE c.id = :id", json=_JSON)
+CONVERSATION_BY_CLIENT_ID = Query(f"SELECT c.*, {_IN_BATTLE} FROM conversations c WHERE c.client_id = :client_id", json=_JSON)
 TURNS = Query("SELECT * FROM conversation_turns WHERE conversation = :conversation ORDER BY position", json=_JSON)
 TURN = Query("SELECT * FROM conversation_turns WHERE id = :id", json=_JSON)
 TURN_BY_CLIENT_ID = Query("SELECT * FROM conversation_turns WHERE client_id = :client_id", json=_JSON)

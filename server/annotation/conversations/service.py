@@ -67,28 +67,16 @@ async def send_message(services: Services, viewer: Principal, message: Message, 
             else await load_conversation(viewer, message.conversation_id)
         )
         _check_open(loaded)
-        _check_text(loaded.config, message.text)
-        generative = loaded.config.generative
-        assert generative is not None
-        turn = await queries.INSERT_TURN.row(
-            conversation=loaded.conversation["id"],
-            client_id=message.client_id,
-            message=message.text,
-            model_name=loaded.conversation["target"]["name"][:200],
-            limit=generative.turn_limit,
-        )
+        check_text(loaded.config, message.text)
+        turn = await insert_turn(loaded.conversation, loaded.config, message.client_id, message.text)
         if turn is None:
             raise await _why_no_turn(viewer, loaded, message.client_id)
     except ServiceError:
         await taken.give_back(services.redis)
         raise
-    request = GenerationRequest(
-        tuple(messages(loaded.config, loaded.context["fields"], [*loaded.turns, turn])), params_of(loaded.config)
-    )
-    start_reply(
-        services, turn, loaded.conversation["target"], loaded.config, request, Caller(viewer.user_id, loaded.round_row["task"])
-    )
-    return Sent(replace(loaded, turns=[*loaded.turns, turn]), turn, duplicate=False)
+    loaded = replace(loaded, turns=[*loaded.turns, turn])
+    ask(services, viewer, loaded, turn)
+    return Sent(loaded, turn, duplicate=False)
 
 
 async def stop_reply(services: Services, viewer: Principal, turn_id: int) -> dict:
@@ -102,32 +90,46 @@ async def stop_reply(services: Services, viewer: Principal, turn_id: int) -> dic
 async def retry_reply(services: Services, viewer: Principal, turn_id: int, address: str | None = None) -> dict:
     """A failed or stopped reply asked again (its attempt so far is kept with the turn)."""
     turn = await _own_turn(viewer, turn_id)
+    if turn["blind"]:
+        raise ServiceError("CONFLICT", tr("A battle's replies are not asked again: vote on what they said."))
     loaded = await load_conversation(viewer, turn["conversation"])
     _check_open(loaded)
     await rate_limits.take(services.redis, services.settings, Action.SEND_MESSAGE, account=viewer.user_id, address=address)
     retried = await queries.RETRY_TURN.row(id=turn_id)
     if retried is None:
         raise ServiceError("CONFLICT", tr("Only the last reply, once it failed or was stopped, can be asked again."))
-    earlier = [t for t in loaded.turns if t["position"] < retried["position"]]
-    request = GenerationRequest(
-        tuple(messages(loaded.config, loaded.context["fields"], [*earlier, retried])), params_of(loaded.config)
-    )
-    start_reply(
-        services, retried, loaded.conversation["target"], loaded.config, request, Caller(viewer.user_id, loaded.round_row["task"])
-    )
+    ask(services, viewer, loaded, retried)
     return retried
 
 
+def ask(services: Services, viewer: Principal, loaded: Loaded, turn: dict) -> None:
+    """Start generating the reply to `turn` (after the conversation's earlier turns) in this process's background."""
+    earlier = [t for t in loaded.turns if t["position"] < turn["position"]]
+    request = GenerationRequest(
+        tuple(messages(loaded.config, loaded.context["fields"], [*earlier, turn])), params_of(loaded.config)
+    )
+    start_reply(
+        services, turn, loaded.conversation["target"], loaded.config, request, Caller(viewer.user_id, loaded.round_row["task"])
+    )
+
+
 async def load_conversation(viewer: Principal, conversation_id: int) -> Loaded:
+    """The viewer's conversation with every turn. A battle's side is not one: it is read through its battle, which
+    hides its target until the vote (server/annotation/battles/)."""
     conversation = await queries.CONVERSATION.row(id=conversation_id)
-    if conversation is None or permissions.converse(viewer, conversation) is not None:
+    if conversation is None or permissions.converse(viewer, conversation) is not None or conversation["in_battle"]:
         raise not_found(tr("That conversation"))
+    return await _loaded(viewer, conversation)
+
+
+async def _loaded(viewer: Principal, conversation: dict) -> Loaded:
     round_row = await _round(viewer, conversation["round"], conversation["context"])
-    turns = await queries.TURNS.rows(conversation=conversation_id)
+    turns = await queries.TURNS.rows(conversation=conversation["id"])
     return Loaded(conversation, _config(round_row), round_row, _context(round_row), turns)
 
 
 async def own_turn(viewer: Principal, turn_id: int) -> dict:
+    """The viewer's turn; `blind` when it is a battle side's, whose model name and version are then blanked."""
     return await _own_turn(viewer, turn_id)
 
 
@@ -138,12 +140,28 @@ async def _own_turn(viewer: Principal, turn_id: int) -> dict:
     conversation = await queries.CONVERSATION.row(id=turn["conversation"])
     if conversation is None or permissions.converse(viewer, conversation) is not None:
         raise not_found(tr("That reply"))
-    return turn
+    if conversation["in_battle"]:  # a blind vote: no reader learns a side's model from its reply
+        return {**turn, "model_name": "", "model_version": "", "blind": True}
+    return {**turn, "blind": False}
 
 
 async def _start(viewer: Principal, message: Message) -> Loaded:
-    round_row = await _round(viewer, message.round_id, message.context_id)
-    config = _config(round_row)
+    opened = await open_round(viewer, message.round_id, message.context_id)
+    check_text(opened.config, message.text)  # before the conversation is stored: a refused message writes nothing
+    target = choose_targets(opened.config, opened.round_row["target_models"])[0]
+    row = await new_conversation(viewer, opened, message.client_id, target)
+    if row is None:  # the same first message a moment ago, from another request
+        row = await queries.CONVERSATION_BY_CLIENT_ID.row(client_id=message.client_id)
+        if row is None or permissions.converse(viewer, row) is not None or row["in_battle"]:
+            raise ServiceError("CONFLICT", tr("This client UUID is already used."))
+    return replace(opened, conversation=row)
+
+
+async def open_round(viewer: Principal, round_id: int, context_id: int) -> Loaded:
+    """A generative round the viewer may start a conversation (or a battle) in, with the context: a Loaded with no
+    conversation yet (an empty dict) and no turns."""
+    opened = await round_of(viewer, round_id, context_id)
+    config, round_row = opened.config, opened.round_row
     if round_row["end_at"] is not None:
         raise ServiceError("ROUND_CLOSED", tr("This round is closed; write examples for the task's current round."))
     if config.kind != "generative":
@@ -151,25 +169,41 @@ async def _start(viewer: Principal, message: Message) -> Loaded:
             tr("This task's examples are written, not talked: use createExample."),
             FieldProblem("roundId", tr("is not a generative task's round")),
         )
-    targets = round_row["target_models"] or []
-    if not targets:
+    if not round_row["target_models"]:
         raise ServiceError("MODEL_UNAVAILABLE", tr("This round has no target model yet."))
-    _check_text(config, message.text)  # before the conversation is stored: a refused message writes nothing
-    target = choose_targets(config, targets)[0]
-    params = params_of(config).stored()
-    row = await queries.INSERT_CONVERSATION.row(
-        client_id=message.client_id,
-        round=round_row["id"],
-        context=round_row["context_id"],
+    return opened
+
+
+async def round_of(viewer: Principal, round_id: int, context_id: int) -> Loaded:
+    """A round (open or closed) of a task the viewer may write in, with its config and the context: a Loaded with no
+    conversation yet (an empty dict) and no turns."""
+    round_row = await _round(viewer, round_id, context_id)
+    return Loaded({}, _config(round_row), round_row, _context(round_row), [])
+
+
+async def new_conversation(viewer: Principal, opened: Loaded, client_id: uuid.UUID, target: dict) -> dict | None:
+    """A conversation of the viewer's with `target` in the opened round; None when the client UUID is taken."""
+    return await queries.INSERT_CONVERSATION.row(
+        client_id=client_id,
+        round=opened.round_row["id"],
+        context=opened.context["id"],
         user=viewer.user_id,
         target=to_json(target),
-        params=to_json(params),
+        params=to_json(params_of(opened.config).stored()),
     )
-    if row is None:  # the same first message a moment ago, from another request
-        row = await queries.CONVERSATION_BY_CLIENT_ID.row(client_id=message.client_id)
-        if row is None or permissions.converse(viewer, row) is not None:
-            raise ServiceError("CONFLICT", tr("This client UUID is already used."))
-    return Loaded(row, config, round_row, _context(round_row), [])
+
+
+async def insert_turn(conversation: dict, config: TaskConfig, client_id: uuid.UUID, text: str) -> dict | None:
+    """The conversation's next exchange, its reply generating (not started: `ask` starts it); None when refused (a
+    reply still generating, the turn limit, a submitted conversation, a used client UUID)."""
+    assert config.generative is not None
+    return await queries.INSERT_TURN.row(
+        conversation=conversation["id"],
+        client_id=client_id,
+        message=text,
+        model_name=conversation["target"]["name"][:200],
+        limit=config.generative.turn_limit,
+    )
 
 
 async def _round(viewer: Principal, round_id: int, context_id: int) -> dict:
@@ -196,7 +230,7 @@ def _check_open(loaded: Loaded) -> None:
         raise ServiceError("ROUND_CLOSED", tr("This round is closed; write examples for the task's current round."))
 
 
-def _check_text(config: TaskConfig, text: str) -> None:
+def check_text(config: TaskConfig, text: str) -> None:
     assert config.generative is not None
     limit = config.generative.max_message_length
     if not text.strip():

@@ -43,6 +43,7 @@ class ConversationSubscriptions:
         viewer = await authorize_principal(info, permissions.annotate)
         pk = node_pk(turn_id, "ConversationTurn", "turnId")
         turn = await service.own_turn(viewer, pk)
+        blind = turn["blind"]  # a battle side's reply: its model's version is not told either
         services = info.context.services
         gid = relay.GlobalID("ConversationTurn", str(pk))
         async for event in reply_relay.follow(services.redis, services.hub, reply_relay.stream_id(turn)):
@@ -73,7 +74,7 @@ class ConversationSubscriptions:
                 status=ReplyStatus(str(end.get("status", "failed"))),
                 error=str(end.get("error", "")),
                 judge_score=end.get("judge_score"),
-                model_version=str(end.get("model_version", "")),
+                model_version="" if blind else str(end.get("model_version", "")),
                 truncated=bool(end.get("truncated")),
             )
             return

@@ -1,0 +1,196 @@
+"""Side-by-side battles (docs/design.md §4.1d): one prompt answered by 2–4 anonymous targets, each side a conversation of
+one exchange whose reply streams like a chat's (server/annotation/conversations/), then the author's blind vote, which
+reveals the sides' models. Both writes are idempotent on a client UUID."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+
+from server import permissions
+from server.accounts.viewer import Principal
+from server.annotation.battles import queries, rules
+from server.annotation.conversations import service as conversations
+from server.annotation.records import BattleChoice, ReplyStatus
+from server.core import db, rate_limits
+from server.core.errors import FieldProblem, ServiceError, invalid, not_found, rate_limited
+from server.core.i18n import tr
+from server.core.rate_limits import Action
+from server.core.services import Services
+from server.tasks.config import TaskConfig
+from server.tasks.generative_config import BattleConfig
+
+_RANDOM = random.SystemRandom()
+
+
+@dataclass(frozen=True)
+class BattleStart:
+    round_id: int
+    context_id: int
+    client_id: uuid.UUID
+    text: str
+
+
+@dataclass(frozen=True)
+class BattleVoteRequest:
+    battle_id: int
+    client_id: uuid.UUID
+    choice: BattleChoice
+
+
+@dataclass(frozen=True)
+class BattleView:
+    """A battle as its author reads it: the sides (each with its target, which readers show only once `vote` is set)."""
+
+    battle: dict
+    sides: list[dict]  # position, conversation, target, turn_id, reply, status, error, model_version, ...
+    vote: dict | None
+    rules: BattleConfig
+
+    @property
+    def choices(self) -> list[BattleChoice]:
+        return rules.choices(len(self.sides), self.rules)
+
+    @property
+    def ended(self) -> bool:
+        """Every side's reply ended (done, stopped or failed): the vote may be cast."""
+        return all(side["status"] != ReplyStatus.GENERATING for side in self.sides)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    view: BattleView
+    duplicate: bool  # the client UUID was already used: nothing new was written or asked
+
+
+async def start_battle(services: Services, viewer: Principal, start: BattleStart, address: str | None = None) -> Outcome:
+    retried = await queries.BATTLE_BY_CLIENT_ID.row(client_id=start.client_id)
+    if retried is not None:
+        return Outcome(await _view_of_used_client_id(viewer, retried), duplicate=True)
+    # Counted as one message (as sendMessage), given back when refused.
+    taken = await rate_limits.take(
+        services.redis, services.settings, Action.SEND_MESSAGE, account=viewer.user_id, address=address
+    )
+    try:
+        opened = await conversations.open_round(viewer, start.round_id, start.context_id)
+        battle_rules = _rules(opened.config)
+        conversations.check_text(opened.config, start.text)
+        targets = opened.round_row["target_models"]
+        if len({t["name"] for t in targets}) < battle_rules.sides:
+            raise ServiceError(
+                "MODEL_UNAVAILABLE",
+                tr("A battle needs {count} different targets and this round has fewer.", count=battle_rules.sides),
+            )
+        _check_cap(await queries.BATTLES_TODAY.value(user=viewer.user_id, task=opened.round_row["task"]), battle_rules)
+        seen = await queries.SEEN_SIDES.rows(user=viewer.user_id, round=opened.round_row["id"], prompt=start.text)
+        chosen = rules.choose_sides(targets, battle_rules.sides, {frozenset(r["names"]) for r in seen}, _RANDOM)
+        sides = await _insert(viewer, opened, start, chosen)
+    except ServiceError:
+        await taken.give_back(services.redis)
+        raise
+    if sides is None:  # the same battle a moment ago, from another request
+        retried = await queries.BATTLE_BY_CLIENT_ID.row(client_id=start.client_id)
+        assert retried is not None  # its insert committed before ours gave way
+        return Outcome(await _view_of_used_client_id(viewer, retried), duplicate=True)
+    battle, asked = sides
+    for loaded, turn in asked:
+        conversations.ask(services, viewer, loaded, turn)
+    return Outcome(await load_battle(viewer, battle["id"]), duplicate=False)
+
+
+async def _insert(
+    viewer: Principal, opened: conversations.Loaded, start: BattleStart, chosen: list[dict]
+) -> tuple[dict, list[tuple[conversations.Loaded, dict]]] | None:
+    """The battle, one conversation per side with the prompt as its first turn, and the sides, all or nothing; None
+    when the client UUID was taken meanwhile."""
+    async with db.transaction():
+        battle = await queries.INSERT_BATTLE.row(
+            client_id=start.client_id,
+            round=opened.round_row["id"],
+            context=opened.context["id"],
+            user=viewer.user_id,
+            prompt=start.text,
+        )
+        if battle is None:
+            return None
+        asked = []
+        for position, target in enumerate(chosen):
+            conversation = await conversations.new_conversation(viewer, opened, uuid.uuid4(), target)
+            assert conversation is not None  # a fresh UUID
+            turn = await conversations.insert_turn(conversation, opened.config, uuid.uuid4(), start.text)
+            assert turn is not None  # the first exchange of a new conversation
+            await queries.INSERT_SIDE.row(battle=battle["id"], position=position, conversation=conversation["id"])
+            asked.append((replace(opened, conversation=conversation, turns=[turn]), turn))
+    return battle, asked
+
+
+async def vote_battle(viewer: Principal, request: BattleVoteRequest) -> Outcome:
+    retried = await queries.VOTE_BY_CLIENT_ID.row(client_id=request.client_id)
+    if retried is not None:
+        if retried["battle"] != request.battle_id or retried["user"] != viewer.user_id:
+            raise ServiceError("CONFLICT", tr("This client UUID is already used."))
+        return Outcome(await load_battle(viewer, request.battle_id), duplicate=True)
+    view = await load_battle(viewer, request.battle_id)
+    if view.vote is not None:
+        raise ServiceError("CONFLICT", tr("This battle has its vote already."))
+    if request.choice not in view.choices:
+        raise invalid(
+            tr("That vote is not one this battle takes."),
+            FieldProblem("choice", tr("must be one of {choices}", choices=", ".join(c.name for c in view.choices))),
+        )
+    if not view.ended:
+        raise ServiceError("CONFLICT", tr("Wait until every reply has ended before voting."))
+    _check_cap(await queries.VOTES_TODAY.value(user=viewer.user_id, task=view.battle["task"]), view.rules)
+    stored = await queries.INSERT_VOTE.row(
+        battle=request.battle_id, user=viewer.user_id, choice=request.choice, client_id=request.client_id
+    )
+    if stored is None:  # another request stored a vote (or used this UUID) a moment ago
+        again = await queries.VOTE_BY_CLIENT_ID.row(client_id=request.client_id)
+        if again is not None and again["battle"] == request.battle_id and again["user"] == viewer.user_id:
+            return Outcome(await load_battle(viewer, request.battle_id), duplicate=True)
+        raise ServiceError("CONFLICT", tr("This battle has its vote already."))
+    return Outcome(replace(view, vote=stored), duplicate=False)
+
+
+async def load_battle(viewer: Principal, battle_id: int) -> BattleView:
+    battle = await queries.BATTLE.row(id=battle_id)
+    if battle is None or permissions.battle(viewer, battle) is not None:
+        raise not_found(tr("That battle"))
+    return await _view(viewer, battle)
+
+
+async def _view(viewer: Principal, battle: dict) -> BattleView:
+    loaded = await conversations.round_of(viewer, battle["round"], battle["context"])
+    sides = await queries.SIDES.rows(battle=battle["id"])
+    vote = await queries.VOTE.row(battle=battle["id"])
+    return BattleView({**battle, "task": loaded.round_row["task"]}, sides, vote, _rules(loaded.config))
+
+
+async def _view_of_used_client_id(viewer: Principal, battle: dict) -> BattleView:
+    if permissions.battle(viewer, battle) is not None:
+        raise ServiceError("CONFLICT", tr("This client UUID is already used."))
+    return await _view(viewer, battle)
+
+
+def _rules(config: TaskConfig) -> BattleConfig:
+    battle = config.generative.battle if config.generative is not None else None
+    if battle is None:
+        raise invalid(
+            tr("This task has no battles: talk to its target with sendMessage."),
+            FieldProblem("roundId", tr("is not a battle task's round")),
+        )
+    return battle
+
+
+def _check_cap(today: int, battle_rules: BattleConfig) -> None:
+    """At most `votes_per_user_per_day` battles started, and as many votes, per author and task in a UTC day."""
+    cap = battle_rules.votes_per_user_per_day
+    if today >= cap:
+        now = datetime.now(UTC)
+        midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+        raise rate_limited(
+            tr("Today's limit of {count} battles on this task is reached; try again tomorrow (UTC).", count=cap),
+            int((midnight - now).total_seconds()) + 1,
+        )

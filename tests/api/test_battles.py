@@ -1,0 +1,163 @@
+"""Side-by-side battles of generative targets through GraphQL (issue #31): one prompt answered by two anonymous copies
+of the built-in demo model, each side streamed through replyStream; no answer names a model before the vote (the
+battle, its turns, its streams, its conversations), the vote reveals them, once; the daily cap; the leaderboard equals
+server.battles.ratings.bootstrap on the same votes."""
+
+import json
+import shutil
+import uuid
+
+import pytest
+
+from server.battles.ratings import Battle, bootstrap
+from tests.api.conversations_helpers import CONVERSATION, ReplyFeed, generative_config, generative_task
+from tests.api.examples_helpers import NEXT_CONTEXT
+from tests.conftest import MODEL_CACHE, run_sql, target_triton
+
+SECOND = "generative_demo_b"
+ERR = "... on Error { code message } ... on RateLimitedError { retryAfterSeconds } ... on InputError { fields { field message } }"
+BATTLE = "id prompt votable choices vote { choice } sides { label turnId reply status error modelName modelVersion }"
+START = f"""mutation($i: StartBattleInput!) {{ startBattle(input: $i) {{ __typename
+  ... on BattleStarted {{ duplicate battle {{ {BATTLE} }} }} {ERR} }} }}"""
+VOTE = f"""mutation($i: VoteBattleInput!) {{ voteBattle(input: $i) {{ __typename
+  ... on BattleVoted {{ duplicate battle {{ {BATTLE} }} }} {ERR} }} }}"""
+READ = f"query($id: ID!) {{ battle(id: $id) {{ {BATTLE} }} }}"
+STOP = "mutation($t: ID!) { stopReply(turnId: $t) { __typename ... on ReplyChanged { turn { status modelName modelVersion } } } }"
+BOARD = """query($c: String!, $r: ID) { battleLeaderboard(taskCode: $c, roundId: $r) {
+  votes rounds seed winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }"""
+
+
+@pytest.fixture(scope="module")
+def demos(stack, target_models):
+    """The demo model and a copy of it under another name: two targets for a battle, nothing trained."""
+    demo = target_models["chat_demo"]
+    destination = stack.model_repository / SECOND
+    if not destination.exists():
+        shutil.copytree(MODEL_CACHE / demo, destination, ignore=shutil.ignore_patterns("__pycache__"))
+        config = destination / "config.pbtxt"
+        config.write_text(config.read_text().replace(f'name: "{demo}"', f'name: "{SECOND}"'))
+    client = target_triton(stack)
+    client.load_model(SECOND)
+    try:
+        yield demo, SECOND
+    finally:
+        client.unload_model(SECOND)
+        client.close()
+
+
+def _start(api, token, round_id, context_id, text, client_id=None):
+    variables = {"i": {"roundId": round_id, "contextId": context_id, "clientId": str(client_id or uuid.uuid4()), "message": text}}
+    return api(START, variables, token=token)["startBattle"]
+
+
+def _vote(api, token, battle_id, choice, client_id=None):
+    variables = {"i": {"battleId": battle_id, "clientId": str(client_id or uuid.uuid4()), "choice": choice}}
+    return api(VOTE, variables, token=token)["voteBattle"]
+
+
+def _stop_every_reply(stack, api, token, battle) -> list[dict]:
+    """Each side's first piece, then stopReply (a blind turn: no model named), then the stream to its end."""
+    feeds = [ReplyFeed(stack, token, side["turnId"]) for side in battle["sides"]]
+    firsts = [feed.next() for feed in feeds]
+    assert all(first is not None and not first["done"] for first in firsts), firsts
+    for side in battle["sides"]:
+        stopped = api(STOP, {"t": side["turnId"]}, token=token)["stopReply"]
+        assert stopped["turn"]["modelName"] == "" and stopped["turn"]["modelVersion"] == "", stopped
+    return [[first, *feed.all()] for first, feed in zip(firsts, feeds)]
+
+
+def test_a_blind_battle_is_voted_once_then_revealed_and_rated(stack, api, demos):
+    demo, second = demos
+    config = generative_config(max_tokens=1024, min_tokens=1000, temperature=1.0, battle={"votes_per_user_per_day": 2})
+    owner, round_id = generative_task(api, "arena", demo, config, also=(second,))
+    # A battle task's round needs as many different targets as a battle has sides.
+    one = api(
+        "mutation($i: CreateRoundInput!) { createRound(input: $i) { __typename ... on InputError { fields { field message } } } }",
+        {"i": {"taskCode": "arena", "targetModels": [{"name": demo}, {"name": demo}]}},
+        token=owner,
+    )["createRound"]
+    assert one["__typename"] == "InputError" and one["fields"][0]["field"] == "targetModels", one
+    assert "at least 2 different targets" in one["fields"][0]["message"]
+
+    author, other = api.sign_up("arena_author"), api.sign_up("arena_other")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    client_id = uuid.uuid4()
+    started = _start(api, author, round_id, context_id, "Tell me a very long story about the sea.", client_id)
+    assert started["__typename"] == "BattleStarted" and started["duplicate"] is False, started
+    battle = started["battle"]
+    assert [s["label"] for s in battle["sides"]] == ["A", "B"] and battle["choices"] == ["A", "B", "TIE", "BOTH_BAD"]
+    assert all(s["status"] == "GENERATING" and s["modelName"] is None for s in battle["sides"]) and not battle["votable"]
+    again = _start(api, author, round_id, context_id, "Tell me a very long story about the sea.", client_id)
+    assert again["duplicate"] is True and again["battle"]["id"] == battle["id"]
+
+    # Before the vote: no answer names a model, the sides' conversations are not readable, and nobody else sees it.
+    feeds = [ReplyFeed(stack, author, side["turnId"]) for side in battle["sides"]]
+    firsts = [feed.next() for feed in feeds]
+    assert all(first is not None and not first["done"] for first in firsts), firsts
+    early = _vote(api, author, battle["id"], "A")
+    assert early["__typename"] == "ConflictError" and "every reply" in early["message"], early
+    for side in battle["sides"]:
+        stopped = api(STOP, {"t": side["turnId"]}, token=author)["stopReply"]
+        assert stopped["turn"]["modelName"] == "" and stopped["turn"]["modelVersion"] == "", stopped
+    streams = [[first, *feed.all()] for first, feed in zip(firsts, feeds)]
+    assert all(chunks[-1]["status"] == "STOPPED" and chunks[-1]["modelVersion"] == "" for chunks in streams), streams
+    read = api(READ, {"id": battle["id"]}, token=author)["battle"]
+    assert read["votable"] and [s["reply"] for s in read["sides"]] == ["".join(c["text"] for c in chunks) for chunks in streams]
+    assert "generative_demo" not in json.dumps([started, again, read, streams])
+    side_conversations = run_sql(
+        "SELECT s.conversation FROM battle_sides s JOIN battles b ON b.id = s.battle WHERE b.client_id = $1", client_id
+    )
+    for row in side_conversations:
+        hidden = api.errors(CONVERSATION, {"id": _gid("Conversation", row["conversation"])}, token=author)
+        assert hidden[0]["extensions"]["code"] == "NOT_FOUND", hidden
+    assert api.errors(READ, {"id": battle["id"]}, token=other)[0]["extensions"]["code"] == "NOT_FOUND"
+    assert _vote(api, other, battle["id"], "A")["__typename"] == "NotFoundError"
+
+    # The vote reveals the models; the same UUID again is the same answer; another vote is refused.
+    vote_id = uuid.uuid4()
+    voted = _vote(api, author, battle["id"], "A", vote_id)
+    assert voted["__typename"] == "BattleVoted" and voted["duplicate"] is False, voted
+    revealed = voted["battle"]
+    assert revealed["vote"] == {"choice": "A"} and not revealed["votable"]
+    first_model = revealed["sides"][0]["modelName"]
+    assert {s["modelName"] for s in revealed["sides"]} == {demo, second} and all(s["modelVersion"] for s in revealed["sides"])
+    assert _vote(api, author, battle["id"], "A", vote_id)["duplicate"] is True
+    twice = _vote(api, author, battle["id"], "B")
+    assert twice["__typename"] == "ConflictError", twice
+    assert api(READ, {"id": battle["id"]}, token=author)["battle"]["sides"] == revealed["sides"]
+
+    # A second battle of the same prompt (the only pair again), voted a tie; a third is over the daily cap of 2.
+    second_battle = _start(api, author, round_id, context_id, "Tell me a very long story about the sea.")["battle"]
+    _stop_every_reply(stack, api, author, second_battle)
+    tied = _vote(api, author, second_battle["id"], "TIE")["battle"]
+    capped = _start(api, author, round_id, context_id, "And another one?")
+    assert capped["__typename"] == "RateLimitedError" and capped["retryAfterSeconds"] > 0, capped
+    assert "limit of 2 battles" in capped["message"]
+
+    # The leaderboard (anyone who sees the task) is bootstrap() of the same votes with the fixed seed.
+    names = [[s["modelName"] for s in b["sides"]] for b in (revealed, tied)]
+    expected = bootstrap([Battle(*names[0], "a"), Battle(*names[1], "tie")], rounds=1000, seed=0)
+    for round_filter in (None, round_id):
+        board = api(BOARD, {"c": "arena", "r": round_filter})["battleLeaderboard"]
+        assert (board["votes"], board["rounds"], board["seed"]) == (2, 1000, 0)
+        assert board["winRate"] == [list(row) for row in expected.win_rate]
+        assert [m["name"] for m in board["models"]] == [m.name for m in expected.models]
+        assert board["models"][0]["name"] == first_model
+        for got, want in zip(board["models"], expected.models):
+            assert (got["rank"], got["battles"], got["wins"], got["losses"], got["ties"], got["bothBad"]) == (
+                want.rank,
+                want.battles,
+                want.wins,
+                want.losses,
+                want.ties,
+                want.both_bad,
+            )
+            for key, value in (("rating", want.rating), ("lower", want.lower), ("upper", want.upper)):
+                assert got[key] == pytest.approx(value, rel=1e-12)
+            assert (got["stability"], got["topShare"]) == pytest.approx((want.stability, want.top_share), rel=1e-12)
+
+
+def _gid(type_name: str, pk: int) -> str:
+    from strawberry.relay import to_base64
+
+    return to_base64(type_name, pk)
