@@ -34,6 +34,7 @@ import { summaryOfExample, viewOfSubmission, type VerdictView } from "./verdict"
 import { VERDICT_HEADING_ID, VerdictPanel, type Shown } from "./VerdictPanel";
 import "./annotate.css";
 import { lazyPage, lazyWidget } from "../lib/lazy";
+import { hasBattle } from "../battle/config";
 
 // The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared. The
 // provisional verdict of a queued example shows in the verdict card, above the attempts; the panel below it.
@@ -42,6 +43,8 @@ const Provisional = lazyWidget<import("../offline/Provisional").Props>(() => imp
 
 // Generative tasks (kind "generative"): a chat with the round's target, in its own chunk (pwa/src/chat).
 const ChatPage = lazyPage<{ task: Task }>(() => import("../chat/ChatPage").then((m) => m.ChatPage));
+// Generative tasks with `generative.battle`: a side-by-side battle first (pwa/src/battle); `?mode=chat` is the chat.
+const BattlePage = lazyPage<{ task: Task }>(() => import("../battle/BattlePage").then((m) => m.BattlePage));
 
 const MAX_TIME_MS = 7 * 24 * 3600 * 1000;
 
@@ -50,7 +53,7 @@ function focusVerdict() {
   requestAnimationFrame(() => document.getElementById(VERDICT_HEADING_ID)?.focus({ preventScroll: true }));
 }
 
-export function AnnotatePage({ params }: { params: Record<string, string> }) {
+export function AnnotatePage({ params, query }: { params: Record<string, string>; query?: URLSearchParams }) {
   const code = params.code;
   const tasks = useObservable(tasksState);
   const task = tasks.tasks?.find((t) => t.code === code);
@@ -75,6 +78,9 @@ export function AnnotatePage({ params }: { params: Record<string, string> }) {
         <p>{T.noOpenRound}</p>
       </section>
     );
+  }
+  if (hasBattle(task.config) && query?.get("mode") !== "chat") {
+    return <BattlePage key={`${task.code}/${task.currentRound.id}/battle`} task={task} />;
   }
   if (isGenerative(task.config)) return <ChatPage key={`${task.code}/${task.currentRound.id}`} task={task} />;
   return <Annotate key={`${task.code}/${task.currentRound.id}`} task={task} />;

@@ -22,6 +22,18 @@ export interface Draft {
   updatedAt: number;
   /** Generative tasks (pwa/src/chat): the conversation being written, so a reload resumes it. */
   chat?: ChatDraft;
+  /** Generative tasks with battles (pwa/src/battle): the battle being voted, so a reload resumes it. */
+  battle?: BattleDraft;
+}
+
+/** A battle's part of a draft: its id once started, the prompt, and the UUIDs kept until their answers arrived. */
+export interface BattleDraft {
+  battleId: string | null;
+  message: string;
+  /** A prompt sent without an answer: sent again with the same UUID, the server starts one battle. */
+  pending: { clientId: string; message: string } | null;
+  /** The vote's UUID and choice, kept until its answer arrived (a resend returns the stored vote). */
+  vote: { clientId: string; choice: string } | null;
 }
 
 /** The chat's part of a draft (its input fields and explanation are the draft's `fields` and `explanation`). */

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ACCOUNT_EN } from "../account/text";
 import { ADMIN_EN } from "../admin/text";
 import { ATTACK_EN } from "../attack/text";
+import { BATTLE_EN } from "../battle/text";
 import { NETWORK_EN } from "../api/text";
 import { AUTH_EN } from "../auth/text";
 import { FORM_EN } from "../forms/text";
@@ -34,7 +35,7 @@ import { activateCatalog } from "./runtime";
 import { I18N_EN } from "./text";
 
 const ENGLISH: EnglishCatalogs = {
-  account: ACCOUNT_EN, admin: ADMIN_EN, attack: ATTACK_EN, auth: AUTH_EN, forms: FORM_EN, inbox: INBOX_EN, join: JOIN_EN,
+  account: ACCOUNT_EN, admin: ADMIN_EN, attack: ATTACK_EN, battle: BATTLE_EN, auth: AUTH_EN, forms: FORM_EN, inbox: INBOX_EN, join: JOIN_EN,
   leaderboard: LEADERBOARD_EN, browse: BROWSE_EN, campaigns: CAMPAIGN_EN, create: CREATE_EN, webhooks: WEBHOOK_EN, i18n: I18N_EN,
   annotate: ANNOTATE_EN, chat: CHAT_EN, transcript: TRANSCRIPT_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
   offline: OFFLINE_EN, settings: SETTINGS_EN, owner: OWNER_EN, shell: SHELL_EN, outboxPage: OUTBOX_PAGE_EN, examples: EXAMPLES_EN,

@@ -6,6 +6,7 @@
 import type { ACCOUNT_EN } from "../account/text";
 import type { ADMIN_EN } from "../admin/text";
 import type { ATTACK_EN } from "../attack/text";
+import type { BATTLE_EN } from "../battle/text";
 import type { NETWORK_EN } from "../api/text";
 import type { AUTH_EN } from "../auth/text";
 import type { FORM_EN } from "../forms/text";
@@ -35,6 +36,7 @@ export interface EnglishCatalogs {
   account: typeof ACCOUNT_EN;
   admin: typeof ADMIN_EN;
   attack: typeof ATTACK_EN;
+  battle: typeof BATTLE_EN;
   auth: typeof AUTH_EN;
   forms: typeof FORM_EN;
   inbox: typeof INBOX_EN;

@@ -1,6 +1,7 @@
 /** The ar catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.ar";
 import { attack } from "../../attack/text.ar";
+import { battle } from "../../battle/text.ar";
 import { admin } from "../../admin/text.ar";
 import { network } from "../../api/text.ar";
 import { auth } from "../../auth/text.ar";
@@ -26,7 +27,7 @@ import { exampleView, validate } from "../../validate/text.ar";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.ar";
 
-const catalog: LocaleCatalog = { account, attack, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
+const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,

@@ -1,6 +1,7 @@
 /** The es catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.es";
 import { attack } from "../../attack/text.es";
+import { battle } from "../../battle/text.es";
 import { admin } from "../../admin/text.es";
 import { network } from "../../api/text.es";
 import { auth } from "../../auth/text.es";
@@ -26,7 +27,7 @@ import { exampleView, validate } from "../../validate/text.es";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.es";
 
-const catalog: LocaleCatalog = { account, attack, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
+const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,

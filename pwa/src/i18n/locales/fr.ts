@@ -1,6 +1,7 @@
 /** The fr catalog: every area's table, in one lazy chunk (only the chosen locale is downloaded). */
 import { account } from "../../account/text.fr";
 import { attack } from "../../attack/text.fr";
+import { battle } from "../../battle/text.fr";
 import { admin } from "../../admin/text.fr";
 import { network } from "../../api/text.fr";
 import { auth } from "../../auth/text.fr";
@@ -26,7 +27,7 @@ import { exampleView, validate } from "../../validate/text.fr";
 import type { LocaleCatalog } from "../catalogs";
 import { i18n } from "../text.fr";
 
-const catalog: LocaleCatalog = { account, attack, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
+const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, inbox, join, leaderboard, browse, campaigns, create, webhooks, i18n,
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,

@@ -1,0 +1,49 @@
+/** The battle's GraphQL documents (checked against schema.graphql by battle/documents.test.ts). */
+import type { Document } from "../api/documents";
+import type { ErrorResult } from "../api/types";
+import type { Battle, BattleChoice } from "./battle";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
+const BATTLE_FIELDS = `id roundId contextId prompt createdAt choices votable vote { choice createdAt }
+  sides { label turnId reply status error modelName modelVersion }`;
+
+export interface BattleStarted {
+  __typename: "BattleStarted";
+  duplicate: boolean;
+  battle: Battle;
+}
+
+export interface BattleVoted {
+  __typename: "BattleVoted";
+  duplicate: boolean;
+  battle: Battle;
+}
+
+export interface StartBattleInput {
+  roundId: string;
+  contextId: string;
+  clientId: string;
+  message: string;
+}
+
+export interface VoteBattleInput {
+  battleId: string;
+  clientId: string;
+  choice: BattleChoice;
+}
+
+export const BATTLE = doc<{ battle: Battle }, { id: string }>(`query Battle($id: ID!) { battle(id: $id) { ${BATTLE_FIELDS} } }`);
+
+export const START_BATTLE = doc<{ startBattle: BattleStarted | ErrorResult }, { input: StartBattleInput }>(
+  `mutation StartBattle($input: StartBattleInput!) { startBattle(input: $input) { ${ERROR_FIELDS}
+    ... on BattleStarted { duplicate battle { ${BATTLE_FIELDS} } } } }`,
+);
+
+export const VOTE_BATTLE = doc<{ voteBattle: BattleVoted | ErrorResult }, { input: VoteBattleInput }>(
+  `mutation VoteBattle($input: VoteBattleInput!) { voteBattle(input: $input) { ${ERROR_FIELDS}
+    ... on BattleVoted { duplicate battle { ${BATTLE_FIELDS} } } } }`,
+);
+
+export const BATTLE_DOCUMENTS = { BATTLE, START_BATTLE, VOTE_BATTLE };
