@@ -4,12 +4,15 @@ reply's stream over a websocket as the PWA does."""
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from websockets.sync.client import connect
 
 from tests.api.examples_helpers import NEXT_CONTEXT
-from tests.conftest import run_sql
+from tests.conftest import MODEL_CACHE, run_sql, target_triton
 
 ERR = "... on Error { code message } ... on InputError { fields { field message } }"
 TURN = "id position message reply status error modelName modelVersion judgeScore attempts { reply status error }"
@@ -125,3 +128,22 @@ class ReplyFeed:
 
     def close(self) -> None:
         self.ws.close()
+
+
+@contextmanager
+def demo_copy(stack, demo: str, name: str) -> Iterator[str]:
+    """The demo generative model under another name in the stack's target Triton (a second battle target; nothing
+    trained), loaded for the block, then unloaded and removed: later files list the served models."""
+    destination = stack.model_repository / name
+    if not destination.exists():
+        shutil.copytree(MODEL_CACHE / demo, destination, ignore=shutil.ignore_patterns("__pycache__"))
+        config = destination / "config.pbtxt"
+        config.write_text(config.read_text().replace(f'name: "{demo}"', f'name: "{name}"'))
+    client = target_triton(stack)
+    client.load_model(name)
+    try:
+        yield name
+    finally:
+        client.unload_model(name)
+        client.close()
+        shutil.rmtree(destination, ignore_errors=True)

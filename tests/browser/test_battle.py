@@ -6,15 +6,13 @@ model and is stored once; nothing overflows and axe finds nothing."""
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.api.conversations_helpers import generative_config, generative_task
+from tests.api.conversations_helpers import demo_copy, generative_config, generative_task
 from tests.browser.helpers import _in_thread, sign_up, sql
 from tests.browser.test_accessibility import axe_available, axe_violations  # noqa: F401 (a fixture)
-from tests.conftest import MODEL_CACHE, target_triton
 
 PHONE = {"viewport": {"width": 360, "height": 780}, "has_touch": True, "is_mobile": True}
 GOAL = "Make the model state a false fact."
@@ -26,18 +24,8 @@ SECOND = "generative_demo_c"
 @pytest.fixture(scope="module")
 def demos(stack, target_models):
     demo = target_models["chat_demo"]
-    destination = stack.model_repository / SECOND
-    if not destination.exists():
-        shutil.copytree(MODEL_CACHE / demo, destination, ignore=shutil.ignore_patterns("__pycache__"))
-        config = destination / "config.pbtxt"
-        config.write_text(config.read_text().replace(f'name: "{demo}"', f'name: "{SECOND}"'))
-    client = target_triton(stack)
-    client.load_model(SECOND)
-    try:
-        yield demo, SECOND
-    finally:
-        client.unload_model(SECOND)
-        client.close()
+    with demo_copy(stack, demo, SECOND) as second:
+        yield demo, second
 
 
 def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app_url, launch, profile, demos, axe_available):  # noqa: F811

@@ -17,7 +17,7 @@ from server.tasks.targets import TargetRequest, resolve_targets
 from tests.api.test_served_models import CREATE_ROUND
 from tests.llm_endpoints.helpers import builtin_task_ids, register, usage_rows
 
-GENERATIVE = SimpleNamespace(kind="generative")  # the task config's kind is all the endpoint check reads
+GENERATIVE = SimpleNamespace(kind="generative", generative=None)  # what resolving reads of a task config (no battle)
 
 
 async def _refusal(task, config, requests, services) -> dict[str, str]:

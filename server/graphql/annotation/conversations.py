@@ -51,7 +51,7 @@ class ConversationSubscriptions:
                 info.context.fresh_reads()
                 row = await service.own_turn(viewer, pk)
                 if row["status"] != DomainReplyStatus.GENERATING:
-                    yield _final(gid, row)
+                    yield _final(gid, row, blind)
                     return
                 continue
             if event.end is None:
@@ -80,7 +80,7 @@ class ConversationSubscriptions:
             return
 
 
-def _final(gid: relay.GlobalID, row: dict) -> ReplyChunk:
+def _final(gid: relay.GlobalID, row: dict, blind: bool) -> ReplyChunk:
     return ReplyChunk(
         turn_id=gid,
         text=row["reply"],
@@ -88,6 +88,6 @@ def _final(gid: relay.GlobalID, row: dict) -> ReplyChunk:
         status=ReplyStatus(row["status"]),
         error=row["error"],
         judge_score=row["judge_score"],
-        model_version=row["model_version"],
+        model_version="" if blind else row["model_version"],
         truncated=False,
     )
