@@ -112,14 +112,12 @@ SLOW_FILES_FIRST: tuple[str, ...] = (
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """In an xdist worker (a plain run keeps the collection order): the unit tests first (no service, no model: they
-    run while the test models are still being built), then SLOW_FILES_FIRST, then the rest."""
+    """In an xdist worker (a plain run keeps the collection order): SLOW_FILES_FIRST, then the rest. (Unit tests first,
+    during the test models' build, slowed the build down more than they saved.)"""
     if not hasattr(config, "workerinput"):
         return
     rank = {path: i for i, path in enumerate(SLOW_FILES_FIRST)}
-    items.sort(
-        key=lambda item: -1 if item.nodeid.startswith("tests/unit/") else rank.get(item.nodeid.split("::", 1)[0], len(rank))
-    )
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 # The whole suite talks to one stack from 127.0.0.1, so the per-address (and per-account) rate limits are raised for
