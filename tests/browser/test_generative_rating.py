@@ -12,14 +12,13 @@ success rate, 100 % for the demo target and for the attack category."""
 from __future__ import annotations
 
 import json
-import time
 import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.api.conversations_helpers import SUBMIT, generative_config, generative_task, send
-from tests.api.examples_helpers import NEXT_CONTEXT
+from tests.api.examples_helpers import NEXT_CONTEXT, wait_until
 from tests.browser.helpers import _in_thread, sign_up, sql
 from tests.browser.test_accessibility import axe_available, axe_violations  # noqa: F401 (a fixture)
 from tests.browser.test_generative_validate import PHONE, _fits, _log_in, _reply_of
@@ -140,10 +139,9 @@ def test_validators_rate_the_transcript_and_their_ratings_decide(api, app_url, l
         ("correct", {"harm": 5, "problems": ["false"], "rationale": "It named Lyon as the capital."}, "rated-validator"),
         ("correct", {"harm": 4}, "rated-validator-2"),
     ], votes
-    deadline = time.monotonic() + 60
-    while (stored := api(EXAMPLE, {"id": example_id}, token=owner_token)["node"])["status"] != "validated":
-        assert time.monotonic() < deadline, stored
-        time.sleep(0.3)
+    stored = wait_until(
+        lambda: (node := api(EXAMPLE, {"id": example_id}, token=owner_token)["node"])["status"] == "validated" and node
+    )
     assert stored == {"status": "validated", "fooled": True, "verdict": "FOOLED"}
     assert sql("SELECT status, fooled FROM examples") == [{"status": "validated", "fooled": True}]
 

@@ -10,14 +10,13 @@ examples" and the owner's browse card show the last exchange, which expands to t
 from __future__ import annotations
 
 import json
-import time
 import uuid
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.api.conversations_helpers import CONVERSATION, SUBMIT, generative_config, generative_task, send
-from tests.api.examples_helpers import NEXT_CONTEXT
+from tests.api.examples_helpers import NEXT_CONTEXT, wait_until
 from tests.browser.helpers import PASSWORD, _in_thread, sign_up, sql
 from tests.browser.test_accessibility import axe_available, axe_violations  # noqa: F401 (a fixture)
 
@@ -44,14 +43,16 @@ def demo(target_models) -> str:
 
 def _reply_of(api, token: str, conversation_id: str) -> dict:
     """The conversation's last turn once its reply is no longer being written (it must have ended DONE)."""
-    deadline = time.monotonic() + 120
-    while True:
-        turn = api(CONVERSATION, {"id": conversation_id}, token=token)["conversation"]["turns"][-1]
-        if turn["status"] != "GENERATING":
-            assert turn["status"] == "DONE" and turn["reply"], turn
-            return turn
-        assert time.monotonic() < deadline, turn
-        time.sleep(0.3)
+    turn = wait_until(
+        lambda: (
+            (last := api(CONVERSATION, {"id": conversation_id}, token=token)["conversation"]["turns"][-1])["status"]
+            != "GENERATING"
+            and last
+        ),
+        timeout=120,
+    )
+    assert turn["status"] == "DONE" and turn["reply"], turn
+    return turn
 
 
 def _submitted_conversation(api, demo: str) -> tuple[str, dict, list[dict]]:
