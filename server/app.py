@@ -59,9 +59,9 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
     except ServiceError as exc:
         return Response({"error": exc.message}, status_code=404 if exc.code == "NOT_FOUND" else 403)
     key = export_service.anonymisation_key(secret)
-    if fmt == "jsonl":
+    if fmt in ("jsonl", "preferences"):
         return Stream(
-            export_service.jsonl_chunks(round_id, key),
+            export_service.jsonl_chunks(round_id, key, fmt),
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{await export_service.export_file_name(round_id, fmt)}"'},
         )

@@ -21,7 +21,7 @@ ROUND = """query($c: String!) { task(code: $c) { currentRound { id number } } }"
 def configure_export(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--task", required=True, help="task code")
     parser.add_argument("--round", type=int, default=None, help="round number (default: the task's current round)")
-    parser.add_argument("--format", choices=["jsonl", "hf_dataset"], default="jsonl")
+    parser.add_argument("--format", choices=["jsonl", "hf_dataset", "preferences"], default="jsonl")
     parser.add_argument("--output", type=Path, required=True, help="a .jsonl file, or a directory for hf_dataset")
 
 

@@ -68,8 +68,8 @@ class BattleConfig(_Strict):
     blind, then the names are revealed. The votes feed the task's battle leaderboard (§4.3a)."""
 
     sides: int = Field(default=2, ge=2, le=4)
-    # random: distinct targets at random, avoiding a set the same author already saw for the same prompt when another
-    # is left. A balanced schedule (every pair equally often) may come later.
+    # Distinct targets, avoiding a set the same author already saw for the same prompt when another is left; then
+    # random: any set at random; balanced: a set whose pairs met least in the round's battles so far.
     selection: str = "random"
     votes_per_user_per_day: int = Field(default=200, ge=1, le=10_000)
     allow_tie: bool = True
@@ -78,8 +78,8 @@ class BattleConfig(_Strict):
     @field_validator("selection")
     @classmethod
     def _selection(cls, value: str) -> str:
-        if value != "random":
-            raise ValueError(tr("only 'random' is supported for now"))
+        if value not in ("random", "balanced"):
+            raise ValueError(tr("must be 'random' or 'balanced'"))
         return value
 
 

@@ -23,7 +23,8 @@ VOTE = f"""mutation($i: VoteBattleInput!) {{ voteBattle(input: $i) {{ __typename
 READ = f"query($id: ID!) {{ battle(id: $id) {{ {BATTLE} }} }}"
 STOP = "mutation($t: ID!) { stopReply(turnId: $t) { __typename ... on ReplyChanged { turn { status modelName modelVersion } } } }"
 BOARD = """query($c: String!, $r: ID) { battleLeaderboard(taskCode: $c, roundId: $r) {
-  votes rounds seed winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }"""
+  votes rounds seed ballots countedBallots flaggedVoters repeats positionBias { sides label picked decisive share lower upper chance }
+  winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }"""
 
 
 @pytest.fixture(scope="module")
@@ -125,12 +126,18 @@ def test_a_blind_battle_is_voted_once_then_revealed_and_rated(stack, api, demos)
     assert capped["__typename"] == "RateLimitedError" and capped["retryAfterSeconds"] > 0, capped
     assert "limit of 2 battles" in capped["message"]
 
-    # The leaderboard (anyone who sees the task) is bootstrap() of the same votes with the fixed seed.
-    names = [[s["modelName"] for s in b["sides"]] for b in (revealed, tied)]
-    expected = bootstrap([Battle(*names[0], "a"), Battle(*names[1], "tie")], rounds=1000, seed=0)
+    # The leaderboard (anyone who sees the task) is bootstrap() of the same votes with the fixed seed; the author's
+    # second vote on the same pair and prompt (the tie) is not counted again.
+    assert {s["modelName"] for s in tied["sides"]} == {demo, second}
+    expected = bootstrap([Battle(*[s["modelName"] for s in revealed["sides"]], "a")], rounds=1000, seed=0)
     for round_filter in (None, round_id):
         board = api(BOARD, {"c": "arena", "r": round_filter})["battleLeaderboard"]
-        assert (board["votes"], board["rounds"], board["seed"]) == (2, 1000, 0)
+        assert (board["votes"], board["rounds"], board["seed"]) == (1, 1000, 0)
+        assert (board["ballots"], board["countedBallots"], board["flaggedVoters"], board["repeats"]) == (2, 2, 0, 1)
+        assert [(p["sides"], p["label"], p["picked"], p["decisive"]) for p in board["positionBias"]] == [
+            (2, "A", 1, 1),
+            (2, "B", 0, 1),
+        ]
         assert board["winRate"] == [list(row) for row in expected.win_rate]
         assert [m["name"] for m in board["models"]] == [m.name for m in expected.models]
         assert board["models"][0]["name"] == first_model

@@ -72,21 +72,54 @@ GROUP BY b.id
 """,
 )
 
+# How many battles of the round each pair of targets met in (the balanced schedule evens them out).
+_ROUND_SIDES = """
+SELECT s.battle, c.target ->> 'name' AS name
+FROM battle_sides s JOIN battles b ON b.id = s.battle JOIN conversations c ON c.id = s.conversation
+WHERE b.round = :round
+"""
+PAIR_COUNTS = Query(
+    f"""
+WITH sides AS ({_ROUND_SIDES})
+SELECT x.name AS first, y.name AS second, count(*) AS battles
+FROM sides x JOIN sides y ON y.battle = x.battle AND x.name < y.name
+GROUP BY x.name, y.name
+""",
+)
+
 _VOTES_OF = """
 FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round
 WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round)
 """
 # What a cached leaderboard was computed from: votes are only ever added (or removed with their user or round).
 VOTES_STAMP = Query(f"SELECT count(*) AS votes, coalesce(max(v.id), 0) AS last_id {_VOTES_OF}")
-# Every vote with its sides' models in position order.
+# Every vote (up to :last_id; NULL: all) with its voter, prompt and sides' models in position order.
 VOTES = Query(
-    f"""
-SELECT v.id, v.choice,
+    """
+SELECT v.id, v.choice, v."user", u.username, b.prompt, b.round,
   (SELECT array_agg(c.target ->> 'name' ORDER BY s.position)
    FROM battle_sides s JOIN conversations c ON c.id = s.conversation WHERE s.battle = v.battle) AS models
-{_VOTES_OF} AND v.id <= :last_id
+FROM battle_votes v JOIN users u ON u.id = v."user" JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round
+WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round)
+  AND (CAST(:last_id AS integer) IS NULL OR v.id <= :last_id)
 ORDER BY v.id
 """,
 )
 
 ROUND_OF_TASK = Query("SELECT id FROM rounds WHERE id = :round AND task = :task")
+
+# A round's votes with everything a preference export needs, through a cursor (server/annotation/battles/pairs.py).
+PREFERENCE_VOTES = Query(
+    """
+SELECT v.id, v."user", v.choice, v.created_at, b.id AS battle, b.prompt, b.context AS context_id,
+  ctx.fields::text AS context_fields,
+  (SELECT json_agg(json_build_object('name', c.target ->> 'name', 'version', coalesce(nullif(t.model_version, ''),
+            c.target ->> 'version', ''), 'reply', t.reply, 'status', t.status) ORDER BY s.position)::text
+   FROM battle_sides s JOIN conversations c ON c.id = s.conversation
+     JOIN conversation_turns t ON t.conversation = c.id AND t.position = 0
+   WHERE s.battle = b.id) AS sides
+FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN contexts ctx ON ctx.id = b.context
+WHERE b.round = :round_id
+ORDER BY v.id
+""",
+)

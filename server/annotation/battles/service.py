@@ -85,7 +85,11 @@ async def start_battle(services: Services, viewer: Principal, start: BattleStart
             )
         _check_cap(await queries.BATTLES_TODAY.value(user=viewer.user_id, task=opened.round_row["task"]), battle_rules)
         seen = await queries.SEEN_SIDES.rows(user=viewer.user_id, round=opened.round_row["id"], prompt=start.text)
-        chosen = rules.choose_sides(targets, battle_rules.sides, {frozenset(r["names"]) for r in seen}, _RANDOM)
+        pair_counts = None
+        if battle_rules.selection == "balanced":
+            met = await queries.PAIR_COUNTS.rows(round=opened.round_row["id"])
+            pair_counts = {frozenset((row["first"], row["second"])): row["battles"] for row in met}
+        chosen = rules.choose_sides(targets, battle_rules.sides, {frozenset(r["names"]) for r in seen}, _RANDOM, pair_counts)
         sides = await _insert(viewer, opened, start, chosen)
     except ServiceError:
         await taken.give_back(services.redis)

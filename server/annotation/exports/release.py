@@ -29,7 +29,8 @@ from server.annotation.records import ValidationLabel
 from server.core.jsonutil import from_json
 from server.tasks.config import TaskConfig
 
-FORMATS = ("jsonl", "hf_dataset")
+# preferences: a battle round's votes as prompt / chosen / rejected pairs (server/annotation/battles/pairs.py).
+FORMATS = ("jsonl", "hf_dataset", "preferences")
 
 
 def anonymous_id(user_id: int, key: str) -> str:

@@ -17,9 +17,11 @@ from typing import Any
 
 import jwt
 
+from server.annotation.battles import leaderboard as battle_leaderboard
+from server.annotation.battles.pairs import preference_lines
 from server.annotation.exports import queries
 from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_dataset
-from server.core.errors import ServiceError
+from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, round_config
@@ -36,10 +38,46 @@ def export_name(task_code: str, round_number: int) -> str:
 
 
 async def export_file_name(round_id: int, fmt: str) -> str:
-    """The download's file name: `<task>-round-<n>.jsonl` or `<task>-round-<n>-hf.tar.gz`."""
+    """The download's file name: `<task>-round-<n>.jsonl`, `<task>-round-<n>-preferences.jsonl` or
+    `<task>-round-<n>-hf.tar.gz`."""
     shape, _, _ = await export_shape(round_id)
     stem = export_name(shape["task_code"], shape["round_number"])
-    return f"{stem}.jsonl" if fmt == "jsonl" else f"{stem}-hf.tar.gz"
+    return {"jsonl": f"{stem}.jsonl", "preferences": f"{stem}-preferences.jsonl"}.get(fmt, f"{stem}-hf.tar.gz")
+
+
+async def check_format(round_id: int, fmt: str) -> None:
+    """Preferences come from battles: a round of a task without them has none to export."""
+    _, config, _ = await export_shape(round_id)
+    if fmt == "preferences" and (config.generative is None or config.generative.battle is None):
+        raise invalid(
+            tr("This round's task has no battles, so no preferences to export."),
+            FieldProblem("format", tr("PREFERENCES needs a task with battles")),
+        )
+
+
+def _lines(round_id: int, fmt: str, key: str, shape: dict[str, Any], config: TaskConfig, round_row: dict) -> AsyncIterator[bytes]:
+    if fmt != "preferences":
+        return stream_jsonl(round_id, key=key, **shape)
+    system_prompt = config.generative.system_prompt if config.generative is not None else ""
+    return _preference_lines(round_id, round_row["task"], key, shape, system_prompt)
+
+
+async def _preference_lines(
+    round_id: int, task_id: int, key: str, shape: dict[str, Any], system_prompt: str
+) -> AsyncIterator[bytes]:
+    flagged = await battle_leaderboard.flagged_voters(task_id)
+    async with aclosing(
+        preference_lines(
+            round_id,
+            flagged,
+            task_code=shape["task_code"],
+            round_number=shape["round_number"],
+            system_prompt=system_prompt,
+            key=key,
+        )
+    ) as lines:
+        async for line in lines:
+            yield line
 
 
 async def export_shape(round_id: int) -> tuple[dict[str, Any], TaskConfig, dict]:
@@ -73,10 +111,11 @@ def read_link_token(token: str, secret: str) -> tuple[int, str]:
     return int(payload["round"]), payload["fmt"]
 
 
-async def jsonl_chunks(round_id: int, key: str) -> AsyncIterator[bytes]:
-    shape, _, _ = await export_shape(round_id)
+async def jsonl_chunks(round_id: int, key: str, fmt: str = "jsonl") -> AsyncIterator[bytes]:
+    """A JSONL export (`jsonl` or `preferences`) in chunks of about 64 KB."""
+    shape, config, round_row = await export_shape(round_id)
     # Closed with us: the cursor's connection goes as soon as the download ends or is abandoned.
-    async with aclosing(stream_jsonl(round_id, key=key, **shape)) as lines:
+    async with aclosing(_lines(round_id, fmt, key, shape, config, round_row)) as lines:
         buffer = bytearray()
         async for line in lines:
             buffer += line
@@ -89,11 +128,12 @@ async def jsonl_chunks(round_id: int, key: str) -> AsyncIterator[bytes]:
 
 async def write_export(round_id: int, fmt: str, output: Path, key: str, progress=None) -> int:
     """Write a round's export to `output` (a .jsonl file, or a directory for HF_DATASET); returns rows."""
-    shape, config, _ = await export_shape(round_id)
-    jsonl = output if fmt == "jsonl" else Path(tempfile.mkdtemp(prefix="dynabench-export-")) / "rows.jsonl"
+    shape, config, round_row = await export_shape(round_id)
+    await check_format(round_id, fmt)
+    jsonl = output if fmt != "hf_dataset" else Path(tempfile.mkdtemp(prefix="dynabench-export-")) / "rows.jsonl"
     jsonl.parent.mkdir(parents=True, exist_ok=True)
     rows = 0
-    async with aclosing(stream_jsonl(round_id, key=key, **shape)) as lines:
+    async with aclosing(_lines(round_id, fmt, key, shape, config, round_row)) as lines:
         with jsonl.open("wb") as sink:
             async for line in lines:
                 sink.write(line)

@@ -10,10 +10,11 @@ from enum import Enum
 import strawberry
 from strawberry import relay
 
+from server.annotation.battles.leaderboard import Board
 from server.annotation.battles.service import BattleView
 from server.annotation.records import BattleChoice as DomainBattleChoice
 from server.annotation.records import ReplyStatus as DomainReplyStatus
-from server.battles.ratings import Ratings
+from server.battles.voters import PositionShare as DomainPositionShare
 from server.graphql.annotation.conversation_types import ReplyStatus
 
 
@@ -105,6 +106,31 @@ class BattleRating:
     both_bad: int
 
 
+@strawberry.type(description="How often the counted votes picked a position (docs/design.md §4.3a).")
+class BattlePositionShare:
+    sides: int = strawberry.field(description="Battles of this many sides.")
+    label: str = strawberry.field(description="A, B, C or D; A is the side shown first.")
+    picked: int
+    decisive: int = strawberry.field(description="Votes on battles of `sides` sides that picked a side.")
+    share: float
+    lower: float = strawberry.field(description="95% Wilson interval of the share.")
+    upper: float
+    chance: float = strawberry.field(description="1 / sides: the share without a position bias.")
+
+    @classmethod
+    def of(cls, share: DomainPositionShare) -> BattlePositionShare:
+        return cls(
+            sides=share.sides,
+            label="ABCD"[share.position],
+            picked=share.picked,
+            decisive=share.decisive,
+            share=share.share,
+            lower=share.lower,
+            upper=share.upper,
+            chance=share.chance,
+        )
+
+
 @strawberry.type(description="Ratings of a task's (or round's) generative targets from their battles' votes.")
 class BattleLeaderboard:
     models: list[BattleRating] = strawberry.field(description="Best first.")
@@ -114,9 +140,21 @@ class BattleLeaderboard:
     votes: int = strawberry.field(description="Pairwise battles the ratings were computed from.")
     rounds: int = strawberry.field(description="Bootstrap rounds.")
     seed: int
+    ballots: int = strawberry.field(description="Votes cast.")
+    counted_ballots: int = strawberry.field(description="Votes counted: those of voters not flagged.")
+    flagged_voters: int = strawberry.field(
+        description="Voters whose choices do not depend on the answers (e.g. always A): their votes are not counted."
+    )
+    repeats: int = strawberry.field(
+        description="Pairwise battles not counted: the same voter's vote on the same pair and prompt again."
+    )
+    position_bias: list[BattlePositionShare] = strawberry.field(
+        description="Per number of sides and position: the counted votes' share picking it, against chance."
+    )
 
     @classmethod
-    def from_ratings(cls, result: Ratings) -> BattleLeaderboard:
+    def from_board(cls, board: Board) -> BattleLeaderboard:
+        result = board.ratings
         return cls(
             models=[
                 BattleRating(
@@ -139,4 +177,9 @@ class BattleLeaderboard:
             votes=result.votes,
             rounds=result.rounds,
             seed=result.seed,
+            ballots=board.ballots,
+            counted_ballots=board.counted_ballots,
+            flagged_voters=board.flagged_voters,
+            repeats=board.repeats,
+            position_bias=[BattlePositionShare.of(share) for share in board.position_bias],
         )

@@ -31,7 +31,7 @@ class BattleQueries:
         task = await visible_task(info, task_code)
         round_pk = None if round_id is None else node_pk(round_id, "Round", "roundId")
         result = await leaderboard.battle_leaderboard(info.context.services, task["id"], round_pk)
-        return BattleLeaderboard.from_ratings(result)
+        return BattleLeaderboard.from_board(result)
 
 
 @strawberry.type

@@ -8,7 +8,9 @@ import strawberry
 from strawberry.types import Info
 
 from server import permissions
+from server.annotation.battles import leaderboard as battle_leaderboard
 from server.annotation.quality import view
+from server.battles.voters import VoterCheck
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.visibility import owned_task
 from server.tasks.service import load_config
@@ -44,16 +46,47 @@ class ValidatorQuality:
         )
 
 
+@strawberry.type(description="A battle voter's check for votes that do not depend on the answers (docs/design.md §4.3a).")
+class BattleVoterQuality:
+    username: str
+    votes: int = strawberry.field(description="Battle votes cast in the task.")
+    decisive: int = strawberry.field(description="Votes that picked a side (not a tie or both bad).")
+    favourite: str | None = strawberry.field(description="The side (A–D) they picked most; null without a pick.")
+    favourite_share: float | None
+    p_value: float | None = strawberry.field(
+        description="One-sided binomial test of the favourite's count against chance; null below 10 picks."
+    )
+    flagged: bool = strawberry.field(description="Their choices do not depend on the answers: not counted in ratings.")
+
+    @classmethod
+    def of(cls, username: str, check: VoterCheck) -> BattleVoterQuality:
+        return cls(
+            username=username,
+            votes=check.votes,
+            decisive=check.decisive,
+            favourite=None if check.favourite is None else "ABCD"[check.favourite],
+            favourite_share=check.favourite_share,
+            p_value=check.p_value,
+            flagged=check.flagged,
+        )
+
+
 @strawberry.type
 class TaskQuality:
     duplicates_refused: int = strawberry.field(description="Submissions refused as near-duplicates (each client UUID once).")
     validators: list[ValidatorQuality]
+    battle_voters: list[BattleVoterQuality] = strawberry.field(
+        description="Battle voters, flagged first, then by votes (empty for a task without battles)."
+    )
 
 
 async def task_quality(info: Info, task_code: str) -> TaskQuality:
     task = await owned_task(info, task_code)
     await authorize(info, permissions.view_task_quality, task["id"])
     quality = await view.task_quality(task["id"], load_config(task))
+    voters = await battle_leaderboard.voter_checks(task["id"])
     return TaskQuality(
-        duplicates_refused=quality.duplicates_refused, validators=[ValidatorQuality.of(v) for v in quality.validators]
+        duplicates_refused=quality.duplicates_refused,
+        validators=[ValidatorQuality.of(v) for v in quality.validators],
+        battle_voters=[BattleVoterQuality.of(username, check) for username, check in voters],
     )

@@ -22,6 +22,10 @@ from server.graphql.tasks.visibility import owned_round
 class ExportFormat(Enum):
     JSONL = "jsonl"
     HF_DATASET = "hf_dataset"
+    PREFERENCES = strawberry.enum_value(
+        "preferences",
+        description="A battle task's votes as pairwise preferences: JSONL lines of prompt, chosen, rejected (and models).",
+    )
 
 
 @strawberry.type
@@ -40,12 +44,14 @@ ExportRoundResult = Annotated[
     description=(
         "Task owners: a download link for every example of a round with its context, input, model output, "
         "validations, outcome and anonymised user ids (JSONL like the original platform's releases, or an "
-        "HF-datasets directory as tar.gz)."
+        "HF-datasets directory as tar.gz); for a battle task also its votes as prompt / chosen / rejected pairs "
+        "(PREFERENCES, JSONL) for reward-model training."
     )
 )
 async def export_round(info: Info, round_id: relay.GlobalID, format: ExportFormat = ExportFormat.JSONL) -> ExportRoundResult:
     round_row = await owned_round(info, node_pk(round_id, "Round", "roundId"))
     viewer = await authorize(info, permissions.manage_task, round_row["task"])
+    await export_service.check_format(round_row["id"], format.value)
     token, expires = export_service.issue_link_token(
         round_row["id"], format.value, viewer.user_id, info.context.services.settings.jwt_secret
     )
