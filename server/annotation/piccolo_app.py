@@ -4,6 +4,7 @@ from piccolo.conf.apps import AppConfig
 
 from server.annotation.tables import (
     Battle,
+    BattleContinuation,
     BattleSide,
     BattleVote,
     Conversation,
@@ -27,6 +28,7 @@ APP_CONFIG = AppConfig(
         Battle,
         BattleSide,
         BattleVote,
+        BattleContinuation,
     ],
     migration_dependencies=["server.accounts.piccolo_app", "server.tasks.piccolo_app"],
     commands=[],

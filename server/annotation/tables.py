@@ -3,7 +3,7 @@ with a generative target (one row per conversation, one per exchange: the author
 submitted, a conversation becomes an example whose input is its transcript), and side-by-side battles (one prompt,
 one conversation per side, one blind vote)."""
 
-from piccolo.columns import JSONB, UUID, Boolean, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
+from piccolo.columns import JSONB, UUID, Boolean, DoublePrecision, Float, ForeignKey, Integer, Text, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table
@@ -129,6 +129,8 @@ class BattleSide(Table, tablename="battle_sides"):
     battle = ForeignKey(Battle, index=True)
     position = Integer()  # 0, 1, ...: shown as A, B, ...
     conversation = ForeignKey(Conversation, unique=True)
+    # The author's rating of this side on the task's form (generative.battle.rating_field), stored with the vote.
+    rating = DoublePrecision(null=True, default=None)
     battle_sides_unique_position = Unique(["battle", "position"])
 
 
@@ -137,4 +139,14 @@ class BattleVote(Table, tablename="battle_votes"):
     user = ForeignKey(User, index=True)
     choice = Varchar(length=16, choices=BattleChoice)
     client_id = UUID(unique=True)  # voteBattle retried finds this vote
+    created_at = Timestamptz(default=TimestamptzNow())
+
+
+class BattleContinuation(Table, tablename="battle_continuations"):
+    """After the vote, the side the author goes on talking to: its conversation becomes an ordinary one (§4.1d)."""
+
+    battle = ForeignKey(Battle, unique=True)  # one side per battle
+    position = Integer()
+    user = ForeignKey(User)
+    client_id = UUID(unique=True)  # continueBattle retried finds this row
     created_at = Timestamptz(default=TimestamptzNow())

@@ -206,6 +206,7 @@ class TaskConfig(_Strict):
             errors.append(("generative.judge", tr("judge_model needs a judge (model, label, threshold)")))
         if metric == "validator_rating":
             errors += self._rating_errors()
+        errors += self._battle_rating_errors()
         if self.target_selection != "random":
             errors.append(("target_selection", tr("a conversation talks to one target: use random")))
         if self.duplicates.enabled:
@@ -228,6 +229,17 @@ class TaskConfig(_Strict):
         assert low is not None and high is not None
         if not low < rule.threshold <= high:
             return [("generative.rating.threshold", tr("must be above {low} and at most {high}", low=low, high=high))]
+        return []
+
+    def _battle_rating_errors(self) -> list[tuple[str, str]]:
+        """battle.rating_field: each side is rated in a rating or number field of the form (its range applies)."""
+        assert self.generative is not None
+        battle = self.generative.battle
+        if battle is None or battle.rating_field is None:
+            return []
+        spec = next((f for f in self.validator_fields if f.name == battle.rating_field), None)
+        if spec is None or spec.type not in ("rating", "number"):
+            return [("generative.battle.rating_field", tr("must name a rating or number field of validator_fields"))]
         return []
 
     def _form_errors(self) -> list[tuple[str, str]]:

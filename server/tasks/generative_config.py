@@ -74,6 +74,16 @@ class BattleConfig(_Strict):
     votes_per_user_per_day: int = Field(default=200, ge=1, le=10_000)
     allow_tie: bool = True
     allow_both_bad: bool = True
+    # A rating or number field of validator_fields the author rates each side in with the vote (higher is better);
+    # checked against the form in TaskConfig. None: the vote is a choice only.
+    rating_field: str | None = None
+
+    @field_validator("rating_field")
+    @classmethod
+    def _rating_field(cls, value: str | None) -> str | None:
+        if value is not None and not IDENTIFIER.match(value):
+            raise ValueError(IDENTIFIER_RULE)
+        return value
 
     @field_validator("selection")
     @classmethod

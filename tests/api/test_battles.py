@@ -9,7 +9,15 @@ import uuid
 import pytest
 
 from server.battles.ratings import Battle, bootstrap
-from tests.api.conversations_helpers import CONVERSATION, ReplyFeed, demo_copy, generative_config, generative_task
+from tests.api.conversations_helpers import (
+    CONVERSATION,
+    SUBMIT,
+    ReplyFeed,
+    demo_copy,
+    generative_config,
+    generative_task,
+    send,
+)
 from tests.api.examples_helpers import NEXT_CONTEXT
 from tests.conftest import run_sql
 
@@ -21,6 +29,11 @@ START = f"""mutation($i: StartBattleInput!) {{ startBattle(input: $i) {{ __typen
 VOTE = f"""mutation($i: VoteBattleInput!) {{ voteBattle(input: $i) {{ __typename
   ... on BattleVoted {{ duplicate battle {{ {BATTLE} }} }} {ERR} }} }}"""
 READ = f"query($id: ID!) {{ battle(id: $id) {{ {BATTLE} }} }}"
+RATED = "id ratingField vote { choice } sides { label rating continuable conversationId modelName }"
+CONTINUE = f"""mutation($i: ContinueBattleInput!) {{ continueBattle(input: $i) {{ __typename
+  ... on BattleContinued {{ duplicate battle {{ {RATED} }} conversation {{ id messagesLeft turns {{ position modelName }} }} }}
+  ... on Error {{ code message }} ... on InputError {{ fields {{ field message }} }} }} }}"""
+RETRY = "mutation($t: ID!) { retryReply(turnId: $t) { __typename ... on Error { code message } } }"
 STOP = "mutation($t: ID!) { stopReply(turnId: $t) { __typename ... on ReplyChanged { turn { status modelName modelVersion } } } }"
 BOARD = """query($c: String!, $r: ID) { battleLeaderboard(taskCode: $c, roundId: $r) {
   votes rounds seed ballots countedBallots flaggedVoters repeats positionBias { sides label picked decisive share lower upper chance }
@@ -153,6 +166,117 @@ def test_a_blind_battle_is_voted_once_then_revealed_and_rated(stack, api, demos)
             for key, value in (("rating", want.rating), ("lower", want.lower), ("upper", want.upper)):
                 assert got[key] == pytest.approx(value, rel=1e-12)
             assert (got["stability"], got["topShare"]) == pytest.approx((want.stability, want.top_share), rel=1e-12)
+
+
+def _rated_vote(api, token, battle_id, ratings, choice=None, client_id=None):
+    variables = {"i": {"battleId": battle_id, "clientId": str(client_id or uuid.uuid4()), "choice": choice, "ratings": ratings}}
+    return api(VOTE.replace("battle { ", f"battle {{ {RATED} "), variables, token=token)["voteBattle"]
+
+
+def _continue(api, token, battle_id, side, client_id=None):
+    variables = {"i": {"battleId": battle_id, "clientId": str(client_id or uuid.uuid4()), "side": side}}
+    return api(CONTINUE, variables, token=token)["continueBattle"]
+
+
+def _ended_battle(stack, api, token, round_id, context_id, text) -> dict:
+    started = _start(api, token, round_id, context_id, text)
+    assert started["__typename"] == "BattleStarted", started
+    for side in started["battle"]["sides"]:
+        assert ReplyFeed(stack, token, side["turnId"]).all()[-1]["done"]
+    return started["battle"]
+
+
+def test_sides_are_rated_on_the_form_and_the_preferred_one_goes_on_as_a_chat(stack, api, demos):
+    demo, second = demos
+    config = generative_config(max_turns=2, max_tokens=6, battle={"rating_field": "quality", "votes_per_user_per_day": 9})
+    config["validator_fields"] = [{"name": "quality", "display_name": "How good is it?", "type": "rating", "scale": 5}]
+    _, round_id = generative_task(api, "arena_rated", demo, config, also=(second,))
+    author, other = api.sign_up("rated_author"), api.sign_up("rated_other")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=author)["nextContext"]["id"]
+    battle = _ended_battle(stack, api, author, round_id, context_id, "Name a colour.")
+
+    # Before the vote nothing is continuable; bad ratings are InputError fields; a side rated below another is refused.
+    early = _continue(api, author, battle["id"], "A")
+    assert early["__typename"] == "ConflictError" and "Vote first" in early["message"], early
+    for ratings, choice, field in (
+        ([4], None, "ratings"),
+        ([0, 6.5], None, "ratings.0"),
+        (None, "A", "ratings"),
+        ([2, 5], "A", "choice"),
+    ):
+        refused = _rated_vote(api, author, battle["id"], ratings, choice)
+        assert refused["__typename"] == "InputError" and refused["fields"][0]["field"] == field, (ratings, refused)
+    assert [f["field"] for f in _rated_vote(api, author, battle["id"], [0, 6.5])["fields"]] == ["ratings.0", "ratings.1"]
+    # Ratings only: the side rated higher is the choice, and the only side to go on with.
+    voted = _rated_vote(api, author, battle["id"], [2, 5])
+    assert voted["__typename"] == "BattleVoted", voted
+    assert voted["battle"]["ratingField"] == "quality" and voted["battle"]["vote"] == {"choice": "B"}
+    assert [(s["rating"], s["continuable"], s["conversationId"]) for s in voted["battle"]["sides"]] == [
+        (2.0, False, None),
+        (5.0, True, None),
+    ]
+
+    # Only the author, only a preferred side; the same UUID (or the same side) again is the same conversation.
+    assert _continue(api, other, battle["id"], "B")["__typename"] == "NotFoundError"
+    for side, kind in (("A", "InputError"), ("E", "InputError")):
+        refused = _continue(api, author, battle["id"], side)
+        assert refused["__typename"] == kind and refused["fields"][0]["field"] == "side", refused
+    client_id = uuid.uuid4()
+    continued = _continue(api, author, battle["id"], "B", client_id)
+    assert continued["__typename"] == "BattleContinued" and continued["duplicate"] is False, continued
+    conversation = continued["conversation"]
+    b_side = continued["battle"]["sides"][1]
+    assert b_side["conversationId"] == conversation["id"] and continued["battle"]["sides"][0]["conversationId"] is None
+    assert conversation["messagesLeft"] == 1 and [t["modelName"] for t in conversation["turns"]] == [b_side["modelName"]]
+    assert _continue(api, author, battle["id"], "B", client_id)["duplicate"] is True
+    assert _continue(api, author, battle["id"], "B")["duplicate"] is True
+    assert _continue(api, author, battle["id"], "A", client_id)["__typename"] == "ConflictError"
+
+    # The continued side is an ordinary conversation: readable, its next message streams and counts against the limit;
+    # the battle's reply is not asked again; the other side stays sealed.
+    assert api(CONVERSATION, {"id": conversation["id"]}, token=author)["conversation"]["messagesLeft"] == 1
+    assert api.errors(CONVERSATION, {"id": conversation["id"]}, token=other)[0]["extensions"]["code"] == "NOT_FOUND"
+    sent = send(api, author, round_id, "And another?", conversation_id=conversation["id"], context_id=context_id)
+    assert sent["__typename"] == "MessageSent" and sent["turn"]["position"] == 1, sent
+    end = ReplyFeed(stack, author, sent["turn"]["id"]).all()[-1]
+    assert end["done"] and end["modelVersion"], end
+    after = api(CONVERSATION, {"id": conversation["id"]}, token=author)["conversation"]
+    assert after["messagesLeft"] == 0 and len(after["turns"]) == 2
+    over = send(api, author, round_id, "One more?", conversation_id=conversation["id"], context_id=context_id)
+    assert over["__typename"] == "ConflictError" and "limit of 2 messages" in over["message"], over
+    sealed = run_sql(
+        "SELECT s.conversation, t.id AS turn FROM battle_sides s JOIN battles b ON b.id = s.battle "
+        "JOIN conversation_turns t ON t.conversation = s.conversation AND t.position = 0 WHERE b.prompt = 'Name a colour.' "
+        "ORDER BY s.position"
+    )
+    assert api.errors(CONVERSATION, {"id": _gid("Conversation", sealed[0]["conversation"])}, token=author)
+    hidden = send(api, author, round_id, "Hi A", conversation_id=_gid("Conversation", sealed[0]["conversation"]))
+    assert hidden["__typename"] == "NotFoundError", hidden
+    refused = api(RETRY, {"t": _gid("ConversationTurn", sealed[1]["turn"])}, token=author)["retryReply"]
+    assert refused["__typename"] == "ConflictError" and "not asked again" in refused["message"], refused
+    submitted = api(
+        SUBMIT, {"i": {"conversationId": conversation["id"], "clientId": str(uuid.uuid4()), "modelFailed": False}}, token=author
+    )
+    assert submitted["submitConversation"]["__typename"] == "ExampleSubmitted", submitted
+
+    # Equal ratings imply a tie (any tied side may go on); every side at the lowest value, both bad (none may).
+    tied = _ended_battle(stack, api, author, round_id, context_id, "Name a fruit.")
+    voted = _rated_vote(api, author, tied["id"], [3, 3])["battle"]
+    assert voted["vote"] == {"choice": "TIE"} and [s["continuable"] for s in voted["sides"]] == [True, True]
+    bad = _ended_battle(stack, api, author, round_id, context_id, "Name a tree.")
+    voted = _rated_vote(api, author, bad["id"], [1, 1])["battle"]
+    assert voted["vote"] == {"choice": "BOTH_BAD"} and not any(s["continuable"] for s in voted["sides"])
+    after_bad = _continue(api, author, bad["id"], "A")
+    assert after_bad["__typename"] == "ConflictError" and "every reply bad" in after_bad["message"], after_bad
+    ratings = run_sql(
+        "SELECT b.prompt, array_agg(s.rating ORDER BY s.position) AS ratings FROM battles b "
+        "JOIN battle_sides s ON s.battle = b.id WHERE b.prompt LIKE 'Name a %' GROUP BY b.prompt ORDER BY b.prompt"
+    )
+    assert [(r["prompt"], r["ratings"]) for r in ratings] == [
+        ("Name a colour.", [2.0, 5.0]),
+        ("Name a fruit.", [3.0, 3.0]),
+        ("Name a tree.", [1.0, 1.0]),
+    ]
 
 
 def _gid(type_name: str, pk: int) -> str:

@@ -73,6 +73,7 @@ COUNTED = (
     "battles",
     "battle_sides",
     "battle_votes",
+    "battle_continuations",
 )
 
 

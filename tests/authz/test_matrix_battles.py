@@ -1,5 +1,5 @@
-"""Authorization matrix, side-by-side battles (issue #31): starting one, reading it, voting on it, and the battle
-leaderboard (see matrix.py and world.py).
+"""Authorization matrix, side-by-side battles (issue #31): starting one, reading it, voting on it, going on with its
+preferred side, and the battle leaderboard (see matrix.py and world.py).
 
 Starting needs the annotate scope and a round of a task the caller may see (a public one here). A battle, its sides
 and its vote are their author's alone, as a conversation: anyone else is told it does not exist (hide); so the read
@@ -105,6 +105,33 @@ def _battle(world, author: str) -> int:
     return battle
 
 
+def _continue(world, principal):
+    """A battle of the cell's author voted A (its author's vote, inserted by SQL), continued with side A."""
+    author = _owner_of(world, principal)
+    battle = _battle(world, author)
+    run_sql(
+        'INSERT INTO battle_votes (battle, "user", choice, client_id, created_at) VALUES ($1, $2, $3, $4, now())',
+        battle,
+        world.user_pk[author],
+        "a",
+        uuid.uuid4(),
+    )
+    return {"i": {"battleId": gid("Battle", battle), "clientId": str(uuid.uuid4()), "side": "A"}}
+
+
+def _continued(world, variables):
+    battle = pk_of(variables["i"]["battleId"])
+    return run_sql('SELECT battle, position, "user" FROM battle_continuations WHERE battle = $1', battle)
+
+
+def _check_continued(world, principal, value, variables):
+    (row,) = _continued(world, variables)
+    same((row["position"], row["user"]), (0, world.user_pk[world.self_of(principal)]))
+    sides = value["battle"]["sides"]
+    same((value["duplicate"], value["conversation"]["id"]), (False, sides[0]["conversationId"]))
+    same([(s["modelName"], s["continuable"]) for s in sides], [(t["name"], i == 0) for i, t in enumerate(TARGETS)])
+
+
 def _with_battle(world, principal):
     return {"b": gid("Battle", _battle(world, _owner_of(world, principal)))}
 
@@ -192,6 +219,18 @@ OPS = [
         prepare=_vote,
         watch=_battle_state,
         check=_check_voted,
+    ),
+    Op(
+        "continueBattle",
+        "Mutation.continueBattle",
+        "mutation($i: ContinueBattleInput!) { continueBattle(input: $i) { __typename ... on BattleContinued { duplicate "
+        f"conversation {{ id }} battle {{ sides {{ modelName continuable conversationId }} }} }} {ERR} }} }}",
+        # As voteBattle: the battle's author only (its side becomes a conversation of theirs).
+        OWN,
+        ok_type="BattleContinued",
+        prepare=_continue,
+        watch=_continued,
+        check=_check_continued,
     ),
     Op(
         "battleLeaderboard",

@@ -316,6 +316,14 @@ HINTS: dict[str, st.SearchStrategy] = {
         (2, st.sampled_from(["clientId:vote:carol:voted", "clientId:battle:carol:ended", "clientId:carol:alpha"]).map(Ref)),
         (1, st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid"])),
     ),
+    # continueBattle: a side of the battle (preferred or not), another battle's continuation's UUID again, or junk.
+    "ContinueBattleInput.side": st.sampled_from(["A", "B", "b", " A ", "C", "TIE", "", "AB"]),
+    "ContinueBattleInput.clientId": weighted(
+        (3, st.uuids().map(str)),
+        (2, st.sampled_from(["clientId:continue:carol:voted", "clientId:vote:carol:voted", "clientId:carol:alpha"]).map(Ref)),
+        (1, st.sampled_from(["00000000-0000-0000-0000-000000000000", "not-a-uuid"])),
+    ),
+    "VoteBattleInput.ratings": st.one_of(st.none(), st.lists(st.sampled_from([1, 3, 5, 0, 2.5, -1, 1e308]), max_size=3)),
     "SubmitConversationInput.fields": st.sampled_from([{}, None, {"scenario": "Mine."}, {"statement": "x"}, []]),
     "config": st.one_of(
         st.just(SENTIMENT_CONFIG),

@@ -1,5 +1,5 @@
 """Fuzzing the conversations with a generative target (issue #30): sendMessage, stopReply, retryReply, the battles
-(issue #31) startBattle and voteBattle and, last (it submits the world's conversations), submitConversation.
+(issue #31) startBattle, voteBattle and continueBattle and, last (it submits the world's conversations), submitConversation.
 
 The module's world adds alice's generative task `chat` (public: created while she is an admin) with one round whose
 target is the built-in demo model, inserted by SQL (no Triton check; the fuzz stack does not load the model, so a reply
@@ -8,13 +8,14 @@ contexts, and conversations inserted as a reply's end leaves them: carol's open 
 turn, then a failed one: retryReply's target), generating one (a reply no process writes: stopReply's target) and
 submitted one (submitted through the API, so its example exists), alice's and bob's open ones. And alice's battle task
 `arena` (two targets, inserted by SQL) with battles as startBattle and the replies leave them: carol's ended one (her
-vote's target), voted one, one still generating, and bob's ended one."""
+vote's target), voted one (a tie, continued with side B), one still generating, and bob's ended one."""
 
 import json
 import uuid
 
 import pytest
 from hypothesis import example, given
+from strawberry.relay import from_base64
 
 from tests.api.conversations_helpers import generative_config
 from tests.fuzz.conftest import FUZZ
@@ -193,6 +194,15 @@ def arena(world, chat):
     _battle(world, "carol", "voted", vote="tie")
     _battle(world, "carol", "generating", status="generating")
     _battle(world, "bob", "ended")
+    # carol's tied battle goes on with side B (its continuation's UUID for the cases to reuse).
+    continue_id = uuid.uuid4()
+    world.db.fetch(
+        'INSERT INTO battle_continuations (battle, position, "user", client_id, created_at) '
+        'SELECT b.id, 1, b."user", $2, now() FROM battles b WHERE b.id = $1',
+        int(from_base64(world.refs["battle:carol:voted"])[1]),
+        continue_id,
+    )
+    world.refs["clientId:continue:carol:voted"] = str(continue_id)
 
 
 CAROL = {"roundId": Ref("round:chat"), "contextId": Ref("context:chat:0"), "clientId": "6a0f2b34-57a0-4c3e-9d51-0d1c2f3e4a5b"}
@@ -262,6 +272,40 @@ def test_start_battle(fuzzer, case):
 )
 @given(case=cases("voteBattle"))
 def test_vote_battle(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(
+    Case(
+        "continueBattle",
+        "bob",
+        {"input": {"battleId": Ref("battle:carol:voted"), "clientId": str(uuid.UUID(int=11)), "side": "B"}},
+    )
+)
+@example(
+    Case(
+        "continueBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:ended"), "clientId": str(uuid.UUID(int=12)), "side": "A"}},
+    )
+)
+@example(
+    Case(
+        "continueBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:voted"), "clientId": str(uuid.UUID(int=13)), "side": "A"}},
+    )
+)
+@example(
+    Case(
+        "continueBattle",
+        "carol",
+        {"input": {"battleId": Ref("battle:carol:voted"), "clientId": Ref("clientId:continue:carol:voted"), "side": "B"}},
+    )
+)
+@given(case=cases("continueBattle"))
+def test_continue_battle(fuzzer, case):
     fuzzer.send(case)
 
 

@@ -76,8 +76,9 @@ _TRACKED = {
     "conversations": 'id, client_id, round, context, "user", target, params, example',
     "conversation_turns": "id, conversation, position, client_id, message",
     "battles": 'id, client_id, round, context, "user", prompt',
-    "battle_sides": "id, battle, position, conversation",
+    "battle_sides": "id, battle, position, conversation, rating",
     "battle_votes": 'id, battle, "user", choice, client_id',
+    "battle_continuations": 'id, battle, position, "user", client_id',
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

@@ -27,7 +27,7 @@ BATTLE_BY_CLIENT_ID = Query("SELECT * FROM battles WHERE client_id = :client_id"
 # Each side with its one exchange (the prompt and the side's reply) and its target.
 SIDES = Query(
     """
-SELECT s.position, s.conversation, c.target, t.id AS turn_id, t.reply, t.status, t.error, t.model_version,
+SELECT s.position, s.conversation, s.rating, c.target, t.id AS turn_id, t.reply, t.status, t.error, t.model_version,
   t.started_at, t.finished_at
 FROM battle_sides s JOIN conversations c ON c.id = s.conversation
   JOIN conversation_turns t ON t.conversation = c.id AND t.position = 0
@@ -44,6 +44,21 @@ INSERT_VOTE = Query(
     """
 INSERT INTO battle_votes (battle, "user", choice, client_id, created_at)
 VALUES (:battle, :user, :choice, :client_id, now())
+ON CONFLICT DO NOTHING
+RETURNING *
+""",
+)
+
+# Each side's rating on the task's form, written with the vote (in its transaction).
+SET_SIDE_RATING = Query("UPDATE battle_sides SET rating = :rating WHERE battle = :battle AND position = :position")
+
+# The side the author goes on talking to after the vote: one per battle (unique battle), idempotent on its client UUID.
+CONTINUATION = Query("SELECT * FROM battle_continuations WHERE battle = :battle")
+CONTINUATION_BY_CLIENT_ID = Query("SELECT * FROM battle_continuations WHERE client_id = :client_id")
+INSERT_CONTINUATION = Query(
+    """
+INSERT INTO battle_continuations (battle, position, "user", client_id, created_at)
+VALUES (:battle, :position, :user, :client_id, now())
 ON CONFLICT DO NOTHING
 RETURNING *
 """,

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from server import permissions
 from server.accounts.viewer import Principal
-from server.annotation.battles import queries, rules
+from server.annotation.battles import preferences, queries, rules
 from server.annotation.conversations import service as conversations
 from server.annotation.records import BattleChoice, ReplyStatus
 from server.core import db, rate_limits
@@ -20,6 +20,7 @@ from server.core.i18n import tr
 from server.core.rate_limits import Action
 from server.core.services import Services
 from server.tasks.config import TaskConfig
+from server.tasks.form_fields import FieldSpec
 from server.tasks.generative_config import BattleConfig
 
 _RANDOM = random.SystemRandom()
@@ -37,7 +38,8 @@ class BattleStart:
 class BattleVoteRequest:
     battle_id: int
     client_id: uuid.UUID
-    choice: BattleChoice
+    choice: BattleChoice | None  # None: implied by the ratings (preferences.implied_choice)
+    ratings: tuple[float, ...] | None = None  # one per side, on the task's rating field (generative.battle.rating_field)
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,21 @@ class BattleView:
     """A battle as its author reads it: the sides (each with its target, which readers show only once `vote` is set)."""
 
     battle: dict
-    sides: list[dict]  # position, conversation, target, turn_id, reply, status, error, model_version, ...
+    sides: list[dict]  # position, conversation, rating, target, turn_id, reply, status, error, model_version, ...
     vote: dict | None
     rules: BattleConfig
+    rating_spec: FieldSpec | None = None  # the form's field each side is rated in, if the task rates sides
+    continuation: dict | None = None  # the side its author went on talking to after the vote
+
+    @property
+    def continuable(self) -> list[int]:
+        """The positions of the sides its author may go on talking to (continueBattle): none before the vote; the
+        continued one once there is one; else the preferred ones."""
+        if self.vote is None:
+            return []
+        if self.continuation is not None:
+            return [self.continuation["position"]]
+        return preferences.preferred_positions(BattleChoice(self.vote["choice"]), [s["rating"] for s in self.sides])
 
     @property
     def choices(self) -> list[BattleChoice]:
@@ -139,23 +153,43 @@ async def vote_battle(viewer: Principal, request: BattleVoteRequest) -> Outcome:
     view = await load_battle(viewer, request.battle_id)
     if view.vote is not None:
         raise ServiceError("CONFLICT", tr("This battle has its vote already."))
-    if request.choice not in view.choices:
-        raise invalid(
-            tr("That vote is not one this battle takes."),
-            FieldProblem("choice", tr("must be one of {choices}", choices=", ".join(c.name for c in view.choices))),
-        )
+    choice, ratings = _checked_vote(view, request)
     if not view.ended:
         raise ServiceError("CONFLICT", tr("Wait until every reply has ended before voting."))
     _check_cap(await queries.VOTES_TODAY.value(user=viewer.user_id, task=view.battle["task"]), view.rules)
-    stored = await queries.INSERT_VOTE.row(
-        battle=request.battle_id, user=viewer.user_id, choice=request.choice, client_id=request.client_id
-    )
+    async with db.transaction():  # the vote and its ratings, or neither
+        stored = await queries.INSERT_VOTE.row(
+            battle=request.battle_id, user=viewer.user_id, choice=choice, client_id=request.client_id
+        )
+        for position, rating in enumerate(ratings if stored is not None else []):
+            await queries.SET_SIDE_RATING.execute(battle=request.battle_id, position=position, rating=rating)
     if stored is None:  # another request stored a vote (or used this UUID) a moment ago
         again = await queries.VOTE_BY_CLIENT_ID.row(client_id=request.client_id)
         if again is not None and again["battle"] == request.battle_id and again["user"] == viewer.user_id:
             return Outcome(await load_battle(viewer, request.battle_id), duplicate=True)
         raise ServiceError("CONFLICT", tr("This battle has its vote already."))
-    return Outcome(replace(view, vote=stored), duplicate=False)
+    return Outcome(await load_battle(viewer, request.battle_id), duplicate=False)
+
+
+def _checked_vote(view: BattleView, request: BattleVoteRequest) -> tuple[BattleChoice, list[float]]:
+    """The vote's choice (given, or implied by the ratings) and each side's rating, or InputError."""
+    ratings, problems = preferences.checked_ratings(view.rating_spec, len(view.sides), request.ratings)
+    if problems:
+        raise invalid(tr("The ratings cannot be stored."), *problems)
+    choice = request.choice
+    if choice is None and ratings:
+        assert view.rating_spec is not None  # ratings are taken only with a rating field
+        choice = preferences.implied_choice(ratings, view.rules, preferences.lowest(view.rating_spec))
+    allowed = ", ".join(c.name for c in view.choices)
+    if choice is None:
+        raise invalid(tr("Choose the better reply."), FieldProblem("choice", tr("must be one of {choices}", choices=allowed)))
+    if choice not in view.choices:
+        raise invalid(
+            tr("That vote is not one this battle takes."), FieldProblem("choice", tr("must be one of {choices}", choices=allowed))
+        )
+    if problem := preferences.choice_problem(choice, ratings):
+        raise invalid(tr("The ratings cannot be stored."), problem)
+    return choice, ratings
 
 
 async def load_battle(viewer: Principal, battle_id: int) -> BattleView:
@@ -169,7 +203,11 @@ async def _view(viewer: Principal, battle: dict) -> BattleView:
     loaded = await conversations.round_of(viewer, battle["round"], battle["context"])
     sides = await queries.SIDES.rows(battle=battle["id"])
     vote = await queries.VOTE.row(battle=battle["id"])
-    return BattleView({**battle, "task": loaded.round_row["task"]}, sides, vote, _rules(loaded.config))
+    continuation = await queries.CONTINUATION.row(battle=battle["id"]) if vote is not None else None
+    battle_rules = _rules(loaded.config)
+    field = battle_rules.rating_field
+    spec = next((f for f in loaded.config.validator_fields if f.name == field), None) if field else None
+    return BattleView({**battle, "task": loaded.round_row["task"]}, sides, vote, battle_rules, spec, continuation)
 
 
 async def _view_of_used_client_id(viewer: Principal, battle: dict) -> BattleView:

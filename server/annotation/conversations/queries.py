@@ -30,8 +30,11 @@ RETURNING *
     json=_JSON,
 )
 
-# `in_battle`: a battle's side (server/annotation/battles/), read through its battle only.
-_IN_BATTLE = "EXISTS (SELECT 1 FROM battle_sides s WHERE s.conversation = c.id) AS in_battle"
+# `in_battle`: a battle's side (server/annotation/battles/), read through its battle only, unless its author went on
+# talking to it after the vote (battle_continuations): then it is an ordinary conversation. `battle_side`: either way.
+_IN_BATTLE = """EXISTS (SELECT 1 FROM battle_sides s WHERE s.conversation = c.id AND NOT EXISTS (
+    SELECT 1 FROM battle_continuations k WHERE k.battle = s.battle AND k.position = s.position)) AS in_battle,
+  EXISTS (SELECT 1 FROM battle_sides s WHERE s.conversation = c.id) AS battle_side"""
 CONVERSATION = Query(f"SELECT c.*, {_IN_BATTLE} FROM conversations c WHERE c.id = :id", json=_JSON)
 CONVERSATION_BY_CLIENT_ID = Query(f"SELECT c.*, {_IN_BATTLE} FROM conversations c WHERE c.client_id = :client_id", json=_JSON)
 TURNS = Query("SELECT * FROM conversation_turns WHERE conversation = :conversation ORDER BY position", json=_JSON)

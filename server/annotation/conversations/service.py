@@ -90,7 +90,8 @@ async def stop_reply(services: Services, viewer: Principal, turn_id: int) -> dic
 async def retry_reply(services: Services, viewer: Principal, turn_id: int, address: str | None = None) -> dict:
     """A failed or stopped reply asked again (its attempt so far is kept with the turn)."""
     turn = await _own_turn(viewer, turn_id)
-    if turn["blind"]:
+    # A battle's reply is what its vote judged: not asked again, even in a side continued after the vote.
+    if turn["blind"] or (turn["battle_side"] and turn["position"] == 0):
         raise ServiceError("CONFLICT", tr("A battle's replies are not asked again: vote on what they said."))
     loaded = await load_conversation(viewer, turn["conversation"])
     _check_open(loaded)
@@ -140,9 +141,10 @@ async def _own_turn(viewer: Principal, turn_id: int) -> dict:
     conversation = await queries.CONVERSATION.row(id=turn["conversation"])
     if conversation is None or permissions.converse(viewer, conversation) is not None:
         raise not_found(tr("That reply"))
+    side = conversation["battle_side"]
     if conversation["in_battle"]:  # a blind vote: no reader learns a side's model from its reply
-        return {**turn, "model_name": "", "model_version": "", "blind": True}
-    return {**turn, "blind": False}
+        return {**turn, "model_name": "", "model_version": "", "blind": True, "battle_side": side}
+    return {**turn, "blind": False, "battle_side": side}
 
 
 async def _start(viewer: Principal, message: Message) -> Loaded:

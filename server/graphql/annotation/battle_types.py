@@ -37,6 +37,15 @@ class BattleSide:
     error: str
     model_name: str | None = strawberry.field(description="Null until the battle is voted.")
     model_version: str | None = strawberry.field(description="Null until the battle is voted.")
+    rating: float | None = strawberry.field(
+        description="The author's rating of this side on the task's form (Battle.ratingField), given with the vote."
+    )
+    continuable: bool = strawberry.field(
+        description="After the vote: its author may go on talking to this side (continueBattle): a side they preferred."
+    )
+    conversation_id: relay.GlobalID | None = strawberry.field(
+        description="Once continued (continueBattle): the side's conversation, an ordinary one; null otherwise."
+    )
 
 
 @strawberry.type(description="The author's vote on a battle.")
@@ -56,6 +65,10 @@ class Battle:
     choices: list[BattleChoice] = strawberry.field(description="What a vote on it may say (the task allows tie, both bad).")
     votable: bool = strawberry.field(description="Every reply has ended and there is no vote yet.")
     vote: BattleVote | None = strawberry.field(description="Null until voted; then the sides name their models.")
+    rating_field: str | None = strawberry.field(
+        description="The task's validator field each side is rated in with the vote (generative.battle.rating_field); "
+        "null when the task rates no side."
+    )
 
     @classmethod
     def from_view(cls, view: BattleView) -> Battle:
@@ -66,7 +79,7 @@ class Battle:
             context_id=relay.GlobalID("Context", str(battle["context"])),
             prompt=battle["prompt"],
             created_at=battle["created_at"],
-            sides=[_side(side, revealed) for side in view.sides],
+            sides=[_side(view, side, revealed) for side in view.sides],
             choices=[BattleChoice(c.value) for c in view.choices],
             votable=view.ended and not revealed,
             vote=None
@@ -74,11 +87,13 @@ class Battle:
             else BattleVote(
                 choice=BattleChoice(DomainBattleChoice(view.vote["choice"]).value), created_at=view.vote["created_at"]
             ),
+            rating_field=view.rating_spec.name if view.rating_spec is not None else None,
         )
 
 
-def _side(side: dict, revealed: bool) -> BattleSide:
+def _side(view: BattleView, side: dict, revealed: bool) -> BattleSide:
     target = side["target"]
+    continued = view.continuation is not None and view.continuation["position"] == side["position"]
     return BattleSide(
         label="ABCD"[side["position"]],
         turn_id=relay.GlobalID("ConversationTurn", str(side["turn_id"])),
@@ -87,6 +102,9 @@ def _side(side: dict, revealed: bool) -> BattleSide:
         error=side["error"],
         model_name=str(target.get("name", "")) if revealed else None,
         model_version=(side["model_version"] or str(target.get("version") or "")) if revealed else None,
+        rating=side["rating"],
+        continuable=side["position"] in view.continuable,
+        conversation_id=relay.GlobalID("Conversation", str(side["conversation"])) if continued else None,
     )
 
 

@@ -9,7 +9,7 @@ from strawberry.types import Info
 from server import permissions
 from server.annotation.battles import leaderboard, service
 from server.graphql.annotation.battle_types import Battle, BattleLeaderboard
-from server.graphql.annotation.mutations import start_battle, vote_battle
+from server.graphql.annotation.mutations import continue_battle, start_battle, vote_battle
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.visibility import visible_task
@@ -38,3 +38,4 @@ class BattleQueries:
 class BattleMutations:
     start_battle = start_battle.start_battle
     vote_battle = vote_battle.vote_battle
+    continue_battle = continue_battle.continue_battle

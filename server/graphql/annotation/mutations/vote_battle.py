@@ -30,7 +30,15 @@ from server.graphql.core.relay import node_pk
 class VoteBattleInput:
     battle_id: relay.GlobalID
     client_id: uuid.UUID = strawberry.field(description="Client-generated: the same UUID again returns the same vote.")
-    choice: BattleChoice
+    choice: BattleChoice | None = strawberry.field(
+        default=None,
+        description="Null only with ratings: the side rated highest; several rated highest: a tie (both bad when "
+        "every side has the field's lowest value). A side chosen may not be rated below another.",
+    )
+    ratings: list[float] | None = strawberry.field(
+        default=None,
+        description="A task with Battle.ratingField: each side's rating in side order (A, B, …), in that field's range.",
+    )
 
 
 @strawberry.type
@@ -45,13 +53,17 @@ VoteBattleResult = Annotated[
 ]
 
 
-@mutation(description="Vote on your battle (once, after every reply ended): a side, a tie or both bad.")
+@mutation(
+    description="Vote on your battle (once, after every reply ended): a side, a tie or both bad, and each side's "
+    "rating when the task asks for it."
+)
 async def vote_battle(info: Info, input: VoteBattleInput) -> VoteBattleResult:
     viewer = await authorize_principal(info, permissions.annotate)
     request = service.BattleVoteRequest(
         battle_id=node_pk(input.battle_id, "Battle", "battleId"),
         client_id=input.client_id,
-        choice=DomainBattleChoice(input.choice.value),
+        choice=None if input.choice is None else DomainBattleChoice(input.choice.value),
+        ratings=None if input.ratings is None else tuple(input.ratings),
     )
     voted = await service.vote_battle(viewer, request)
     return BattleVoted(battle=Battle.from_view(voted.view), duplicate=voted.duplicate)
