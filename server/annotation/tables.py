@@ -41,6 +41,8 @@ class Example(Table, tablename="examples"):
     claim_client_id = UUID(null=True, default=None)
     # The client UUID of the author's follow-up answers (fields asked after the verdict, joined to `input`): once.
     follow_up_client_id = UUID(null=True, default=None)
+    # Written from a suggestion (docs/design.md §4.1e): {suggestion_id, kind, source, version, edited}; null otherwise.
+    assisted_by = JSONB(null=True, default=None)
 
 
 class Validation(Table, tablename="validations"):
@@ -150,3 +152,22 @@ class BattleContinuation(Table, tablename="battle_continuations"):
     user = ForeignKey(User)
     client_id = UUID(unique=True)  # continueBattle retried finds this row
     created_at = Timestamptz(default=TimestamptzNow())
+
+
+class Suggestion(Table, tablename="suggestions"):
+    """A candidate example issued to an author ("inspire me", docs/design.md §4.1e), kept so that an example's claim
+    to have been assisted, and whether it was edited, is checked against what was really issued."""
+
+    request_id = UUID()  # the request's client UUID: a retried request answers the same suggestions
+    position = Integer()
+    user = ForeignKey(User, index=True)
+    round = ForeignKey(Round, index=True)
+    context = ForeignKey(Context)
+    kind = Varchar(length=16)  # generator | perturbation
+    source = Varchar(length=200)  # the generator's name ("endpoint:<name>" for an endpoint), or the target's
+    source_version = Varchar(length=200, default="")
+    fields = JSONB()  # the input fields it fills, e.g. {"statement": "..."} ({"message": "..."}: a chat's opening)
+    label = Varchar(length=64, null=True, default=None)  # the label a generator meant, when it gave one
+    prediction = JSONB(null=True, default=None)  # perturbation: the target's label, confidence, flipped, edits
+    created_at = Timestamptz(default=TimestamptzNow())
+    suggestions_unique_request_position = Unique(["request_id", "position"])

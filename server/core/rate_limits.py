@@ -41,6 +41,7 @@ class Action(StrEnum):
     SET_EMAIL = "email changes"
     EXPLAIN = "explanations"
     SEND_MESSAGE = "messages"  # to a generative target: as many per minute as examples
+    SUGGEST = "suggestion requests"  # "inspire me": a generator's answer, or a perturbation search of up to 256 target rows
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
         Action.EXPLAIN: (
             Window(settings.explanations_per_minute, MINUTE, False),
             Window(settings.explanations_per_minute_per_address, MINUTE, True),
+        ),
+        Action.SUGGEST: (
+            Window(settings.suggestions_per_minute, MINUTE, False),
+            Window(settings.suggestions_per_minute_per_address, MINUTE, True),
         ),
     }
     return tuple(window for window in table[action] if window.max > 0)
@@ -210,6 +215,8 @@ def _amount(action: Action, count: int) -> Text:
         return trn("{count} explanation", "{count} explanations", count=count)
     if action == Action.SEND_MESSAGE:
         return trn("{count} message", "{count} messages", count=count)
+    if action == Action.SUGGEST:
+        return trn("{count} suggestion request", "{count} suggestion requests", count=count)
     raise AssertionError(f"no wording for {action!r}")  # every Action has one (tests/unit/test_server_messages.py)
 
 

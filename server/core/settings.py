@@ -57,6 +57,9 @@ class Settings:
     # explainPrediction: each costs one batched model call of up to 64 rows.
     explanations_per_minute: int = 20
     explanations_per_minute_per_address: int = 100
+    # suggestExamples: each asks a generator for a whole answer or runs a search of up to 256 target rows.
+    suggestions_per_minute: int = 10
+    suggestions_per_minute_per_address: int = 50
     # Proxies whose X-Forwarded-For is believed (IPs or CIDRs, or "*"); otherwise the client is the socket peer.
     trusted_proxies: tuple[str, ...] = field(default_factory=tuple)
     metrics_token: str = ""  # when set, GET /metrics needs `Authorization: Bearer <token>`
@@ -165,6 +168,10 @@ class Settings:
                 env.get("SUBMISSIONS_PER_MINUTE_PER_ADDRESS", cls.submissions_per_minute_per_address)
             ),
             explanations_per_minute=int(env.get("EXPLANATIONS_PER_MINUTE", cls.explanations_per_minute)),
+            suggestions_per_minute=int(env.get("SUGGESTIONS_PER_MINUTE", cls.suggestions_per_minute)),
+            suggestions_per_minute_per_address=int(
+                env.get("SUGGESTIONS_PER_MINUTE_PER_ADDRESS", cls.suggestions_per_minute_per_address)
+            ),
             explanations_per_minute_per_address=int(
                 env.get("EXPLANATIONS_PER_MINUTE_PER_ADDRESS", cls.explanations_per_minute_per_address)
             ),

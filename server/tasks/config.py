@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from server.core.i18n import Text, tr
 from server.tasks.form_fields import IDENTIFIER, MAX_FIELDS, TEXT_TYPES, FieldErrors, FieldSpec
 from server.tasks.generative_config import GenerativeConfig
+from server.tasks.suggestions_config import SuggestionsConfig
 from server.tasks.translations import TaskTranslation, translation_errors
 
 METRICS = ("perf", "throughput", "memory", "robustness", "fairness")
@@ -114,6 +115,8 @@ class TaskConfig(_Strict):
     target_selection: Literal["random", "all"] = "random"
     # Per-locale task name, instructions and display names (server/tasks/translations.py).
     translations: dict[str, TaskTranslation] = Field(default_factory=dict)
+    # Suggestions for the author ("inspire me", docs/design.md §4.1e): a generator, a perturbation search.
+    suggestions: SuggestionsConfig = Field(default_factory=SuggestionsConfig)
 
     @model_validator(mode="after")
     def _consistent(self) -> TaskConfig:
@@ -140,6 +143,10 @@ class TaskConfig(_Strict):
             errors.extend(self._generative_errors())
         else:
             errors.extend(self._judged_errors())
+        if self.suggestions.perturbation and self.kind != "classification":
+            errors.append(
+                ("suggestions.perturbation", tr("the perturbation search flips a classifier's label: classification only"))
+            )
         fields = names + [f.name for f in self.validator_fields]
         errors.extend(translation_errors(self.translations, self.labels or [], fields))
         if errors:
@@ -279,6 +286,8 @@ class TaskConfig(_Strict):
             data.pop("translations", None)
         if self.generative is None:  # nor classification and QA configs
             data.pop("generative", None)
+        if not self.suggestions.enabled:  # nor those without suggestions
+            data.pop("suggestions", None)
         return cast(dict[str, Any], data)
 
 

@@ -18,10 +18,12 @@ from server.core.services import Services
 from server.core.storable import text_problem
 from server.domain_events import dispatcher as domain_events
 from server.tasks import queries
+from server.tasks.config import parse_task_config
 from server.tasks.config_changes import breaking_changes
 from server.tasks.domain_events import TaskReviewed
 from server.tasks.records import VISIBILITIES, TaskRow, TaskStatus
 from server.tasks.service import checked_config, load_config, round_config, text_problems
+from server.tasks.suggestion_generator import generator_problems
 
 MAX_NOTE = 2000
 UNCHANGED: Any = object()  # an edit that leaves the config as it is
@@ -39,8 +41,15 @@ def _archived(task: TaskRow) -> ServiceError:
     return conflict(tr("The task is archived (read-only): make it public or hidden again (setTaskVisibility) to edit it."))
 
 
-async def update_task(task_id: int, user_id: int, edit: TaskEdit, *, redis: Redis | None = None) -> TaskRow:
-    """Change the task's texts and config (`_update_task`); announced to live task lists when given a Redis."""
+async def update_task(
+    task_id: int, user_id: int, edit: TaskEdit, *, redis: Redis | None = None, services: Services | None = None
+) -> TaskRow:
+    """Change the task's texts and config (`_update_task`); announced to live task lists when given a Redis. With
+    `services`, the suggestions' generator a new config names is checked live (suggestion_generator.py)."""
+    if services is not None and edit.config is not UNCHANGED:
+        config, _errors = parse_task_config(edit.config)
+        if config is not None and (generator := await generator_problems(services, config)):
+            raise invalid(tr("The task is not valid."), *generator)
     row = await _update_task(task_id, user_id, edit)
     if redis is not None:
         await events.publish(redis, events.TaskListChanged(task_id=task_id, change="updated"))

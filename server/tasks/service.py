@@ -20,6 +20,7 @@ from server.core.storable import document_problem, text_problem
 from server.tasks import queries
 from server.tasks.config import TaskConfig, parse_task_config
 from server.tasks.records import NewContext, RoundRow, TargetModelRef, TaskRow, TaskStatus
+from server.tasks.suggestion_generator import generator_problems
 from server.tasks.targets import TargetRequest, resolve_targets
 from server.webhooks import dispatch as webhooks
 
@@ -107,13 +108,17 @@ async def create_task(
     proposed: bool = False,
     instructions: str = "",
     redis: Redis | None = None,
+    services: Services | None = None,
 ) -> TaskRow:
-    """A new task with its owner; a proposal (seen only by its owners and admins until approved) when `proposed`."""
+    """A new task with its owner; a proposal (seen only by its owners and admins until approved) when `proposed`.
+    With `services`, the suggestions' generator the config names is checked live (suggestion_generator.py)."""
     code, name = code.strip(), name.strip()
     problems = text_problems(name, description, instructions)
     if not TASK_CODE.match(code):
         problems.insert(0, FieldProblem("code", tr("2–48 characters: lowercase letters, digits, '_', starting with a letter")))
     config = checked_config(config_document, problems, tr("The task is not valid."))
+    if generator := await generator_problems(services, config):
+        raise invalid(tr("The task is not valid."), *generator)
     status = TaskStatus.PROPOSED if proposed else TaskStatus.PUBLIC
     try:
         async with db.transaction():

@@ -19,6 +19,8 @@ from server.annotation.examples.queries import example_by_id
 from server.annotation.examples.service import Outcome, Submission, after_commit, stored_outcome
 from server.annotation.examples.store import insert_example
 from server.annotation.records import ReplyStatus
+from server.annotation.suggestions import service as suggestions
+from server.annotation.suggestions.generator import GENERATIVE_FIELD
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.core.inference import ModelUnavailable, Prediction
@@ -40,6 +42,8 @@ class ConversationSubmission:
     time_spent_ms: float | None = None
     # ask_user: the author's answer to "did the model fail?", stored as their claim at once (None: claim later).
     model_failed: bool | None = None
+    # The conversation was opened from this issued suggestion (docs/design.md §4.1e): the example records it.
+    suggestion_id: int | None = None
 
 
 async def submit_conversation(services: Services, viewer: Principal, data: ConversationSubmission) -> Outcome:
@@ -71,6 +75,10 @@ async def submit_conversation(services: Services, viewer: Principal, data: Conve
         judge = config.generative.judge
         output["judge"] = {"model": judge.model, "label": judge.label, "threshold": judge.threshold}
     prediction = Prediction(str(target["name"]), version, output)
+    assisted = None
+    if data.suggestion_id is not None:  # compared with the opening message the author really sent
+        opening = {GENERATIVE_FIELD: turns[0]["message"]}
+        assisted = await suggestions.assistance(viewer.user_id, loaded.round_row["id"], data.suggestion_id, opening)
     submission = Submission(
         round_id=loaded.round_row["id"],
         context_id=loaded.context["id"],
@@ -79,6 +87,7 @@ async def submit_conversation(services: Services, viewer: Principal, data: Conve
         client_id=data.client_id,
         explanation=data.explanation,
         time_spent_ms=data.time_spent_ms,
+        assisted_by=assisted,
     )
     round_row = {**loaded.round_row, "target_models": loaded.round_row["target_models"]}
     example, inserted = await insert_example(

@@ -11,7 +11,7 @@ from server import permissions
 from server.annotation.records import ClaimedPending, ExampleRow, SettledExample
 from server.core.sql import Query
 
-_EXAMPLE_JSON = ("input", "model_output")
+_EXAMPLE_JSON = ("input", "model_output", "assisted_by")
 
 # --- createExample ------------------------------------------------------------------------------
 
@@ -38,10 +38,10 @@ _INSERT_EXAMPLE = """
 WITH new AS (
   INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, model_version,
     fooled, status, retracted, flagged, flag_reason, explanation, time_spent_ms, pending_reason, check_attempts,
-    next_check_at, created_at)
+    next_check_at, created_at, assisted_by)
   SELECT :client_id, :round, :context, :user, :input::jsonb, :output::jsonb, :name, :version, :fooled, :status,
     false, false, '', :explanation, :time_spent, :reason, 0,
-    CASE WHEN :pending THEN now() + interval '2 seconds' END, now()
+    CASE WHEN :pending THEN now() + interval '2 seconds' END, now(), :assisted_by::jsonb
   {source}
   ON CONFLICT (client_id) DO NOTHING
   RETURNING *

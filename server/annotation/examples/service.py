@@ -21,6 +21,7 @@ from server.annotation.examples.judging import ask_models, choose_targets, model
 from server.annotation.examples.queries import example_by_client_id
 from server.annotation.examples.store import insert_example
 from server.annotation.records import ExampleRow, ExampleStatus, Verdict
+from server.annotation.suggestions import service as suggestions
 from server.annotation.validation_input import check_submission
 from server.core import jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -46,6 +47,8 @@ class Submission:
     explanation: str = ""
     time_spent_ms: float | None = None
     sandbox: bool = False
+    suggestion_id: int | None = None  # written from this issued suggestion (docs/design.md §4.1e)
+    assisted_by: dict[str, Any] | None = None  # what the example records of it: set here, never by the client
 
 
 @dataclass
@@ -101,6 +104,9 @@ async def create_example(services: Services, user_id: int, submission: Submissio
     """Judge and store one example of this user, sent from this client address (for the rate limits)."""
     if submission.client_id is None and not submission.sandbox:
         raise invalid(tr("A client UUID is required."), FieldProblem("clientId", tr("is required unless sandbox")))
+    if submission.suggestion_id is not None and not submission.sandbox:
+        assisted = await suggestions.assistance(user_id, submission.round_id, submission.suggestion_id, submission.fields)
+        submission = replace(submission, assisted_by=assisted)
     # The model is asked only once the rate limits allow it; a refusal waits until the duplicate check below
     # (a retried client UUID is answered from the stored example, however many were sent meanwhile).
     taken, refusal = await _take_rate(services, user_id, address)

@@ -56,6 +56,7 @@ async def insert_example(
         "reason": pending_reason,
         "pending": status == ExampleStatus.PENDING,
         "fooled_int": 1 if fooled else 0,
+        "assisted_by": to_json(submission.assisted_by) if getattr(submission, "assisted_by", None) else None,
     }
     if guard:
         values.update(

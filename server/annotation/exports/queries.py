@@ -10,7 +10,7 @@ from server.core.sql import Query
 EXPORT_ROWS = Query("""
 SELECT e.id, e."user", e.input::text AS input, e.model_output::text AS model_output, e.model_name, e.model_version,
   e.fooled, e.status, e.retracted, e.flagged, e.flag_reason, e.explanation, e.time_spent_ms, e.created_at,
-  c.id AS context_id, c.fields::text AS context_fields, c.tag AS context_tag,
+  e.assisted_by::text AS assisted_by, c.id AS context_id, c.fields::text AS context_fields, c.tag AS context_tag,
   COALESCE((SELECT json_agg(json_build_object('user', v."user", 'label', v.label, 'mode', v.mode, 'fields', v.fields) ORDER BY v.id)
             FROM validations v WHERE v.example = e.id), '[]')::text AS validations
 FROM examples e JOIN contexts c ON c.id = e.context

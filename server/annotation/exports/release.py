@@ -105,6 +105,8 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
             "flag_reason": row["flag_reason"],
             "explanation": row["explanation"],
             "time_spent_ms": row["time_spent_ms"],
+            # Written from a suggestion (docs/design.md §4.1e): kind, source, version, edited; null otherwise.
+            "assistance": from_json(row.get("assisted_by")),
             "created_at": row["created_at"].isoformat() if isinstance(row["created_at"], datetime) else row["created_at"],
         }
     )
@@ -145,6 +147,7 @@ HF_COLUMNS = (
     "flagged",
     "explanation",
     "time_spent_ms",
+    "assistance",
     "created_at",
 )
 # Chat messages (generative tasks; empty for the others): a list of {role, content}.
@@ -178,6 +181,7 @@ def _hf_record(document: dict[str, Any], input_names: list[str]) -> dict[str, An
         "flagged": document["flagged"],
         "explanation": document["explanation"],
         "time_spent_ms": document["time_spent_ms"],
+        "assistance": json.dumps(document.get("assistance"), ensure_ascii=False),
         "created_at": document["created_at"],
     }
 

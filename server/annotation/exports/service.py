@@ -155,17 +155,37 @@ async def hf_archive(round_id: int, key: str) -> tuple[Path, str]:
     name = export_name(shape["task_code"], shape["round_number"])
     await write_export(round_id, "hf_dataset", scratch / name, key)
     archive = scratch / f"{name}-hf.tar.gz"
-    await asyncio.to_thread(_tar, scratch / name, archive)
+    from server.annotation.suggestions.stats import round_assistance  # the round's numbers for the README
+
+    await asyncio.to_thread(_tar, scratch / name, archive, assistance_text(await round_assistance(round_id)))
     return archive, archive.name
 
 
-def _tar(directory: Path, archive: Path) -> None:
+def assistance_text(rows: list[Any]) -> bytes:
+    """The round's numbers with and without suggestions (docs/design.md §4.1e), for the archive's README."""
+
+    def rate(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.4f}"
+
+    lines = [b"Suggestions (docs/design.md 4.1e), examples not retracted:"]
+    for row in rows:
+        median = "n/a" if row.median_ms_to_fool is None else f"{row.median_ms_to_fool / 1000:.1f} s"
+        lines.append(
+            f"  {'assisted' if row.assisted else 'unassisted'}: collected {row.collected}, fooling rate "
+            f"{rate(row.fooling_rate)}, validated fooling rate {rate(row.validated_fooling_rate)}, median time to a "
+            f"fooling example {median}".encode()
+        )
+    return b"\n".join(lines) + b"\n"
+
+
+def _tar(directory: Path, archive: Path, stats: bytes = b"") -> None:
     with tarfile.open(archive, "w:gz") as tar:
         tar.add(directory, arcname=directory.name)
         info = tarfile.TarInfo(f"{directory.name}/README.txt")
         text = (
             b"Load with: datasets.load_from_disk('" + directory.name.encode() + b"')\n"
-            b"Nested columns (input, context, model_output, label_distribution, validations.fields) are JSON text.\n"
+            b"Nested columns (input, context, model_output, label_distribution, validations.fields, assistance) are JSON "
+            b"text.\n" + stats
         )
         info.size = len(text)
         tar.addfile(info, io.BytesIO(text))

@@ -30,6 +30,7 @@ from server.graphql.annotation.mutations import (
     reinstate_validator,
     retract_example,
     submit_examples,
+    suggest_examples,
     unmark_gold,
     upload_gold,
     validate_example,
@@ -87,6 +88,7 @@ class AnnotationMutations:
     explain_example = explain_example.explain_example
     claim_fooled = claim_fooled.claim_fooled
     answer_follow_up = answer_follow_up.answer_follow_up
+    suggest_examples = suggest_examples.suggest_examples
 
 
 WAITING_CAP = 10_000

@@ -70,6 +70,25 @@ class ModelPrediction:
         )
 
 
+@strawberry.type
+class ExampleAssistance:
+    suggestion_id: relay.GlobalID
+    kind: str = strawberry.field(description="generator | perturbation")
+    source: str = strawberry.field(description="The generator's name, or the target model the perturbation search asked.")
+    source_version: str
+    edited: bool = strawberry.field(description="Whether the author changed the suggestion's text before submitting.")
+
+    @classmethod
+    def of(cls, doc: dict) -> ExampleAssistance:
+        return cls(
+            suggestion_id=relay.GlobalID("Suggestion", str(doc["suggestion_id"])),
+            kind=str(doc["kind"]),
+            source=str(doc.get("source") or ""),
+            source_version=str(doc.get("version") or ""),
+            edited=bool(doc.get("edited")),
+        )
+
+
 @strawberry.type(name="Example")
 class ExampleNode(relay.Node):
     id: relay.NodeID[int]
@@ -102,6 +121,8 @@ class ExampleNode(relay.Node):
         "are in `input`.",
     )
 
+    assisted_by: strawberry.Private[dict | None] = None
+
     @classmethod
     def from_row(cls, row: records.ExampleRow | dict) -> ExampleNode:
         return cls(
@@ -124,6 +145,7 @@ class ExampleNode(relay.Node):
             context_id=row["context"],
             claimed=row.get("claim_client_id") is not None,
             follow_up_answered=row.get("follow_up_client_id") is not None,
+            assisted_by=from_json(row.get("assisted_by")),
         )
 
     @strawberry.field
@@ -137,6 +159,10 @@ class ExampleNode(relay.Node):
     )
     def claimed_fooled(self) -> bool | None:
         return self.fooled if self.claimed else None
+
+    @strawberry.field(description="Written from a suggestion (docs/design.md §4.1e): what made it; null otherwise.")
+    def assistance(self) -> ExampleAssistance | None:
+        return ExampleAssistance.of(self.assisted_by) if self.assisted_by else None
 
     @strawberry.field
     async def round(self, info: Info) -> RoundNode:

@@ -16,6 +16,7 @@ from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.markdown import to_safe_html
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, load_nodes
+from server.graphql.tasks.assistance import AssistanceStatsRow, assistance_rows
 from server.tasks import queries
 from server.tasks.records import TaskStatus
 from server.tasks.translations import translated_instructions
@@ -216,6 +217,13 @@ class RoundNode(relay.Node):
             )
             for row in await attack_success(self.id)
         ]
+
+    @strawberry.field(
+        description="Fooling rate, validated fooling rate and median time to a fooling example, for examples written "
+        "without and with a suggestion (two rows: unassisted, then assisted; docs/design.md §4.1e)."
+    )
+    async def assistance(self) -> list[AssistanceStatsRow]:
+        return await assistance_rows(self.id)
 
     @strawberry.field(description="Krippendorff's alpha (nominal) over validators' labels in this round; null until defined.")
     async def agreement(self) -> float | None:

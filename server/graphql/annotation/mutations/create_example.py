@@ -42,6 +42,9 @@ class CreateExampleInput:
     explanation: str = ""
     time_spent_ms: float | None = None
     sandbox: bool = False
+    suggestion_id: relay.GlobalID | None = strawberry.field(
+        default=None, description="Written from this suggestion (suggestExamples): the example records it (`assistance`)."
+    )
 
 
 @strawberry.type
@@ -91,6 +94,7 @@ async def create(info: Info, data: CreateExampleInput) -> ExampleSubmitted:
         explanation=data.explanation,
         time_spent_ms=data.time_spent_ms,
         sandbox=data.sandbox,
+        suggestion_id=node_pk(data.suggestion_id, "Suggestion", "suggestionId") if data.suggestion_id is not None else None,
     )
     context = info.context
     return submitted(await service.create_example(context.services, viewer.user_id, submission, context.client_address()))

@@ -30,6 +30,9 @@ class SubmitConversationInput:
         default=None,
         description="ask_user tasks: your answer to “did the model fail?”, stored as your claim (or claim later).",
     )
+    suggestion_id: relay.GlobalID | None = strawberry.field(
+        default=None, description="The conversation opened with this suggestion (suggestExamples): the example records it."
+    )
 
 
 @mutation(description="Submit a conversation with a generative target as an example.")
@@ -43,5 +46,6 @@ async def submit_conversation(info: Info, input: SubmitConversationInput) -> Cre
         explanation=input.explanation,
         time_spent_ms=input.time_spent_ms,
         model_failed=input.model_failed,
+        suggestion_id=node_pk(input.suggestion_id, "Suggestion", "suggestionId") if input.suggestion_id is not None else None,
     )
     return submitted(await submitting.submit_conversation(info.context.services, viewer, data))

@@ -53,6 +53,7 @@ async def create_task(info: Info, input: CreateTaskInput) -> CreateTaskResult:
             proposed=permissions.task_starts_as_proposal(viewer),
             instructions=input.instructions,
             redis=info.context.services.redis,
+            services=info.context.services,
         )
     info.context.forget_viewer()  # the viewer now owns one more task
     return TaskCreated(task=TaskNode.from_row(row))

@@ -59,5 +59,7 @@ async def update_task(info: Info, input: UpdateTaskInput) -> UpdateTaskResult:
         instructions=input.instructions,
         config=lifecycle.UNCHANGED if input.config is None else input.config,
     )
-    row = await lifecycle.update_task(task["id"], viewer.user_id, edit, redis=info.context.services.redis)
+    row = await lifecycle.update_task(
+        task["id"], viewer.user_id, edit, redis=info.context.services.redis, services=info.context.services
+    )
     return TaskUpdated(task=TaskNode.from_row(row))
