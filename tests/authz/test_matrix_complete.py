@@ -18,6 +18,7 @@ from tests.authz import (
     test_matrix_notifications,
     test_matrix_quality,
     test_matrix_served_models,
+    test_matrix_suggestions,
     test_matrix_task_lifecycle,
     test_matrix_webhooks,
 )
@@ -41,6 +42,7 @@ MODULES = (
     test_matrix_conversations,
     test_matrix_llm_endpoints,
     test_matrix_battles,
+    test_matrix_suggestions,
 )
 
 

@@ -78,6 +78,7 @@ _TRACKED = {
     "battles": 'id, client_id, round, context, "user", prompt',
     "battle_sides": "id, battle, position, conversation, rating",
     "battle_votes": 'id, battle, "user", choice, client_id',
+    "suggestions": 'id, request_id, position, "user", round, context, kind, fields',
     "battle_continuations": 'id, battle, position, "user", client_id',
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
