@@ -74,7 +74,6 @@ COUNTED = (
     "battle_sides",
     "battle_votes",
     "battle_continuations",
-    "battle_voter_reinstatements",
     "suggestions",
 )
 
