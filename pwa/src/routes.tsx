@@ -19,6 +19,8 @@ const ValidateIndexPage = lazyPage<PageProps>(() => import("./validate/ValidateP
 const ValidatePage = lazyPage<PageProps>(() => import("./validate/ValidatePage").then((m) => m.ValidatePage));
 const LeaderboardIndexPage = lazyPage<PageProps>(() => import("./leaderboard/LeaderboardPage").then((m) => m.LeaderboardIndexPage));
 const LeaderboardPage = lazyPage<PageProps>(() => import("./leaderboard/LeaderboardPage").then((m) => m.LeaderboardPage));
+// A battle task's leaderboard: ratings with intervals from people's blind votes (pwa/src/battle/board/).
+const BattleBoardPage = lazyPage<PageProps>(() => import("./battle/board/BoardPage").then((m) => m.BattleBoardPage));
 const MyExamplesPage = lazyPage<PageProps>(() => import("./examples/MyExamplesPage").then((m) => m.MyExamplesPage));
 const OutboxPage = lazyPage<PageProps>(() => import("./outbox/OutboxPage").then((m) => m.OutboxPage));
 const OwnerIndexPage = lazyPage<PageProps>(() => import("./owner/OwnerPage").then((m) => m.OwnerIndexPage));
@@ -73,6 +75,7 @@ export const routes: Route[] = [
   { path: "/models/:id", title: "model", page: ModelPage },
   { path: "/leaderboard", title: "leaderboards", page: LeaderboardIndexPage, public: true },
   { path: "/leaderboard/:code", title: "leaderboard", page: LeaderboardPage, public: true },
+  { path: "/leaderboard/:code/battles", title: "battleLeaderboard", page: BattleBoardPage, public: true },
   { path: "/owner", title: "owner", page: OwnerIndexPage },
   { path: "/new-task", title: "newTask", page: CreateTaskPage },
   { path: "/owner/:code", title: "ownerTask", page: OwnerTaskPage },

@@ -1,7 +1,10 @@
 """Side-by-side battles in the PWA (issue #31 point 1): on a 360 px phone, an annotator sends one prompt to a battle
 task whose round targets the demo model and a copy under another name; both anonymous sides ("Model A", "Model B")
-stream at once and finish, no model is named on the page before the vote, the vote ("A is better") reveals each side's
-model and is stored once; nothing overflows and axe finds nothing."""
+stream at once and finish, no model is named on the page before the vote, the vote (each side rated on the task's
+form, then "A is better") reveals each side's model and is stored once with its ratings; the battle leaderboard page
+draws each model's interval (its numbers also as text) and the win-rate table; back on the battle, "Continue with Model
+A (name)" opens the chat on that side's conversation, which takes the next message and links back to the battles;
+nothing overflows and axe finds nothing."""
 
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ def demos(stack, target_models):
 
 def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app_url, launch, profile, demos, axe_available):  # noqa: F811
     demo, second = demos
-    config = generative_config(battle={"votes_per_user_per_day": 5})
+    config = generative_config(battle={"votes_per_user_per_day": 5, "rating_field": "quality"})
+    config["validator_fields"] = [{"name": "quality", "display_name": "How good is the reply?", "type": "rating", "scale": 5}]
     _in_thread(lambda: generative_task(api, "arenaphone", demo, config, also=(second,)))
     page = launch(profile, **PHONE).new_page()
     sign_up(page, app_url, "arena-phone")
@@ -39,6 +43,8 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     expect(page.locator(".chat-brief .context-text")).to_have_text("A quiz about European capitals.")
     expect(page.get_by_role("link", name="Chat with one model instead")).to_be_visible()
 
+    # One prompt, every model answers it: no "1 message left" here.
+    expect(page.get_by_test_id("messages-left")).to_have_text("Every model answers this one prompt.")
     page.get_by_label("Your message").fill("What is the capital of France?")
     page.get_by_role("button", name="Send").click()
     sides = page.get_by_test_id("battle-side")
@@ -65,12 +71,18 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     assert axe_violations(page) == []
 
     # The vote: labelled choices with 44 px targets, "A is better" sent.
-    choices = page.locator(".battle-vote .choice")
+    choices = page.locator(".battle-vote > fieldset:not(.battle-ratings) .choice")
     expect(choices).to_have_text(["A is better", "B is better", "Tie", "Both are bad"])
     for choice in choices.all():
         box = choice.bounding_box()
         assert box and box["height"] >= 44, box
+    # Each side rated on the task's form (a rating is asked of every side before the vote goes out).
+    expect(page.locator(".battle-ratings > legend")).to_have_text("Rate each reply: How good is the reply?")
     page.get_by_role("radio", name="A is better").check()
+    page.get_by_role("button", name="Vote").click()
+    expect(page.locator("#battle-vote-error")).to_have_text("Rate every reply first.")
+    page.get_by_role("group", name="Model A").get_by_role("radio", name="4").check()
+    page.get_by_role("group", name="Model B").get_by_role("radio", name="2").check()
     page.get_by_role("button", name="Vote").click()
 
     # The names revealed under each side, the focus on the result's heading, "New battle" offered.
@@ -83,8 +95,56 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     expect(sides.nth(0).locator(".battle-reveal")).to_contain_text("Model A was ")
     [vote] = sql("SELECT choice FROM battle_votes")
     assert str(vote["choice"]).upper() == "A", vote
+    assert [r["rating"] for r in sql("SELECT rating FROM battle_sides ORDER BY position")] == [4.0, 2.0]
+    expect(page.get_by_test_id("battle-ratings-given")).to_contain_text("Model A: rated 4")
+    first = next(text for text in reveals.all_text_contents() if text.startswith("Model A was "))
+    first_name = re.fullmatch(r"Model A was (\S+)( \(version .+\))?", first).group(1)
+    continue_a = page.get_by_role("button", name=f"Continue with Model A ({first_name})")
+    expect(continue_a).to_be_visible()
+    expect(page.get_by_test_id("battle-continue")).to_have_count(1)  # only the side voted for
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert axe_violations(page) == []
+
+    # The battle leaderboard: a card per model with its interval drawn and its numbers as text, the win-rate table.
+    page.get_by_role("link", name="See the leaderboard").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Battle leaderboard: arenaphone")
+    cards = page.get_by_test_id("board-model")
+    expect(cards).to_have_count(2)
+    expect(cards.nth(0)).to_have_attribute("data-name", first_name)
+    expect(cards.nth(0).get_by_test_id("board-rating")).to_have_text(re.compile(r"Rating [\d,]+ \(95% interval [\d,]+ to [\d,]+\)"))
+    for i in range(2):
+        bar = cards.nth(i).locator(".range").bounding_box()
+        assert bar and bar["width"] > 0 and bar["height"] > 0, bar
+    expect(cards.nth(0)).to_contain_text("Wins1")
+    matrix = page.get_by_test_id("board-matrix")
+    expect(matrix.locator("thead th[scope=col]")).to_have_count(3)
+    expect(matrix.locator("tbody th[scope=row]")).to_have_text([first_name, next(n for n in (demo, second) if n != first_name)])
+    expect(matrix.locator("tbody tr").nth(0).locator("td").nth(1)).to_have_text("100%")
+    page.get_by_label("Round").select_option(label="Round 1")
+    expect(cards).to_have_count(2)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert axe_violations(page) == []
+
+    # Back on the battle (the draft resumes it): continue with Model A in the chat, which takes the next message.
+    page.go_back()
+    continue_a.click()
+    expect(page).to_have_url(re.compile(r"#/tasks/arenaphone\?mode=chat$"))
+    expect(page.get_by_test_id("author-message")).to_have_count(1)
+    expect(page.get_by_test_id("author-message").first).to_contain_text("What is the capital of France?")
+    expect(page.get_by_test_id("messages-left")).to_contain_text("2")
+    page.get_by_label("Your message").fill("And of Germany?")
+    page.get_by_role("button", name="Send").click()
+    expect(page.get_by_test_id("model-reply")).to_have_count(2)
+    expect(page.get_by_test_id("model-reply").nth(1)).to_have_attribute("data-status", "DONE", timeout=60_000)
+    [turns] = sql(
+        "SELECT count(*) AS n FROM conversation_turns t JOIN battle_continuations k ON true "
+        "JOIN battle_sides s ON s.battle = k.battle AND s.position = k.position WHERE t.conversation = s.conversation"
+    )
+    assert turns["n"] == 2, turns
+    expect(page.get_by_role("link", name="Back to the battles")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("link", name="Back to the battles").click()
+    expect(page.get_by_test_id("battle-result")).to_be_visible()
 
     page.get_by_role("button", name="New battle").last.click()
     expect(page.get_by_label("Your message")).to_be_visible()

@@ -32,8 +32,10 @@ export interface BattleDraft {
   message: string;
   /** A prompt sent without an answer: sent again with the same UUID, the server starts one battle. */
   pending: { clientId: string; message: string } | null;
-  /** The vote's UUID and choice, kept until its answer arrived (a resend returns the stored vote). */
-  vote: { clientId: string; choice: string } | null;
+  /** The vote's UUID, choice and ratings, kept until its answer arrived (a resend returns the stored vote). */
+  vote: { clientId: string; choice: string | null; ratings?: number[] | null } | null;
+  /** continueBattle's UUID and side, kept until its answer arrived (a resend answers the same conversation). */
+  continued?: { clientId: string; side: string } | null;
 }
 
 /** The chat's part of a draft (its input fields and explanation are the draft's `fields` and `explanation`). */

@@ -25,22 +25,21 @@ import { localizeTask } from "../i18n/taskText";
 import { online, reconnected } from "../lib/network";
 import { useObservable } from "../lib/observable";
 import { newClientId } from "../lib/uuid";
-import { href } from "../router";
+import { href, navigate } from "../router";
 import { contextTitles } from "../tasks/config";
 import { loadTasks } from "../tasks/store";
 import { BubbleText } from "../transcript/Bubble";
 import {
-  announceSide, applySideChunk, canVote, choiceLabel, rereadBattle, revealText, voteOptions, withSide, writingSides,
-  type Announcement, type Battle, type BattleChoice, type BattleSide,
+  announceSide, applySideChunk, canVote, completeRatings, ratingSpec, refusalText, rereadBattle, revealText, voteOptions,
+  withSide, writingSides, type Announcement, type Battle, type BattleChoice, type BattleSide,
 } from "./battle";
-import { BATTLE, START_BATTLE, VOTE_BATTLE } from "./documents";
+import { BATTLE, CONTINUE_BATTLE, START_BATTLE, VOTE_BATTLE } from "./documents";
+import { BattleResult, RESULT_ID, SideRatings } from "./VoteParts";
 import { BATTLE_TEXT as T } from "./text";
 import "../annotate/annotate.css";
 import "../chat/chat.css";
 import "../transcript/bubbles.css";
 import "./battle.css";
-
-const RESULT_ID = "battle-result-title";
 
 export function emptyBattle(): BattleDraft {
   return { battleId: null, message: "", pending: null, vote: null };
@@ -57,6 +56,7 @@ export function BattlePage({ task }: { task: Task }) {
   const locale = currentLocale();
   const local = useMemo(() => localizeTask(task), [task, locale]);
   const settings = useMemo(() => generativeOf(task.config), [task.config]);
+  const rating = useMemo(() => ratingSpec(task.config), [task.config]);
   const key = draftKey(username, task.code, round.id);
 
   const [draft, setDraft] = useState<Draft | null>(null);
@@ -73,6 +73,9 @@ export function BattlePage({ task }: { task: Task }) {
   const [voting, setVoting] = useState(false);
   const [choice, setChoice] = useState<BattleChoice | null>(null);
   const [voteError, setVoteError] = useState("");
+  const [ratings, setRatings] = useState<Record<string, number | null>>({});
+  const [continuing, setContinuing] = useState<string | null>(null);
+  const [continueError, setContinueError] = useState("");
   const [briefOpen, setBriefOpen] = useState(true);
 
   const state = draft?.battle ?? emptyBattle();
@@ -209,7 +212,7 @@ export function BattlePage({ task }: { task: Task }) {
 
   function refused(result: ErrorResult): string {
     if (result.__typename === "RoundClosedError") void loadTasks();
-    return result.message;
+    return refusalText(result);
   }
 
   async function send() {
@@ -277,24 +280,35 @@ export function BattlePage({ task }: { task: Task }) {
     if (!current || voting || !canVote(current)) return;
     const kept = draftRef.current?.battle?.vote;
     const chosen = choice ?? (kept?.choice as BattleChoice | undefined) ?? null;
-    if (!chosen) {
+    // A task that rates each side: every side rated; the choice may then be left to the ratings.
+    const given = rating ? completeRatings(current.sides, ratings) : null;
+    if (rating && !given) {
+      setVoteError(T.rateEvery);
+      document.querySelector<HTMLInputElement>(".battle-rating input")?.focus();
+      return;
+    }
+    if (!chosen && !given) {
       setVoteError(T.chooseVote);
       document.querySelector<HTMLInputElement>('input[name="battle-choice"]')?.focus();
       return;
     }
-    // The same choice sent again after no answer keeps its UUID: the vote is stored once.
-    const pending = kept?.choice === chosen ? kept : { clientId: newClientId(), choice: chosen };
+    // The same vote sent again after no answer keeps its UUID: it is stored once.
+    const same = kept && kept.choice === chosen && JSON.stringify(kept.ratings ?? null) === JSON.stringify(given);
+    const pending = same ? kept : { clientId: newClientId(), choice: chosen, ratings: given };
     changeBattle({ vote: pending });
     setVoteError("");
     setVoting(true);
     try {
-      const { voteBattle: answer } = await request(VOTE_BATTLE, { input: { battleId: current.id, clientId: pending.clientId, choice: chosen } });
+      const { voteBattle: answer } = await request(VOTE_BATTLE, {
+        input: { battleId: current.id, clientId: pending.clientId, choice: chosen, ratings: given },
+      });
       if (answer.__typename === "BattleVoted") {
         setBattle(rereadBattle(battleRef.current, answer.battle));
         changeBattle({ vote: null });
         requestAnimationFrame(() => document.getElementById(RESULT_ID)?.focus());
       } else {
-        setVoteError(refused(answer));
+        const fields = answer.fields?.map((f) => f.message).join(" ");
+        setVoteError(fields ? `${answer.message} ${fields}` : refused(answer));
         if (answer.__typename !== "RateLimitedError") changeBattle({ vote: null });
         if (answer.__typename === "ConflictError") void refresh(current.id);
       }
@@ -305,8 +319,43 @@ export function BattlePage({ task }: { task: Task }) {
     }
   }
 
+  /** Go on talking to a side the author preferred: its conversation becomes the draft's chat, opened in chat mode. */
+  async function continueWith(side: BattleSide) {
+    const current = battleRef.current;
+    if (!current || continuing) return;
+    const kept = draftRef.current?.battle?.continued;
+    const pending = kept?.side === side.label ? kept : { clientId: newClientId(), side: side.label };
+    changeBattle({ continued: pending });
+    setContinueError("");
+    setContinuing(side.label);
+    try {
+      const { continueBattle: answer } = await request(CONTINUE_BATTLE, {
+        input: { battleId: current.id, clientId: pending.clientId, side: side.label },
+      });
+      if (answer.__typename === "BattleContinued") {
+        const d = draftRef.current;
+        if (!d) return;
+        const chat = { conversationId: answer.conversation.id, message: "", pending: null, categories: [], modelFailed: null, submitClientId: null, result: null };
+        const next = { ...d, chat, battle: { ...(d.battle ?? emptyBattle()), continued: null }, updatedAt: Date.now() };
+        draftRef.current = next;
+        await saveDraft(next);
+        navigate(`/tasks/${task.code}?mode=chat`);
+      } else {
+        setContinueError(refused(answer));
+        if (answer.__typename !== "RateLimitedError") changeBattle({ continued: null });
+        if (answer.__typename === "ConflictError") void refresh(current.id);
+      }
+    } catch (error) {
+      setContinueError(describeError(error));
+    } finally {
+      setContinuing(null);
+    }
+  }
+
   function newBattle() {
     setBattle(null);
+    setRatings({});
+    setContinueError("");
     setAnnouncements([]);
     setNotice("");
     setVoteError("");
@@ -334,7 +383,10 @@ export function BattlePage({ task }: { task: Task }) {
         {!currentToken() && (
           <p class="note">{AT.sessionExpiredBefore} <a href={href("/login?next=" + encodeURIComponent(`/tasks/${task.code}`))}>{AT.sessionExpiredLink}</a> {AT.sessionExpiredAfter}</p>
         )}
-        <p><a href={href(`/tasks/${task.code}?mode=chat`)}>{T.chatInstead}</a></p>
+        <p>
+          <a href={href(`/tasks/${task.code}?mode=chat`)}>{T.chatInstead}</a>{" · "}
+          <a href={href(`/leaderboard/${encodeURIComponent(task.code)}/battles`)}>{T.leaderboard}</a>
+        </p>
       </header>
       <Brief
         open={briefOpen}
@@ -369,6 +421,7 @@ export function BattlePage({ task }: { task: Task }) {
               message={state.message}
               maxLength={settings.maxMessageLength}
               left={1}
+              leftText={T.composerNote}
               error={composerError}
               blockHint={blockHint}
               canSend={isOnline && !!draft?.context}
@@ -390,6 +443,10 @@ export function BattlePage({ task }: { task: Task }) {
 
       {battle && !voted && (
         <form class="card battle-vote" noValidate onSubmit={(event) => { event.preventDefault(); void vote(); }}>
+          {rating && (
+            <SideRatings spec={rating} sides={battle.sides} values={ratings} disabled={!canVote(battle)}
+              onChange={(label, value) => { setRatings((r) => ({ ...r, [label]: value })); setVoteError(""); }} />
+          )}
           <fieldset aria-describedby={voteError ? "battle-vote-error" : canVote(battle) ? undefined : "battle-vote-wait"}>
             <legend>{T.voteLegend}</legend>
             {!canVote(battle) && <p class="hint" id="battle-vote-wait">{T.voteWait}</p>}
@@ -414,16 +471,8 @@ export function BattlePage({ task }: { task: Task }) {
       )}
 
       {battle && voted && (
-        <section class="card battle-result" aria-labelledby={RESULT_ID} data-testid="battle-result">
-          <h2 id={RESULT_ID} tabIndex={-1}>{T.resultTitle}</h2>
-          <p data-testid="battle-choice">{T.youChose(choiceLabel(voted.choice, battle.sides.length))}</p>
-          <ul class="battle-reveals">
-            {battle.sides.map((side) => <li key={side.turnId} dir="auto" data-testid="battle-reveal">{revealText(side)}</li>)}
-          </ul>
-          <div class="actions">
-            <button type="button" class="primary" onClick={newBattle} disabled={loadingContext || !isOnline}>{T.newBattle}</button>
-          </div>
-        </section>
+        <BattleResult battle={battle} taskCode={task.code} continuing={continuing} continueError={continueError}
+          canStart={!loadingContext && isOnline} online={isOnline} onContinue={(side) => void continueWith(side)} onNewBattle={newBattle} />
       )}
 
       {/* Each side, once, when its reply is complete (the replies themselves are not live). */}

@@ -3,9 +3,10 @@ import { activateCatalog } from "../i18n/runtime";
 import es from "../i18n/locales/es";
 import type { ReplyChunk } from "../chat/stream";
 import {
-  announceSide, applySideChunk, canVote, choiceLabel, rereadBattle, revealText, voteOptions, withSide, writingSides,
-  type Battle, type BattleSide,
+  announceSide, applySideChunk, canVote, choiceLabel, completeRatings, continuableSides, continueText, ratingHint, ratingSpec,
+  ratingValues, refusalText, rereadBattle, revealText, voteOptions, withSide, writingSides, type Battle, type BattleSide,
 } from "./battle";
+import type { TaskConfig } from "../api/types";
 import { hasBattle } from "./config";
 
 afterEach(() => activateCatalog("en", null));
@@ -93,5 +94,43 @@ describe("hasBattle", () => {
     expect(hasBattle({ kind: "generative", generative: { goal: "g", battle: {} } } as never)).toBe(true);
     expect(hasBattle({ kind: "generative", generative: { goal: "g" } } as never)).toBe(false);
     expect(hasBattle({ kind: "classification", generative: { battle: {} } } as never)).toBe(false);
+  });
+});
+
+describe("rating each side and going on with one", () => {
+  const config = (battle: Record<string, unknown>, fields: unknown[]) =>
+    ({ kind: "generative", generative: { battle }, validator_fields: fields }) as unknown as TaskConfig;
+
+  it("finds the battle's rating field on the task's form", () => {
+    const spec = ratingSpec(config({ rating_field: "quality" }, [{ name: "quality", type: "rating", scale: 4 }]))!;
+    expect([spec.name, ratingValues(spec)]).toEqual(["quality", [1, 2, 3, 4]]);
+    expect(ratingHint(spec)).toBe("From 1 (worst) to 4 (best).");
+    const number = ratingSpec(config({ rating_field: "score" }, [{ name: "score", type: "number", min: 0, max: 10 }]))!;
+    expect([ratingValues(number), ratingHint(number)]).toEqual([null, "From 0 to 10, higher is better."]);
+    expect(ratingSpec(config({}, [{ name: "quality", type: "rating" }]))).toBeNull();
+    expect(ratingSpec(config({ rating_field: "notes" }, [{ name: "notes", type: "text" }]))).toBeNull();
+  });
+
+  it("sends ratings only once every side has one", () => {
+    const sides = [side("A"), side("B")];
+    expect(completeRatings(sides, { A: 2, B: 5 })).toEqual([2, 5]);
+    expect(completeRatings(sides, { A: 2 })).toBeNull();
+    expect(completeRatings(sides, { A: 2, B: null })).toBeNull();
+    expect(completeRatings(sides, { A: 2, B: Number.NaN })).toBeNull();
+  });
+
+  it("offers the continuable sides of a voted battle by label and name", () => {
+    const voted = battle({
+      vote: { choice: "B", createdAt: "2026-11-28T05:01:00Z" },
+      sides: [side("A", { modelName: "m1", continuable: false }), side("B", { modelName: "m2", continuable: true })],
+    });
+    expect(continuableSides(voted).map(continueText)).toEqual(["Continue with Model B (m2)"]);
+    expect(continuableSides(battle({ sides: [side("A", { continuable: true })] }))).toEqual([]);
+  });
+
+  it("says how long to wait after a rate limit", () => {
+    expect(refusalText({ __typename: "RateLimitedError", code: "RATE_LIMITED", message: "Too many messages.", retryAfterSeconds: 41.2 }))
+      .toBe("Too many messages. Try again in 42 s.");
+    expect(refusalText({ __typename: "ConflictError", code: "CONFLICT", message: "No." })).toBe("No.");
   });
 });

@@ -4,7 +4,9 @@
  * (once per side, when its reply is complete, never per token), when a vote may be sent, the vote choices' labels and
  * the names revealed after the vote.
  */
+import type { ErrorResult, TaskConfig } from "../api/types";
 import type { ReplyChunk, ReplyStatus } from "../chat/stream";
+import { fieldTitle, parseValidatorFields, type FieldSpec } from "../forms/specs";
 import { BATTLE_TEXT as T } from "./text";
 
 export type BattleChoice = "A" | "B" | "C" | "D" | "TIE" | "BOTH_BAD";
@@ -19,6 +21,12 @@ export interface BattleSide {
   modelVersion: string | null;
   /** The reply reached the platform's length bound (known from its stream's end only). */
   truncated?: boolean;
+  /** The author's rating of this side on the task's form, given with the vote. */
+  rating?: number | null;
+  /** After the vote: the author may go on talking to this side (continueBattle). */
+  continuable?: boolean;
+  /** Once continued: its conversation. */
+  conversationId?: string | null;
 }
 
 export interface Battle {
@@ -30,6 +38,8 @@ export interface Battle {
   choices: BattleChoice[];
   votable: boolean;
   vote: { choice: BattleChoice; createdAt: string } | null;
+  /** The task's validator field each side is rated in with the vote; null when it rates none. */
+  ratingField?: string | null;
   sides: BattleSide[];
 }
 
@@ -118,4 +128,53 @@ export function announceSide(log: Announcement[], before: BattleSide | undefined
   const text = sideAnnouncement(after);
   if (text === null || log.some((a) => a.key === after.turnId)) return log;
   return [...log, { key: after.turnId, text }].slice(-KEPT_ANNOUNCEMENTS);
+}
+
+// ---- Ratings, continuing, refusals ----------------------------------------------------------------------------------
+
+/** The form field each side is rated in (`generative.battle.rating_field`, a rating or number validator field), or
+ * null when the task rates no side. */
+export function ratingSpec(config: TaskConfig): FieldSpec | null {
+  const g = (config as Record<string, unknown>).generative;
+  const b = typeof g === "object" && g !== null ? (g as Record<string, unknown>).battle : null;
+  const name = typeof b === "object" && b !== null ? (b as Record<string, unknown>).rating_field : null;
+  if (typeof name !== "string") return null;
+  const spec = parseValidatorFields(config).find((f) => f.name === name);
+  return spec && (spec.type === "rating" || spec.type === "number") ? spec : null;
+}
+
+/** The values a rating control offers: 1..scale for a rating field; null for a number field (a number input). */
+export function ratingValues(spec: FieldSpec): number[] | null {
+  return spec.type === "rating" ? Array.from({ length: spec.scale }, (_, i) => i + 1) : null;
+}
+
+/** What the rating control says about its range: "1 (worst) to 5 (best)", or a number field's range. */
+export function ratingHint(spec: FieldSpec): string {
+  if (spec.type === "rating") return T.rateScale(spec.scale);
+  return T.rateRange(spec.min ?? 0, spec.max ?? 0);
+}
+
+export function ratingName(spec: FieldSpec): string {
+  return fieldTitle(spec);
+}
+
+/** The ratings to send (one per side, in order) once every side has one; null while one is missing. */
+export function completeRatings(sides: BattleSide[], ratings: Record<string, number | null | undefined>): number[] | null {
+  const values = sides.map((s) => ratings[s.label]);
+  return values.every((v): v is number => typeof v === "number" && Number.isFinite(v)) ? values : null;
+}
+
+/** "Continue with Model A (name)": a continuable side once the battle is voted (its name is then known). */
+export function continueText(side: BattleSide): string {
+  return T.continueWith(side.label, side.modelName ?? "");
+}
+
+export function continuableSides(battle: Battle | null): BattleSide[] {
+  return battle?.vote ? battle.sides.filter((s) => s.continuable) : [];
+}
+
+/** A refusal as shown: its message, and for a rate limit the seconds to wait. */
+export function refusalText(result: ErrorResult & { retryAfterSeconds?: number | null }): string {
+  const wait = result.__typename === "RateLimitedError" ? result.retryAfterSeconds : null;
+  return typeof wait === "number" && wait > 0 ? `${result.message} ${T.retryIn(Math.ceil(wait))}` : result.message;
 }

@@ -2,12 +2,14 @@
 import type { Document } from "../api/documents";
 import type { ErrorResult } from "../api/types";
 import type { Battle, BattleChoice } from "./battle";
+import type { Conversation } from "../chat/stream";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
-const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
-const BATTLE_FIELDS = `id roundId contextId prompt createdAt choices votable vote { choice createdAt }
-  sides { label turnId reply status error modelName modelVersion }`;
+const BASE_ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
+const ERROR_FIELDS = `${BASE_ERROR_FIELDS} ... on RateLimitedError { retryAfterSeconds }`;
+const BATTLE_FIELDS = `id roundId contextId prompt createdAt choices votable vote { choice createdAt } ratingField
+  sides { label turnId reply status error modelName modelVersion rating continuable conversationId }`;
 
 export interface BattleStarted {
   __typename: "BattleStarted";
@@ -31,7 +33,23 @@ export interface StartBattleInput {
 export interface VoteBattleInput {
   battleId: string;
   clientId: string;
-  choice: BattleChoice;
+  /** Null only with ratings: the server takes the side rated highest (equal ratings: a tie). */
+  choice: BattleChoice | null;
+  /** A task with a rating field: each side's rating, in side order. */
+  ratings: number[] | null;
+}
+
+export interface BattleContinued {
+  __typename: "BattleContinued";
+  duplicate: boolean;
+  battle: Battle;
+  conversation: Pick<Conversation, "id">;
+}
+
+export interface ContinueBattleInput {
+  battleId: string;
+  clientId: string;
+  side: string;
 }
 
 export const BATTLE = doc<{ battle: Battle }, { id: string }>(`query Battle($id: ID!) { battle(id: $id) { ${BATTLE_FIELDS} } }`);
@@ -46,4 +64,9 @@ export const VOTE_BATTLE = doc<{ voteBattle: BattleVoted | ErrorResult }, { inpu
     ... on BattleVoted { duplicate battle { ${BATTLE_FIELDS} } } } }`,
 );
 
-export const BATTLE_DOCUMENTS = { BATTLE, START_BATTLE, VOTE_BATTLE };
+export const CONTINUE_BATTLE = doc<{ continueBattle: BattleContinued | ErrorResult }, { input: ContinueBattleInput }>(
+  `mutation ContinueBattle($input: ContinueBattleInput!) { continueBattle(input: $input) { ${BASE_ERROR_FIELDS}
+    ... on BattleContinued { duplicate conversation { id } battle { ${BATTLE_FIELDS} } } } }`,
+);
+
+export const BATTLE_DOCUMENTS = { BATTLE, START_BATTLE, VOTE_BATTLE, CONTINUE_BATTLE };

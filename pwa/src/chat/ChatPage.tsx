@@ -27,6 +27,7 @@ import { href } from "../router";
 import { contextTitles, humanize } from "../tasks/config";
 import { loadTasks } from "../tasks/store";
 import { generativeOf } from "./config";
+import { hasBattle } from "../battle/config";
 import {
   CONVERSATION, CONVERSATION_EXAMPLE, REPLY_STREAM, RETRY_REPLY, SEND_MESSAGE, STOP_REPLY, SUBMIT_CONVERSATION,
   type ConversationSubmitted,
@@ -456,6 +457,13 @@ export function ChatPage({ task }: { task: Task }) {
         {task.description && <p class="lead" dir="auto" data-testid="task-description">{task.description}</p>}
         {!currentToken() && (
           <p class="note">{AT.sessionExpiredBefore} <a href={href("/login?next=" + encodeURIComponent(`/tasks/${task.code}`))}>{AT.sessionExpiredLink}</a> {AT.sessionExpiredAfter}</p>
+        )}
+        {/* A battle task's chat mode (?mode=chat): the way back to its battles, and their leaderboard. */}
+        {hasBattle(task.config) && (
+          <p data-testid="chat-battle-links">
+            <a href={href(`/tasks/${task.code}`)}>{T.backToBattles}</a>{" · "}
+            <a href={href(`/leaderboard/${encodeURIComponent(task.code)}/battles`)}>{T.battleLeaderboard}</a>
+          </p>
         )}
       </header>
       <div class="columns">

@@ -10,6 +10,8 @@ export function Composer(props: {
   message: string;
   maxLength: number;
   left: number;
+  /** Instead of "n messages left" (a battle's one prompt: every model answers it). */
+  leftText?: string;
   error: string | null;
   blockHint: string;
   canSend: boolean;
@@ -53,7 +55,7 @@ export function Composer(props: {
         <span id="chat-count" class={used > maxLength ? "error" : "hint"} data-testid="chat-count">
           {T.charCount(used, maxLength)}
         </span>
-        <span id="chat-left" class="hint" data-testid="messages-left">{T.messagesLeft(props.left)}</span>
+        <span id="chat-left" class="hint" data-testid="messages-left">{props.leftText ?? T.messagesLeft(props.left)}</span>
       </div>
       {error && <p class="field-error" id="chat-message-error">{error}</p>}
       <div class="actions composer-actions">

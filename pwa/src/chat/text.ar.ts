@@ -96,4 +96,6 @@ export const chat: Translation<typeof CHAT_EN> = {
   cancel: "إلغاء",
   conversationGone: "لم تعد تلك المحادثة متاحة؛ ابدأ محادثة جديدة.",
   submittedNote: "أُرسلت هذه المحادثة.",
+  backToBattles: "العودة إلى المقارنات",
+  battleLeaderboard: "ترتيب المقارنات",
 };

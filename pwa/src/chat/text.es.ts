@@ -73,4 +73,6 @@ export const chat: Translation<typeof CHAT_EN> = {
   cancel: "Cancelar",
   conversationGone: "Esa conversación ya no está disponible; empieza una nueva.",
   submittedNote: "Esta conversación está entregada.",
+  backToBattles: "Volver a las batallas",
+  battleLeaderboard: "Clasificación de batallas",
 };

@@ -73,4 +73,6 @@ export const chat: Translation<typeof CHAT_EN> = {
   cancel: "Annuler",
   conversationGone: "Cette conversation n’est plus disponible ; commencez-en une nouvelle.",
   submittedNote: "Cette conversation est soumise.",
+  backToBattles: "Retour aux batailles",
+  battleLeaderboard: "Classement des batailles",
 };

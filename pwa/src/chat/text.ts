@@ -80,6 +80,8 @@ export const CHAT_EN = {
   cancel: "Cancel",
   conversationGone: "That conversation is no longer available; start a new one.",
   submittedNote: "This conversation is submitted.",
+  backToBattles: "Back to the battles",
+  battleLeaderboard: "Battle leaderboard",
 } as const;
 
 export const CHAT_TEXT = localized("chat", CHAT_EN);

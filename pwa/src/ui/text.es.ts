@@ -30,7 +30,7 @@ export const shell: Translation<typeof SHELL_EN> = {
   toTasks: "Ir a las tareas",
   titles: {
     tasks: "Tareas", annotate: "Anotar", validate: "Validar", examples: "Mis ejemplos", outbox: "Bandeja de salida", models: "Modelos",
-    model: "Modelo", leaderboards: "Clasificaciones", leaderboard: "Clasificación", owner: "Tus tareas", newTask: "Crear una tarea",
+    model: "Modelo", leaderboards: "Clasificaciones", leaderboard: "Clasificación", battleLeaderboard: "Clasificación de batallas", owner: "Tus tareas", newTask: "Crear una tarea",
     ownerTask: "Propietario de la tarea", campaigns: "Campañas", campaign: "Campaña", browse: "Explorar ejemplos", flags: "Cola de reportes",
     webhooks: "Webhooks", settings: "Ajustes de la tarea", inbox: "Notificaciones", adminUsers: "Usuarios · Administración",
     adminApprovals: "Aprobación de tareas · Administración", adminModels: "Modelos · Administración", adminAudit: "Registro de auditoría · Administración",

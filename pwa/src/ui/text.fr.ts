@@ -30,7 +30,7 @@ export const shell: Translation<typeof SHELL_EN> = {
   toTasks: "Aller aux tâches",
   titles: {
     tasks: "Tâches", annotate: "Annoter", validate: "Valider", examples: "Mes exemples", outbox: "Boîte d’envoi", models: "Modèles",
-    model: "Modèle", leaderboards: "Classements", leaderboard: "Classement", owner: "Vos tâches", newTask: "Créer une tâche",
+    model: "Modèle", leaderboards: "Classements", leaderboard: "Classement", battleLeaderboard: "Classement des batailles", owner: "Vos tâches", newTask: "Créer une tâche",
     ownerTask: "Propriétaire de la tâche", campaigns: "Campagnes", campaign: "Campagne", browse: "Parcourir les exemples",
     flags: "File des signalements", webhooks: "Webhooks", settings: "Paramètres de la tâche", inbox: "Notifications",
     adminUsers: "Utilisateurs · Administration", adminApprovals: "Approbation des tâches · Administration",

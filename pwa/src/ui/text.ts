@@ -32,7 +32,7 @@ export const SHELL_EN = {
   // Page titles (routes.tsx), by route
   titles: {
     tasks: "Tasks", annotate: "Annotate", validate: "Validate", examples: "My examples", outbox: "Outbox", models: "Models",
-    model: "Model", leaderboards: "Leaderboards", leaderboard: "Leaderboard", owner: "Your tasks", newTask: "Create a task",
+    model: "Model", leaderboards: "Leaderboards", leaderboard: "Leaderboard", battleLeaderboard: "Battle leaderboard", owner: "Your tasks", newTask: "Create a task",
     ownerTask: "Task owner", campaigns: "Campaigns", campaign: "Campaign", browse: "Browse examples", flags: "Flag queue",
     webhooks: "Webhooks", settings: "Task settings", inbox: "Notifications", adminUsers: "Users · Admin",
     adminApprovals: "Task approvals · Admin", adminModels: "Models · Admin", adminAudit: "Audit log · Admin", join: "Join",

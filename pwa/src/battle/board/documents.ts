@@ -1,0 +1,21 @@
+/** The battle leaderboard's GraphQL documents (checked against schema.graphql by board.test.ts). */
+import type { Document } from "../../api/documents";
+import type { Board } from "./board";
+
+const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
+
+export interface BoardTask {
+  name: string;
+  rounds: { edges: { node: { id: string; number: number } }[] };
+}
+
+export const BOARD_TASK = doc<{ task: BoardTask | null }, { code: string }>(
+  `query BattleBoardTask($code: String!) { task(code: $code) { name rounds(first: 100) { edges { node { id number } } } } }`,
+);
+
+export const BATTLE_BOARD = doc<{ battleLeaderboard: Board }, { code: string; roundId: string | null }>(
+  `query BattleBoard($code: String!, $roundId: ID) { battleLeaderboard(taskCode: $code, roundId: $roundId) {
+    votes rounds seed winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }`,
+);
+
+export const BOARD_DOCUMENTS = { BOARD_TASK, BATTLE_BOARD };
