@@ -123,6 +123,8 @@ class Battle(Table, tablename="battles"):
     user = ForeignKey(User, index=True)  # its author, the only voter
     prompt = Text()
     created_at = Timestamptz(default=TimestamptzNow())
+    # A check battle (gold): the position of its check side, an owner's reply no model wrote (battles/checks.py).
+    check_position = Integer(null=True, default=None)
 
 
 class BattleSide(Table, tablename="battle_sides"):

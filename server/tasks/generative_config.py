@@ -63,6 +63,32 @@ class RatingRule(_Strict):
         return value
 
 
+MAX_CHECK_REPLIES = 200
+MAX_CHECK_REPLY_CHARS = 4000
+
+
+class BattleChecks(_Strict):
+    """Check battles (gold; docs/design.md §4.1d): at `rate`, one side of a battle is not a model but one of the owner's
+    `replies`, written to answer no prompt (off-topic, empty of content), so any reader prefers a real reply to it.
+    Picking it (or a tie) is a wrong check answer; the validators' gold pause rule (`min_answers`, `threshold`) then
+    pauses a voter whose check accuracy falls below the threshold: their votes leave the ratings."""
+
+    rate: float = Field(gt=0.0, le=0.5)
+    replies: list[str] = Field(min_length=1, max_length=MAX_CHECK_REPLIES)
+    min_answers: int = Field(default=5, ge=1, le=1000)
+    threshold: float = Field(default=0.8, ge=0.0, le=1.0)
+
+    @field_validator("replies")
+    @classmethod
+    def _replies(cls, replies: list[str]) -> list[str]:
+        cleaned = [reply.strip() for reply in replies]
+        if any(not reply for reply in cleaned):
+            raise ValueError(tr("a check reply may not be empty"))
+        if any(len(reply) > MAX_CHECK_REPLY_CHARS for reply in cleaned):
+            raise ValueError(tr("a check reply is at most {count} characters", count=MAX_CHECK_REPLY_CHARS))
+        return cleaned
+
+
 class BattleConfig(_Strict):
     """Side-by-side battles (docs/design.md §4.1d): one prompt, `sides` anonymous targets answer it, the author votes
     blind, then the names are revealed. The votes feed the task's battle leaderboard (§4.3a)."""
@@ -77,6 +103,7 @@ class BattleConfig(_Strict):
     # A rating or number field of validator_fields the author rates each side in with the vote (higher is better);
     # checked against the form in TaskConfig. None: the vote is a choice only.
     rating_field: str | None = None
+    checks: BattleChecks | None = None
 
     @field_validator("rating_field")
     @classmethod

@@ -21,7 +21,7 @@ START = """mutation($i: StartBattleInput!) { startBattle(input: $i) { __typename
 READ = f"query($id: ID!) {{ battle(id: $id) {{ id prompt votable sides {{ {SIDES} }} }} }}"
 VOTE = f"""mutation($i: VoteBattleInput!) {{ voteBattle(input: $i) {{ __typename
   ... on BattleVoted {{ battle {{ sides {{ {SIDES} }} }} }} ... on Error {{ code message }} }} }}"""
-BOARD = """query($c: String!) { battleLeaderboard(taskCode: $c) { votes ballots countedBallots flaggedVoters repeats
+BOARD = """query($c: String!) { battleLeaderboard(taskCode: $c) { votes ballots countedBallots flaggedVoters pausedVoters repeats
   positionBias { sides label picked decisive } models { name rating lower upper battles } } }"""
 QUALITY = """query($c: String!) { taskQuality(taskCode: $c) {
   battleVoters { username votes decisive favourite favouriteShare pValue flagged } } }"""
@@ -119,3 +119,92 @@ def test_a_balanced_campaign_flags_a_voter_who_always_picks_a(stack, api, three_
     plain_owner, plain_round = generative_task(api, "arena_plain", demo, generative_config(max_tokens=3))
     refused = api(EXPORT, {"r": plain_round, "f": "PREFERENCES"}, token=plain_owner)["exportRound"]
     assert refused["__typename"] == "InputError" and refused["fields"][0]["field"] == "format", refused
+
+
+CHECKS = ["Bananas are rich in potassium.", "The train to Lyon leaves at nine from platform four."]
+CHECK_SIDES = "label reply modelName check continuable"
+CHECK_VOTE = f"""mutation($i: VoteBattleInput!) {{ voteBattle(input: $i) {{ __typename
+  ... on BattleVoted {{ battle {{ sides {{ {CHECK_SIDES} }} }} }} ... on Error {{ code message }} }} }}"""
+CHECK_QUALITY = """query($c: String!) { taskQuality(taskCode: $c) {
+  battleVoters { username votes checksAnswered checksRight checkAccuracy paused } } }"""
+REINSTATE = """mutation($c: String!, $u: String!) { reinstateBattleVoter(taskCode: $c, username: $u) { __typename
+  ... on BattleVoterReinstated { voter { username paused checksAnswered } } ... on Error { code message } } }"""
+CONTINUE = """mutation($i: ContinueBattleInput!) { continueBattle(input: $i) { __typename ... on Error { code message }
+  ... on InputError { fields { field message } } } }"""
+
+
+def _check_position(battle) -> int | None:
+    found = [i for i, side in enumerate(battle["sides"]) if side["reply"] in CHECKS]
+    assert len(found) <= 1, battle
+    return found[0] if found else None
+
+
+def test_check_battles_pause_a_voter_who_prefers_the_check_reply_until_reinstated(stack, api, three_targets):
+    demo, second, _ = three_targets
+    checks = {"rate": 0.5, "replies": CHECKS, "min_answers": 3, "threshold": 0.8}
+    config = generative_config(max_tokens=3, battle={"checks": checks, "votes_per_user_per_day": 100})
+    owner, round_id = generative_task(api, "arena_checks", demo, config, also=(second,))
+    careless, careful = api.sign_up("careless_voter"), api.sign_up("careful_voter")
+    context_id = api(NEXT_CONTEXT, {"r": round_id}, token=careful)["nextContext"]["id"]
+    seen_checks = {careless: 0, careful: 0}
+    rng = random.Random(8)
+    for i in range(60):
+        for token in (careless, careful):
+            if seen_checks[token] >= 3:
+                continue
+            battle = _battle(api, token, round_id, context_id, f"Prompt {i}: name a mountain.")
+            check = _check_position(battle)
+            if check is None:
+                choice = rng.choice("AB")  # reading voters: no position habit
+            else:
+                seen_checks[token] += 1
+                picked = check if token == careless else 1 - check
+                choice = "AB"[picked]
+            variables = {"i": {"battleId": battle["id"], "clientId": str(uuid.uuid4()), "choice": choice}}
+            voted = api(CHECK_VOTE, variables, token=token)["voteBattle"]
+            assert voted["__typename"] == "BattleVoted", voted
+            sides = voted["battle"]["sides"]
+            assert [side["check"] for side in sides] == [check == 0, check == 1], sides  # told after the vote
+            if check is not None:
+                assert sides[check]["modelName"] == "" and not sides[check]["continuable"]
+                refused = api(
+                    CONTINUE, {"i": {"battleId": battle["id"], "clientId": str(uuid.uuid4()), "side": "AB"[check]}}, token=token
+                )["continueBattle"]
+                assert refused["__typename"] in ("InputError", "ConflictError"), refused
+        if min(seen_checks.values()) >= 3:
+            break
+    assert seen_checks == {careless: 3, careful: 3}
+
+    # Three wrong check answers of three: paused; the careful voter is not.
+    stopped = api(
+        START,
+        {"i": {"roundId": round_id, "contextId": context_id, "clientId": str(uuid.uuid4()), "message": "Hi"}},
+        token=careless,
+    )
+    assert stopped["startBattle"]["__typename"] == "PermissionError" and "paused" in stopped["startBattle"]["message"], stopped
+    quality = {v["username"]: v for v in api(CHECK_QUALITY, {"c": "arena_checks"}, token=owner)["taskQuality"]["battleVoters"]}
+    assert {k: quality["careless_voter"][k] for k in ("checksAnswered", "checksRight", "checkAccuracy", "paused")} == {
+        "checksAnswered": 3,
+        "checksRight": 0,
+        "checkAccuracy": 0.0,
+        "paused": True,
+    }
+    assert quality["careful_voter"]["checkAccuracy"] == 1.0 and not quality["careful_voter"]["paused"]
+    board = api(BOARD, {"c": "arena_checks"})["battleLeaderboard"]
+    careful_votes = quality["careful_voter"]["votes"]
+    assert board["countedBallots"] == careful_votes and board["ballots"] == careful_votes + quality["careless_voter"]["votes"]
+    assert (board["flaggedVoters"], board["pausedVoters"]) == (0, 1)
+
+    # Only the owners reinstate; then the careless voter starts battles again.
+    assert api(REINSTATE, {"c": "arena_checks", "u": "careless_voter"}, token=careful)["reinstateBattleVoter"]["__typename"] in (
+        "PermissionError",
+        "NotFoundError",
+    )
+    missing = api(REINSTATE, {"c": "arena_checks", "u": "nobody_here"}, token=owner)["reinstateBattleVoter"]
+    assert missing["__typename"] == "NotFoundError", missing
+    back = api(REINSTATE, {"c": "arena_checks", "u": "careless_voter"}, token=owner)["reinstateBattleVoter"]
+    assert back == {
+        "__typename": "BattleVoterReinstated",
+        "voter": {"username": "careless_voter", "paused": False, "checksAnswered": 3},
+    }
+    _battle(api, careless, round_id, context_id, "Back again: name a lake.")

@@ -74,6 +74,7 @@ COUNTED = (
     "battle_sides",
     "battle_votes",
     "battle_continuations",
+    "battle_voter_reinstatements",
     "suggestions",
 )
 

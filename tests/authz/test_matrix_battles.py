@@ -28,13 +28,15 @@ ARENA = "mx_arena"
 TARGETS = [{"name": "generative_demo", "version": "1"}, {"name": "generative_demo_b", "version": "1"}]
 PROMPT = "Which city is the capital of France?"
 BATTLE = "id prompt vote { choice } sides { label reply status modelName }"
+CHECKS = {"rate": 0.01, "replies": ["Bananas are rich in potassium."], "min_answers": 3, "threshold": 0.8}
 
 
 @pytest.fixture(scope="module", autouse=True)
 def arena(world):
     created = world.api(
         f"mutation($i: CreateTaskInput!) {{ createTask(input: $i) {{ __typename {ERR} }} }}",
-        {"i": {"code": ARENA, "name": "Matrix arena", "config": generative_config(battle={})}},
+        # Check battles on (reinstateBattleVoter has a paused voter to act on), rarely enough for startBattle's cells.
+        {"i": {"code": ARENA, "name": "Matrix arena", "config": generative_config(battle={"checks": CHECKS})}},
         token=world.bearer["admin"],
     )
     assert created["createTask"]["__typename"] == "TaskCreated", created
@@ -181,6 +183,35 @@ def _check_voted(world, principal, value, variables):
     same(_battle_state(world, variables)[0][0]["user"], world.user_pk[world.self_of(principal)])
 
 
+def _paused_voter(world, principal):
+    """A fresh voter with three votes for the check side of check battles in the arena: paused by its rule (3, 0.8)."""
+    name = world.unique("paused-voter-")
+    user = run_sql(
+        "INSERT INTO users (username, email, password_hash, is_admin) VALUES ($1, NULL, '!', false) RETURNING id", name
+    )[0]["id"]
+    for _ in range(3):
+        battle = run_sql(
+            'INSERT INTO battles (client_id, round, context, "user", prompt, check_position, created_at) '
+            "VALUES ($1, $2, $3, $4, $5, 0, now()) RETURNING id",
+            uuid.uuid4(),
+            world.ids["arena_round"],
+            world.ids["arena_context"],
+            user,
+            PROMPT,
+        )[0]["id"]
+        run_sql(
+            "INSERT INTO battle_votes (battle, \"user\", choice, client_id, created_at) VALUES ($1, $2, 'a', $3, now())",
+            battle,
+            user,
+            uuid.uuid4(),
+        )
+    return {"c": ARENA, "u": name, "_user": user}
+
+
+def _voter_reinstatements_of(world, variables):
+    return run_sql('SELECT count(*) AS n FROM battle_voter_reinstatements WHERE "user" = $1', variables["_user"])
+
+
 #       anonymous  annotator  another_annotator  task_owner  admin  token_read  token_annotate  token_models  token_admin
 OWN = "401 ok hide hide hide 403 ok 403 ok"
 OPS = [
@@ -231,6 +262,18 @@ OPS = [
         prepare=_continue,
         watch=_continued,
         check=_check_continued,
+    ),
+    Op(
+        "reinstateBattleVoter",
+        "Mutation.reinstateBattleVoter",
+        f"mutation($c: String!, $u: String!) {{ reinstateBattleVoter(taskCode: $c, username: $u) {{ __typename "
+        f"... on BattleVoterReinstated {{ voter {{ username paused checksAnswered }} }} {ERR} }} }}",
+        # The task's owners (and admins), as reinstateValidator; tokens need the admin scope.
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="BattleVoterReinstated",
+        prepare=_paused_voter,
+        watch=_voter_reinstatements_of,
+        check=lambda w, p, v, a: holds(v["voter"] == {"username": a["u"], "paused": False, "checksAnswered": 3}, v),
     ),
     Op(
         "battleLeaderboard",

@@ -1,5 +1,5 @@
 """Fuzzing the owners' gold-item operations (issue #17): markGold, unmarkGold, uploadGold (multipart JSONL files, and
-as JSON), and reinstateValidator."""
+as JSON), reinstateValidator and reinstateBattleVoter."""
 
 import json
 
@@ -70,4 +70,12 @@ def test_upload_gold_as_json(fuzzer, case):
 @example(Case("reinstateValidator", "alice", {"taskCode": Ref("code:alpha"), "username": "\x00" * 70}))
 @given(case=cases("reinstateValidator"))
 def test_reinstate_validator(fuzzer, case):
+    fuzzer.send(case)
+
+
+@FUZZ
+@example(Case("reinstateBattleVoter", "alice", {"taskCode": Ref("code:alpha"), "username": Ref("username:bob")}))
+@example(Case("reinstateBattleVoter", "bob", {"taskCode": Ref("code:alpha"), "username": "\x00" * 70}))
+@given(case=cases("reinstateBattleVoter"))
+def test_reinstate_battle_voter(fuzzer, case):
     fuzzer.send(case)

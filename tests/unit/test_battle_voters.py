@@ -84,8 +84,9 @@ def test_the_board_leaves_out_a_flagged_voter_and_repeats():
     rows += [{"user": 99, "prompt": f"p{i}", "models": ["bad", "good"], "choice": "a"} for i in range(30)]
     rows.append({"user": 0, "prompt": "prompt 0", "models": rows[0]["models"][::-1], "choice": "a"})
     votes = votes_of(rows)
-    result = board(votes, check_votes(votes))
+    result = board(votes, {voter: "flagged" for voter, check in check_votes(votes).items() if check.flagged})
     assert (result.ballots, result.counted_ballots, result.flagged_voters, result.repeats) == (331, 301, 1, 1)
+    assert result.paused_voters == 0
     assert result.ratings == bootstrap(battles_of_votes(honest), 1000, 0)
     assert result.ratings.model("good").rating > result.ratings.model("bad").rating
     two_sided = [share for share in result.position_bias if share.sides == 2]

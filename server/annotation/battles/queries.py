@@ -11,8 +11,8 @@ _TODAY = "date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'"
 
 INSERT_BATTLE = Query(
     """
-INSERT INTO battles (client_id, round, context, "user", prompt, created_at)
-VALUES (:client_id, :round, :context, :user, :prompt, now())
+INSERT INTO battles (client_id, round, context, "user", prompt, check_position, created_at)
+VALUES (:client_id, :round, :context, :user, :prompt, :check_position, now())
 ON CONFLICT (client_id) DO NOTHING
 RETURNING *
 """,
@@ -91,7 +91,7 @@ GROUP BY b.id
 _ROUND_SIDES = """
 SELECT s.battle, c.target ->> 'name' AS name
 FROM battle_sides s JOIN battles b ON b.id = s.battle JOIN conversations c ON c.id = s.conversation
-WHERE b.round = :round
+WHERE b.round = :round AND b.check_position IS NULL
 """
 PAIR_COUNTS = Query(
     f"""
@@ -106,8 +106,15 @@ _VOTES_OF = """
 FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round
 WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round)
 """
-# What a cached leaderboard was computed from: votes are only ever added (or removed with their user or round).
-VOTES_STAMP = Query(f"SELECT count(*) AS votes, coalesce(max(v.id), 0) AS last_id {_VOTES_OF}")
+# What a cached leaderboard was computed from: votes are only ever added (or removed with their user or round), and
+# who is paused changes with a vote on a check battle or an owner's reinstatement.
+VOTES_STAMP = Query(
+    f"""
+SELECT count(*) AS votes, coalesce(max(v.id), 0) AS last_id,
+  (SELECT coalesce(extract(epoch FROM max(reinstated_at)), 0)::text FROM battle_voter_reinstatements WHERE task = :task)
+    AS reinstated_at
+{_VOTES_OF}""",
+)
 # Every vote (up to :last_id; NULL: all) with its voter, prompt and sides' models in position order.
 VOTES = Query(
     """
@@ -115,7 +122,7 @@ SELECT v.id, v.choice, v."user", u.username, b.prompt, b.round,
   (SELECT array_agg(c.target ->> 'name' ORDER BY s.position)
    FROM battle_sides s JOIN conversations c ON c.id = s.conversation WHERE s.battle = v.battle) AS models
 FROM battle_votes v JOIN users u ON u.id = v."user" JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round
-WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round)
+WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round) AND b.check_position IS NULL
   AND (CAST(:last_id AS integer) IS NULL OR v.id <= :last_id)
 ORDER BY v.id
 """,
@@ -134,7 +141,28 @@ SELECT v.id, v."user", v.choice, v.created_at, b.id AS battle, b.prompt, b.conte
      JOIN conversation_turns t ON t.conversation = c.id AND t.position = 0
    WHERE s.battle = b.id) AS sides
 FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN contexts ctx ON ctx.id = b.context
-WHERE b.round = :round_id
+WHERE b.round = :round_id AND b.check_position IS NULL
 ORDER BY v.id
+""",
+)
+
+# Every vote on the task's check battles (or one voter's), and whether it came after the voter's latest reinstatement
+# (only those count toward the pause rule).
+CHECK_VOTES = Query(
+    """
+SELECT v."user", u.username, v.choice, b.check_position,
+  (ri.reinstated_at IS NULL OR v.created_at > ri.reinstated_at) AS since_reinstated
+FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round JOIN users u ON u.id = v."user"
+  LEFT JOIN battle_voter_reinstatements ri ON ri.task = r.task AND ri."user" = v."user"
+WHERE r.task = :task AND b.check_position IS NOT NULL AND (CAST(:user AS integer) IS NULL OR v."user" = :user)
+ORDER BY v.id
+""",
+)
+USER_BY_NAME = Query("SELECT id, username FROM users WHERE username = :username")
+# The owner's reinstatement of a paused voter: from now on only later check answers count (the latest one wins).
+REINSTATE_VOTER = Query(
+    """
+INSERT INTO battle_voter_reinstatements (task, "user", reinstated_by, reinstated_at) VALUES (:task, :user, :by, now())
+ON CONFLICT (task, "user") DO UPDATE SET reinstated_at = now(), reinstated_by = EXCLUDED.reinstated_by
 """,
 )

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from server import permissions
 from server.accounts.viewer import Principal
-from server.annotation.battles import preferences, queries, rules
+from server.annotation.battles import checks, preferences, queries, rules
 from server.annotation.conversations import service as conversations
 from server.annotation.records import BattleChoice, ReplyStatus
 from server.core import db, rate_limits
@@ -24,6 +24,10 @@ from server.tasks.form_fields import FieldSpec
 from server.tasks.generative_config import BattleConfig
 
 _RANDOM = random.SystemRandom()
+PAUSED = tr(
+    "You are paused on this task's battles: too many of your votes preferred a check answer to a real one. "
+    "The task's owners can review your votes and reinstate you."
+)
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,8 @@ class BattleView:
             return []
         if self.continuation is not None:
             return [self.continuation["position"]]
-        return preferences.preferred_positions(BattleChoice(self.vote["choice"]), [s["rating"] for s in self.sides])
+        preferred = preferences.preferred_positions(BattleChoice(self.vote["choice"]), [s["rating"] for s in self.sides])
+        return [p for p in preferred if p != self.battle.get("check_position")]  # no model to talk to on a check side
 
     @property
     def choices(self) -> list[BattleChoice]:
@@ -98,13 +103,15 @@ async def start_battle(services: Services, viewer: Principal, start: BattleStart
                 tr("A battle needs {count} different targets and this round has fewer.", count=battle_rules.sides),
             )
         _check_cap(await queries.BATTLES_TODAY.value(user=viewer.user_id, task=opened.round_row["task"]), battle_rules)
+        if await voter_paused(opened.round_row["task"], viewer.user_id, battle_rules):
+            raise ServiceError("FORBIDDEN", PAUSED)
         seen = await queries.SEEN_SIDES.rows(user=viewer.user_id, round=opened.round_row["id"], prompt=start.text)
         pair_counts = None
         if battle_rules.selection == "balanced":
             met = await queries.PAIR_COUNTS.rows(round=opened.round_row["id"])
             pair_counts = {frozenset((row["first"], row["second"])): row["battles"] for row in met}
         chosen = rules.choose_sides(targets, battle_rules.sides, {frozenset(r["names"]) for r in seen}, _RANDOM, pair_counts)
-        sides = await _insert(viewer, opened, start, chosen)
+        sides = await _insert(viewer, opened, start, chosen, checks.plan_check(battle_rules.checks, len(chosen), _RANDOM))
     except ServiceError:
         await taken.give_back(services.redis)
         raise
@@ -119,10 +126,11 @@ async def start_battle(services: Services, viewer: Principal, start: BattleStart
 
 
 async def _insert(
-    viewer: Principal, opened: conversations.Loaded, start: BattleStart, chosen: list[dict]
+    viewer: Principal, opened: conversations.Loaded, start: BattleStart, chosen: list[dict], check: checks.CheckPlan | None
 ) -> tuple[dict, list[tuple[conversations.Loaded, dict]]] | None:
     """The battle, one conversation per side with the prompt as its first turn, and the sides, all or nothing; None
-    when the client UUID was taken meanwhile."""
+    when the client UUID was taken meanwhile. A check battle's check side takes the place of the target chosen there;
+    its reply is stored at once (the others are asked after commit)."""
     async with db.transaction():
         battle = await queries.INSERT_BATTLE.row(
             client_id=start.client_id,
@@ -130,18 +138,34 @@ async def _insert(
             context=opened.context["id"],
             user=viewer.user_id,
             prompt=start.text,
+            check_position=check.position if check is not None else None,
         )
         if battle is None:
             return None
         asked = []
         for position, target in enumerate(chosen):
-            conversation = await conversations.new_conversation(viewer, opened, uuid.uuid4(), target)
+            is_check = check is not None and position == check.position
+            conversation = await conversations.new_conversation(
+                viewer, opened, uuid.uuid4(), checks.CHECK_TARGET if is_check else target
+            )
             assert conversation is not None  # a fresh UUID
             turn = await conversations.insert_turn(conversation, opened.config, uuid.uuid4(), start.text)
             assert turn is not None  # the first exchange of a new conversation
             await queries.INSERT_SIDE.row(battle=battle["id"], position=position, conversation=conversation["id"])
-            asked.append((replace(opened, conversation=conversation, turns=[turn]), turn))
+            if check is not None and is_check:
+                await conversations.store_written_reply(turn, check.reply)
+            else:
+                asked.append((replace(opened, conversation=conversation, turns=[turn]), turn))
     return battle, asked
+
+
+async def voter_paused(task_id: int, user_id: int, battle_rules: BattleConfig) -> bool:
+    """The check rule paused this voter in the task (checks.py), over their answers since their latest reinstatement."""
+    if battle_rules.checks is None:
+        return False
+    rows = await queries.CHECK_VOTES.rows(task=task_id, user=user_id)
+    stats = checks.check_stats((BattleChoice(r["choice"]), r["check_position"]) for r in rows if r["since_reinstated"])
+    return checks.paused(stats, battle_rules.checks)
 
 
 async def vote_battle(viewer: Principal, request: BattleVoteRequest) -> Outcome:

@@ -208,6 +208,16 @@ async def insert_turn(conversation: dict, config: TaskConfig, client_id: uuid.UU
     )
 
 
+async def store_written_reply(turn: dict, text: str) -> dict:
+    """A reply no model generates (a check battle's check side, battles/checks.py): stored done at once, in the
+    caller's transaction; its replyStream then ends with the whole text, as any finished reply's does."""
+    row = await queries.FINISH_TURN.row(
+        id=turn["id"], reply=text, status=ReplyStatus.DONE, error="", model_version="", judge_score=None, judge_model=""
+    )
+    assert row is not None  # a turn inserted a moment ago in the same transaction is still generating
+    return row
+
+
 async def _round(viewer: Principal, round_id: int, context_id: int) -> dict:
     row = await queries.ROUND_AND_CONTEXT.row(round_id=round_id, context_id=context_id, user=viewer.user_id)
     if row is None or not row["may_write"]:

@@ -58,14 +58,15 @@ async def check_format(round_id: int, fmt: str) -> None:
 def _lines(round_id: int, fmt: str, key: str, shape: dict[str, Any], config: TaskConfig, round_row: dict) -> AsyncIterator[bytes]:
     if fmt != "preferences":
         return stream_jsonl(round_id, key=key, **shape)
-    system_prompt = config.generative.system_prompt if config.generative is not None else ""
-    return _preference_lines(round_id, round_row["task"], key, shape, system_prompt)
+    return _preference_lines(round_id, round_row["task"], key, shape, config)
 
 
 async def _preference_lines(
-    round_id: int, task_id: int, key: str, shape: dict[str, Any], system_prompt: str
+    round_id: int, task_id: int, key: str, shape: dict[str, Any], config: TaskConfig
 ) -> AsyncIterator[bytes]:
-    flagged = await battle_leaderboard.flagged_voters(task_id)
+    generative = config.generative
+    system_prompt = generative.system_prompt if generative is not None else ""
+    flagged = await battle_leaderboard.excluded_voters(task_id, generative.battle if generative is not None else None)
     async with aclosing(
         preference_lines(
             round_id,

@@ -46,6 +46,10 @@ class BattleSide:
     conversation_id: relay.GlobalID | None = strawberry.field(
         description="Once continued (continueBattle): the side's conversation, an ordinary one; null otherwise."
     )
+    check: bool | None = strawberry.field(
+        description="Null until the battle is voted; then true for a check side: a reply no model wrote, which the "
+        "task mixes in to check that votes follow the answers (docs/design.md §4.1d)."
+    )
 
 
 @strawberry.type(description="The author's vote on a battle.")
@@ -105,6 +109,7 @@ def _side(view: BattleView, side: dict, revealed: bool) -> BattleSide:
         rating=side["rating"],
         continuable=side["position"] in view.continuable,
         conversation_id=relay.GlobalID("Conversation", str(side["conversation"])) if continued else None,
+        check=bool(target.get("check")) if revealed else None,
     )
 
 
@@ -158,10 +163,13 @@ class BattleLeaderboard:
     votes: int = strawberry.field(description="Pairwise battles the ratings were computed from.")
     rounds: int = strawberry.field(description="Bootstrap rounds.")
     seed: int
-    ballots: int = strawberry.field(description="Votes cast.")
-    counted_ballots: int = strawberry.field(description="Votes counted: those of voters not flagged.")
+    ballots: int = strawberry.field(description="Votes cast (check battles are not counted).")
+    counted_ballots: int = strawberry.field(description="Votes counted: those of voters neither flagged nor paused.")
     flagged_voters: int = strawberry.field(
         description="Voters whose choices do not depend on the answers (e.g. always A): their votes are not counted."
+    )
+    paused_voters: int = strawberry.field(
+        description="Voters the check rule paused (too many check answers wrong): their votes are not counted."
     )
     repeats: int = strawberry.field(
         description="Pairwise battles not counted: the same voter's vote on the same pair and prompt again."
@@ -198,6 +206,7 @@ class BattleLeaderboard:
             ballots=board.ballots,
             counted_ballots=board.counted_ballots,
             flagged_voters=board.flagged_voters,
+            paused_voters=board.paused_voters,
             repeats=board.repeats,
             position_bias=[BattlePositionShare.of(share) for share in board.position_bias],
         )

@@ -9,10 +9,11 @@ from strawberry.types import Info
 from server import permissions
 from server.annotation.battles import leaderboard, service
 from server.graphql.annotation.battle_types import Battle, BattleLeaderboard
-from server.graphql.annotation.mutations import continue_battle, start_battle, vote_battle
+from server.graphql.annotation.mutations import continue_battle, reinstate_battle_voter, start_battle, vote_battle
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.visibility import visible_task
+from server.tasks.service import load_config
 
 
 @strawberry.type
@@ -30,7 +31,9 @@ class BattleQueries:
         await authorize_principal(info, permissions.read_public)
         task = await visible_task(info, task_code)
         round_pk = None if round_id is None else node_pk(round_id, "Round", "roundId")
-        result = await leaderboard.battle_leaderboard(info.context.services, task["id"], round_pk)
+        config = load_config(task)
+        battle_rules = config.generative.battle if config.generative is not None else None
+        result = await leaderboard.battle_leaderboard(info.context.services, task["id"], round_pk, battle_rules)
         return BattleLeaderboard.from_board(result)
 
 
@@ -39,3 +42,4 @@ class BattleMutations:
     start_battle = start_battle.start_battle
     vote_battle = vote_battle.vote_battle
     continue_battle = continue_battle.continue_battle
+    reinstate_battle_voter = reinstate_battle_voter.reinstate_battle_voter
