@@ -4,7 +4,7 @@ stream at once and finish, no model is named on the page before the vote, the vo
 form, then "A is better") reveals each side's model and is stored once with its ratings; the battle leaderboard page
 draws each model's interval (its numbers also as text) and the win-rate table; back on the battle, "Continue with Model
 A (name)" opens the chat on that side's conversation, which takes the next message and links back to the battles;
-nothing overflows and axe finds nothing."""
+the leaderboard in Arabic mirrors its scale; nothing overflows and axe finds nothing."""
 
 from __future__ import annotations
 
@@ -111,10 +111,14 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     cards = page.get_by_test_id("board-model")
     expect(cards).to_have_count(2)
     expect(cards.nth(0)).to_have_attribute("data-name", first_name)
-    expect(cards.nth(0).get_by_test_id("board-rating")).to_have_text(re.compile(r"Rating [\d,]+ \(95% interval [\d,]+ to [\d,]+\)"))
+    expect(cards.nth(0).get_by_test_id("board-rating")).to_have_text(
+        re.compile(r"Rating [\d,]+ \(95% interval [\d,]+ to [\d,]+\)")
+    )
     for i in range(2):
         bar = cards.nth(i).locator(".range").bounding_box()
         assert bar and bar["width"] > 0 and bar["height"] > 0, bar
+    points = [cards.nth(i).locator(".point").bounding_box() for i in range(2)]
+    assert points[0]["x"] > points[1]["x"], points  # one scale: the better rating further along it
     expect(cards.nth(0)).to_contain_text("Wins1")
     matrix = page.get_by_test_id("board-matrix")
     expect(matrix.locator("thead th[scope=col]")).to_have_count(3)
@@ -149,3 +153,15 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     page.get_by_role("button", name="New battle").last.click()
     expect(page.get_by_label("Your message")).to_be_visible()
     expect(page.get_by_test_id("battle-side")).to_have_count(0)
+
+    # Right to left (Arabic): the leaderboard's scale mirrors (the better rating further left), nothing overflows.
+    page.goto(f"{app_url}/#/account")
+    page.locator("main").get_by_label("Language").select_option("ar")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    page.goto(f"{app_url}/#/leaderboard/arenaphone/battles")
+    expect(page.get_by_role("heading", level=1)).to_have_text("ترتيب المقارنات: arenaphone")
+    expect(cards).to_have_count(2)
+    points = [cards.nth(i).locator(".point").bounding_box() for i in range(2)]
+    assert points[0]["x"] < points[1]["x"], points
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert axe_violations(page) == []

@@ -31,7 +31,7 @@ import { loadTasks } from "../tasks/store";
 import { BubbleText } from "../transcript/Bubble";
 import {
   announceSide, applySideChunk, canVote, completeRatings, ratingSpec, refusalText, rereadBattle, revealText, voteOptions,
-  withSide, writingSides, type Announcement, type Battle, type BattleChoice, type BattleSide,
+  voteProblems, withSide, writingSides, type Announcement, type Battle, type BattleChoice, type BattleSide,
 } from "./battle";
 import { BATTLE, CONTINUE_BATTLE, START_BATTLE, VOTE_BATTLE } from "./documents";
 import { BattleResult, RESULT_ID, SideRatings } from "./VoteParts";
@@ -307,7 +307,7 @@ export function BattlePage({ task }: { task: Task }) {
         changeBattle({ vote: null });
         requestAnimationFrame(() => document.getElementById(RESULT_ID)?.focus());
       } else {
-        const fields = answer.fields?.map((f) => f.message).join(" ");
+        const fields = voteProblems(answer.fields ?? []);
         setVoteError(fields ? `${answer.message} ${fields}` : refused(answer));
         if (answer.__typename !== "RateLimitedError") changeBattle({ vote: null });
         if (answer.__typename === "ConflictError") void refresh(current.id);

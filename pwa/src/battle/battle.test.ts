@@ -4,7 +4,7 @@ import es from "../i18n/locales/es";
 import type { ReplyChunk } from "../chat/stream";
 import {
   announceSide, applySideChunk, canVote, choiceLabel, completeRatings, continuableSides, continueText, ratingHint, ratingSpec,
-  ratingValues, refusalText, rereadBattle, revealText, voteOptions, withSide, writingSides, type Battle, type BattleSide,
+  ratingValues, refusalText, rereadBattle, voteProblems, revealText, voteOptions, withSide, writingSides, type Battle, type BattleSide,
 } from "./battle";
 import type { TaskConfig } from "../api/types";
 import { hasBattle } from "./config";
@@ -126,6 +126,11 @@ describe("rating each side and going on with one", () => {
     });
     expect(continuableSides(voted).map(continueText)).toEqual(["Continue with Model B (m2)"]);
     expect(continuableSides(battle({ sides: [side("A", { continuable: true })] }))).toEqual([]);
+  });
+
+  it("names the side of a rating's problem", () => {
+    expect(voteProblems([{ field: "ratings.1", message: "must be a whole number from 1 to 5" }, { field: "choice", message: "no" }]))
+      .toBe("Model B: must be a whole number from 1 to 5 no");
   });
 
   it("says how long to wait after a rate limit", () => {

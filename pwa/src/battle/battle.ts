@@ -178,3 +178,13 @@ export function refusalText(result: ErrorResult & { retryAfterSeconds?: number |
   const wait = result.__typename === "RateLimitedError" ? result.retryAfterSeconds : null;
   return typeof wait === "number" && wait > 0 ? `${result.message} ${T.retryIn(Math.ceil(wait))}` : result.message;
 }
+
+/** An InputError's fields as the voter reads them: a side's rating problem names the side ("Model B: …"). */
+export function voteProblems(fields: { field: string; message: string }[]): string {
+  return fields
+    .map((f) => {
+      const side = /^ratings\.(\d)$/.exec(f.field);
+      return side ? `${T.rateSide("ABCD"[Number(side[1])] ?? "?")}: ${f.message}` : f.message;
+    })
+    .join(" ");
+}
