@@ -35,6 +35,8 @@ import { VERDICT_HEADING_ID, VerdictPanel, type Shown } from "./VerdictPanel";
 import "./annotate.css";
 import { lazyPage, lazyWidget } from "../lib/lazy";
 import { hasBattle } from "../battle/config";
+import { LazyInspirePanel } from "../suggest/lazy";
+import { anyOffered, offeredSuggestions } from "../suggest/offered";
 
 // The offline verdict (pwa/src/offline): its own chunk; the model runtime loads only when a model is prepared. The
 // provisional verdict of a queued example shows in the verdict card, above the attempts; the panel below it.
@@ -242,6 +244,7 @@ function Annotate({ task }: { task: Task }) {
       label: qa ? null : d.label,
       explanation: d.explanation,
       timeSpentMs: Math.max(0, Math.min(MAX_TIME_MS, Date.now() - d.startedAt)),
+      suggestionId: d.suggestionId ?? null,
     };
     if (qa && passageName && d.answer !== null && d.answerStart !== null) {
       const passage = String(d.context.fields[passageName] ?? "");
@@ -309,8 +312,8 @@ function Annotate({ task }: { task: Task }) {
       focusFirstError(failure.fields);
       return;
     }
-    // The text stays for an edited variant (a new context clears it); the clock restarts.
-    change((current) => ({ ...current, startedAt: Date.now() }));
+    // The text stays for an edited variant (a new context clears it); the clock restarts; the suggestion was used.
+    change((current) => ({ ...current, startedAt: Date.now(), suggestionId: null }));
     let next: Shown;
     if (outcome.kind === "delivered") {
       next = { kind: "verdict", view: outcome.record.view, clientId };
@@ -353,6 +356,14 @@ function Annotate({ task }: { task: Task }) {
     focusFirstInput();
   }
 
+  /** A suggestion taken: its text into its field (and the label the generator meant, when it is one of the task's). */
+  function acceptSuggestion(field: string, text: string, suggestionId: string, meant: string | null) {
+    const labels = labelsOf(task.config);
+    change((d) => ({ ...d, fields: { ...d.fields, [field]: text }, label: meant && labels.includes(meant) ? meant : d.label, suggestionId }));
+    document.getElementById(inputId(field))?.focus();
+  }
+
+  const offered = offeredSuggestions(task.config);
   const passage = qa && passageName && draft?.context ? String(draft.context.fields[passageName] ?? "") : null;
   const span = draft && draft.answer && draft.answerStart !== null ? { start: draft.answerStart, end: draft.answerStart + draft.answer.length } : null;
 
@@ -430,6 +441,19 @@ function Annotate({ task }: { task: Task }) {
               online={isOnline}
               onChange={change}
               onSubmit={() => void onSubmit()}
+            />
+          )}
+          {draft?.context && instructions !== "first" && anyOffered(offered) && offered.field && (
+            <LazyInspirePanel
+              roundId={round.id}
+              contextId={draft.context.id}
+              field={offered.field}
+              draftText={String(draft.fields[offered.field] ?? "")}
+              generator={offered.generator}
+              perturbation={offered.perturbation}
+              online={isOnline}
+              labelText={(label) => labelName(task.config, label)}
+              onAccept={(text, id, meant) => acceptSuggestion(offered.field!, text, id, meant)}
             />
           )}
         </div>

@@ -19,6 +19,7 @@ import { ClaimQuestion, type ClaimMeta } from "./ClaimQuestion";
 import { FollowUp } from "./FollowUp";
 import { ANNOTATE_TEXT as T } from "./text";
 import { viewAfterClaim, viewOfExample, type VerdictView } from "./verdict";
+import { SUGGEST_TEXT } from "../suggest/text";
 
 export type Shown =
   | { kind: "verdict"; view: VerdictView; clientId: string | null }
@@ -74,6 +75,9 @@ export function VerdictPanel({ shown, online, isQA, claimMeta, fields, contexts,
             <VerdictBadge verdict={view.verdict} />
             <p class="verdict-message">{view.message}</p>
           </div>
+        )}
+        {view?.assisted && (
+          <p class="hint" data-testid="verdict-assisted">{view.assisted.edited ? SUGGEST_TEXT.assistedEdited : SUGGEST_TEXT.assisted}</p>
         )}
       </div>
       {provisional}

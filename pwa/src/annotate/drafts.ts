@@ -18,6 +18,8 @@ export interface Draft {
   answerStart: number | null; // UTF-16 offset into the passage (the browser's)
   explanation: string;
   sandbox: boolean;
+  /** The suggestion the text was taken from (pwa/src/suggest), sent with the submission; cleared once submitted. */
+  suggestionId?: string | null;
   startedAt: number; // when writing against this context began (for timeSpentMs)
   updatedAt: number;
   /** Generative tasks (pwa/src/chat): the conversation being written, so a reload resumes it. */
@@ -52,6 +54,8 @@ export interface ChatDraft {
   submitClientId: string | null;
   /** The submitted conversation's verdict, shown again after a reload. */
   result: ChatResult | null;
+  /** The opening message suggested (pwa/src/suggest), sent with the submission so the example records it. */
+  suggestionId?: string | null;
 }
 
 export interface ChatResult {
@@ -86,7 +90,7 @@ export function emptyDraft(username: string, taskCode: string, roundId: string, 
 
 /** The draft after a submission: same context, empty inputs, the clock restarted. */
 export function clearedDraft(draft: Draft, now: number): Draft {
-  return { ...draft, fields: {}, label: null, answer: null, answerStart: null, explanation: "", startedAt: now, updatedAt: now };
+  return { ...draft, fields: {}, label: null, answer: null, answerStart: null, explanation: "", startedAt: now, updatedAt: now, suggestionId: null };
 }
 
 export async function loadDraft(key: string): Promise<Draft | undefined> {

@@ -26,6 +26,7 @@ export interface VerdictView {
   flagged: boolean;
   explanation: string;
   summary?: string; // the example's inputs → intended answer (absent in views saved by older versions)
+  assisted?: { kind: string; edited: boolean } | null; // written from a suggestion (absent in older views)
 }
 
 export function fromPredictions(predictions: ModelPrediction[]): ModelAnswer[] {
@@ -107,6 +108,7 @@ export function viewOfSubmission(result: ExampleSubmitted, sandbox = false, inte
     flagged: example?.flagged ?? false,
     explanation: example?.explanation ?? "",
     summary: example ? summaryOfExample(example) : undefined,
+    assisted: example?.assistance ?? null,
   };
 }
 
@@ -123,6 +125,7 @@ export function viewOfExample(example: Example, message = ""): VerdictView {
     flagged: example.flagged,
     explanation: example.explanation,
     summary: summaryOfExample(example),
+    assisted: example.assistance ?? null,
   };
 }
 

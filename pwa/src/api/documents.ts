@@ -16,7 +16,7 @@ const doc = <TData, TVariables = Record<string, never>>(source: string) => sourc
 const ERROR_FIELDS = `__typename ... on Error { code message } ... on InputError { fields { field message } }`;
 
 const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
-  flagReason explanation pendingReason createdAt claimedFooled`;
+  flagReason explanation pendingReason createdAt claimedFooled assistance { kind edited }`;
 
 const PREDICTION_FIELDS = `modelName modelVersion label probabilities { label probability } answer answerStart answerEnd confidence`;
 

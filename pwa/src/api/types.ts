@@ -129,6 +129,8 @@ export interface Example {
   createdAt: string;
   /** fooling ask_user: the author's claim that the model got it wrong; null before it and on other tasks. */
   claimedFooled?: boolean | null;
+  /** Written from a suggestion (suggestExamples): its kind and whether the author edited it; null otherwise. */
+  assistance?: { kind: string; edited: boolean } | null;
   round?: { id: string; number: number; task: { code: string; name: string } };
   context?: { id: string; fields: Record<string, string> };
 }
@@ -196,6 +198,8 @@ export interface CreateExampleInput {
   explanation?: string;
   timeSpentMs?: number | null;
   sandbox?: boolean;
+  /** Written from this suggestion (pwa/src/suggest): the example records it. */
+  suggestionId?: string | null;
 }
 
 export interface Connection<T> {

@@ -41,6 +41,8 @@ import { Composer, COMPOSER_ID } from "./Composer";
 import { ChatVerdict, INPUT_PREFIX, SubmitPanel, VERDICT_TITLE_ID } from "./SubmitPanel";
 import { CHAT_TEXT as T } from "./text";
 import { Transcript } from "./Transcript";
+import { LazyInspirePanel } from "../suggest/lazy";
+import { offeredSuggestions } from "../suggest/offered";
 import "../annotate/annotate.css";
 import "./chat.css";
 
@@ -367,6 +369,7 @@ export function ChatPage({ task }: { task: Task }) {
           explanation: d.explanation,
           timeSpentMs: Math.max(0, Math.min(MAX_TIME_MS, Date.now() - d.startedAt)),
           modelFailed: settings.decider === "author" ? c.modelFailed : null,
+          suggestionId: c.suggestionId ?? null,
         },
       });
       if (answer.__typename === "ExampleSubmitted") {
@@ -513,6 +516,22 @@ export function ChatPage({ task }: { task: Task }) {
               )}
               <p role="status" class={notice ? "error" : "visually-hidden"} data-testid="chat-notice">{notice}</p>
             </section>
+          )}
+          {instructions !== "first" && !result && !conversation?.turns.length && draft?.context && offeredSuggestions(task.config).generator && (
+            <LazyInspirePanel
+              opening
+              roundId={round.id}
+              contextId={draft.context.id}
+              field="message"
+              draftText={message}
+              generator
+              perturbation={false}
+              online={isOnline}
+              onAccept={(text, suggestionId) => {
+                changeChat({ message: text, suggestionId });
+                focusComposer();
+              }}
+            />
           )}
           {/* Each reply, once, when it is complete (the streaming bubble itself is not live). */}
           <div class="visually-hidden" aria-live="polite" aria-atomic="false" data-testid="chat-announcements">

@@ -37,6 +37,8 @@ export interface SubmitConversationInput {
   explanation: string;
   timeSpentMs: number | null;
   modelFailed: boolean | null;
+  /** The conversation opened with this suggestion (pwa/src/suggest): the example records it. */
+  suggestionId?: string | null;
 }
 
 export type SubmittedExample = Pick<Example, "id" | "verdict" | "modelOutput" | "fooled" | "status" | "pendingReason">;

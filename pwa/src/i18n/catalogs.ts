@@ -28,6 +28,7 @@ import type { VOTE_EN } from "../outbox/validations";
 import type { SETTINGS_EN } from "../owner/settings/text";
 import type { OWNER_EN } from "../owner/text";
 import type { TRANSCRIPT_EN } from "../transcript/text";
+import type { SUGGEST_EN } from "../suggest/text";
 import type { SHELL_EN } from "../ui/text";
 import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { I18N_EN } from "./text";
@@ -62,6 +63,7 @@ export interface EnglishCatalogs {
   outboxPage: typeof OUTBOX_PAGE_EN;
   examples: typeof EXAMPLES_EN;
   network: typeof NETWORK_EN;
+  suggest: typeof SUGGEST_EN;
 }
 
 export type Domain = keyof EnglishCatalogs;

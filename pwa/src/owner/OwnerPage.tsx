@@ -15,6 +15,8 @@ import type { PageProps } from "../routes";
 import { href } from "../router";
 import { formatRate, isGenerative } from "../tasks/config";
 import { LazyOwnerAttackSuccess } from "../attack/lazy";
+import { LazyOwnerAssistance } from "../suggest/lazy";
+import { anyOffered, offeredSuggestions } from "../suggest/offered";
 import { ATTACK_TEXT } from "../attack/text";
 import { useTaskDetail } from "../tasks/detail";
 import { statusNote } from "../tasks/status";
@@ -183,6 +185,7 @@ export function OwnerTaskPage({ params }: PageProps) {
             </div>
           </section>
           {generative && <LazyOwnerAttackSuccess code={code} config={task.config} version={task} />}
+          {anyOffered(offeredSuggestions(task.config)) && <LazyOwnerAssistance code={code} version={task} />}
           <section class="card" aria-labelledby="rounds-title">
             <h2 id="rounds-title">{T.roundsTitle}</h2>
             {rounds.length === 0 ? <p class="hint">{T.noRounds}</p> : (

@@ -22,6 +22,7 @@ import { claims, votes } from "../../outbox/text.ar";
 import { settings } from "../../owner/settings/text.ar";
 import { owner } from "../../owner/text.ar";
 import { transcript } from "../../transcript/text.ar";
+import { suggest } from "../../suggest/text.ar";
 import { shell } from "../../ui/text.ar";
 import { exampleView, validate } from "../../validate/text.ar";
 import type { LocaleCatalog } from "../catalogs";
@@ -31,5 +32,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
+  suggest,
 };
 export default catalog;

@@ -22,6 +22,7 @@ import { claims, votes } from "../../outbox/text.es";
 import { settings } from "../../owner/settings/text.es";
 import { owner } from "../../owner/text.es";
 import { transcript } from "../../transcript/text.es";
+import { suggest } from "../../suggest/text.es";
 import { shell } from "../../ui/text.es";
 import { exampleView, validate } from "../../validate/text.es";
 import type { LocaleCatalog } from "../catalogs";
@@ -31,5 +32,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
+  suggest,
 };
 export default catalog;

@@ -22,6 +22,7 @@ import { claims, votes } from "../../outbox/text.fr";
 import { settings } from "../../owner/settings/text.fr";
 import { owner } from "../../owner/text.fr";
 import { transcript } from "../../transcript/text.fr";
+import { suggest } from "../../suggest/text.fr";
 import { shell } from "../../ui/text.fr";
 import { exampleView, validate } from "../../validate/text.fr";
 import type { LocaleCatalog } from "../catalogs";
@@ -31,5 +32,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   annotate, chat, transcript, validate, exampleView, claims, votes, models, offline, settings, owner, shell, outboxPage,
   examples,
   network,
+  suggest,
 };
 export default catalog;
