@@ -42,7 +42,11 @@ def _sentiment_config(generator: dict) -> dict:
         "output_fields": ["label", "probs"],
         "fooling": {"metric": "exact_match"},
         "performance_metric": "accuracy",
-        "suggestions": {"generator": {"temperature": 0.0, "max_tokens": 48, **generator}, "perturbation": True},
+        "suggestions": {
+            "generator": {"temperature": 0.0, "max_tokens": 48, **generator},
+            "perturbation": True,
+            "query_budget": 24,
+        },
     }
 
 
@@ -148,6 +152,15 @@ def test_suggestions_on_a_classifier_task_are_recorded_and_counted(stack, api, t
     lines = [json.loads(line) for line in httpx.get(stack.api_url + link["url"], timeout=60).text.splitlines()]
     exported = {line["text_id"].rsplit("-", 1)[1]: line["assistance"] for line in lines}
     assert sorted((a or {}).get("kind", "none") for a in exported.values()) == ["generator", "none", "perturbation"]
+
+    # Its own rate limit per account (10 a minute): the 11th request waits; a retried request UUID is free.
+    eager = api.sign_up("eager_inspired")
+    for _ in range(10):
+        assert _suggest(api, eager, round_id, context_id, "PERTURBATION", {"statement": "Good."})["__typename"] == (
+            "SuggestionsIssued"
+        )
+    limited = _suggest(api, eager, round_id, context_id, "PERTURBATION", {"statement": "Good."})
+    assert limited["__typename"] == "RateLimitedError" and limited["code"] == "RATE_LIMITED", limited
 
     # A task without a generator says so; a generator that is down is a clear error and nothing is stored.
     seed_builtin_tasks()
