@@ -10,6 +10,7 @@ from arq.constants import default_queue_name
 
 from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
 from server.accounts import job_functions as account_jobs
+from server.annotation.adversary import job_functions as adversary_jobs
 from server.annotation.examples import job_functions as example_jobs
 from server.annotation.validation import job_functions as validation_jobs
 from server.campaigns import job_functions as campaign_jobs
@@ -86,6 +87,7 @@ async def release_jobs_of_dead_workers(ctx: dict) -> list[str]:
 DOMAIN_JOB_FUNCTIONS = (
     account_jobs,
     example_jobs,
+    adversary_jobs,
     validation_jobs,
     campaign_jobs,
     evaluation_jobs,

@@ -3,6 +3,7 @@ import os
 from piccolo.conf.apps import AppConfig
 
 from server.annotation.tables import (
+    AdversaryRun,
     Battle,
     BattleContinuation,
     BattleSide,
@@ -31,6 +32,7 @@ APP_CONFIG = AppConfig(
         BattleVote,
         BattleContinuation,
         Suggestion,
+        AdversaryRun,
     ],
     migration_dependencies=["server.accounts.piccolo_app", "server.tasks.piccolo_app"],
     commands=[],

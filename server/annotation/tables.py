@@ -173,3 +173,21 @@ class Suggestion(Table, tablename="suggestions"):
     prediction = JSONB(null=True, default=None)  # perturbation: the target's label, confidence, flipped, edits
     created_at = Timestamptz(default=TimestamptzNow())
     suggestions_unique_request_position = Unique(["request_id", "position"])
+
+
+class AdversaryRun(Table, tablename="adversary_runs"):
+    """An unattended run of a task's generator against a round's target (docs/design.md §4.1f): its examples are the
+    machine account's, marked `assisted_by {kind: machine, run}`; what it produced is counted from them, not here."""
+
+    client_id = UUID(unique=True)  # startAdversaryRun retried finds this run
+    round = ForeignKey(Round, index=True)
+    task = Integer(index=True)  # one queued or running run per task (a partial unique index, migration 2027-01-10)
+    started_by = ForeignKey(User, index=True)  # the owner: their rate limit and LLM endpoint budgets count it
+    requested = Integer()
+    status = Varchar(length=16, default="queued")  # queued | running | done | failed | cancelled
+    generator = Varchar(length=200, default="")
+    error = Text(default="")  # failed: why, readable by the owner
+    refused = Integer(default=0)  # candidates not written (empty, too long, near-duplicates): informational
+    created_at = Timestamptz(default=TimestamptzNow())
+    started_at = Timestamptz(null=True, default=None)
+    finished_at = Timestamptz(null=True, default=None)

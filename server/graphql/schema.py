@@ -18,6 +18,7 @@ from strawberry.extensions import (
 from server.core.settings import Settings
 from server.graphql.accounts.schema import AccountMutations, AccountQueries
 from server.graphql.admin.schema import AdminMutations, AdminQueries
+from server.graphql.annotation.adversary import AdversaryRunMutations, AdversaryRunQueries
 from server.graphql.annotation.battles import BattleMutations, BattleQueries
 from server.graphql.annotation.browse import BrowseMutations, BrowseQueries
 from server.graphql.annotation.conversations import ConversationMutations, ConversationQueries, ConversationSubscriptions
@@ -63,6 +64,7 @@ class Query(
     AnnotationQueries,
     ConversationQueries,
     BattleQueries,
+    AdversaryRunQueries,
     ValidationQueries,
     BrowseQueries,
     ExplainQueries,
@@ -84,6 +86,7 @@ class Mutation(
     AnnotationMutations,
     ConversationMutations,
     BattleMutations,
+    AdversaryRunMutations,
     ValidationMutations,
     BrowseMutations,
     EvaluationMutations,

@@ -7,6 +7,7 @@ from tests.authz import (
     test_matrix_account_recovery,
     test_matrix_accounts_tasks,
     test_matrix_admin,
+    test_matrix_adversary,
     test_matrix_annotation,
     test_matrix_battles,
     test_matrix_browse,
@@ -43,6 +44,7 @@ MODULES = (
     test_matrix_llm_endpoints,
     test_matrix_battles,
     test_matrix_suggestions,
+    test_matrix_adversary,
 )
 
 

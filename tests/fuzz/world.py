@@ -80,6 +80,7 @@ _TRACKED = {
     "battle_votes": 'id, battle, "user", choice, client_id',
     "suggestions": 'id, request_id, position, "user", round, context, kind, fields',
     "battle_continuations": 'id, battle, position, "user", client_id',
+    "adversary_runs": "id, client_id, round, task, started_by, requested, status",
 }
 FINGERPRINT_SQL = "SELECT " + ", ".join(
     f"(SELECT count(*) || ':' || coalesce(sum(hashtext(({columns})::text)), 0) FROM {table}) AS {table}"

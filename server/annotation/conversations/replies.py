@@ -33,6 +33,13 @@ def start_reply(
     task.add_done_callback(_RUNNING.discard)
 
 
+async def reply_now(
+    services: Services, turn: dict, target: dict, config: TaskConfig, request: GenerationRequest, caller: Caller
+) -> None:
+    """Generate the reply in the caller's own task (an unattended adversary run waits for it, docs/design.md §4.1f)."""
+    await _run(services, turn, target, config, request, caller)
+
+
 class _Reply:
     def __init__(self) -> None:
         self.parts: list[str] = []

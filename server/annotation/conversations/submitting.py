@@ -47,7 +47,14 @@ class ConversationSubmission:
 
 
 async def submit_conversation(services: Services, viewer: Principal, data: ConversationSubmission) -> Outcome:
-    loaded = await load_conversation(viewer, data.conversation_id)
+    return await submit_loaded(services, viewer, await load_conversation(viewer, data.conversation_id), data)
+
+
+async def submit_loaded(
+    services: Services, viewer: Principal, loaded: Loaded, data: ConversationSubmission, assisted_by: dict | None = None
+) -> Outcome:
+    """submitConversation on a conversation already read (and checked) by the caller: the viewer is its author.
+    `assisted_by`: what an adversary run's example records (docs/design.md §4.1f); never from a client."""
     if loaded.conversation["example"] is not None:
         example = await example_by_id(loaded.conversation["example"])
         if example is not None and example["client_id"] == data.client_id:
@@ -75,7 +82,7 @@ async def submit_conversation(services: Services, viewer: Principal, data: Conve
         judge = config.generative.judge
         output["judge"] = {"model": judge.model, "label": judge.label, "threshold": judge.threshold}
     prediction = Prediction(str(target["name"]), version, output)
-    assisted = None
+    assisted = assisted_by
     if data.suggestion_id is not None:  # compared with the opening message the author really sent
         opening = {GENERATIVE_FIELD: turns[0]["message"]}
         assisted = await suggestions.assistance(viewer.user_id, loaded.round_row["id"], data.suggestion_id, opening)

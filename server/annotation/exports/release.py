@@ -107,6 +107,8 @@ def release_row(row: dict[str, Any], *, task_code: str, round_number: int, confi
             "time_spent_ms": row["time_spent_ms"],
             # Written from a suggestion (docs/design.md §4.1e): kind, source, version, edited; null otherwise.
             "assistance": from_json(row.get("assisted_by")),
+            # Written by an adversary run (docs/design.md §4.1f; its assistance says {kind: machine, run, source}).
+            "machine_made": (from_json(row.get("assisted_by")) or {}).get("kind") == "machine",
             "created_at": row["created_at"].isoformat() if isinstance(row["created_at"], datetime) else row["created_at"],
         }
     )

@@ -36,7 +36,7 @@ ON CONFLICT (request_id, position) DO NOTHING
 BY_REQUEST = Query("SELECT * FROM suggestions WHERE request_id = :request_id ORDER BY position", json=_JSON)
 BY_ID = Query("SELECT * FROM suggestions WHERE id = :id", json=_JSON)
 
-# Per round, over the examples that are not retracted (hidden uploaded gold excluded, as in the round's recounts),
+# Per round, over people's examples that are not retracted (hidden uploaded gold and adversary runs' excluded),
 # assisted (written from a suggestion) and not: collected, fooled, validated fooled, and the median time spent on a
 # fooling example (time_spent_ms as the client measured it: from the context shown to the submission).
 ROUND_ASSISTANCE = Query(
@@ -47,7 +47,7 @@ SELECT (e.assisted_by IS NOT NULL) AS assisted, count(*) AS collected, count(*) 
   count(*) FILTER (WHERE e.fooled AND e.time_spent_ms IS NOT NULL) AS timed_fooled,
   count(*) FILTER (WHERE e.assisted_by ->> 'edited' = 'true') AS edited
 FROM examples e
-WHERE e.round = :round AND NOT e.retracted
+WHERE e.round = :round AND NOT e.retracted AND e.assisted_by ->> 'kind' IS DISTINCT FROM 'machine'
   AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)
 GROUP BY 1
 """,

@@ -251,7 +251,8 @@ async def task_row(task_id: int) -> dict[str, Any]:
 # Read from the per-user, per-round counters (user_round_stats: written with every example, vote and
 # retraction, and recounted from rows by each aggregation, see RECOUNT_USER), so that a leaderboard
 # costs one row per user and round, not one per example: on a million examples the count over rows
-# took 0.5–1 s. Users whose every example was retracted and who never voted are left out.
+# took 0.5–1 s. Users whose every example was retracted and who never voted are left out, and so are system
+# accounts (a name sign-up cannot make, starting with '~': the machine adversary of docs/design.md §4.1f).
 _TOTALS = """
 SELECT t.user_id, u.username, t.submitted, t.fooled, t.verified_fooled, t.validations_done
 FROM (SELECT s."user" AS user_id, sum(s.submitted - s.retracted)::int AS submitted, sum(s.fooled)::int AS fooled,
@@ -260,7 +261,7 @@ FROM (SELECT s."user" AS user_id, sum(s.submitted - s.retracted)::int AS submitt
       WHERE r.task = :task_id AND (:round_number::int IS NULL OR r.number = :round_number::int) %s
       GROUP BY s."user") t
 JOIN users u ON u.id = t.user_id
-WHERE t.submitted > 0 OR t.validations_done > 0
+WHERE (t.submitted > 0 OR t.validations_done > 0) AND left(u.username, 1) <> '~'
 """
 # The ranking of `stats.rank()`, in SQL, so that only the first rows leave the database.
 USER_LEADERBOARD = Query(

@@ -21,6 +21,7 @@ from server.annotation.records import ValidationLabel, ValidationMode, Verdict
 from server.annotation.validation import stats
 from server.core.jsonutil import from_json
 from server.graphql.accounts.types import UserNode
+from server.graphql.annotation.adversary_types import MachineMade
 from server.graphql.core.errors import AuthenticationError, InputError, NotFoundError, PermissionError
 from server.graphql.core.relay import parse_pk
 from server.graphql.tasks.types import ContextNode, RoundNode
@@ -162,7 +163,19 @@ class ExampleNode(relay.Node):
 
     @strawberry.field(description="Written from a suggestion (docs/design.md §4.1e): what made it; null otherwise.")
     def assistance(self) -> ExampleAssistance | None:
-        return ExampleAssistance.of(self.assisted_by) if self.assisted_by else None
+        if not self.assisted_by or self.assisted_by.get("kind") == "machine":
+            return None
+        return ExampleAssistance.of(self.assisted_by)
+
+    @strawberry.field(
+        description="Written by an adversary run (docs/design.md §4.1f): the run and its generator; null for people's."
+    )
+    def machine_made(self) -> MachineMade | None:
+        doc = self.assisted_by
+        if not doc or doc.get("kind") != "machine":
+            return None
+        run_id = relay.GlobalID("AdversaryRun", str(doc.get("run")))
+        return MachineMade(run_id=run_id, source=str(doc.get("source") or ""), source_version=str(doc.get("version") or ""))
 
     @strawberry.field
     async def round(self, info: Info) -> RoundNode:

@@ -22,6 +22,7 @@ from server.tasks.records import TaskStatus
 from server.tasks.translations import translated_instructions
 
 if TYPE_CHECKING:
+    from server.graphql.annotation.adversary_types import AdversaryRun
     from server.graphql.evaluation.contamination import RoundContamination
     from server.graphql.offline.types import OfflineModel
 
@@ -224,6 +225,19 @@ class RoundNode(relay.Node):
     )
     async def assistance(self) -> list[AssistanceStatsRow]:
         return await assistance_rows(self.id)
+
+    @strawberry.field(
+        description="Task owners: the round's adversary runs, newest first (20), with their figures; empty for others."
+    )
+    async def adversary_runs(
+        self, info: Info
+    ) -> list[Annotated[AdversaryRun, strawberry.lazy("server.graphql.annotation.adversary_types")]]:
+        from server.annotation.adversary.service import round_runs
+        from server.graphql.annotation.adversary_types import AdversaryRun
+
+        if not permissions.is_task_owner(await info.context.viewer(), self.task_id):
+            return []
+        return [AdversaryRun.from_row(row) for row in await round_runs(self.id)]
 
     @strawberry.field(description="Krippendorff's alpha (nominal) over validators' labels in this round; null until defined.")
     async def agreement(self) -> float | None:
