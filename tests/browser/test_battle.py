@@ -124,6 +124,13 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     expect(matrix.locator("thead th[scope=col]")).to_have_count(3)
     expect(matrix.locator("tbody th[scope=row]")).to_have_text([first_name, next(n for n in (demo, second) if n != first_name)])
     expect(matrix.locator("tbody tr").nth(0).locator("td").nth(1)).to_have_text("100%")
+    # The votes' quality: what counts, and the position bias (one vote for A: 1 of 1, its interval holds chance).
+    quality = page.get_by_test_id("board-quality")
+    expect(quality).to_contain_text("1 of 1 votes counted.")
+    bias = quality.get_by_test_id("board-bias")
+    expect(bias.locator("tbody th[scope=row]")).to_have_text(["Model A", "Model B"])
+    expect(bias.locator("tbody tr").nth(0)).to_contain_text("1 / 1")
+    expect(bias.locator("tbody tr").nth(0)).to_contain_text("within chance")
     page.get_by_label("Round").select_option(label="Round 1")
     expect(cards).to_have_count(2)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -79,6 +79,23 @@ export const BATTLE_EN = {
   winRateNone: "no decisive battle",
   model: "Model",
   scrollHint: "The table scrolls sideways.",
+  qualityTitle: "Vote quality",
+  qualityCounted: (counted: number, ballots: number) => `${counted} of ${ballots} votes counted.`,
+  qualityFlagged: (voters: number) => `Left out: ${voters} voters whose picks did not depend on the replies (e.g. always A).`,
+  qualityPaused: (voters: number) => `Left out: ${voters} voters paused for preferring check replies.`,
+  qualityRepeats: (pairs: number) => `${pairs} repeated votes on the same pair and prompt counted once.`,
+  biasTitle: "Position bias",
+  biasCaption: (sides: number) => `Battles of ${sides} sides: how often the counted votes picked each position (A is shown first), with 95% intervals.`,
+  biasPosition: "Position",
+  biasPicked: "Picked",
+  biasShare: "Share (95% interval)",
+  biasChance: "Chance",
+  biasLeaning: "Compared with chance",
+  shareText: (share: string, lower: string, upper: string) => `${share} (${lower} to ${upper})`,
+  leanAbove: "picked more often than chance",
+  leanBelow: "picked less often than chance",
+  leanNone: "within chance",
+  noBias: "No counted vote picked a side yet.",
 } as const;
 
 export const BATTLE_TEXT = localized("battle", BATTLE_EN);

@@ -2,7 +2,7 @@
  * The battle leaderboard of a task (its own chunk, `#/leaderboard/<code>/battles`): per task or per round (a round
  * picker), each model's Bradley–Terry rating with its 95% bootstrap interval drawn on one scale shared by every model
  * (plain CSS; the numbers are also text), its rank, rank stability and top share, its vote counts, and the win-rate
- * matrix as a table. A card per model, stacked: phone first.
+ * matrix as a table, and the votes' quality (what counts, position bias). A card per model, stacked: phone first.
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
@@ -11,6 +11,7 @@ import { href } from "../../router";
 import { BATTLE_TEXT as T } from "../text";
 import { barOf, ratingNumber, scaleOf, share, winRateCell, type Board, type BoardModel, type Scale } from "./board";
 import { BATTLE_BOARD, BOARD_TASK, type BoardTask } from "./documents";
+import { VoteQuality } from "./VoteQuality";
 import "../../leaderboard/leaderboard.css";
 import "./board.css";
 
@@ -74,6 +75,7 @@ export function BattleBoardPage({ params, query }: PageProps) {
           <WinRates models={models} winRate={board?.winRate ?? []} />
         </>
       )}
+      {board && board.ballots > 0 && <VoteQuality board={board} />}
     </section>
   );
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { buildSchema, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
-import { barOf, place, scaleOf, share, winRateCell } from "./board";
+import { barOf, biasGroups, leaning, place, scaleOf, share, winRateCell } from "./board";
 import { BOARD_DOCUMENTS } from "./documents";
 
 const schema = buildSchema(readFileSync(fileURLToPath(new URL("../../../../schema.graphql", import.meta.url)), "utf8"));
@@ -44,4 +44,23 @@ describe("battle leaderboard documents", () => {
       expect(validate(schema, parse(source)).map((e) => e.message)).toEqual([]);
     });
   }
+});
+
+describe("the position bias", () => {
+  const item = (sides: number, label: string, lower: number, upper: number) => ({
+    sides, label, picked: 0, decisive: 0, share: (lower + upper) / 2, lower, upper, chance: 1 / sides,
+  });
+
+  it("says whether chance lies outside a position's interval, and on which side", () => {
+    expect(leaning(item(2, "A", 0.55, 0.7))).toBe("above");
+    expect(leaning(item(2, "B", 0.3, 0.45))).toBe("below");
+    expect(leaning(item(2, "A", 0.45, 0.6))).toBe("none");
+    expect(leaning(item(3, "C", 0.25, 0.4))).toBe("none"); // a third is inside
+  });
+
+  it("groups the shares by number of sides, positions in order", () => {
+    const groups = biasGroups([item(3, "B", 0, 1), item(2, "B", 0, 1), item(3, "A", 0, 1), item(2, "A", 0, 1)]);
+    expect(groups.map((g) => [g.sides, g.shares.map((s) => s.label).join("")])).toEqual([[2, "AB"], [3, "AB"]]);
+    expect(biasGroups([])).toEqual([]);
+  });
 });

@@ -20,12 +20,46 @@ export interface BoardModel {
   bothBad: number;
 }
 
+export interface PositionShare {
+  sides: number;
+  label: string;
+  picked: number;
+  decisive: number;
+  share: number;
+  lower: number;
+  upper: number;
+  chance: number;
+}
+
 export interface Board {
   models: BoardModel[];
   winRate: (number | null)[][];
   votes: number;
   rounds: number;
   seed: number;
+  ballots: number;
+  countedBallots: number;
+  flaggedVoters: number;
+  pausedVoters: number;
+  repeats: number;
+  positionBias: PositionShare[];
+}
+
+/** Whether a position's 95% interval leaves out chance (1 / sides): the votes lean toward it ("above") or away
+ * from it ("below"); "none" when chance is inside the interval. */
+export function leaning(share: Pick<PositionShare, "lower" | "upper" | "chance">): "above" | "below" | "none" {
+  if (share.lower > share.chance) return "above";
+  if (share.upper < share.chance) return "below";
+  return "none";
+}
+
+/** The position shares grouped by number of sides (ascending), positions in order. */
+export function biasGroups(shares: PositionShare[]): { sides: number; shares: PositionShare[] }[] {
+  const groups = new Map<number, PositionShare[]>();
+  for (const item of [...shares].sort((a, b) => a.sides - b.sides || a.label.localeCompare(b.label))) {
+    groups.set(item.sides, [...(groups.get(item.sides) ?? []), item]);
+  }
+  return [...groups].map(([sides, items]) => ({ sides, shares: items }));
 }
 
 export interface Scale {

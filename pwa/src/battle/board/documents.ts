@@ -15,7 +15,9 @@ export const BOARD_TASK = doc<{ task: BoardTask | null }, { code: string }>(
 
 export const BATTLE_BOARD = doc<{ battleLeaderboard: Board }, { code: string; roundId: string | null }>(
   `query BattleBoard($code: String!, $roundId: ID) { battleLeaderboard(taskCode: $code, roundId: $roundId) {
-    votes rounds seed winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }`,
+    votes rounds seed ballots countedBallots flaggedVoters pausedVoters repeats
+    positionBias { sides label picked decisive share lower upper chance }
+    winRate models { name rating lower upper rank stability topShare battles wins losses ties bothBad } } }`,
 );
 
 export const BOARD_DOCUMENTS = { BOARD_TASK, BATTLE_BOARD };
