@@ -29,6 +29,7 @@ import type { SETTINGS_EN } from "../owner/settings/text";
 import type { OWNER_EN } from "../owner/text";
 import type { TRANSCRIPT_EN } from "../transcript/text";
 import type { SUGGEST_EN } from "../suggest/text";
+import type { RUNS_EN } from "../owner/runs/text";
 import type { SHELL_EN } from "../ui/text";
 import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { I18N_EN } from "./text";
@@ -64,6 +65,7 @@ export interface EnglishCatalogs {
   examples: typeof EXAMPLES_EN;
   network: typeof NETWORK_EN;
   suggest: typeof SUGGEST_EN;
+  runs: typeof RUNS_EN;
 }
 
 export type Domain = keyof EnglishCatalogs;

@@ -191,7 +191,7 @@ export function OwnerTaskPage({ params }: PageProps) {
             {rounds.length === 0 ? <p class="hint">{T.noRounds}</p> : (
               <ul class="round-list">
                 {[...rounds].sort((a, b) => b.number - a.number).map((r) => (
-                  <RoundActions key={r.id} code={code} round={r} onChanged={() => detail.reload()} />
+                  <RoundActions key={r.id} code={code} round={r} onChanged={() => detail.reload()} generator={offeredSuggestions(task.config).generator} />
                 ))}
               </ul>
             )}

@@ -1,6 +1,7 @@
 /**
  * One round on the task owner page: open / closed, its targets (an LLM endpoint named as such), an export link on
- * demand (JSONL or an HF-datasets tar.gz, through a short-lived same-origin link), closing with a confirmation step.
+ * demand (JSONL or an HF-datasets tar.gz, through a short-lived same-origin link), closing with a confirmation step,
+ * and, when the task has a generator, its adversary runs (owner/runs/, a lazy chunk).
  */
 import { useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
@@ -9,6 +10,7 @@ import type { ExportFormat, RoundDetail, RoundExport } from "../api/types";
 import { href } from "../router";
 import { loadTasks } from "../tasks/store";
 import { exportFileName } from "./exportName";
+import { LazyRunsPanel } from "./runs/lazy";
 import { errorText, Status, type Message } from "./status";
 import { endpointOfTarget } from "./targets";
 import { OWNER_TEXT as T } from "./text";
@@ -26,7 +28,8 @@ function targetLabel(target: { name: string; version: string }): string {
 }
 
 /** One round: open / closed, its targets, an export link on demand (format JSONL or HF_DATASET), closing with a confirmation step. */
-export function RoundActions({ code, round, onChanged }: { code: string; round: RoundDetail; onChanged: () => Promise<void> }) {
+/** `generator`: the task's config names a suggestions generator, so the round offers adversary runs (owner/runs/). */
+export function RoundActions({ code, round, onChanged, generator = false }: { code: string; round: RoundDetail; onChanged: () => Promise<void>; generator?: boolean }) {
   const n = round.number;
   const [format, setFormat] = useState<ExportFormat>("JSONL");
   const [link, setLink] = useState<RoundExport | null>(null);
@@ -106,6 +109,7 @@ export function RoundActions({ code, round, onChanged }: { code: string; round: 
         </p>
       )}
       <Status message={message} testId={`round-${n}-status`} />
+      {generator && <LazyRunsPanel roundId={round.id} n={n} open={!closed} />}
     </li>
   );
 }

@@ -23,6 +23,7 @@ import { settings } from "../../owner/settings/text.ar";
 import { owner } from "../../owner/text.ar";
 import { transcript } from "../../transcript/text.ar";
 import { suggest } from "../../suggest/text.ar";
+import { runs } from "../../owner/runs/text.ar";
 import { shell } from "../../ui/text.ar";
 import { exampleView, validate } from "../../validate/text.ar";
 import type { LocaleCatalog } from "../catalogs";
@@ -33,5 +34,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   examples,
   network,
   suggest,
+  runs,
 };
 export default catalog;

@@ -23,6 +23,7 @@ import { settings } from "../../owner/settings/text.es";
 import { owner } from "../../owner/text.es";
 import { transcript } from "../../transcript/text.es";
 import { suggest } from "../../suggest/text.es";
+import { runs } from "../../owner/runs/text.es";
 import { shell } from "../../ui/text.es";
 import { exampleView, validate } from "../../validate/text.es";
 import type { LocaleCatalog } from "../catalogs";
@@ -33,5 +34,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   examples,
   network,
   suggest,
+  runs,
 };
 export default catalog;

@@ -23,6 +23,7 @@ import { settings } from "../../owner/settings/text.fr";
 import { owner } from "../../owner/text.fr";
 import { transcript } from "../../transcript/text.fr";
 import { suggest } from "../../suggest/text.fr";
+import { runs } from "../../owner/runs/text.fr";
 import { shell } from "../../ui/text.fr";
 import { exampleView, validate } from "../../validate/text.fr";
 import type { LocaleCatalog } from "../catalogs";
@@ -33,5 +34,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   examples,
   network,
   suggest,
+  runs,
 };
 export default catalog;
