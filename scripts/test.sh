@@ -14,6 +14,10 @@ if [ -z "${DYNABENCH_SHARED_DATA:-}" ] && [ ! -d ../shared/data ]; then
   fi
 fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # browser tests use /usr/bin/chromium
+# torch's OpenMP threads sleep rather than spin while they wait for work: on 2 cores shared by the model build, two test
+# stacks (each Triton's classifiers run torch) and the checks, spinning threads starve the ones with work (a training
+# step measured 3.5-7x slower beside two busy processes; bench/omp_wait.py). It changes no result, only who waits how.
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 
 # The target models the tests serve (tests/conftest.py build_test_models; cached in .dynabench-test-cache, a few minutes
 # on a clean clone) are built in the background meanwhile: pytest's fixture waits on the build's file lock.

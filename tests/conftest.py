@@ -156,6 +156,9 @@ SESSION_LIMITS = {
     "WEBHOOK_TIMEOUT_S": "5",
     # The worker's torch work (retraining, contamination embeddings) uses one thread: the machine is busy with the rest.
     "TORCH_THREADS": "1",
+    # Idle OpenMP threads (torch in the worker and in Triton's classifiers) sleep instead of spinning on the shared cores
+    # (scripts/test.sh sets it for the whole run; bench/omp_wait.py measures why).
+    "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE"),
 }
 
 

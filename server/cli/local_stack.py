@@ -166,6 +166,10 @@ class LocalStack:
 
     def start(self, progress=None) -> LocalStack:
         progress = progress or _quiet
+        # Every service of this stack shares the machine's cores: torch's idle OpenMP threads (the Tritons' classifiers,
+        # the worker's training) sleep rather than spin, or they starve the threads with work (bench/omp_wait.py: a
+        # training step 3-4x slower beside two busy processes). An operator's own OMP_WAIT_POLICY is kept.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.logs.mkdir(exist_ok=True)
         api_ports = [self.api_port or free_port()] + [free_port() for _ in range(self.api_processes - 1)]
