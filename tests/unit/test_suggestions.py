@@ -153,3 +153,15 @@ def test_perturbation_is_for_classifiers_only():
     document.update(fooling={"metric": "string_f1"}, performance_metric="squad_f1")
     _, errors = parse_task_config(document)
     assert [e.field for e in errors] == ["suggestions.perturbation"]
+
+
+def test_the_numbers_with_and_without_suggestions():
+    from server.annotation.exports.service import assistance_text
+    from server.annotation.suggestions.stats import AssistanceStats
+
+    empty, assisted = AssistanceStats(False), AssistanceStats(True, 4, 3, 1, 12_340.0, 2)
+    assert empty.fooling_rate is None and empty.validated_fooling_rate is None
+    assert assisted.fooling_rate == 0.75 and assisted.validated_fooling_rate == 0.25
+    text = assistance_text([empty, assisted]).decode()
+    assert "unassisted: collected 0, fooling rate n/a" in text
+    assert "assisted: collected 4, fooling rate 0.7500, validated fooling rate 0.2500" in text and "12.3 s" in text

@@ -33,6 +33,8 @@ VALUES (:request_id, :position, :user, :round, :context, :kind, :source, :versio
 ON CONFLICT (request_id, position) DO NOTHING
 """,
 )
+# Two racing requests with one client UUID: the second waits for the first and then stores nothing of its own.
+LOCK_REQUEST = Query("SELECT pg_advisory_xact_lock(hashtextextended(:key, 31))")
 BY_REQUEST = Query("SELECT * FROM suggestions WHERE request_id = :request_id ORDER BY position", json=_JSON)
 BY_ID = Query("SELECT * FROM suggestions WHERE id = :id", json=_JSON)
 
@@ -58,7 +60,11 @@ async def load(round_id: int, context_id: int, user_id: int) -> dict[str, Any] |
     return await LOAD.row(round_id=round_id, context_id=context_id, user=user_id)
 
 
-async def insert(rows: list[dict[str, Any]]) -> None:
+async def insert_once(request_id: uuid.UUID, rows: list[dict[str, Any]]) -> None:
+    """The request's rows, unless a racing request with the same UUID stored its own first (call in a transaction)."""
+    await LOCK_REQUEST.execute(key=f"suggestions:{request_id}")
+    if await BY_REQUEST.rows(request_id=request_id):
+        return
     for row in rows:
         await INSERT.execute(**row)
 

@@ -90,7 +90,7 @@ async def suggest(services: Services, user_id: int, request: Request, address: s
     else:
         rows = await _perturbed(services, config, row, request, user_id, field_name, draft)
     async with db.transaction():
-        await queries.insert(rows)
+        await queries.insert_once(request.client_id, rows)
     return [Issued.of(stored_row) for stored_row in await queries.by_request(request.client_id)]
 
 
