@@ -11,6 +11,7 @@ from arq.constants import default_queue_name
 from server import listeners  # noqa: F401  (importing it registers every domain's listeners)
 from server.accounts import job_functions as account_jobs
 from server.annotation.adversary import job_functions as adversary_jobs
+from server.annotation.battles import job_functions as battle_jobs
 from server.annotation.examples import job_functions as example_jobs
 from server.annotation.validation import job_functions as validation_jobs
 from server.campaigns import job_functions as campaign_jobs
@@ -88,6 +89,7 @@ DOMAIN_JOB_FUNCTIONS = (
     account_jobs,
     example_jobs,
     adversary_jobs,
+    battle_jobs,
     validation_jobs,
     campaign_jobs,
     evaluation_jobs,

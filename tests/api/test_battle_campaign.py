@@ -3,7 +3,9 @@ one of whom always picks A. The pairs meet equally often; the voter who always p
 quality view and left out of the leaderboard (which equals bootstrap() of the counted votes) and of the PREFERENCES
 export, whose lines are the counted votes' prompt / chosen / rejected pairs."""
 
+import asyncio
 import json
+import os
 import random
 import uuid
 from collections import Counter
@@ -14,6 +16,7 @@ import pytest
 from server.battles.ratings import Battle, bootstrap
 from tests.api.conversations_helpers import demo_copy, generative_config, generative_task
 from tests.api.examples_helpers import NEXT_CONTEXT, wait_until
+from tests.conftest import run_sql
 
 SIDES = "label reply modelName"
 START = """mutation($i: StartBattleInput!) { startBattle(input: $i) { __typename
@@ -34,6 +37,24 @@ def three_targets(stack, target_models):
     demo = target_models["chat_demo"]
     with demo_copy(stack, demo, "generative_demo_q2") as second, demo_copy(stack, demo, "generative_demo_q3") as third:
         yield demo, second, third
+
+
+def _job_result(job_id: str):
+    """A worker job's result (waits for it to end)."""
+    from arq import create_pool
+    from arq.jobs import Job
+
+    from server.core.services import redis_settings
+    from server.observability.jobs import deserialize_job
+
+    async def read():
+        pool = await create_pool(redis_settings(os.environ["REDIS_URL"]))
+        try:
+            return await Job(job_id, pool, _deserializer=deserialize_job).result(timeout=120)
+        finally:
+            await pool.aclose()
+
+    return asyncio.run(read())
 
 
 def _battle(api, token, round_id, context_id, prompt) -> dict:
@@ -96,6 +117,12 @@ def test_a_balanced_campaign_flags_a_voter_who_always_picks_a(stack, api, three_
         {"sides": 2, "label": "A", "picked": picked_a, "decisive": 12},
         {"sides": 2, "label": "B", "picked": 12 - picked_a, "decisive": 12},
     ]
+
+    # The worker's job after each vote recomputed the leaderboards from rows (the task's and its round's): the same numbers.
+    task_id = run_sql("SELECT id FROM tasks WHERE code = 'arena_campaign'")[0]["id"]
+    last_vote = run_sql("SELECT max(id) AS id FROM battle_votes")[0]["id"]
+    assert _job_result(f"rate-battles:{task_id}:{last_vote}") == {"boards": 2}
+    assert api(BOARD, {"c": "arena_campaign"})["battleLeaderboard"] == board
 
     # The preference export: one line per counted vote, the chosen side's reply and the other's.
     link = api(EXPORT, {"r": round_id, "f": "PREFERENCES"}, token=owner)["exportRound"]

@@ -1,12 +1,13 @@
 """A task's (or round's) battle leaderboard: the votes as the ratings count them (rules.py: a person's votes on the same
 pair and prompt once; check battles never), without the votes of voters flagged as content-independent
-(server/battles/voters.py) or paused by the check rule (checks.py), Bradley–Terry with 1,000 bootstrap rounds and a fixed seed (server/battles/ratings.py, docs/design.md §4.3a), and the
-counted votes' position bias.
+(server/battles/voters.py) or paused by the check rule (checks.py), Bradley–Terry with 1,000 bootstrap rounds and a
+fixed seed (server/battles/ratings.py, docs/design.md §4.3a), and the counted votes' position bias.
 
-Computed when read and cached in Redis under what it was computed from (the votes' count and last id: votes are only
-added; the latest reinstatement; the check rule's settings), so a new vote makes the next read compute again and the same votes always give the same numbers. The fit runs
-in a thread (it is numpy's work; the event loop keeps serving). Recomputing on read is simpler than a job and never
-stale; a few thousand votes take milliseconds (bench/battle_ratings.py: 1M votes of 40 models, ≈ 1.5 s)."""
+Computed from rows by the worker's job after each vote (rate_task), or by a read that finds no cached board, and
+cached in Redis under what it was computed from (the votes' count and last id: votes are only added; the latest
+reinstatement; the check rule's settings), so a new vote makes the next computation new and the same rows always give
+the same numbers. The fit runs in a thread (it is numpy's work; the event loop keeps serving); a few thousand votes
+take milliseconds (bench/battle_ratings.py: 1M votes of 40 models, ≈ 1.5 s)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ from server.core.i18n import tr
 from server.core.jsonutil import to_json
 from server.core.services import Services
 from server.tasks.generative_config import BattleConfig
+from server.tasks.reads import task_by_id
+from server.tasks.service import load_config
 
 SEED = 0
 ROUNDS = 1000
@@ -149,6 +152,20 @@ async def battle_leaderboard(services: Services, task_id: int, round_id: int | N
         except (RedisError, OSError):
             log.warning("could not cache a battle leaderboard", exc_info=True)
     return result
+
+
+async def rate_task(services: Services, task_id: int) -> dict[str, int]:
+    """The task's leaderboard and each voted round's, computed from rows and cached as reads would (the job after a
+    vote: the next read is instant). Idempotent: the same rows give the same numbers under the same keys."""
+    task = await task_by_id(task_id)
+    if task is None:  # deleted since the vote
+        return {"boards": 0}
+    config = load_config(task)
+    battle_rules = config.generative.battle if config.generative is not None else None
+    rounds = [row["round"] for row in await queries.VOTED_ROUNDS.rows(task=task_id)]
+    for round_id in (None, *rounds):
+        await battle_leaderboard(services, task_id, round_id, battle_rules)
+    return {"boards": 1 + len(rounds)}
 
 
 def _rules_key(battle_rules: BattleConfig | None) -> str:

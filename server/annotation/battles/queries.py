@@ -166,3 +166,11 @@ INSERT INTO battle_voter_reinstatements (task, "user", reinstated_by, reinstated
 ON CONFLICT (task, "user") DO UPDATE SET reinstated_at = now(), reinstated_by = EXCLUDED.reinstated_by
 """,
 )
+
+# The task's rounds that have battle votes, and the task's config (the leaderboards' job rates each).
+VOTED_ROUNDS = Query(
+    """
+SELECT DISTINCT b.round FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.round
+WHERE r.task = :task ORDER BY b.round
+""",
+)

@@ -4,17 +4,21 @@ reveals the sides' models. Both writes are idempotent on a client UUID."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import uuid
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from redis.exceptions import RedisError
+
 from server import permissions
 from server.accounts.viewer import Principal
-from server.annotation.battles import checks, preferences, queries, rules
+from server.annotation.battles import checks, jobs, preferences, queries, rules
 from server.annotation.conversations import service as conversations
 from server.annotation.records import BattleChoice, ReplyStatus
 from server.core import db, rate_limits
+from server.core import jobs as core_jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found, rate_limited
 from server.core.i18n import tr
 from server.core.rate_limits import Action
@@ -168,7 +172,7 @@ async def voter_paused(task_id: int, user_id: int, battle_rules: BattleConfig) -
     return checks.paused(stats, battle_rules.checks)
 
 
-async def vote_battle(viewer: Principal, request: BattleVoteRequest) -> Outcome:
+async def vote_battle(services: Services, viewer: Principal, request: BattleVoteRequest) -> Outcome:
     retried = await queries.VOTE_BY_CLIENT_ID.row(client_id=request.client_id)
     if retried is not None:
         if retried["battle"] != request.battle_id or retried["user"] != viewer.user_id:
@@ -192,6 +196,11 @@ async def vote_battle(viewer: Principal, request: BattleVoteRequest) -> Outcome:
         if again is not None and again["battle"] == request.battle_id and again["user"] == viewer.user_id:
             return Outcome(await load_battle(viewer, request.battle_id), duplicate=True)
         raise ServiceError("CONFLICT", tr("This battle has its vote already."))
+    # The leaderboards recomputed from rows in the background, so the next read finds them (a read computes them too).
+    with contextlib.suppress(RedisError, OSError):
+        await core_jobs.enqueue_once(
+            services.arq, f"rate-battles:{view.battle['task']}:{stored['id']}", 1.0, jobs.rate_battles, view.battle["task"]
+        )
     return Outcome(await load_battle(viewer, request.battle_id), duplicate=False)
 
 

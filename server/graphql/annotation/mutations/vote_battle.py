@@ -65,5 +65,5 @@ async def vote_battle(info: Info, input: VoteBattleInput) -> VoteBattleResult:
         choice=None if input.choice is None else DomainBattleChoice(input.choice.value),
         ratings=None if input.ratings is None else tuple(input.ratings),
     )
-    voted = await service.vote_battle(viewer, request)
+    voted = await service.vote_battle(info.context.services, viewer, request)
     return BattleVoted(battle=Battle.from_view(voted.view), duplicate=voted.duplicate)
