@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -235,10 +235,23 @@ def target_triton_stopped(stack, kill: Callable[[], None] | None = None) -> Iter
         yield
     finally:
         stack.triton.start()
+        load_models(stack, served)
+
+
+def load_models(stack, names: Iterable[str]) -> None:
+    """Load the models into the target Triton side by side (a client each): a classifier's Python stub spends seconds
+    importing torch, and one load after another left a core idle after every restart."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def load(name: str) -> None:
         client = target_triton(stack)
-        for name in served:
+        try:
             client.load_model(name)
-        client.close()
+        finally:
+            client.close()
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        list(pool.map(load, names))
 
 
 class SyncTriton:
@@ -373,15 +386,13 @@ def target_models(stack) -> dict[str, str]:
 
     built = build_test_models()
     repository: Path = stack.model_repository
-    client = target_triton(stack)
     names = {}
     for model in built:
         destination = repository / model.name
         if not destination.exists():
             shutil.copytree(model.path, destination)
-        client.load_model(model.name)
         names[model.task] = model.name
-    client.close()
+    load_models(stack, [model.name for model in built])
     return names
 
 

@@ -16,7 +16,7 @@ from tests.faults.chaos import wait_for
 from tests.faults.checks import assert_counters_equal_rows, kill_workers, live_workers, start_worker
 
 # Long enough for several examples to be written while Triton is away; FAULTS_TRITON_OUTAGE_S=60 makes it a minute.
-TRITON_OUTAGE_S = float(os.environ.get("FAULTS_TRITON_OUTAGE_S", "20"))
+TRITON_OUTAGE_S = float(os.environ.get("FAULTS_TRITON_OUTAGE_S", "12"))
 
 
 class Annotator(threading.Thread):
