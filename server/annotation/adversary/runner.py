@@ -51,6 +51,9 @@ async def run(services: Services, run_id: int) -> str:
         return await _finish(run_id, rules.RunStatus.FAILED, tr("The target model could not answer: {reason}", reason=str(down)))
     except ServiceError as failed:  # the generator down (MODEL_UNAVAILABLE), the round closed or gone
         return await _finish(run_id, rules.RunStatus.FAILED, failed.message)
+    except Exception:  # a bug must not leave the run "running" (holding the task's one slot) through arq's retries
+        log.exception("adversary run %s stopped", run_id)
+        return await _finish(run_id, rules.RunStatus.FAILED, tr("The run stopped on an unexpected error."))
     if note is None:
         return rules.RunStatus.CANCELLED
     return await _finish(run_id, rules.RunStatus.DONE, note)
