@@ -45,10 +45,17 @@ async def update_task(
     task_id: int, user_id: int, edit: TaskEdit, *, redis: Redis | None = None, services: Services | None = None
 ) -> TaskRow:
     """Change the task's texts and config (`_update_task`); announced to live task lists when given a Redis. With
-    `services`, the suggestions' generator a new config names is checked live (suggestion_generator.py)."""
+    `services`, the suggestions' generator a new config names is checked live (suggestion_generator.py), unless it is
+    the one the task already names (an edit of something else is not refused while that generator is away)."""
     if services is not None and edit.config is not UNCHANGED:
         config, _errors = parse_task_config(edit.config)
-        if config is not None and (generator := await generator_problems(services, config)):
+        current = await queries.task_by_id(task_id)
+        same = (
+            current is not None
+            and config is not None
+            and load_config(current).suggestions.generator == config.suggestions.generator
+        )
+        if config is not None and not same and (generator := await generator_problems(services, config)):
             raise invalid(tr("The task is not valid."), *generator)
     row = await _update_task(task_id, user_id, edit)
     if redis is not None:

@@ -88,6 +88,14 @@ def test_suggestions_on_a_classifier_task_are_recorded_and_counted(stack, api, t
         assert [f["field"] for f in refused["fields"]] == [f"config.suggestions.generator.{field}"], refused
 
     task_owner, round_id = _sentiment_task(api, target_models, "suggest_sent", {"model": generator})
+    # Editing the config: another generator is checked live; the one it already names is not checked again.
+    update = """mutation($i: UpdateTaskInput!) { updateTask(input: $i) { __typename
+      ... on InputError { fields { field message } } } }"""
+    bad = {"taskCode": "suggest_sent", "config": _sentiment_config({"model": "no_such_model"})}
+    refused = api(update, {"i": bad}, token=task_owner)["updateTask"]
+    assert [f["field"] for f in refused["fields"]] == ["config.suggestions.generator.model"], refused
+    same = {"taskCode": "suggest_sent", "config": _sentiment_config({"model": generator}), "description": "Reviews."}
+    assert api(update, {"i": same}, token=task_owner)["updateTask"]["__typename"] == "TaskUpdated"
     writer, other = api.sign_up("inspired"), api.sign_up("someone_else")
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=writer)["nextContext"]["id"]
 
