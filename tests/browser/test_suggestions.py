@@ -1,7 +1,7 @@
 """Suggestions for the adversary in the PWA (issue #31 point 4): on a 360 px phone an annotator of a sentiment task
 whose config offers the generator (the demo generative model, through Triton) and the perturbation search asks for
 suggestions on a draft, taps one into the editor, edits it and submits: the verdict says it was written from a
-suggestion, edited, and so does the stored example; "Inspire me" shows the generator's candidates; the task owner page
+suggestion, edited, and so do "My examples" and the stored example; "Inspire me" shows the generator's candidates; the task owner page
 shows the round's numbers with and without suggestions; nothing overflows and axe finds nothing. The chat page's
 opening message is asked the same way: accepted, edited, sent, submitted, and the example records it, edited."""
 
@@ -64,6 +64,10 @@ def test_a_suggestion_is_accepted_edited_and_submitted_on_a_phone(api, app_url, 
     assisted = json.loads(row["assisted_by"])
     assert assisted["kind"] == "perturbation" and assisted["edited"] is True
     assert json.loads(row["input"])["statement"] == suggested + " Truly."
+    page.goto(f"{app_url}/#/examples")
+    expect(page.get_by_test_id("example-assisted")).to_have_text("Written from a suggestion, edited")
+    page.goto(f"{app_url}/#/tasks/sentiment")
+    expect(panel.get_by_role("heading", name="Need inspiration?")).to_be_visible()
 
     # "Inspire me": the generator's candidates (the demo generative model, prompted with the task and context).
     panel.get_by_role("button", name="Inspire me").click()

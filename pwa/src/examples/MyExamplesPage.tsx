@@ -18,6 +18,7 @@ import { ClaimQuestion } from "../annotate/ClaimQuestion";
 import { intendedOf, summaryOfExample } from "../annotate/verdict";
 import { VerdictBadge } from "../ui/Verdict";
 import { statusText } from "./status";
+import { SUGGEST_TEXT } from "../suggest/text";
 import { formatDateTime } from "../i18n/format";
 import { slot } from "../i18n/slot";
 import { EXAMPLES_TEXT as T } from "./text";
@@ -114,6 +115,11 @@ export function MyExamplesPage() {
               <div class="example-row-head">
                 <VerdictBadge verdict={example.verdict} />
                 <span class="status-tag" data-testid="example-status">{statusText(example)}</span>
+                {example.assistance && (
+                  <span class="hint" data-testid="example-assisted">
+                    {example.assistance.edited ? SUGGEST_TEXT.assistedEdited : SUGGEST_TEXT.assisted}
+                  </span>
+                )}
                 <span class="hint">
                   {example.round ? T.roundOf(example.round.task.name, example.round.number) : ""}
                   <time dateTime={example.createdAt}>{formatDateTime(example.createdAt)}</time>

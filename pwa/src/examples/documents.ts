@@ -7,7 +7,7 @@ const doc = <TData, TVariables = Record<string, never>>(source: string) => sourc
 export type MyExampleChange = "LISTENING" | "JUDGED" | "OUTCOME" | "FLAGGED" | "RETRACTED" | "EXPLAINED";
 
 const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
-  flagReason explanation pendingReason createdAt claimedFooled`;
+  flagReason explanation pendingReason createdAt claimedFooled assistance { kind edited }`;
 
 /** LISTENING once live, then each of the viewer's examples again whenever it changes. */
 export const MY_EXAMPLE_UPDATES = doc<{ myExampleUpdates: { change: MyExampleChange; example: Example | null } }>(
