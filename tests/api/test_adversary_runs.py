@@ -3,7 +3,8 @@ sentiment classifier task whose generator is the demo generative model served by
 sentiment model. The run's examples are the machine account's, marked machine-made, judged by the target and handed
 to a validator by the validation queue; an owner-mode vote validates one and the run's figures count it; a re-run of
 the job writes nothing twice and continues from the rows; non-owners are refused; a generator that is down fails the
-run with a readable reason. A generative task's run: one-exchange conversations with the target, submitted."""
+run with a readable reason, and so does a target that is down. A generative task's run: one-exchange conversations
+with the target, submitted."""
 
 from __future__ import annotations
 
@@ -160,6 +161,12 @@ def test_an_unattended_run_fills_the_validation_queue(stack, api, target_models)
         down_owner, down_round = _sentiment_task(api, target_models, "adv_down", {"model": copy})
     failed = _finished(api, down_owner, _start(api, down_owner, down_round, 2)["run"]["id"])
     assert failed["status"] == "FAILED" and "generator" in failed["error"] and failed["produced"] == 0, failed
+    # A target that is down, likewise (the generator answers; the target is asked before anything is stored).
+    with demo_copy(stack, target_models["sentiment"], "adv_target_copy") as target:
+        gone_owner, gone_round = _sentiment_task(api, {"sentiment": target}, "adv_gone", {"model": generator})
+    gone = _finished(api, gone_owner, _start(api, gone_owner, gone_round, 2)["run"]["id"])
+    assert gone["status"] == "FAILED" and gone["error"].startswith("The target model could not answer"), gone
+    assert gone["produced"] == 0
 
 
 def test_a_generative_run_submits_conversations(stack, api, target_models):
