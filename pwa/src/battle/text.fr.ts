@@ -83,7 +83,7 @@ export const battle: Translation<typeof BATTLE_EN> = {
   qualityRepeats: (pairs) => `${pairs} votes répétés sur la même paire et le même message comptés une fois.`,
   biasTitle: "Biais de position",
   biasCaption: (sides) => `Batailles à ${sides} côtés : à quelle fréquence les votes comptés ont choisi chaque position (A est affiché en premier), avec des intervalles à 95 %.`,
-  biasPosition: "Position",
+  biasPosition: "Emplacement",
   biasPicked: "Choisie",
   biasShare: "Part (intervalle à 95 %)",
   biasChance: "Hasard",
