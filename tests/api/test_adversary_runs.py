@@ -37,8 +37,8 @@ VALIDATE = """mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT,
   ... on Error { code message } } }"""
 
 
-def _start(api, token, round_id, count, client_id=None):
-    variables = {"i": {"roundId": round_id, "clientId": str(client_id or uuid.uuid4()), "count": count}}
+def _start(api, token, round_id, count, client_id=None, generator=None):
+    variables = {"i": {"roundId": round_id, "clientId": str(client_id or uuid.uuid4()), "count": count, "generator": generator}}
     return api(START, variables, token=token)["startAdversaryRun"]
 
 
@@ -161,6 +161,11 @@ def test_an_unattended_run_fills_the_validation_queue(stack, api, target_models)
         down_owner, down_round = _sentiment_task(api, target_models, "adv_down", {"model": copy})
     failed = _finished(api, down_owner, _start(api, down_owner, down_round, 2)["run"]["id"])
     assert failed["status"] == "FAILED" and "generator" in failed["error"] and failed["produced"] == 0, failed
+    # The owner may name another generator for a run: one the target Triton serves (checked live), or it is refused.
+    unknown = _start(api, down_owner, down_round, 1, generator="no_such_model")
+    assert unknown["__typename"] == "InputError" and [f["field"] for f in unknown["fields"]] == ["generator"], unknown
+    named = _finished(api, down_owner, _start(api, down_owner, down_round, 1, generator=generator)["run"]["id"])
+    assert named["status"] == "DONE" and named["generator"] == generator and named["produced"] == 1, named
     # A target that is down, likewise (the generator answers; the target is asked before anything is stored).
     with demo_copy(stack, target_models["sentiment"], "adv_target_copy") as target:
         gone_owner, gone_round = _sentiment_task(api, {"sentiment": target}, "adv_gone", {"model": generator})

@@ -32,3 +32,29 @@ def test_the_generator_calls_a_run_may_make():
     assert rules.calls_allowed(1, 3) == 4
     assert rules.calls_allowed(0, 3) == 2
     assert rules.MACHINE_USERNAME.startswith("~")  # sign-up cannot take it (server/accounts/service.py USERNAME)
+
+
+def test_a_run_may_name_another_generator():
+    import pytest
+
+    from server.tasks.config import TaskConfig
+
+    config = TaskConfig.model_validate(
+        {
+            "kind": "classification",
+            "context_fields": [{"name": "context", "max_length": 500}],
+            "input_fields": [{"name": "statement", "max_length": 300}],
+            "model_inputs": ["statement"],
+            "labels": LABELS,
+            "output_fields": ["label", "probs"],
+            "fooling": {"metric": "exact_match"},
+            "performance_metric": "accuracy",
+            "suggestions": {"generator": {"model": "own_model", "count": 2, "temperature": 0.0}},
+        }
+    )
+    assert rules.with_generator(config, None) is config and rules.with_generator(config, "own_model") is config
+    other = rules.with_generator(config, "endpoint:chat").suggestions.generator
+    assert other is not None and (other.endpoint, other.model, other.count, other.temperature) == ("chat", None, 2, 0.0)
+    assert config.suggestions.generator is not None and config.suggestions.generator.model == "own_model"  # unchanged
+    with pytest.raises(ValueError):
+        rules.with_generator(config, "not a name!")

@@ -9,6 +9,9 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from server.tasks.config import TaskConfig
+from server.tasks.suggestions_config import GeneratorConfig
+
 MAX_COUNT = 200  # examples one run may ask for
 DAILY_PER_TASK = 1000  # examples asked of a task's runs per UTC day, all owners together
 MACHINE_USERNAME = "~machine"  # the author of every machine-made example; sign-up cannot take a name with "~"
@@ -49,6 +52,24 @@ def intended_label(labels: Sequence[str], candidate_label: str | None, output: M
     if isinstance(probs, Mapping):
         return max(others, key=lambda label: (_number(probs.get(label)), -others.index(label)))
     return others[0]
+
+
+ENDPOINT_PREFIX = "endpoint:"
+
+
+def with_generator(config: TaskConfig, source: str | None) -> TaskConfig:
+    """The task config asking `source` (a served model's name, or "endpoint:<name>"; None or "": the config's own
+    generator), with the config's count, max_tokens and temperature (else the defaults). ValueError when the name
+    is not one (pydantic's checks of a config's generator)."""
+    own = config.suggestions.generator
+    if not source or (own is not None and own.source == source):
+        return config
+    settings = own.model_dump(exclude={"model", "endpoint"}) if own is not None else {}
+    if source.startswith(ENDPOINT_PREFIX):
+        chosen = GeneratorConfig(endpoint=source[len(ENDPOINT_PREFIX) :], **settings)
+    else:
+        chosen = GeneratorConfig(model=source, **settings)
+    return config.model_copy(update={"suggestions": config.suggestions.model_copy(update={"generator": chosen})})
 
 
 def calls_allowed(remaining: int, per_call: int) -> int:

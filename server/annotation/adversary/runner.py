@@ -78,7 +78,7 @@ async def _produce(services: Services, row: dict) -> str | None:
             raise ServiceError("NOT_FOUND", tr("{what} does not exist.", what=tr("That round")))
         if loaded["end_at"] is not None:
             raise ServiceError("ROUND_CLOSED", tr("This round is closed; write examples for the task's current round."))
-        config = cached_config(loaded["task"], loaded["config"])
+        config = rules.with_generator(cached_config(loaded["task"], loaded["config"]), row["generator"])
         if config.suggestions.generator is None:
             raise ServiceError("INVALID_INPUT", tr("This task has no generator for suggestions (its config names none)."))
         per_call = config.suggestions.generator.count

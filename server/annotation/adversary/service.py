@@ -1,7 +1,7 @@
 """startAdversaryRun, cancelAdversaryRun and what owners read of runs (docs/design.md §4.1f). The resolvers check
 that the viewer owns the round's task; this checks the run itself: idempotent on its client UUID, 1..MAX_COUNT
-examples, a classification or generative task with a generator, an open round with a target, one queued or running
-run per task (a partial unique index decides races), and the task's daily cap."""
+examples, a classification or generative task with a generator (its own, or one the owner names), an open round with
+a target, one queued or running run per task (a partial unique index decides races), and the task's daily cap."""
 
 from __future__ import annotations
 
@@ -18,14 +18,21 @@ from server.core.i18n import tr
 from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.tasks.service import round_config
+from server.tasks.suggestion_generator import generator_problems
 
 ROUND_RUNS_SHOWN = 20
 
 
 async def start_run(
-    services: Services, user_id: int, round_row: Mapping[str, Any], client_id: uuid.UUID, count: int
+    services: Services,
+    user_id: int,
+    round_row: Mapping[str, Any],
+    client_id: uuid.UUID,
+    count: int,
+    generator: str | None = None,
 ) -> tuple[dict, bool]:
-    """(run with its figures, duplicate): queued, and its job enqueued."""
+    """(run with its figures, duplicate): queued, and its job enqueued. `generator`: a served generative model's name
+    or "endpoint:<name>", checked live as a task config's is; None: the task's suggestions generator."""
     existing = await queries.by_client_id(client_id)
     if existing is not None:
         return await _same_request(existing, user_id, round_row), True
@@ -42,11 +49,20 @@ async def start_run(
             tr("Adversary runs write classification or generative tasks' examples."),
             FieldProblem("roundId", tr("is not a classification or generative task's round")),
         )
+    try:
+        config = rules.with_generator(config, generator)
+    except ValueError:
+        raise invalid(
+            tr("That is not a generator's name."),
+            FieldProblem("generator", tr("must be a served generative model's name or endpoint:<name>")),
+        ) from None
     if config.suggestions.generator is None:
         raise invalid(
             tr("This task has no generator for suggestions (its config names none)."),
             FieldProblem("roundId", tr("its task names no generator")),
         )
+    if generator and (problems := await generator_problems(services, config)):
+        raise invalid(tr("That generator cannot be asked."), FieldProblem("generator", problems[0].message))
     if not from_json(round_row.get("target_models")):
         raise ServiceError("MODEL_UNAVAILABLE", tr("This round has no target model yet."))
     task_id = round_row["task"]

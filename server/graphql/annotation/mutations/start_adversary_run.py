@@ -33,6 +33,11 @@ class StartAdversaryRunInput:
     round_id: relay.GlobalID
     client_id: uuid.UUID = strawberry.field(description="Client-generated: the same UUID again answers the same run.")
     count: int = strawberry.field(description=f"Examples to write, 1 to {rules.MAX_COUNT}.")
+    generator: str | None = strawberry.field(
+        default=None,
+        description="A generative model the target Triton serves, or endpoint:<name> (a registered LLM endpoint); "
+        "default: the task's suggestions generator.",
+    )
 
 
 @strawberry.type
@@ -64,5 +69,7 @@ async def start_adversary_run(info: Info, input: StartAdversaryRunInput) -> Star
     round_row = await owned_round(info, node_pk(input.round_id, "Round", "roundId"))
     viewer = await authorize(info, permissions.manage_task, round_row["task"])
     assert viewer is not None
-    row, duplicate = await service.start_run(info.context.services, viewer.user_id, round_row, input.client_id, input.count)
+    row, duplicate = await service.start_run(
+        info.context.services, viewer.user_id, round_row, input.client_id, input.count, input.generator
+    )
     return AdversaryRunStarted(run=AdversaryRun.from_row(row), duplicate=duplicate)
