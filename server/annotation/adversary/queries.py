@@ -113,4 +113,6 @@ async def add_refused(run_id: int, count: int) -> None:
 
 
 async def machine_account(username: str) -> int:
-    return int(await MACHINE_ACCOUNT.value(username=username))
+    # A concurrent first use may insert it after this statement's snapshot: the second read sees it.
+    found = await MACHINE_ACCOUNT.value(username=username)
+    return int(found if found is not None else await MACHINE_ACCOUNT.value(username=username))

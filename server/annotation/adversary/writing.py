@@ -122,9 +122,11 @@ async def write_conversation(services: Services, author: Author, candidate: Cand
         conversation = await conversation_queries.CONVERSATION_BY_CLIENT_ID.row(client_id=conversation_id)
     assert conversation is not None
     turn = await conversation_queries.TURN_BY_CLIENT_ID.row(client_id=message_id)
-    if turn is None:
+    if turn is None:  # a new conversation takes its first message (or a concurrent attempt of the job just did)
         turn = await conversations.insert_turn(conversation, config, message_id, candidate.text)
-        assert turn is not None  # a new conversation takes its first message
+        turn = turn or await conversation_queries.TURN_BY_CLIENT_ID.row(client_id=message_id)
+        if turn is None:
+            raise ServiceError("CONFLICT", tr("This conversation was submitted; start a new one."))
     caller = Caller(author.owner_id, opened.round_row["task"])
     if turn["status"] == ReplyStatus.GENERATING:
         request = GenerationRequest(tuple(messages(config, opened.context["fields"], [turn])), params_of(config))
