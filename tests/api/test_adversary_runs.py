@@ -33,6 +33,7 @@ GET = f"query($id: ID!) {{ adversaryRun(id: $id) {{ {RUN} }} }}"
 ROUND_RUNS = f"query($c: String!) {{ task(code: $c) {{ currentRound {{ adversaryRuns {{ {RUN} }} }} }} }}"
 QUEUE = """query($r: ID!) { nextExamplesToValidate(roundId: $r, first: 20) { id status fooled input
   machineMade { runId source sourceVersion } assistance { kind } } }"""
+LISTED = """query($r: ID!) { examplesToValidate(roundId: $r, first: 20) { edges { node { id machineMade { runId } } } } }"""
 VALIDATE = """mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT, mode: OWNER) { __typename
   ... on Error { code message } } }"""
 
@@ -114,6 +115,9 @@ def test_an_unattended_run_fills_the_validation_queue(stack, api, target_models)
     # In the validation queue like people's examples, marked machine-made.
     open_ids = {str(e["id"]) for e in examples if e["status"] == "open"}
     assert open_ids and run["fooled"] >= len(open_ids) and run["awaitingValidation"] == len(open_ids), (run, examples)
+    listed = api(LISTED, {"r": round_id}, token=validator)["examplesToValidate"]["edges"]
+    assert {GlobalID.from_id(e["node"]["id"]).node_id for e in listed} == open_ids, listed
+    assert all(e["node"]["machineMade"]["runId"] == run_id for e in listed)
     queue = api(QUEUE, {"r": round_id}, token=validator)["nextExamplesToValidate"]
     assert {GlobalID.from_id(e["id"]).node_id for e in queue} == open_ids, queue
     for item in queue:
