@@ -20,11 +20,16 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # browser tests use /usr/bin/chromium
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 
 # The target models the tests serve (tests/conftest.py build_test_models; cached in .dynabench-test-cache, a few minutes
-# on a clean clone) are built in the background meanwhile: pytest's fixture waits on the build's file lock.
+# on a clean clone) are built in the background meanwhile: pytest's fixture waits on each model's file lock. Two
+# builds side by side: the classifiers (torch on every core) and the generative demo (one thread, the longest alone).
 mkdir -p .dynabench-test-cache
 build_log=.dynabench-test-cache/build-models.log
-.venv/bin/python -c "from tests.conftest import build_test_models; build_test_models()" >"$build_log" 2>&1 &
+.venv/bin/python -c "from tests.conftest import build_test_models; build_test_models(['sentiment', 'nli', 'hate_speech', 'qa'])" \
+  >"$build_log" 2>&1 &
 build_pid=$!
+.venv/bin/python -c "from tests.conftest import build_test_models; build_test_models(['chat_demo'])" \
+  >"${build_log%.log}-generative.log" 2>&1 &
+generative_build_pid=$!
 
 # pytest starts at once, its output kept aside: its first file needs no model (hostile models that wait out timeouts)
 # and the next ones wait for the build, so the checks below overlap with that start. The test files are spread over
@@ -63,7 +68,7 @@ rm -rf "$outputs"
 if (( ${#failed[@]} )); then
   kill -INT "$pytest_pid" 2>/dev/null || true  # pytest's own interrupt: its stacks stop
   wait "$pytest_pid" 2>/dev/null || true
-  kill "$build_pid" 2>/dev/null || true
+  kill "$build_pid" "$generative_build_pid" 2>/dev/null || true
   rm -f "$pytest_log"
   echo "test.sh: failed: ${failed[*]}" >&2
   exit 1

@@ -362,9 +362,10 @@ TRAINING_DATA = {
 }
 
 
-def build_test_models() -> list:
-    """Builds (or finds up to date) the fast-profile target models in MODEL_CACHE; a file lock serializes the builds
-    of concurrent processes (scripts/test.sh starts one in the background while the checks before pytest run)."""
+def build_test_models(tasks: list[str] | None = None) -> list:
+    """Builds (or finds up to date) the fast-profile target models in MODEL_CACHE (`tasks`: those only); a file lock per
+    model serializes the builds of concurrent processes (scripts/test.sh starts two in the background: the classifiers,
+    and beside them the generative demo, which trains on one thread)."""
     from server.modelbuild import build_models
 
     assert all(p.exists() for p in TRAINING_DATA.values()), f"real data missing under {SHARED_DATA}"
@@ -373,7 +374,8 @@ def build_test_models() -> list:
     # same recipe trained on one thread gave 97%).
     threads = os.environ.pop("TORCH_THREADS", None)
     try:
-        return build_models(MODEL_CACHE, profile="fast", data=TRAINING_DATA)
+        data = {task: path for task, path in TRAINING_DATA.items() if tasks is None or task in tasks}
+        return build_models(MODEL_CACHE, tasks=tasks, profile="fast", data=data)
     finally:
         if threads is not None:
             os.environ["TORCH_THREADS"] = threads

@@ -130,11 +130,12 @@ def build_models(
     causal = generative_base(base_model, required=not classifiers) if any(s.kind == "generative" for s in specs) else None
 
     results: list[BuiltModel] = []
-    with repository_lock(output_repository):
-        for spec in specs:
-            base = (base_ref, local_base, base_identity)
-            if spec.kind == "generative":
-                base = (causal[0], True, causal[1]) if causal else (None, True, None)
+    for spec in specs:
+        base = (base_ref, local_base, base_identity)
+        if spec.kind == "generative":
+            base = (causal[0], True, causal[1]) if causal else (None, True, None)
+        # One model at a time per process; another process may build another model of the repository meanwhile.
+        with repository_lock(output_repository, spec.model_name):
             results.append(_build_one(spec, output_repository, template_root, profile, data, *base, force, emit))
     return results
 

@@ -47,9 +47,11 @@ def template_files(spec: TaskSpec, template_root: Path | None = None) -> dict[st
 
 
 @contextlib.contextmanager
-def repository_lock(output_repository: Path):
-    """Serialize builds into one repository across processes (the loser then finds it up to date)."""
-    lock_path = output_repository.parent / f".{output_repository.name}.build.lock"
+def repository_lock(output_repository: Path, model_name: str | None = None):
+    """Serialize builds of one model (or of the whole repository) across processes (the loser then finds it up to
+    date). Builds of different models, each in its own directory and staging folder, may run side by side."""
+    scope = f".{model_name}" if model_name else ""
+    lock_path = output_repository.parent / f".{output_repository.name}{scope}.build.lock"
     with open(lock_path, "a+b") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
