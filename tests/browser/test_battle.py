@@ -107,7 +107,7 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
 
     # The battle leaderboard: a card per model with its interval drawn and its numbers as text, the win-rate table.
     page.get_by_role("link", name="See the leaderboard").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Battle leaderboard: arenaphone")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Battle leaderboard: Red team arenaphone")  # the task's name
     cards = page.get_by_test_id("board-model")
     expect(cards).to_have_count(2)
     expect(cards.nth(0)).to_have_attribute("data-name", first_name)
@@ -166,7 +166,7 @@ def test_a_battle_on_a_phone_streams_both_sides_votes_blind_and_reveals(api, app
     page.locator("main").get_by_label("Language").select_option("ar")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     page.goto(f"{app_url}/#/leaderboard/arenaphone/battles")
-    expect(page.get_by_role("heading", level=1)).to_have_text("ترتيب المقارنات: arenaphone")
+    expect(page.get_by_role("heading", level=1)).to_have_text("ترتيب المقارنات: Red team arenaphone")
     expect(cards).to_have_count(2)
     points = [cards.nth(i).locator(".point").bounding_box() for i in range(2)]
     assert points[0]["x"] < points[1]["x"], points

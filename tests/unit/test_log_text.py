@@ -47,3 +47,21 @@ def test_plain_messages_urls_and_relative_paths_are_kept():
 def test_scrubbing_is_idempotent():
     once = scrub(CRASH)
     assert scrub(once) == once
+
+
+def test_the_end_of_a_models_output_leaves_out_tritons_lifecycle_lines():
+    from server.evaluation.models.log_text import model_output
+
+    tail = (
+        "FLOODxxxx\nLAST-WORDS: the flood is over\n"
+        "I1128 07:40:50.000001 1499 model_lifecycle.cc:839] \"successfully loaded 'your model'\"\n"
+        "Signal (15) received.\n"
+        'I1128 07:40:55.124860 1499 server.cc:305] "Waiting for in-flight requests to complete."\n'
+        'E1128 07:40:55.2 1499 model.py:12] "an error the model caused"\n'
+        "Traceback (most recent call last):\n"
+    )
+    assert model_output(tail) == (
+        "FLOODxxxx\nLAST-WORDS: the flood is over\n"
+        'E1128 07:40:55.2 1499 model.py:12] "an error the model caused"\nTraceback (most recent call last):'
+    )
+    assert model_output("") == ""

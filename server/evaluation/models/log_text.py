@@ -61,3 +61,16 @@ def excerpt(value: object, limit: int = EXCERPT_CHARS) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}… ({len(text):,} characters)"
+
+
+# Triton's own informational lines (glog: "I1128 07:40:55.124860 1499 server.cc:305] ...") and its signal notice: its
+# lifecycle around the model (loaded, stopping), not what the model printed. Warnings and errors stay.
+_TRITON_INFO = re.compile(r"^I\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./-]+:\d+\] ")
+_SIGNAL = re.compile(r"^Signal \(\d+\) received\.$")
+
+
+def model_output(tail: str) -> str:
+    """The end of a model's log without Triton's informational lines: when the model is stopped after failing, the
+    lines of its own shutdown would otherwise fill the excerpt and push out what the model last printed."""
+    kept = [line for line in tail.splitlines() if not _TRITON_INFO.match(line) and not _SIGNAL.match(line.strip())]
+    return "\n".join(kept)

@@ -11,7 +11,7 @@ import aiohttp
 
 from server.core.services import Services
 from server.core.triton_clients import agent_request
-from server.evaluation.models.log_text import EXCERPT_CHARS, excerpt
+from server.evaluation.models.log_text import EXCERPT_CHARS, excerpt, model_output
 
 log = logging.getLogger("dynabench.evaluation")
 
@@ -75,7 +75,7 @@ async def output_tail(services: Services, triton_name: str) -> str:
 
 async def output_note(services: Services, triton_name: str) -> str:
     """ " The end of its output: '…'" for a failure message: bounded and escaped (log_text.excerpt); "" if none."""
-    tail = (await output_tail(services, triton_name)).strip()
+    tail = model_output(await output_tail(services, triton_name)).strip()
     size = EXCERPT_CHARS * 6
     return f" The end of its output: {excerpt(tail[-size:], size)}" if tail else ""
 
