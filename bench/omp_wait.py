@@ -37,7 +37,6 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 STEP = """
@@ -108,7 +107,6 @@ def main() -> None:
             for hog in hogs:
                 hog.kill()
                 hog.wait()
-            time.sleep(0.5)
 
 
 if __name__ == "__main__":

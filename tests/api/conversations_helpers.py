@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 from websockets.sync.client import connect
 
-from tests.api.examples_helpers import NEXT_CONTEXT
+from tests.api.examples_helpers import NEXT_CONTEXT, wait_until
 from tests.conftest import MODEL_CACHE, run_sql, target_triton
 
 ERR = "... on Error { code message } ... on InputError { fields { field message } }"
@@ -147,3 +147,10 @@ def demo_copy(stack, demo: str, name: str) -> Iterator[str]:
         client.unload_model(name)
         client.close()
         shutil.rmtree(destination, ignore_errors=True)
+
+
+def wait_for_replies_to_end(timeout: float = 120) -> None:
+    """Every reply started in the background has ended (done, stopped or failed): a module that started some waits for
+    this before the next one empties the tables (ids start again there: a late reply must not finish another's turn)."""
+    generating = "SELECT id FROM conversation_turns WHERE status = 'generating'"
+    wait_until(lambda: not run_sql(generating), timeout=timeout, interval=0.5)

@@ -13,12 +13,11 @@ an allowed startBattle ends done or failed in the background, and the matrix onl
 one context. The battles the cells read and vote on are inserted by SQL, as startBattle and the replies leave them."""
 
 import json
-import time
 import uuid
 
 import pytest
 
-from tests.api.conversations_helpers import generative_config
+from tests.api.conversations_helpers import generative_config, wait_for_replies_to_end
 from tests.authz.matrix import Op, cells, holds, run_cell, same
 from tests.authz.world import gid, pk_of
 from tests.conftest import run_sql
@@ -57,11 +56,7 @@ def arena(world):
     yield
     # The replies the allowed startBattle cells started end before the next module empties the tables (ids start
     # again there: a late reply must not finish another module's turn).
-    deadline = time.monotonic() + 120
-    while left := run_sql("SELECT id FROM conversation_turns WHERE status = 'generating' ORDER BY id"):
-        if time.monotonic() >= deadline:
-            pytest.fail(f"replies still generating 120 s after the module's last test: {left}")
-        time.sleep(0.5)
+    wait_for_replies_to_end()
 
 
 def _owner_of(world, principal: str) -> str:
