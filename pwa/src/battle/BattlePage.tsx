@@ -8,11 +8,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, GraphQLError, request } from "../api/client";
-import { NEXT_CONTEXT } from "../api/documents";
 import type { ErrorResult, Task } from "../api/types";
 import { subscribe } from "../api/ws";
 import { currentToken, session } from "../auth/session";
-import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type BattleDraft, type Draft } from "../annotate/drafts";
+import { draftKey, type BattleDraft } from "../annotate/drafts";
 import { ANNOTATE_TEXT as AT } from "../annotate/text";
 import { Brief } from "../chat/Brief";
 import { Composer, COMPOSER_ID } from "../chat/Composer";
@@ -20,6 +19,7 @@ import { REPLY_STREAM, STOP_REPLY } from "../chat/documents";
 import { messageProblem } from "../chat/stream";
 import { generativeOf } from "../chat/config";
 import { CHAT_TEXT as CT } from "../chat/text";
+import { useTalkDraft } from "../chat/useTalkDraft";
 import { currentLocale } from "../i18n/runtime";
 import { localizeTask } from "../i18n/taskText";
 import { online, reconnected } from "../lib/network";
@@ -59,13 +59,9 @@ export function BattlePage({ task }: { task: Task }) {
   const rating = useMemo(() => ratingSpec(task.config), [task.config]);
   const key = draftKey(username, task.code, round.id);
 
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const draftRef = useRef<Draft | null>(null);
   const [battle, setBattleState] = useState<Battle | null>(null);
   const battleRef = useRef<Battle | null>(null);
   const [announcements, setAnnouncements] = useState<Announcement[]>([]);
-  const [loadingContext, setLoadingContext] = useState(false);
-  const [contextError, setContextError] = useState<string | null>(null);
   const [composerError, setComposerError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   const [sending, setSending] = useState(false);
@@ -78,16 +74,19 @@ export function BattlePage({ task }: { task: Task }) {
   const [continueError, setContinueError] = useState("");
   const [briefOpen, setBriefOpen] = useState(true);
 
+  const { draft, draftRef, change, loadingContext, contextError, fetchContext } = useTalkDraft({
+    key,
+    username,
+    taskCode: task.code,
+    roundId: round.id,
+    isOnline,
+    idOf: (d) => d.battle?.battleId,
+    shownId: () => battleRef.current?.id,
+    refresh: (id) => refresh(id),
+    fresh: (d) => ({ ...d, battle: emptyBattle() }),
+    onResume: () => setBriefOpen(false),
+  });
   const state = draft?.battle ?? emptyBattle();
-
-  function change(update: (d: Draft) => Draft) {
-    const current = draftRef.current;
-    if (!current) return;
-    const next = { ...update(current), updatedAt: Date.now() };
-    draftRef.current = next;
-    setDraft(next);
-    void saveDraft(next);
-  }
 
   function changeBattle(patch: Partial<BattleDraft>) {
     change((d) => ({ ...d, battle: { ...(d.battle ?? emptyBattle()), ...patch } }));
@@ -129,55 +128,6 @@ export function BattlePage({ task }: { task: Task }) {
     }
   }
 
-  async function fetchContext(reason: "start" | "new") {
-    setLoadingContext(true);
-    setContextError(null);
-    try {
-      const { nextContext } = await request(NEXT_CONTEXT, { roundId: round.id });
-      const now = Date.now();
-      change((d) => ({ ...(reason === "new" ? clearedDraft(d, now) : d), context: nextContext, startedAt: now, battle: emptyBattle() }));
-    } catch (error) {
-      setContextError(describeError(error));
-    } finally {
-      setLoadingContext(false);
-    }
-  }
-
-  // Restore the draft (its scenario and battle) or start one.
-  useEffect(() => {
-    let cancelled = false;
-    void loadDraft(key).then((saved) => {
-      if (cancelled) return;
-      const initial = saved ?? emptyDraft(username, task.code, round.id, Date.now());
-      draftRef.current = initial;
-      setDraft(initial);
-      const id = initial.battle?.battleId;
-      if (id) {
-        setBriefOpen(false);
-        void refresh(id);
-      }
-      if (!initial.context) void fetchContext("start");
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [key]);
-
-  useEffect(
-    () =>
-      reconnected.on(() => {
-        void loadTasks();
-        const id = battleRef.current?.id ?? draftRef.current?.battle?.battleId;
-        if (id) void refresh(id);
-      }),
-    [],
-  );
-  useEffect(() => {
-    if (!isOnline || !draft) return;
-    if (!draft.context && !loadingContext) void fetchContext("start");
-    const id = draft.battle?.battleId;
-    if (id && !battleRef.current) void refresh(id);
-  }, [isOnline]);
 
   // Every side being written: follow its stream (the first event of each (re)subscription carries the text so far).
   const writing = writingSides(battle).map((s) => s.turnId);
@@ -336,9 +286,7 @@ export function BattlePage({ task }: { task: Task }) {
         const d = draftRef.current;
         if (!d) return;
         const chat = { conversationId: answer.conversation.id, message: "", pending: null, categories: [], modelFailed: null, submitClientId: null, result: null };
-        const next = { ...d, chat, battle: { ...(d.battle ?? emptyBattle()), continued: null }, updatedAt: Date.now() };
-        draftRef.current = next;
-        await saveDraft(next);
+        await change((current) => ({ ...current, chat, battle: { ...(current.battle ?? emptyBattle()), continued: null } }));
         navigate(`/tasks/${task.code}?mode=chat`);
       } else {
         setContinueError(refused(answer));

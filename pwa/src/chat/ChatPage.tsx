@@ -6,11 +6,10 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, GraphQLError, request } from "../api/client";
-import { NEXT_CONTEXT } from "../api/documents";
 import type { ErrorResult, FieldError, Task } from "../api/types";
 import { subscribe } from "../api/ws";
 import { currentToken, session } from "../auth/session";
-import { clearedDraft, draftKey, emptyDraft, loadDraft, saveDraft, type ChatDraft, type ChatResult, type Draft } from "../annotate/drafts";
+import { draftKey, type ChatDraft, type ChatResult } from "../annotate/drafts";
 import { LazyRoundAttackStats } from "../attack/lazy";
 import { acknowledge, browserStore, mustRead } from "../annotate/instructions";
 import { InstructionsPanel } from "../annotate/InstructionsPanel";
@@ -41,6 +40,7 @@ import { Composer, COMPOSER_ID } from "./Composer";
 import { ChatVerdict, INPUT_PREFIX, SubmitPanel, VERDICT_TITLE_ID } from "./SubmitPanel";
 import { CHAT_TEXT as T } from "./text";
 import { Transcript } from "./Transcript";
+import { useTalkDraft } from "./useTalkDraft";
 import { LazyInspirePanel } from "../suggest/lazy";
 import { offeredSuggestions } from "../suggest/offered";
 import "../annotate/annotate.css";
@@ -70,13 +70,9 @@ export function ChatPage({ task }: { task: Task }) {
   const inputFields = useMemo(() => fieldsShown(specs, "always"), [specs]);
   const key = draftKey(username, task.code, round.id);
 
-  const [draft, setDraft] = useState<Draft | null>(null);
-  const draftRef = useRef<Draft | null>(null);
   const [conversation, setConversationState] = useState<Conversation | null>(null);
   const conversationRef = useRef<Conversation | null>(null);
   const [announcements, setAnnouncements] = useState<Announcement[]>([]);
-  const [loadingContext, setLoadingContext] = useState(false);
-  const [contextError, setContextError] = useState<string | null>(null);
   const [composerError, setComposerError] = useState<string | null>(null);
   const [notice, setNotice] = useState("");
   const [sending, setSending] = useState(false);
@@ -101,17 +97,21 @@ export function ChatPage({ task }: { task: Task }) {
     requestAnimationFrame(() => (document.getElementById(COMPOSER_ID) ?? document.getElementById("instructions-toggle"))?.focus());
   }
 
+  const { draft, draftRef, change, loadingContext, contextError, fetchContext } = useTalkDraft({
+    key,
+    username,
+    taskCode: task.code,
+    roundId: round.id,
+    isOnline,
+    idOf: (d) => d.chat?.conversationId,
+    shownId: () => conversationRef.current?.id,
+    refresh: (id) => refresh(id),
+    fresh: (d) => ({ ...d, chat: emptyChat() }),
+    onResume: () => setBriefOpen(false),
+  });
   const chat = draft?.chat ?? emptyChat();
   const result = chat.result;
 
-  function change(update: (d: Draft) => Draft) {
-    const current = draftRef.current;
-    if (!current) return;
-    const next = { ...update(current), updatedAt: Date.now() };
-    draftRef.current = next;
-    setDraft(next);
-    void saveDraft(next);
-  }
 
   function changeChat(patch: Partial<ChatDraft>) {
     change((d) => ({ ...d, chat: { ...(d.chat ?? emptyChat()), ...patch } }));
@@ -152,56 +152,6 @@ export function ChatPage({ task }: { task: Task }) {
     }
   }
 
-  async function fetchContext(reason: "start" | "new") {
-    setLoadingContext(true);
-    setContextError(null);
-    try {
-      const { nextContext } = await request(NEXT_CONTEXT, { roundId: round.id });
-      const now = Date.now();
-      change((d) => ({ ...(reason === "new" ? clearedDraft(d, now) : d), context: nextContext, startedAt: now, chat: emptyChat() }));
-    } catch (error) {
-      setContextError(describeError(error));
-    } finally {
-      setLoadingContext(false);
-    }
-  }
-
-  // Restore the draft (its scenario and conversation) or start one.
-  useEffect(() => {
-    let cancelled = false;
-    void loadDraft(key).then((saved) => {
-      if (cancelled) return;
-      const initial = saved ?? emptyDraft(username, task.code, round.id, Date.now());
-      draftRef.current = initial;
-      setDraft(initial);
-      const id = initial.chat?.conversationId;
-      if (id) {
-        setBriefOpen(false);
-        void refresh(id);
-      }
-      if (!initial.context) void fetchContext("start");
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [key]);
-
-  // Back online or reconnected: re-read the task (its round may have closed) and the conversation.
-  useEffect(
-    () =>
-      reconnected.on(() => {
-        void loadTasks();
-        const id = conversationRef.current?.id ?? draftRef.current?.chat?.conversationId;
-        if (id) void refresh(id);
-      }),
-    [],
-  );
-  useEffect(() => {
-    if (!isOnline || !draft) return;
-    if (!draft.context && !loadingContext) void fetchContext("start");
-    const id = draft.chat?.conversationId;
-    if (id && !conversationRef.current) void refresh(id);
-  }, [isOnline]);
 
   // The reply being written: follow its stream. The first event of each (re)subscription carries the whole text so far.
   const streaming = streamingTurn(conversation);
