@@ -7,5 +7,5 @@ from server.core.jobs import runs
 
 
 @runs(jobs.rate_battles)
-async def rate_battles(ctx: dict, task_id: int) -> dict[str, int]:
-    return await leaderboard.rate_task(ctx["services"], task_id)
+async def rate_battles(ctx: dict, task_id: int, vote_id: int | None = None) -> dict[str, int]:
+    return await leaderboard.rate_task(ctx["services"], task_id, vote_id)

@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections import defaultdict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
@@ -77,9 +78,12 @@ def voter_quality_of(rows: list[dict], check_rows: list[dict], battle_rules: Bat
     names = {row["user"]: row["username"] for row in [*rows, *check_rows]}
     positions = check_voters(votes_of(rows))
     rule = battle_rules.checks if battle_rules is not None else None
+    answers: dict[Hashable, list[tuple[BattleChoice, int, bool]]] = defaultdict(list)
+    for r in check_rows:  # grouped once: a voter's check answers, in the order cast
+        answers[r["user"]].append((BattleChoice(r["choice"]), r["check_position"], r["since_reinstated"]))
     found = []
     for voter, name in names.items():
-        mine = [(BattleChoice(r["choice"]), r["check_position"], r["since_reinstated"]) for r in check_rows if r["user"] == voter]
+        mine = answers.get(voter, [])
         every = checks.check_stats((choice, position) for choice, position, _ in mine)
         since = checks.check_stats((choice, position) for choice, position, recent in mine if recent)
         position = positions.get(voter) or voters.check_voter(voter, [])
@@ -154,9 +158,15 @@ async def battle_leaderboard(services: Services, task_id: int, round_id: int | N
     return result
 
 
-async def rate_task(services: Services, task_id: int) -> dict[str, int]:
+async def rate_task(services: Services, task_id: int, vote_id: int | None = None) -> dict[str, int]:
     """The task's leaderboard and each voted round's, computed from rows and cached as reads would (the job after a
-    vote: the next read is instant). Idempotent: the same rows give the same numbers under the same keys."""
+    vote: the next read is instant). Idempotent: the same rows give the same numbers under the same keys. The job of a
+    vote that is no longer the task's latest does nothing: the latest vote's job computes what it would have (a burst
+    of votes is rated once, not once per vote)."""
+    if vote_id is not None:
+        stamp = await queries.VOTES_STAMP.row(task=task_id, round=None)
+        if stamp is not None and stamp["last_id"] > vote_id:
+            return {"boards": 0}
     task = await task_by_id(task_id)
     if task is None:  # deleted since the vote
         return {"boards": 0}

@@ -199,7 +199,12 @@ async def vote_battle(services: Services, viewer: Principal, request: BattleVote
     # The leaderboards recomputed from rows in the background, so the next read finds them (a read computes them too).
     with contextlib.suppress(RedisError, OSError):
         await core_jobs.enqueue_once(
-            services.arq, f"rate-battles:{view.battle['task']}:{stored['id']}", 1.0, jobs.rate_battles, view.battle["task"]
+            services.arq,
+            f"rate-battles:{view.battle['task']}:{stored['id']}",
+            1.0,
+            jobs.rate_battles,
+            view.battle["task"],
+            stored["id"],
         )
     return Outcome(await load_battle(viewer, request.battle_id), duplicate=False)
 
