@@ -13,6 +13,12 @@ if [ -z "${DYNABENCH_SHARED_DATA:-}" ] && [ ! -d ../shared/data ]; then
     export DYNABENCH_SHARED_DATA
   fi
 fi
+# A run's stacks (databases, Tritons' model repositories, chromium profiles) take 3-4 GB under the temporary folder
+# while it runs; a full disk shows up as every service failing at once, so say it first.
+free_kb=$(df -Pk "${TMPDIR:-/tmp}" | awk 'NR == 2 { print $4 }')
+if [ -n "$free_kb" ] && (( free_kb < 6 * 1024 * 1024 )); then
+  echo "test.sh: warning: only $((free_kb / 1024)) MB free in ${TMPDIR:-/tmp}; the suite needs about 6 GB there" >&2
+fi
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1  # browser tests use /usr/bin/chromium
 # torch's OpenMP threads sleep rather than spin while they wait for work: on 2 cores shared by the model build, two test
 # stacks (each Triton's classifiers run torch) and the checks, spinning threads starve the ones with work (a training
