@@ -9,11 +9,11 @@ from collections import defaultdict
 
 import asyncpg
 
-# Every counter, recounted from rows (the definitions of validation/queries.RECOMPUTE_ROUND and RECOUNT_USER).
+# Every counter, recounted from rows (the definitions of round_count_queries.RECOUNT and validation/queries.RECOUNT_USER).
 CHECKS = {
-    "rounds": """SELECT r.id FROM rounds r LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE NOT retracted) AS c,
+    "rounds": """SELECT r.round FROM round_totals r LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE NOT retracted) AS c,
         count(*) FILTER (WHERE NOT retracted AND fooled) AS f, count(*) FILTER (WHERE NOT retracted AND status = 'validated') AS v,
-        count(*) FILTER (WHERE NOT retracted AND fooled AND status = 'validated') AS vf FROM examples WHERE round = r.id) x ON true
+        count(*) FILTER (WHERE NOT retracted AND fooled AND status = 'validated') AS vf FROM examples WHERE round = r.round) x ON true
         WHERE (r.total_collected, r.total_fooled, r.total_validated, r.total_validated_fooled) <> (x.c, x.f, x.v, x.vf)""",
     "user_round_stats": """SELECT s.id FROM user_round_stats s LEFT JOIN LATERAL (SELECT count(*) AS n,
         count(*) FILTER (WHERE fooled AND NOT retracted) AS f, count(*) FILTER (WHERE fooled AND NOT retracted AND status = 'rejected') AS fr,
@@ -51,7 +51,10 @@ async def consistency(dsn: str, timeout: float = 360) -> dict[str, int]:
                 AGREEMENT_FROM_ROWS.sql, [r["id"] for r in await connection.fetch("SELECT id FROM rounds")]
             )
         }
-        stored = {r["round"]: r for r in await connection.fetch("SELECT round, units, coincidences FROM round_agreement")}
+        stored = {
+            r["round"]: r
+            for r in await connection.fetch("SELECT round, units, coincidences FROM round_agreement_totals ORDER BY round")
+        }
         mismatches["round agreement"] = sum(
             1
             for round_id in recount.keys() | stored.keys()

@@ -96,7 +96,7 @@ FROM examples e CROSS JOIN generate_series(0, 3) j
 WHERE e.round = ANY($3::int[]) AND e.fooled
   AND ((e.status IN ('validated', 'rejected', 'flagged') AND (j < 3 OR e.id % 2 = 0)) OR (e.status = 'open' AND j < e.id % 3))
 """
-# The counters, from rows (the same definitions as createExample/retract and validation/queries.RECOUNT_USER;
+# The counters, from rows (the same definitions as round_count_queries.RECOUNT and validation/queries.RECOUNT_USER;
 # the rounds' agreement sums with validation/queries.AGREEMENT_RECOUNT).
 SQL_CONTEXT_COUNTERS = """
 UPDATE contexts c SET total_used = s.used, total_fooled = s.fooled, last_used_at = s.last
@@ -274,10 +274,13 @@ async def _task_rounds_contexts_users(connection, task_code: str, users: int, co
 
 
 async def _counters(connection, round_ids: list[int]) -> None:
-    from server.annotation.validation.queries import AGREEMENT_RECOUNT, RECOMPUTE_ROUND
+    from server.annotation.round_count_queries import CLEAR, RECOUNT
+    from server.annotation.validation.queries import AGREEMENT_CLEAR, AGREEMENT_RECOUNT
 
+    await connection.execute(AGREEMENT_CLEAR.sql, round_ids)
     await connection.execute(AGREEMENT_RECOUNT.sql, round_ids)
     await connection.execute(SQL_CONTEXT_COUNTERS, round_ids)
     await connection.execute(SQL_USER_ROUND_STATS, round_ids)
     for round_id in round_ids:
-        await connection.execute(RECOMPUTE_ROUND.sql, round_id)
+        await connection.execute(CLEAR.sql, round_id)
+        await connection.execute(RECOUNT.sql, round_id)

@@ -19,6 +19,7 @@ from tritonclient.http.aio import InferenceServerClient
 from server.core import queries
 from server.core.event_hub import EventHub
 from server.core.events import CoalescingPublisher
+from server.core.live_feed import LiveFeeds
 from server.core.settings import Settings
 from server.core.triton_clients import triton_client
 from server.observability.jobs import serialize_job
@@ -49,9 +50,11 @@ class Services:
     triton_submissions: InferenceServerClient
     hub: EventHub = field(init=False)  # live subscriptions' shared Redis pub/sub connection
     publisher: CoalescingPublisher = field(init=False)  # after-commit events of concurrent writes
+    feeds: LiveFeeds = field(init=False)  # values live subscriptions share, read once per change burst
 
     def __post_init__(self) -> None:
         self.hub = EventHub(self.redis)
+        self.feeds = LiveFeeds(self.hub)
         self.publisher = CoalescingPublisher(self.redis)
 
     @classmethod

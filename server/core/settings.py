@@ -28,6 +28,9 @@ class Settings:
     pwa_dist: str = ""
     db_pool_max: int = 10
     triton_timeout_s: float = 5.0
+    # Live counters (roundStats): at most one read and one message per round per process in this interval (the first
+    # change after a quiet spell goes out at once; later ones are merged and sent at the end of it: server/core/live_feed.py).
+    live_counters_interval_s: float = 0.5
     # Generative replies (server/annotation/conversations/): the wait for the first token, for each later one, and
     # for a whole reply; a reply still "generating" after the last (plus a minute) was lost with its process.
     generation_first_token_timeout_s: float = 30.0
@@ -145,6 +148,7 @@ class Settings:
             pwa_dist=env.get("PWA_DIST", ""),
             db_pool_max=int(env.get("DB_POOL_MAX", cls.db_pool_max)),
             triton_timeout_s=float(env.get("TRITON_TIMEOUT_S", cls.triton_timeout_s)),
+            live_counters_interval_s=float(env.get("LIVE_COUNTERS_INTERVAL_S", cls.live_counters_interval_s)),
             generation_first_token_timeout_s=float(
                 env.get("GENERATION_FIRST_TOKEN_TIMEOUT_S", cls.generation_first_token_timeout_s)
             ),

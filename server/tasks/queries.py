@@ -20,6 +20,7 @@ from server.tasks.records import (
     TaskRow,
     TaskTotals,
 )
+from server.tasks.round_sql import ROUND_COUNTS, ROUND_TOTALS, rounds_where, with_totals
 
 INSERT_BATCH = 1000  # contexts per INSERT statement
 
@@ -109,9 +110,7 @@ ADD_OWNER = Query("""
     INSERT INTO task_owners (task, "user") VALUES (:task, :user) ON CONFLICT (task, "user") DO NOTHING RETURNING id
 """)
 REMOVE_OWNER = Query('DELETE FROM task_owners WHERE task = :task AND "user" = :user RETURNING id')
-OPEN_ROUND = Query(
-    "SELECT * FROM rounds WHERE task = :task AND end_at IS NULL ORDER BY number DESC LIMIT 1", json=("target_models",)
-)
+OPEN_ROUND = Query(rounds_where("r.task = :task AND r.end_at IS NULL ORDER BY r.number DESC LIMIT 1"), json=("target_models",))
 # What visibility needs of a round's task (permissions.can_view_task), in one small read (nextContext's hot path).
 TASK_OF_ROUND = Query("SELECT t.id, t.status FROM rounds r JOIN tasks t ON t.id = r.task WHERE r.id = :round")
 CLOSE_OPEN_ROUNDS = Query("UPDATE rounds SET end_at = now() WHERE task = :task AND end_at IS NULL RETURNING id")
@@ -188,9 +187,9 @@ async def close_open_rounds(task_id: int) -> list[int]:
 
 # Totals over all of a task's rounds (TaskNode.mer / vmer).
 TASK_TOTALS = Query("""
-    SELECT coalesce(sum(total_collected), 0) AS collected, coalesce(sum(total_fooled), 0) AS fooled,
-           coalesce(sum(total_validated_fooled), 0) AS validated_fooled
-      FROM rounds WHERE task = :task
+    SELECT coalesce(sum(c.collected), 0)::int AS collected, coalesce(sum(c.fooled), 0)::int AS fooled,
+           coalesce(sum(c.validated_fooled), 0)::int AS validated_fooled
+      FROM rounds r JOIN round_counts c ON c.round = r.id WHERE r.task = :task
 """)
 
 
@@ -201,10 +200,10 @@ async def task_totals(task_id: int) -> TaskTotals:
 # Rounds -----------------------------------------------------------------------------------------
 
 # Idempotent: closing a closed round keeps its first end time.
-CLOSE_ROUND = Query("UPDATE rounds SET end_at = COALESCE(end_at, now()) WHERE id = :id RETURNING *")
+CLOSE_ROUND = Query(with_totals("UPDATE rounds SET end_at = COALESCE(end_at, now()) WHERE id = :id RETURNING *"))
 
-CURRENT_ROUNDS = Query("""
-    SELECT r.* FROM rounds r JOIN tasks t ON t.id = r.task AND r.number = t.current_round
+CURRENT_ROUNDS = Query(f"""
+    SELECT {ROUND_TOTALS} FROM rounds r JOIN tasks t ON t.id = r.task AND r.number = t.current_round {ROUND_COUNTS}
      WHERE t.id = ANY(:tasks)
 """)
 
@@ -218,21 +217,25 @@ ROUNDS_JUDGED_BY = Query("""
 
 
 END_OPEN_ROUNDS = Query("UPDATE rounds SET end_at = :at WHERE task = :task AND end_at IS NULL")
-INSERT_ROUND = Query("""
+INSERT_ROUND = Query(
+    with_totals("""
     INSERT INTO rounds (task, number, target_models, config_version, start_at)
     VALUES (:task, :number, :targets::jsonb, :config_version, clock_timestamp())
     RETURNING *
 """)
+)
 # Only open rounds change judges.
-SET_OPEN_ROUND_TARGETS = Query("UPDATE rounds SET target_models = :targets::jsonb WHERE id = :id AND end_at IS NULL RETURNING *")
+SET_OPEN_ROUND_TARGETS = Query(
+    with_totals("UPDATE rounds SET target_models = :targets::jsonb WHERE id = :id AND end_at IS NULL RETURNING *")
+)
 SET_CURRENT_ROUND = Query("UPDATE tasks SET current_round = :number WHERE id = :id")
 # Single rows come back with target_models as JSON text (their callers decode it), lists and pages decoded.
-ROUND_BY_ID = Query("SELECT * FROM rounds WHERE id = :id")
-ROUND_BY_NUMBER = Query("SELECT * FROM rounds WHERE task = :task AND number = :number LIMIT 1")
+ROUND_BY_ID = Query(rounds_where("r.id = :id"))
+ROUND_BY_NUMBER = Query(rounds_where("r.task = :task AND r.number = :number LIMIT 1"))
 ROUND_NUMBERS = Query("SELECT number FROM rounds WHERE task = :task")
-ROUNDS_BY_ID = Query("SELECT * FROM rounds WHERE id = ANY(:ids::int[])", json=("target_models",))
+ROUNDS_BY_ID = Query(rounds_where("r.id = ANY(:ids::int[])"), json=("target_models",))
 ROUNDS_PAGE = Query(
-    "SELECT * FROM rounds WHERE task = :task AND (:after::int IS NULL OR id > :after::int) ORDER BY id LIMIT :limit",
+    rounds_where("r.task = :task AND (:after::int IS NULL OR r.id > :after::int) ORDER BY r.id LIMIT :limit"),
     json=("target_models",),
 )
 

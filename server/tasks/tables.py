@@ -40,11 +40,8 @@ class Round(Table, tablename="rounds"):
     target_models = JSONB(default="[]")
     start_at = Timestamptz(default=TimestamptzNow())
     end_at = Timestamptz(null=True, default=None)
-    # Counters are recomputed from rows by idempotent jobs; never only incremented.
-    total_collected = Integer(default=0)
-    total_fooled = Integer(default=0)
-    total_validated = Integer(default=0)
-    total_validated_fooled = Integer(default=0)
+    # Its counters are rows of round_counts (a table of the migration tasks_2026_12_24; server/annotation/round_counts.py),
+    # not columns: no write waits on this row.
     # The task config version this round runs with (task_config_versions); never changes once the round is open.
     config_version = Integer(default=1)
     rounds_unique_task_number = Unique(["task", "number"])

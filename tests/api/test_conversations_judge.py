@@ -79,7 +79,8 @@ def test_a_judge_scores_replies_and_a_conversation_waits_for_an_absent_judge(
     assert 0.0 <= reply["judge_score"] <= 1.0
     assert settled["fooled"] is (reply["judge_score"] >= 0.5)
     totals = run_sql(
-        "SELECT total_collected, total_fooled FROM rounds WHERE id = (SELECT round FROM examples WHERE id = $1)", example_id
+        "SELECT total_collected, total_fooled FROM round_totals WHERE round = (SELECT round FROM examples WHERE id = $1)",
+        example_id,
     )
     assert totals == [{"total_collected": 1, "total_fooled": int(settled["fooled"])}]
 

@@ -29,7 +29,7 @@ def test_same_client_uuid_returns_the_first_result_and_stores_nothing_new(api, t
     assert first["duplicate"] is False and again["duplicate"] is True
     assert again["example"]["id"] == first["example"]["id"] and again["verdict"] == first["verdict"]
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 1
-    assert run_sql("SELECT total_collected FROM rounds WHERE total_collected > 0")[0]["total_collected"] == 1
+    assert run_sql("SELECT total_collected FROM round_totals WHERE total_collected > 0")[0]["total_collected"] == 1
     # Another user reusing the UUID is refused.
     other = submit(api, api.sign_up("other"), round_id, context_id, {"statement": "x y z"}, label="neutral", client_id=client_id)
     assert other["__typename"] == "ConflictError"
@@ -60,7 +60,7 @@ def test_sandbox_asks_the_model_and_saves_nothing(api, target_models):
     assert result["predictions"][0]["label"] in ("negative", "positive", "neutral")
     assert result["message"].startswith("Sandbox")
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
-    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 0
+    assert run_sql("SELECT sum(total_collected) AS n FROM round_totals")[0]["n"] == 0
 
 
 def test_input_errors_name_fields_and_write_nothing(api, target_models):
@@ -164,10 +164,14 @@ def test_retract_flag_explain_own_examples_only(api, target_models):
         assert api(query, {"e": example["id"]}, token=token)[mutation]["__typename"] == "ExampleChanged"
     final = run_sql("SELECT retracted, flagged, flag_reason, explanation FROM examples")[0]
     assert final == {"retracted": True, "flagged": True, "flag_reason": "typo", "explanation": "sarcasm"}
-    assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    assert (
+        run_sql("SELECT total_collected FROM round_totals WHERE round = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    )
     retract = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }"
     api(retract, {"e": example["id"]}, token=token)  # twice: counters unchanged
-    assert run_sql("SELECT total_collected FROM rounds WHERE id = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    assert (
+        run_sql("SELECT total_collected FROM round_totals WHERE round = (SELECT round FROM examples)")[0]["total_collected"] == 0
+    )
     mine = api("{ myExamples { edges { node { id retracted verdict } } } }", token=token)["myExamples"]["edges"]
     assert [e["node"]["id"] for e in mine] == [example["id"]]
 
@@ -206,7 +210,7 @@ def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, ta
         time.sleep(0.5)
     assert all(r["status"] in ("open", "closed") and r["fooled"] is not None and r["model_version"] == "1" for r in rows), rows
     fooled = sum(r["fooled"] for r in rows)
-    assert run_sql("SELECT total_collected, total_fooled FROM rounds WHERE total_collected > 0")[0] == {
+    assert run_sql("SELECT total_collected, total_fooled FROM round_totals WHERE total_collected > 0")[0] == {
         "total_collected": 3,
         "total_fooled": fooled,
     }
@@ -233,7 +237,7 @@ def test_a_session_whose_account_is_gone_is_refused_and_writes_nothing(api, stac
     result = submit(api, ghost, round_id, context_id, {"statement": "Nobody wrote this."}, label="positive")
     assert result["__typename"] == "AuthenticationError" and "log in again" in result["message"]
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 0
-    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 0
+    assert run_sql("SELECT sum(total_collected) AS n FROM round_totals")[0]["n"] == 0
     # Queries that need the account say so too.
     response = api.raw("{ me { username } }", token=ghost)
     assert response.json()["errors"][0]["extensions"]["code"] == "AUTHENTICATION_FAILED"
@@ -267,4 +271,4 @@ def test_rows_changed_after_a_write_are_read_afresh_before_the_next(api, target_
     closed = submit(api, token, round_id, context_id, {"statement": "Late."}, label="positive")
     assert closed["__typename"] == "RoundClosedError"
     assert run_sql("SELECT count(*) AS n FROM examples")[0]["n"] == 2
-    assert run_sql("SELECT sum(total_collected) AS n FROM rounds")[0]["n"] == 2
+    assert run_sql("SELECT sum(total_collected) AS n FROM round_totals")[0]["n"] == 2

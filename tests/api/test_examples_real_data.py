@@ -54,7 +54,7 @@ def test_sentiment_replay_of_dynasent(stack, api, target_models):
     # DynaSent R1 fooled a much stronger model, so both outcomes occur in a sample this size.
     assert any(verdicts) and not all(verdicts)
     counters = run_sql(
-        "SELECT total_collected, total_fooled FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
+        "SELECT total_collected, total_fooled FROM round_totals n JOIN rounds r ON r.id = n.round JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'"
     )[0]
     assert counters == {"total_collected": N, "total_fooled": sum(verdicts)}
     stats = run_sql("SELECT submitted, fooled FROM user_round_stats")[0]

@@ -168,8 +168,8 @@ def test_a_proposal_is_seen_only_by_its_owners_and_admins_until_approved(api, ad
     task_id = created["task"]["id"]
     # A round with contexts (opened directly: a proposal's owner tries it out).
     run_sql(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled, config_version) SELECT id, 1, '[]', now(), 0, 0, 0, 0, 1 FROM tasks WHERE code = 'movies'"
+        "INSERT INTO rounds (task, number, target_models, start_at, config_version) "
+        "SELECT id, 1, '[]', now(), 1 FROM tasks WHERE code = 'movies'"
     )
     run_sql("UPDATE tasks SET current_round = 1 WHERE code = 'movies'")
     round_id = _gid("Round", _round_of("movies")["id"])

@@ -122,7 +122,7 @@ def test_votes_on_either_process_reach_subscribers_on_both(stack, api, target_mo
     # Counters equal a recomputation from rows.
     wait_until(lambda: run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0)
     assert _status(example_id) == "validated"
-    assert run_sql("SELECT total_collected, total_validated FROM rounds WHERE total_collected > 0") == [
+    assert run_sql("SELECT total_collected, total_validated FROM round_totals WHERE total_collected > 0") == [
         {"total_collected": 2, "total_validated": 1}
     ]
     done = run_sql(

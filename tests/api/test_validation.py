@@ -157,7 +157,7 @@ def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, targe
     wait_until(lambda: _status(examples[0]["id"]) == "flagged")  # 2N-1 votes, tie -> owners review
     pk = run_sql("SELECT id FROM examples")[0]["id"]
     before = run_sql(
-        "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0"
+        "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM round_totals WHERE total_collected > 0"
     )
 
     async def hammer():
@@ -173,7 +173,7 @@ def test_aggregation_is_idempotent_under_repeated_and_concurrent_runs(api, targe
     assert _status(examples[0]["id"]) == "flagged"
     assert (
         run_sql(
-            "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM rounds WHERE total_collected > 0"
+            "SELECT total_collected, total_fooled, total_validated, total_validated_fooled FROM round_totals WHERE total_collected > 0"
         )
         == before
     )
@@ -299,7 +299,7 @@ def test_killed_worker_and_lost_jobs_lose_no_vote(stack, api, target_models):
     stack.group.spawn(name, [sys.executable, "-m", "server.cli", "worker"], env=stack.env, log_path=stack.logs / f"{name}.log")
     wait_until(lambda: _status(examples[0]["id"]) == "rejected", timeout=90)
     assert run_sql("SELECT count(*) AS n FROM validations WHERE NOT aggregated")[0]["n"] == 0
-    assert run_sql("SELECT total_fooled, total_validated FROM rounds WHERE total_collected > 0")[0] == {
+    assert run_sql("SELECT total_fooled, total_validated FROM round_totals WHERE total_collected > 0")[0] == {
         "total_fooled": 1,
         "total_validated": 0,
     }
@@ -353,7 +353,7 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
     )
     assert api(query, {"r": round_id})["node"]["agreement"] == pytest.approx(expected, abs=1e-12)
     recount = run_sql(queries.AGREEMENT_FROM_ROWS.sql, [r["id"] for r in run_sql("SELECT id FROM rounds")])
-    stored = run_sql("SELECT round, units, coincidences FROM round_agreement")
+    stored = run_sql("SELECT round, units, coincidences FROM round_agreement_totals ORDER BY round")
     assert [(r["round"], r["units"]) for r in stored] == [(r["round"], r["units"]) for r in recount] and stored[0]["units"] == 2
     assert stored[0]["coincidences"] == pytest.approx(recount[0]["coincidences"], abs=1e-12)
 
@@ -367,4 +367,4 @@ def test_agreement_is_kept_one_aggregation_at_a_time_and_equals_alpha_over_the_v
         await pool.aclose()
 
     asyncio.run(again())
-    assert run_sql("SELECT round, units, coincidences FROM round_agreement") == stored
+    assert run_sql("SELECT round, units, coincidences FROM round_agreement_totals ORDER BY round") == stored

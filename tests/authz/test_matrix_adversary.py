@@ -46,8 +46,7 @@ def adversary_world(world, target_models):
     run_sql('INSERT INTO task_owners (task, "user") VALUES ($1, $2)', task, world.user_pk["task_owner"])
     world.ids["adversary_task"] = task
     world.ids["adversary_round"] = run_sql(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, 1, $2, now()) RETURNING id",
         task,
         json.dumps([{"name": target_models["sentiment"], "version": "1"}]),
     )[0]["id"]

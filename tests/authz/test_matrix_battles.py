@@ -42,8 +42,7 @@ def arena(world):
     task = run_sql("SELECT id FROM tasks WHERE code = $1", ARENA)[0]["id"]
     run_sql('INSERT INTO task_owners (task, "user") VALUES ($1, $2)', task, world.user_pk["task_owner"])
     world.ids["arena_round"] = run_sql(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, 1, $2, now()) RETURNING id",
         task,
         json.dumps(TARGETS),
     )[0]["id"]

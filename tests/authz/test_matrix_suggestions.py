@@ -48,8 +48,7 @@ def suggest_world(world, target_models):
     task = run_sql("SELECT id FROM tasks WHERE code = $1", TASK)[0]["id"]
     target = [{"name": target_models["sentiment"], "version": "1"}]
     world.ids["suggest_round"] = run_sql(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, 1, $2, now()) RETURNING id",
         task,
         json.dumps(target),
     )[0]["id"]

@@ -131,8 +131,7 @@ class World:
 
     def new_scratch_round(self) -> int:
         return run_sql(
-            "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-            "total_validated_fooled) VALUES ($1, $2, $3, now(), 0, 0, 0, 0) RETURNING id",
+            "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, $2, $3, now()) RETURNING id",
             self.ids["scratch"],
             1000 + next(self.serial),
             json.dumps([{"name": SCRATCH_TARGET, "version": ""}]),

@@ -50,7 +50,7 @@ def test_offline_examples_sync_exactly_once_despite_a_lost_reply(api, app_url, l
 
     rows = sql("SELECT client_id::text AS client_id, count(*) AS n FROM examples GROUP BY client_id ORDER BY 1")
     assert rows == [{"client_id": c, "n": 1} for c in client_ids]
-    assert sql("SELECT total_collected FROM rounds WHERE total_collected > 0")[0]["total_collected"] == 2
+    assert sql("SELECT total_collected FROM round_totals WHERE total_collected > 0")[0]["total_collected"] == 2
     assert read_store(page, "outbox") == []
 
     # The last queued example's verdict replaced "Waiting to sync"; both show in the outbox's sent list.

@@ -16,8 +16,8 @@ def assert_counters_equal_rows() -> None:
     assert run_sql("SELECT count(*) AS n FROM examples WHERE retracted")[0]["n"] == 0
     assert (
         run_sql("""
-        SELECT r.id FROM rounds r LEFT JOIN examples e ON e.round = r.id
-        GROUP BY r.id
+        SELECT r.round FROM round_totals r LEFT JOIN examples e ON e.round = r.round
+        GROUP BY r.round, r.total_collected, r.total_fooled, r.total_validated, r.total_validated_fooled
         HAVING r.total_collected <> count(e.id) OR r.total_fooled <> count(e.id) FILTER (WHERE e.fooled)
             OR r.total_validated <> count(e.id) FILTER (WHERE e.status = 'validated')
             OR r.total_validated_fooled <> count(e.id) FILTER (WHERE e.status = 'validated' AND e.fooled)""")

@@ -76,8 +76,7 @@ def chat(world):
     assert created["createTask"]["__typename"] == "TaskCreated", created
     task = world.db.fetch("SELECT id FROM tasks WHERE code = 'chat'")[0]["id"]
     round_pk = world.db.fetch(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, 1, $2, now()) RETURNING id",
         task,
         json.dumps([TARGET]),
     )[0]["id"]
@@ -175,8 +174,7 @@ def arena(world, chat):
     assert created["createTask"]["__typename"] == "TaskCreated", created
     task = world.db.fetch("SELECT id FROM tasks WHERE code = 'arena'")[0]["id"]
     round_pk = world.db.fetch(
-        "INSERT INTO rounds (task, number, target_models, start_at, total_collected, total_fooled, total_validated, "
-        "total_validated_fooled) VALUES ($1, 1, $2, now(), 0, 0, 0, 0) RETURNING id",
+        "INSERT INTO rounds (task, number, target_models, start_at) VALUES ($1, 1, $2, now()) RETURNING id",
         task,
         json.dumps(ARENA_TARGETS),
     )[0]["id"]

@@ -9,6 +9,7 @@ import asyncpg
 
 from server import permissions
 from server.annotation.records import ClaimedPending, ExampleRow, SettledExample
+from server.annotation.round_count_queries import counted_from
 from server.core.sql import Query
 
 _EXAMPLE_JSON = ("input", "model_output", "assisted_by")
@@ -31,8 +32,10 @@ WHERE r.id = :round_id
 
 # One statement: the example and every counter it moves commit together (and only if it was new).
 # Each counter update depends on the previous one (EXISTS on it), which fixes the order in which the
-# rows are locked — round, context, user — the order of every other writer of these counters, so
-# concurrent writers cannot deadlock (PostgreSQL runs independent data-modifying CTEs in no set order).
+# rows are locked — the round's counters' shard, context, user — the order of every other writer of these counters,
+# so concurrent writers cannot deadlock (PostgreSQL runs independent data-modifying CTEs in no set order). The
+# round's counters are a shard row of the writer's connection (server/annotation/round_counts.py), not the round row:
+# concurrent examples of one round do not wait for each other there.
 # {source} is empty, or _GUARD: then the example is written only if the rows it was judged on are current.
 _INSERT_EXAMPLE = """
 WITH new AS (
@@ -45,11 +48,7 @@ WITH new AS (
   {source}
   ON CONFLICT (client_id) DO NOTHING
   RETURNING *
-), counted_round AS (
-  UPDATE rounds SET total_collected = total_collected + 1, total_fooled = total_fooled + :fooled_int
-  WHERE id = :round AND EXISTS (SELECT 1 FROM new)
-  RETURNING id
-), counted_context AS (
+), {counted}, counted_context AS (
   UPDATE contexts SET total_used = total_used + 1, total_fooled = total_fooled + :fooled_int, last_used_at = now()
   WHERE id = :context AND EXISTS (SELECT 1 FROM counted_round)
   RETURNING id
@@ -69,6 +68,7 @@ _GUARD = (
     AND c.fields = :seen_fields::jsonb AND """
     + _WRITER_SEES_TASK
 )
+_INSERT_EXAMPLE = _INSERT_EXAMPLE.replace("{counted}", counted_from("new", "round", "1, :fooled_int, 0, 0"))
 INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", ""), json=_EXAMPLE_JSON)
 GUARDED_INSERT_EXAMPLE = Query(_INSERT_EXAMPLE.replace("{source}", _GUARD), json=_EXAMPLE_JSON)
 
@@ -124,21 +124,15 @@ async def my_examples(user_id: int, round_id: int | None, below: int, limit: int
 
 # --- retract, flag, explain ---------------------------------------------------------------------
 
-RETRACT = Query("""
+RETRACT = Query(
+    """
 WITH changed AS (
-  UPDATE examples SET retracted = true WHERE id = :id AND NOT retracted
-  RETURNING round, context, "user", fooled, status
-), r AS (
-  UPDATE rounds SET
-    total_collected = total_collected - 1,
-    total_fooled = total_fooled - (SELECT count(*) FROM changed WHERE fooled),
-    total_validated = total_validated - (SELECT count(*) FROM changed WHERE status = 'validated'),
-    total_validated_fooled = total_validated_fooled - (SELECT count(*) FROM changed WHERE fooled AND status = 'validated')
-  WHERE id = (SELECT round FROM changed)
-  RETURNING id
-), c AS (  -- after r (EXISTS on it): rows are locked round, context, user, as by every writer
+  UPDATE examples x SET retracted = true WHERE id = :id AND NOT retracted
+  RETURNING round, context, "user", fooled, status,
+    EXISTS (SELECT 1 FROM gold_items g WHERE g.example = x.id AND g.hidden) AS hidden_gold
+), {counted}, c AS (  -- after counted_round (EXISTS on it): locks in the order of every writer of the counters
   UPDATE contexts SET total_fooled = total_fooled - (SELECT count(*) FROM changed WHERE fooled)
-  WHERE id = (SELECT context FROM changed) AND EXISTS (SELECT 1 FROM r)
+  WHERE id = (SELECT context FROM changed) AND EXISTS (SELECT 1 FROM counted_round)
   RETURNING id
 ), u AS (  -- the per-user counters count fooled examples that are not retracted (validation/queries.RECOUNT_USER)
   UPDATE user_round_stats SET retracted = retracted + 1,
@@ -147,7 +141,17 @@ WITH changed AS (
   WHERE "user" = (SELECT "user" FROM changed) AND round = (SELECT round FROM changed) AND EXISTS (SELECT 1 FROM c)
 )
 SELECT count(*) AS n FROM changed
-""")
+""".replace(
+        "{counted}",
+        # What a retracted example stops counting for (round_counts.contribution): a hidden gold one counted nothing.
+        counted_from(
+            "changed",
+            "round",
+            """-(NOT hidden_gold)::int, -(NOT hidden_gold AND fooled IS TRUE)::int, -(NOT hidden_gold AND status = 'validated')::int,
+  -(NOT hidden_gold AND fooled IS TRUE AND status = 'validated')::int""",
+        ),
+    )
+)
 FLAG = Query("UPDATE examples SET flagged = true, flag_reason = :reason WHERE id = :id")
 EXPLAIN = Query("UPDATE examples SET explanation = :explanation WHERE id = :id")
 
@@ -248,7 +252,10 @@ RETURNING id
 """)
 # A pending example (already counted as collected) turned out to fool the model: the same lock order
 # as every writer of these counters (round, context, user).
-COUNT_FOOLED_ROUND = Query("UPDATE rounds SET total_fooled = total_fooled + 1 WHERE id = :round_id")
+COUNT_FOOLED_ROUND = Query(f"""
+WITH {counted_from("(SELECT :round_id::int AS round)", "round", "0, 1, 0, 0")}
+SELECT count(*) AS n FROM counted_round
+""")
 COUNT_FOOLED_CONTEXT = Query("UPDATE contexts SET total_fooled = total_fooled + 1 WHERE id = :context_id")
 COUNT_FOOLED_USER = Query('UPDATE user_round_stats SET fooled = fooled + 1 WHERE "user" = :user_id AND round = :round_id')
 

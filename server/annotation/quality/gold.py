@@ -11,11 +11,13 @@ from collections.abc import Iterable
 
 from server import permissions
 from server.accounts.viewer import Viewer
+from server.annotation import round_count_queries
 from server.annotation.quality import queries
 from server.annotation.quality.gold_rules import GoldStats, PauseRule, is_paused, next_is_gold, pick_gold
 from server.annotation.records import ValidationLabel
+from server.annotation.round_counts import contribution
 from server.annotation.validation import jobs as validation_jobs
-from server.core import jobs
+from server.core import db, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
 from server.core.services import Services
@@ -97,8 +99,14 @@ async def mark_gold(viewer: Viewer, example: dict, task_id: int, answer: str) ->
 
 async def unmark_gold(viewer: Viewer, example: dict, task_id: int) -> None:
     _check_owner(viewer, task_id)
-    if not await queries.unmark_gold(example["id"]):
-        raise not_found(tr("That gold item"))
+    async with db.transaction():
+        state = await queries.lock_example_state(example["id"])
+        removed = await queries.unmark_gold(example["id"])
+        if removed is None or state is None:
+            raise not_found(tr("That gold item"))
+        if removed["hidden"]:  # an uploaded row no longer hidden: it counts in its round from now on
+            counts = contribution(retracted=state["retracted"], hidden_gold=False, fooled=state["fooled"], status=state["status"])
+            await round_count_queries.add(state["round"], counts)
 
 
 def _check_owner(viewer: Viewer, task_id: int) -> None:

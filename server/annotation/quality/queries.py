@@ -74,7 +74,9 @@ MARK_GOLD = Query("""
 INSERT INTO gold_items (example, task, answer) VALUES (:example, :task, :answer)
 ON CONFLICT (example) DO UPDATE SET answer = EXCLUDED.answer
 """)
-UNMARK_GOLD = Query("DELETE FROM gold_items WHERE example = :example RETURNING example")
+UNMARK_GOLD = Query("DELETE FROM gold_items WHERE example = :example RETURNING example, hidden")
+# What an unmarked hidden gold example starts to count for in its round (locked: as an aggregation locks it).
+LOCK_EXAMPLE_STATE = Query("SELECT round, retracted, fooled, status FROM examples WHERE id = :example FOR UPDATE")
 GOLD_OF_EXAMPLE = Query("SELECT example, task, answer, hidden FROM gold_items WHERE example = :example")
 # The round's gold items this validator may be served: not their own, not retracted, not answered yet, and judged
 # (one still awaiting its model's answer or its author's claim would have no verdict: a tell, and not answerable).
@@ -135,8 +137,13 @@ async def mark_gold(example_id: int, task_id: int, answer: str) -> None:
     await MARK_GOLD.execute(example=example_id, task=task_id, answer=answer)
 
 
-async def unmark_gold(example_id: int) -> bool:
-    return await UNMARK_GOLD.row(example=example_id) is not None
+async def unmark_gold(example_id: int) -> dict[str, Any] | None:
+    """{"example", "hidden"} of the gold item removed; None when the example was not gold."""
+    return await UNMARK_GOLD.row(example=example_id)
+
+
+async def lock_example_state(example_id: int) -> dict[str, Any] | None:
+    return await LOCK_EXAMPLE_STATE.row(example=example_id)
 
 
 async def gold_of_example(example_id: int) -> dict[str, Any] | None:

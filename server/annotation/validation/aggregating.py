@@ -5,11 +5,12 @@ of it (campaign ledgers, webhooks, the author's inbox, badges, live views) is re
 
 from __future__ import annotations
 
-from server.annotation import fooling
+from server.annotation import fooling, round_count_queries
 from server.annotation.aggregation import OPEN, Vote, outcome
 from server.annotation.domain_events import ExampleAggregated
 from server.annotation.quality import gold, reliability
 from server.annotation.records import ExampleStatus, ValidationMode
+from server.annotation.round_counts import contribution
 from server.annotation.validation import queries, stats
 from server.core import db, events
 from server.core.jsonutil import from_json
@@ -18,17 +19,11 @@ from server.domain_events import dispatcher as domain_events
 from server.tasks.service import get_round, round_config
 
 
-async def recompute_round(round_id: int) -> list[dict]:
-    """Recount a round from its examples. The round row is locked first: under READ COMMITTED the
-    recount then runs on a fresh snapshot that includes every concurrent change committed before the
-    lock was granted (otherwise two concurrent recounts each miss the other's status change)."""
-    async with db.transaction():  # joins the caller's transaction if there is one
-        return await queries.recompute_round(round_id)
-
-
 async def recount_round(services: Services, round_id: int) -> dict | None:
-    """The round's counters from rows, announced to live views; None for an unknown round."""
-    rows = await recompute_round(round_id)
+    """The round's counters from rows (a repair: every writer keeps them exact), announced to live views; None for an
+    unknown round. It waits for the writes in flight and holds new ones until it is stored (round_count_queries)."""
+    async with db.transaction():
+        rows = await round_count_queries.recount(round_id)
     if not rows:
         return None
     await events.publish(services.redis, events.RoundStatsChanged(round_id=round_id))
@@ -36,8 +31,7 @@ async def recount_round(services: Services, round_id: int) -> dict | None:
 
 
 async def recount_user(user_id: int, round_id: int) -> None:
-    """Call in a transaction. The counters' row is locked first (as recompute_round locks the round):
-    the recount then sees every example and vote committed before the lock, and writers after it wait
+    """Call in a transaction. The counters' row is locked first: the recount then sees every example and vote committed before the lock, and writers after it wait
     and add to the recount instead of being overwritten by it."""
     await queries.recount_user(user_id, round_id)
 
@@ -63,12 +57,14 @@ async def aggregate(services: Services, example_id: int) -> str | None:
             decided = (ExampleStatus.OPEN if kept_open else ExampleStatus.CLOSED).value
         if decided != example["status"]:
             await queries.set_status(example_id, decided)
+        fooled = example["fooled"]
         if rated:  # validator_rating: the validators' outcome is the verdict (flagged or open: none yet)
             verdict = {ExampleStatus.VALIDATED: True, ExampleStatus.REJECTED: False}.get(ExampleStatus(decided))
-            if verdict != example["fooled"]:
+            if verdict != fooled:
                 await queries.set_fooled(example_id, verdict)
+                fooled = verdict
         await queries.mark_aggregated(example_id)
-        await recompute_round(example["round"])  # locks the round: its agreement sums change one example at a time
+        await _count_in_round(example, status=decided, fooled=fooled)
         user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
         await stats.add_to_agreement(
             example["round"], [v["label"] for v in user_votes if v["aggregated"]], [v["label"] for v in user_votes]
@@ -92,6 +88,19 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         )
     await domain_events.announce(services, aggregated)
     return decided
+
+
+async def _count_in_round(example: dict, *, status: str, fooled: bool | None) -> None:
+    """What the example's new status and verdict change in its round's counters (from its locked row: a repeated
+    aggregation changes nothing and adds nothing)."""
+    if (status, fooled) == (example["status"], example["fooled"]):
+        return
+    hidden_gold = await round_count_queries.is_hidden_gold(example["id"])
+    before = contribution(
+        retracted=example["retracted"], hidden_gold=hidden_gold, fooled=example["fooled"], status=example["status"]
+    )
+    after = contribution(retracted=example["retracted"], hidden_gold=hidden_gold, fooled=fooled, status=status)
+    await round_count_queries.add(example["round"], after - before)
 
 
 async def _decide(task_id: int, config, example: dict, counted: list) -> str:

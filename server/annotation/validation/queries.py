@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from server.annotation.records import ExampleRow, ValidationRow, VoteRow
+from server.annotation.round_counts import SHARDS
 from server.core.jsonutil import to_json
 from server.core.sql import Query
 
@@ -178,25 +179,6 @@ FROM (SELECT count(*) AS submitted, count(*) FILTER (WHERE fooled AND NOT retrac
 ON CONFLICT ("user", round) DO UPDATE SET submitted = EXCLUDED.submitted, fooled = EXCLUDED.fooled,
   fooled_rejected = EXCLUDED.fooled_rejected, retracted = EXCLUDED.retracted, validations_done = EXCLUDED.validations_done
 """)
-LOCK_ROUND = Query("SELECT id FROM rounds WHERE id = :round_id FOR UPDATE")
-RECOMPUTE_ROUND = Query("""
-UPDATE rounds r SET
-  total_collected = s.collected,
-  total_fooled = s.fooled,
-  total_validated = s.validated,
-  total_validated_fooled = s.validated_fooled
-FROM (
-  SELECT
-    count(*) FILTER (WHERE NOT e.retracted) AS collected,
-    count(*) FILTER (WHERE NOT e.retracted AND e.fooled) AS fooled,
-    count(*) FILTER (WHERE NOT e.retracted AND e.status = 'validated') AS validated,
-    count(*) FILTER (WHERE NOT e.retracted AND e.fooled AND e.status = 'validated') AS validated_fooled
-  FROM examples e WHERE e.round = :round_id
-    AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id AND g.hidden)  -- uploaded gold (quality/gold_upload.py)
-) s
-WHERE r.id = :round_id
-RETURNING r.total_collected, r.total_fooled, r.total_validated, r.total_validated_fooled
-""")
 
 
 async def lock_example(example_id: int) -> dict[str, Any] | None:
@@ -228,11 +210,6 @@ async def unaggregated_examples(limit: int) -> list[int]:
 async def recount_user(user_id: int, round_id: int) -> None:
     await LOCK_USER_STATS.execute(user_id=user_id, round_id=round_id)
     await RECOUNT_USER.execute(user_id=user_id, round_id=round_id)
-
-
-async def recompute_round(round_id: int) -> list[dict[str, Any]]:
-    await LOCK_ROUND.execute(round_id=round_id)
-    return await RECOMPUTE_ROUND.rows(round_id=round_id)
 
 
 TASK = Query("SELECT * FROM tasks WHERE id = :id")
@@ -304,17 +281,21 @@ FROM (SELECT e.round, count(*) FILTER (WHERE v.label = 'correct') AS c, count(*)
 WHERE m >= 2
 GROUP BY round
 """)
+# The sums are kept in a few rows per round (the shard is the aggregating connection's, as for the round's counters:
+# annotation/round_count_queries.py), so concurrent aggregations of one round do not queue on one row; reads add them.
+AGREEMENT_CLEAR = Query("DELETE FROM round_agreement WHERE round = ANY(:round_ids::int[])")
 AGREEMENT_RECOUNT = Query(f"""
-INSERT INTO round_agreement (round, units, coincidences) {AGREEMENT_FROM_ROWS.text}
-ON CONFLICT (round) DO UPDATE SET units = EXCLUDED.units, coincidences = EXCLUDED.coincidences
+INSERT INTO round_agreement (round, shard, units, coincidences)
+SELECT round, 0, units, coincidences FROM ({AGREEMENT_FROM_ROWS.text}) recount
 """)
-AGREEMENT_ADD = Query("""
-INSERT INTO round_agreement (round, units, coincidences) VALUES (:round_id, :units, :coincidences::float8[])
-ON CONFLICT (round) DO UPDATE SET units = round_agreement.units + EXCLUDED.units,
+AGREEMENT_ADD = Query(f"""
+INSERT INTO round_agreement (round, shard, units, coincidences)
+VALUES (:round_id, pg_backend_pid() % {SHARDS}, :units, :coincidences::float8[])
+ON CONFLICT (round, shard) DO UPDATE SET units = round_agreement.units + EXCLUDED.units,
   coincidences = ARRAY(SELECT a + b FROM unnest(round_agreement.coincidences, EXCLUDED.coincidences)
                        WITH ORDINALITY AS t(a, b, n) ORDER BY n)
 """)
-AGREEMENT = Query("SELECT units, coincidences FROM round_agreement WHERE round = :round_id")
+AGREEMENT = Query("SELECT units, coincidences FROM round_agreement_totals WHERE round = :round_id")
 
 
 async def leaderboard_rows(task_id: int, round_number: int | None, first: int) -> list[dict[str, Any]]:

@@ -81,7 +81,7 @@ async def round_agreement(round_id: int) -> float | None:
 
 
 async def add_to_agreement(round_id: int, before: list[str], after: list[str]) -> None:
-    """In the aggregation's transaction (which holds the round's lock): an example's labels went from
+    """In the aggregation's transaction (which holds the example's lock): an example's labels went from
     `before` (already counted) to `after`."""
     old_units, old = unit_coincidences(before)
     new_units, new = unit_coincidences(after)

@@ -79,13 +79,20 @@ class TaskSubscriptions(TaskListSubscriptions):
         await authorize_principal(info, permissions.read_public)
         pk = node_pk(round_id, "Round", "roundId")
         task = await check_round_visible(info, pk)
-        hub = info.context.services.hub
-        async with hub.listen(events.round_channel(pk), events.TASKS_CHANNEL) as changes:
-            yield RoundNode.from_row(await tasks.get_round(pk))
-            async for event in changes:
-                if event.get("kind") == events.TaskListChanged.kind:
-                    if is_task_change(event, task["id"]):  # e.g. the viewer's ownership removed: the feed ends
-                        await recheck_task_visible(info, task["id"], tr("That round"))
-                    continue
-                # Every watcher of this round in this process is woken by the same event: one read.
-                yield RoundNode.from_row(await hub.shared(("round", pk, event.get("_sequence")), lambda: tasks.get_round(pk)))
+        services = info.context.services
+        # Every watcher of this round in this process shares one feed: one read per burst of changes, merged over
+        # live_counters_interval_s (server/core/live_feed.py).
+        async with services.feeds.watch(
+            ("round", pk),
+            (events.round_channel(pk), events.TASKS_CHANNEL),
+            lambda: tasks.get_round(pk),
+            interval=services.settings.live_counters_interval_s,
+            passthrough=frozenset({events.TaskListChanged.kind}),
+        ) as (row, changes):
+            yield RoundNode.from_row(row)
+            async for kind, payload in changes:
+                if kind == "value":
+                    yield RoundNode.from_row(payload)
+                # e.g. the viewer's ownership removed: the feed ends (a resync: such news may have been missed)
+                elif payload.get("kind") == "resync" or is_task_change(payload, task["id"]):
+                    await recheck_task_visible(info, task["id"], tr("That round"))
