@@ -126,7 +126,37 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
         task.cancel()
     await asyncio.gather(*subscriptions, return_exceptions=True)
     await client.http.close()
+    recorder.raw_triton = await raw_triton_baseline(stack, recorder, sentences)
     return recorder
+
+
+async def raw_triton_baseline(stack, recorder: Recorder, sentences: list[tuple[str, str]]) -> dict:
+    """The target model called straight through tritonclient (no platform code) at the concurrency createExample
+    had in flight during the run (its mean, at least 1), as many calls as createExample made: the latency the API's
+    createExample is compared with."""
+    import numpy as np
+    from tritonclient.http.aio import InferenceServerClient, InferInput
+
+    samples = recorder.in_flight_samples.get("createExample") or [1]
+    concurrency = max(1, round(statistics.fmean(samples)))
+    n = max(200, len(recorder.latencies.get("createExample", [])))
+    items = [sentences[i % len(sentences)][0] for i in range(n)]
+    triton = InferenceServerClient(stack.env["TRITON_URL"], conn_limit=64)
+    latencies: list[float] = []
+
+    async def worker() -> None:
+        while items:
+            tensor = InferInput("statement", [1, 1], "BYTES")
+            tensor.set_data_from_numpy(np.array([[items.pop().encode()]], dtype=np.object_))
+            started = time.perf_counter()
+            await triton.infer("sentiment_minilm", [tensor])
+            latencies.append((time.perf_counter() - started) * 1000)
+
+    try:
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    finally:
+        await triton.close()
+    return {"concurrency": concurrency, "max in flight": max(samples), "n": len(latencies), "latencies": latencies}
 
 
 def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int) -> int:
@@ -158,6 +188,18 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
     print(
         f"CPU used during the run, in cores (the machine has 2): {cores}; total {sum(recorder.cpu.values()) / recorder.wall:.2f}"
     )
+    per_second = {kind: round(n / recorder.wall, 1) for kind, n in recorder.messages.items()}
+    print(f"Subscription messages per second: {per_second}")
+    raw = recorder.raw_triton
+    create = recorder.latencies.get("createExample", [])
+    if raw["latencies"] and create:
+        raw_p99 = percentile(raw["latencies"], 99)
+        print(
+            f"Raw Triton (sentiment_minilm, tritonclient, no platform) at createExample's mean in-flight concurrency "
+            f"{raw['concurrency']} (max {raw['max in flight']}), {raw['n']} calls after the run: p50 "
+            f"{percentile(raw['latencies'], 50):.1f} ms, p99 {raw_p99:.1f} ms; createExample p99 / raw p99 = "
+            f"{percentile(create, 99) / raw_p99:.2f} (goal <= 2)"
+        )
     print(f"Refusals: {dict(recorder.refusals) or 0}")
     print(f"Errors: {errors}" + "".join(f"\n  {s}" for s in recorder.error_samples))
     print(f"Counters vs recount from rows, mismatches: {mismatches}")

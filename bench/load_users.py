@@ -46,7 +46,12 @@ class Recorder:
         self.subscriptions_alive = 0
         self.wall = 0.0
         self.cpu: dict[str, float] = {}
+        self.raw_triton: dict = {}
         self.verdicts: Counter[str] = Counter()
+        # How many calls of each operation were in flight as each one started (itself included): the concurrency
+        # the raw Triton baseline is measured at.
+        self.in_flight: Counter[str] = Counter()
+        self.in_flight_samples: dict[str, list[int]] = defaultdict(list)
 
     def error(self, op: str, what: str) -> None:
         self.errors[op] += 1
@@ -75,6 +80,9 @@ class Client:
     ) -> dict | None:
         """The `data` of a successful call, else None (counted as a refusal or an error)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        recorder = self.recorder
+        recorder.in_flight[op] += 1
+        recorder.in_flight_samples[op].append(recorder.in_flight[op])
         started = time.perf_counter()
         try:
             async with self.http.post(
@@ -85,6 +93,8 @@ class Client:
         except (TimeoutError, aiohttp.ClientError, json.JSONDecodeError) as exc:
             self.recorder.error(op, repr(exc))
             return None
+        finally:
+            recorder.in_flight[op] -= 1
         self.recorder.latencies[op].append((time.perf_counter() - started) * 1000)
         if status != 200 or body.get("errors"):
             self.recorder.error(op, f"HTTP {status} {body.get('errors')}")

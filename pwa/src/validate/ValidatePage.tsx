@@ -245,7 +245,9 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
           exhausted.current = null;
         } else {
           const added = newlyAdded(before, update);
-          if (added) setWaiting((w) => (w ? { ...w, count: w.count + added } : w));
+          // The server's absolute count (sent when examples beyond the ones it sends live arrive or are decided).
+          if (update.waiting) setWaiting(update.waiting);
+          else if (added) setWaiting((w) => (w ? { ...w, count: w.count + added } : w));
           if (update.removedIds.length) rereadWaiting();
         }
         setQueue(store(applyQueueUpdate(before, update)));

@@ -13,7 +13,8 @@ export interface Waiting {
 const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion fooled verdict status retracted flagged
   flagReason explanation pendingReason createdAt claimedFooled context { id fields }`;
 
-/** The live queue: the first page and the true count (`waiting`, on a reset), then additions and removals. */
+/** The live queue: the first page and the true count (`waiting`, on a reset), then additions and removals (and the
+ * count alone when examples beyond the ones held arrive or leave). */
 export const VALIDATION_QUEUE = doc<
   { examplesToValidate: ValidationQueueUpdate & { waiting: Waiting | null } },
   { roundId: string }

@@ -12,7 +12,6 @@ from server import permissions
 from server.annotation import badges as badge_rules
 from server.annotation.examples import queries as example_queries
 from server.annotation.examples import service as examples_service
-from server.annotation.records import ExampleStatus
 from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats, voting
 from server.core import events
@@ -43,6 +42,7 @@ from server.graphql.annotation.types import (
     ValidationQueueUpdate,
     ValidationWaiting,
 )
+from server.graphql.annotation.validation_queue import WINDOW, ValidationQueueFeed
 from server.graphql.core.guard import authorize, authorize_principal
 from server.graphql.core.relay import PK_MAX, build_connection, check_page_size, decode_cursor, node_pk
 from server.graphql.tasks.types import ContextNode
@@ -50,7 +50,7 @@ from server.graphql.tasks.visibility import check_round_visible, is_task_change,
 from server.tasks.contexts import next_context
 from server.tasks.service import get_round
 
-QUEUE_SNAPSHOT = 20
+QUEUE_SNAPSHOT = WINDOW  # the live queue's first update (validation_queue.py)
 
 
 @strawberry.type
@@ -196,33 +196,24 @@ class ValidationSubscriptions(MyExampleSubscriptions):
         viewer = await authorize(info, permissions.validate)
         pk = node_pk(round_id, "Round", "roundId")
         task = await check_round_visible(info, pk)
-        hub = info.context.services.hub
+        services = info.context.services
 
-        async def snapshot() -> ValidationQueueUpdate:
-            rows = await validation_queries.queue_snapshot(pk, viewer.user_id, QUEUE_SNAPSHOT)
-            added = [ExampleNode.from_row(r) for r in rows]
-            return ValidationQueueUpdate(added=added, removed_ids=[], reset=True, waiting=await _waiting(pk, viewer.user_id))
+        async def on_task_event(event: dict) -> None:
+            if is_task_change(event, task["id"]):  # e.g. the task hidden from the viewer: the feed ends
+                await recheck_task_visible(info, task["id"], tr("That round"))
 
-        async with hub.listen(events.queue_channel(pk), events.TASKS_CHANNEL) as changes:
-            yield await snapshot()
-            async for event in changes:
-                if event["kind"] == events.TaskListChanged.kind:
-                    if is_task_change(event, task["id"]):  # e.g. the task hidden from the viewer: the feed ends
-                        await recheck_task_visible(info, task["id"], tr("That round"))
-                    continue
-                if event["kind"] == "resync":
-                    yield await snapshot()
-                    continue
-                global_id = relay.GlobalID("Example", str(event["id"]))
-                if event["kind"] == "available" and event["author"] != viewer.user_id:
-                    row = await hub.shared(
-                        ("queue_example", event["id"], event.get("_sequence")),
-                        lambda example_id=event["id"]: validation_queries.queue_example(example_id),
-                    )
-                    if row and row["status"] == ExampleStatus.OPEN:
-                        yield ValidationQueueUpdate(added=[ExampleNode.from_row(row)], removed_ids=[])
-                elif event["kind"] == "vote" and (not event["open"] or viewer.user_id in event["voter_ids"]):
-                    yield ValidationQueueUpdate(added=[], removed_ids=[global_id])
+        async with services.hub.listen(events.queue_channel(pk), events.TASKS_CHANNEL) as changes:
+            feed = ValidationQueueFeed(
+                services.hub,
+                changes,
+                pk,
+                viewer.user_id,
+                lambda: _waiting(pk, viewer.user_id),
+                interval=max(1.0, services.settings.live_counters_interval_s),
+                on_task_event=on_task_event,
+            )
+            async for update in feed.updates():
+                yield update
 
 
 async def _visible_example(viewer, pk: int) -> dict:

@@ -229,8 +229,10 @@ class ValidationQueueUpdate:
     )
     waiting: ValidationWaiting | None = strawberry.field(
         default=None,
-        description="With a reset: how many examples wait for this validator in all (`added` holds the first of them); "
-        "later updates change it by what they add and remove.",
+        description="How many examples wait for this validator in all: with a reset (`added` holds the first of them), "
+        "and on its own (absolute, replacing the count held) when examples beyond the ones sent arrive or are decided: "
+        "a validator holds at most 20 examples sent live; the rest are counted here and sent as the held ones go. "
+        "Between these, updates change it by what they add and remove.",
     )
 
 
