@@ -3,8 +3,8 @@ events change it (e.g. a round's counters while hundreds of people write to the 
 
 Without it every event woke every watcher, and each one sent a message: a burst of examples in a round of 200 watchers
 was 200 messages an example. A feed holds one subscription to the value's channels for its process; the first event
-after a quiet spell is read at once (no added latency), and events that come sooner than `interval` after the last
-read are merged into one read at the end of the interval, so the last values sent are always the latest. Watchers that
+after a quiet spell is read at once (no added latency; so is a second one soon after), and while events keep coming
+they are merged into one read per `interval`, so the last values sent are always the latest. Watchers that
 fall behind skip to the latest value. A watcher never gets a value read before one it already has (each value carries
 the time its read started), so counters never go backwards on a client (unless they really went down, e.g. a
 retraction). Events of other kinds (`passthrough`) reach every watcher unmerged, in order.
@@ -25,6 +25,7 @@ from server.core.event_hub import EventHub, HubListener
 
 log = logging.getLogger("dynabench.events")
 
+BURST = 2  # reads at once after a quiet spell, before the interval applies
 PASSTHROUGH_KEPT = 256  # a watcher further behind than this many passthrough events gets a resync marker instead
 
 
@@ -59,21 +60,27 @@ class LiveFeed:
                 await self._task
 
     async def _run(self) -> None:
-        last_read = -float("inf")
+        # A token bucket: BURST reads at once after a quiet spell (a vote's events come in twos and threes), then
+        # one per interval while changes keep coming.
+        tokens, refilled_at = float(BURST), time.monotonic()
         try:
             async for event in self._listener:
                 dirty = self._take(event)
-                wait = last_read + self._interval - time.monotonic()
-                if dirty and wait > 0:
-                    await asyncio.sleep(wait)  # events meanwhile wait in the listener's queue: merged below
+                now = time.monotonic()
+                refill = (now - refilled_at) / self._interval if self._interval > 0 else BURST
+                tokens, refilled_at = min(BURST, tokens + refill), now
+                if dirty and tokens < 1:
+                    await asyncio.sleep((1 - tokens) * self._interval)  # events meanwhile queue up: merged below
+                    tokens, refilled_at = 1.0, time.monotonic()
                 for queued in self._listener.queued():
                     dirty = self._take(queued) or dirty
                 if not dirty:
                     continue
-                last_read = time.monotonic()
+                tokens -= 1
+                read_at = time.monotonic()
                 value = await self._read()
                 self.reads += 1
-                self.latest = FeedValue(value, last_read)
+                self.latest = FeedValue(value, read_at)
                 self._moved()
         except asyncio.CancelledError:
             raise

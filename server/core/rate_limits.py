@@ -53,6 +53,16 @@ class Window:
 
 def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
     """The limits on an action, from the settings (a limit of 0 is left out)."""
+    cached = _WINDOWS.get(id(settings))
+    if cached is None or cached[0] is not settings:  # built once per settings object (every request asks)
+        cached = _WINDOWS[id(settings)] = (settings, _windows_table(settings))
+    return cached[1][action]
+
+
+_WINDOWS: dict[int, tuple[Settings, dict[Action, tuple[Window, ...]]]] = {}
+
+
+def _windows_table(settings: Settings) -> dict[Action, tuple[Window, ...]]:
     table = {
         Action.SIGN_UP: (Window(settings.signups_per_hour_per_address, HOUR, True),),
         Action.CREATE_TASK: (
@@ -92,7 +102,7 @@ def windows(settings: Settings, action: Action) -> tuple[Window, ...]:
             Window(settings.suggestions_per_minute_per_address, MINUTE, True),
         ),
     }
-    return tuple(window for window in table[action] if window.max > 0)
+    return {action: tuple(window for window in limits if window.max > 0) for action, limits in table.items()}
 
 
 # KEYS: one counter per window; ARGV: the cost, then each window's maximum and length in ms. Returns 0 when

@@ -30,7 +30,7 @@ class Settings:
     triton_timeout_s: float = 5.0
     # Live counters (roundStats): at most one read and one message per round per process in this interval (the first
     # change after a quiet spell goes out at once; later ones are merged and sent at the end of it: server/core/live_feed.py).
-    live_counters_interval_s: float = 0.5
+    live_counters_interval_s: float = 0.2
     # Generative replies (server/annotation/conversations/): the wait for the first token, for each later one, and
     # for a whole reply; a reply still "generating" after the last (plus a minute) was lost with its process.
     generation_first_token_timeout_s: float = 30.0

@@ -133,6 +133,6 @@ def test_round_stats_merges_a_burst_of_examples_into_a_few_messages_ending_with_
         seen.append(watcher.next()["roundStats"]["totalCollected"])
     watcher.ws.close()
     assert seen == sorted(seen) and seen[-1] == 40  # never backwards, and the last message holds the latest count
-    # 40 examples, each at least one event on the round's channel, from 8 writers at once: merged (0.5 s intervals),
+    # 40 examples, each at least one event on the round's channel, from 8 writers at once: merged (0.2 s intervals),
     # fewer messages than examples (one per event before)
     assert len(seen) < 40, seen

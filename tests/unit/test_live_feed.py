@@ -2,8 +2,9 @@
 is read once per interval, the last value sent is the latest, and no watcher gets an older value after a newer one."""
 
 import asyncio
+import time
 
-from server.core.live_feed import FeedWatcher, LiveFeed
+from server.core.live_feed import BURST, FeedWatcher, LiveFeed
 
 
 class Channel:
@@ -48,14 +49,17 @@ async def test_a_burst_of_changes_is_read_once_per_interval_and_ends_with_the_la
         asyncio.ensure_future(_collect(w, r, lambda kind, value: kind == "value" and value == 100))
         for w, r in zip(watchers, received)
     ]
+    started = time.monotonic()
     for _ in range(100):  # 100 changes in about 0.5 s
         state["count"] += 1
         channel.queue.put_nowait({"kind": "round_stats"})
         await asyncio.sleep(0.005)
     await asyncio.wait_for(asyncio.gather(*tasks), 10)
+    elapsed = time.monotonic() - started
     await feed.stop()
 
-    assert feed.reads <= 6  # the first at once, then at most one per 0.2 s, not one per change (100)
+    # BURST at once, then at most one per 0.2 s however long this took on a busy machine: not one per change (100)
+    assert feed.reads <= BURST + elapsed / 0.2 + 1 < 100
     for values in received:
         counts = [value for kind, value in values if kind == "value"]
         assert counts[-1] == 100
