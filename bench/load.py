@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/load.py [--users 200] [--duration 60] [--validators 0.3] [--think 0.5,3]
                                    [--profile fast|full] [--model-repository DIR] [--history 100000]
+                                   [--chatters 0.05]
 
 Starts its own stack (PostgreSQL, Redis, Triton, two arq workers, two API processes), writes
 `--history` examples of an older task into it (bench/seed_scale.py, with statistics), signs up
@@ -10,7 +11,9 @@ sentiment task's current round:
 
 - annotators (70%): nextContext → think → createExample with a real DynaSent sentence and its gold
   label; now and then retract or flag one of their own examples, read myExamples, myStats or the
-  round's counters. Each holds a `roundStats` subscription open (a message per new example).
+  round's counters. Each holds a `roundStats` subscription open (changes merged per 0.2 s: server/core/live_feed.py).
+- chatters (`--chatters`, none by default): sendMessage to the demo generative target (`chat_demo`) and its reply
+  streamed to the end over a websocket held open (replyStream), then think; TTFT and tokens/s are reported.
 - validators (30%): nextExamplesToValidate → think → validateExample for each (mostly CORRECT);
   now and then read userLeaderboard, the model leaderboard or the examplesToValidate page. Each holds
   an `examplesToValidate` subscription open (the live queue).
@@ -42,7 +45,7 @@ import asyncpg
 
 from bench.common import percentile, real_sentences, start_stack
 from bench.load_consistency import consistency
-from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, subscribe, validator
+from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, chatter, subscribe, validator
 
 
 def cpu_seconds(stack) -> dict[str, float]:
@@ -66,7 +69,9 @@ def cpu_seconds(stack) -> dict[str, float]:
     return dict(totals)
 
 
-async def run(stack, users: int, duration: float, validator_share: float, think_range: tuple[float, float]) -> Recorder:
+async def run(
+    stack, users: int, duration: float, validator_share: float, think_range: tuple[float, float], chatter_share: float = 0.0
+) -> Recorder:
     recorder = Recorder()
     client = Client(stack.api_urls, recorder)
     data = await client.call("setup", '{ task(code: "sentiment") { currentRound { id } } }')
@@ -81,8 +86,8 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
             return (await client.call("setup", signup, {"u": f"load_{i}_{uuid.uuid4().hex[:6]}"}))["signUp"]["token"]
 
     tokens = await asyncio.gather(*(sign_up(i) for i in range(users)))
-    n_validators = round(users * validator_share)
-    roles = ["validator"] * n_validators + ["annotator"] * (users - n_validators)
+    n_validators, n_chatters = round(users * validator_share), round(users * chatter_share)
+    roles = ["validator"] * n_validators + ["chatter"] * n_chatters + ["annotator"] * (users - n_validators - n_chatters)
     ws_urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
     readies = [asyncio.Event() for _ in range(users)]
     subscriptions = [
@@ -90,7 +95,7 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
             subscribe(
                 ws_urls[i % len(ws_urls)],
                 token,
-                SUB_QUEUE if role == "validator" else SUB_ROUND,
+                SUB_QUEUE if role == "validator" else SUB_ROUND,  # chatters watch the round's counters too
                 round_id,
                 "examplesToValidate" if role == "validator" else "roundStats",
                 recorder,
@@ -109,14 +114,18 @@ async def run(stack, users: int, duration: float, validator_share: float, think_
 
     started = time.monotonic()
     cpu_before = cpu_seconds(stack)
-    await asyncio.gather(
-        *(
-            validator(client, token, round_id, deadline, think)
-            if role == "validator"
-            else annotator(client, token, round_id, sentences, deadline, think)
-            for token, role in zip(tokens, roles)
-        )
-    )
+    from bench.generative_stream import Streams
+
+    recorder.streams = Streams()
+
+    def user(i: int, token: str, role: str):
+        if role == "validator":
+            return validator(client, token, round_id, deadline, think)
+        if role == "chatter":
+            return chatter(stack.api_urls[i % len(stack.api_urls)], token, deadline, think, recorder.streams, recorder)
+        return annotator(client, token, round_id, sentences, deadline, think)
+
+    await asyncio.gather(*(user(i, token, role) for i, (token, role) in enumerate(zip(tokens, roles))))
     recorder.wall = time.monotonic() - started
     cpu_after = cpu_seconds(stack)
     recorder.cpu = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
@@ -163,7 +172,7 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
     total = sum(len(v) for v in recorder.latencies.values())
     errors = sum(recorder.errors.values())
     print(
-        f"\n{args.users} users ({round(args.users * args.validators)} validators) for {args.duration:.0f} s, think "
+        f"\n{args.users} users ({round(args.users * args.validators)} validators, {round(args.users * args.chatters)} chatting) for {args.duration:.0f} s, think "
         f"{args.think} s, 2 API processes, 2 workers, {args.profile} models, {args.history:,} examples of history\n"
     )
     print("| operation | n | p50 (ms) | p99 (ms) | mean (ms) | refused | errors |\n|---|---|---|---|---|---|---|")
@@ -200,6 +209,13 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
             f"{percentile(raw['latencies'], 50):.1f} ms, p99 {raw_p99:.1f} ms; createExample p99 / raw p99 = "
             f"{percentile(create, 99) / raw_p99:.2f} (goal <= 2)"
         )
+    streams = recorder.streams
+    if streams.ttft_ms:
+        print(
+            f"Chat replies streamed (demo model): {len(streams.ttft_ms)}, time to first token p50 "
+            f"{percentile(streams.ttft_ms, 50):.0f} ms / p99 {percentile(streams.ttft_ms, 99):.0f} ms, tokens/s per stream "
+            f"p50 {percentile(streams.rates, 50):.1f}, replies that did not end DONE: {streams.errors}"
+        )
     print(f"Refusals: {dict(recorder.refusals) or 0}")
     print(f"Errors: {errors}" + "".join(f"\n  {s}" for s in recorder.error_samples))
     print(f"Counters vs recount from rows, mismatches: {mismatches}")
@@ -212,6 +228,12 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds")
     parser.add_argument("--validators", type=float, default=0.3, help="share of the users who validate")
     parser.add_argument("--think", default="0.5,3", help="think time range in seconds: min,max")
+    parser.add_argument(
+        "--chatters",
+        type=float,
+        default=0.0,
+        help="share of the users who chat with the demo generative target (its model must be in the repository)",
+    )
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--model-repository", type=Path, default=None)
     parser.add_argument(
@@ -231,7 +253,7 @@ def main() -> int:
 
             seeded = asyncio.run(seed(stack.env["DATABASE_URL"], examples=args.history))
             print(f"History: {seeded.examples:,} examples, {seeded.validations:,} votes in another task ({seeded.seconds:.1f} s)")
-        recorder = asyncio.run(run(stack, args.users, args.duration, args.validators, think_range))
+        recorder = asyncio.run(run(stack, args.users, args.duration, args.validators, think_range, args.chatters))
         mismatches = asyncio.run(consistency(stack.env["DATABASE_URL"]))
         n_examples = asyncio.run(_count(stack.env["DATABASE_URL"]))
     finally:

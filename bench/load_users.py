@@ -11,6 +11,7 @@ import random
 import time
 import uuid
 from collections import Counter, defaultdict
+from typing import Any
 
 import aiohttp
 import websockets
@@ -47,6 +48,7 @@ class Recorder:
         self.wall = 0.0
         self.cpu: dict[str, float] = {}
         self.raw_triton: dict = {}
+        self.streams: Any = None  # bench.generative_stream.Streams of the chatters' replies
         self.verdicts: Counter[str] = Counter()
         # How many calls of each operation were in flight as each one started (itself included): the concurrency
         # the raw Triton baseline is measured at.
@@ -202,3 +204,44 @@ async def validator(client: Client, token: str, round_id: str, deadline: float, 
             await client.call("leaderboard", MODELS, None, token)
         elif roll < 0.13:
             await client.call("examplesToValidate", TO_VALIDATE, {"r": round_id}, token)
+
+
+async def chatter(api_url: str, token: str, deadline: float, think, streams, recorder: Recorder) -> None:
+    """Someone chatting with the demo generative target (`chat_demo`): a message, its reply streamed to the end over
+    a websocket held open, a pause, again (bench/generative_stream.py's client; TTFT and tokens/s into `streams`)."""
+    from bench.generative_stream import PROMPTS, ApiClient
+
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=300)) as session:
+        headers = {"Authorization": f"Bearer {token}"}
+
+        async def gql(query: str, variables: dict | None = None) -> dict | None:
+            async with session.post(
+                api_url + "/graphql", json={"query": query, "variables": variables or {}}, headers=headers
+            ) as r:
+                body = await r.json(content_type=None)
+            if body.get("errors"):
+                recorder.error("chat setup", json.dumps(body["errors"]))
+                return None
+            return body["data"]
+
+        task = await gql('{ task(code: "chat_demo") { currentRound { id } } }')
+        if not task or not task["task"]:
+            recorder.error("chat setup", "no chat_demo task (the generative demo model is not in the repository)")
+            return
+        round_id = task["task"]["currentRound"]["id"]
+        client = ApiClient(api_url, token)
+        await client.open(session)
+        serial = itertools.count()
+        try:
+            while time.monotonic() < deadline:
+                context = await gql("query($r: ID!) { nextContext(roundId: $r) { id } }", {"r": round_id})
+                if context:
+                    errors = streams.errors
+                    started = time.perf_counter()
+                    await client.stream(round_id, context["nextContext"]["id"], random.choice(PROMPTS), streams, next(serial))
+                    recorder.latencies["chat (whole reply)"].append((time.perf_counter() - started) * 1000)
+                    if streams.errors > errors:
+                        recorder.error("chat (whole reply)", "a reply that did not end DONE")
+                await asyncio.sleep(think())
+        finally:
+            await client.ws.close()

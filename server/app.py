@@ -45,6 +45,24 @@ async def health(state: State) -> Response:
     return Response({"status": "ok" if ok else "degraded", "services": checks}, status_code=200 if ok else 503)
 
 
+@get("/health/live", media_type=MediaType.JSON, include_in_schema=False)
+async def health_live() -> Response:
+    """The process answers (a liveness probe: restarting it cures nothing that a dependency's outage causes)."""
+    return Response({"status": "alive"}, status_code=200)
+
+
+# What every request needs; the Tritons are not: while one is down examples wait as pending and the rest works.
+READY_NEEDS = ("database", "redis")
+
+
+@get("/health/ready", media_type=MediaType.JSON, include_in_schema=False)
+async def health_ready(state: State) -> Response:
+    """Whether to send this process traffic (a readiness probe): PostgreSQL and Redis reachable. /health reports all."""
+    checks = await state.services.health()
+    ready = all(checks[name]["ok"] for name in READY_NEEDS)
+    return Response({"status": "ready" if ready else "not ready", "services": checks}, status_code=200 if ready else 503)
+
+
 @get("/exports/{token:str}", include_in_schema=False)
 async def download_export(token: str, state: State) -> Response | Stream | File:
     """Streams an export whose link `exportRound` issued (the link is the credential, for 15 minutes)."""
@@ -118,7 +136,15 @@ def create_app(settings: Settings | None = None) -> Litestar:
         settings.request_body_max_bytes,
         lambda request: GraphQLContext(services=request.app.state.services),
     )
-    route_handlers: list = [graphql, health, download_export, offline_model_file, metrics_handler(settings.metrics_token)]
+    route_handlers: list = [
+        graphql,
+        health,
+        health_live,
+        health_ready,
+        download_export,
+        offline_model_file,
+        metrics_handler(settings.metrics_token),
+    ]
     dist = Path(settings.pwa_dist) if settings.pwa_dist else Path(__file__).resolve().parent.parent / "pwa" / "dist"
     if (dist / "index.html").exists():
         route_handlers.append(create_static_files_router(path="/", directories=[dist], html_mode=True, name="pwa"))

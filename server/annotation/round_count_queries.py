@@ -38,8 +38,8 @@ WITH {counted_from("(SELECT :round_id::int AS round)", "round", ":collected, :fo
 SELECT count(*) AS n FROM counted_round
 """)
 HOLD_EXCLUSIVELY = Query(f"SELECT pg_advisory_xact_lock({LOCK_NAMESPACE}, :round_id)")
-# The definition of every counter, from rows (tests/faults/checks.py and bench/load_consistency.py check it).
 CLEAR = Query("DELETE FROM round_counts WHERE round = :round_id")
+# The definition of every counter, from rows (tests/faults/checks.py and bench/load_consistency.py check it).
 RECOUNT = Query("""
 INSERT INTO round_counts (round, shard, collected, fooled, validated, validated_fooled)
 SELECT r.id, 0,

@@ -71,6 +71,16 @@ def _line(row: dict[str, Any]) -> ledger_rules.LedgerLine:
     )
 
 
+async def quota_applies(user_id: int, round_id: int) -> bool:
+    """Whether check_quota has anything to check for a write of this account in this round (it works for a campaign
+    on the round): a write that needs no other check can then skip the transaction check_quota needs."""
+    worker = await queries.worker_of_user(user_id)
+    if worker is None:
+        return False
+    campaign = await queries.campaign_by_id(worker["campaign"])
+    return campaign is not None and campaign["round"] == round_id
+
+
 async def check_quota(user_id: int, round_id: int, action: Action) -> None:
     """Call inside the write's transaction. Nothing for an account that is not a campaign worker. For a worker of a
     campaign on this round: locks the worker's row (and the campaign's when it has an example budget, which all its

@@ -6,6 +6,9 @@ def test_health_reports_every_service(stack, api):
     assert body["status"] == "ok"
     assert set(body["services"]) == {"database", "redis", "triton", "triton_submissions"}
     assert all(service["ok"] for service in body["services"].values())
+    assert api.http.get("/health/live").json() == {"status": "alive"}
+    ready = api.http.get("/health/ready")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
 
 
 def test_builtin_tasks_are_listed(api):

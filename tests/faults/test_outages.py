@@ -66,7 +66,12 @@ def test_triton_stopped_loses_no_example_and_judges_the_pending_ones(stack, api,
         wait_for(lambda: all(w.answers for w in writers), timeout=120, what="every writer's first answer", interval=0.1)
         with target_triton_stopped(stack):
             stopped_at = time.monotonic()
-            time.sleep(TRITON_OUTAGE_S)
+            # The API reports the outage but stays ready for traffic (examples wait as pending), and alive.
+            wait_for(lambda: httpx.get(stack.api_url + "/health", timeout=10).status_code == 503, timeout=60, what="/health 503")
+            ready = httpx.get(stack.api_url + "/health/ready", timeout=10)
+            assert ready.status_code == 200 and not ready.json()["services"]["triton"]["ok"], ready.text
+            assert httpx.get(stack.api_url + "/health/live", timeout=10).json() == {"status": "alive"}
+            time.sleep(max(0.0, TRITON_OUTAGE_S - (time.monotonic() - stopped_at)))
             restarting_at = time.monotonic()
         # ... and again once Triton is back.
         back_at = time.monotonic()

@@ -297,8 +297,9 @@ def test_the_shared_volumes_are_composes():
 def test_probes_and_ports_follow_compose():
     [api] = workload("app")["spec"]["template"]["spec"]["containers"]
     ports = {p["name"]: p["containerPort"] for p in api["ports"]}
-    for probe in ("readinessProbe", "livenessProbe"):
-        assert api[probe]["httpGet"]["path"] == "/health" and ports[api[probe]["httpGet"]["port"]] == 8000
+    paths = {"startupProbe": "/health/live", "readinessProbe": "/health/ready", "livenessProbe": "/health/live"}
+    for probe, path in paths.items():  # server/app.py: liveness restarts nothing on a dependency's outage
+        assert api[probe]["httpGet"]["path"] == path and ports[api[probe]["httpGet"]["port"]] == 8000
     [worker] = workload("worker")["spec"]["template"]["spec"]["containers"]
     assert [p["containerPort"] for p in worker["ports"]] == [int(value_of(worker, APP, "WORKER_METRICS_PORT"))]
     assert worker["livenessProbe"]["exec"]["command"] == SERVICES["worker"]["healthcheck"]["test"][1:]

@@ -9,10 +9,10 @@ from asyncpg.exceptions import ForeignKeyViolationError
 
 from server.annotation.examples import queries
 from server.annotation.examples.judging import model_output_document, status_after_verdict
-from server.annotation.quality.duplicates import find_repeat, refuse, remember_vector
+from server.annotation.quality.duplicates import find_repeat, refuse, remember_vector, vector_of
 from server.annotation.records import ExampleRow, ExampleStatus
 from server.campaigns.quotas import Action as QuotaAction
-from server.campaigns.work import check_quota
+from server.campaigns.work import check_quota, quota_applies
 from server.core import db
 from server.core.errors import ServiceError, not_found
 from server.core.i18n import tr
@@ -65,15 +65,26 @@ async def insert_example(
             seen_fields=to_json(context["fields"]),
         )
     task_id, client_id, row = round_row["task"], submission.client_id, None
+    # Most writes need nothing but the insert: then it goes alone, one statement, without BEGIN/COMMIT round trips (an
+    # account that joins a campaign meanwhile is held to its quota from its next write).
+    alone = (
+        not config.duplicates.enabled
+        and vector_of(config, predictions) is None
+        and not await quota_applies(user_id, round_row["id"])
+    )
     try:
-        # The near-duplicate check and a campaign worker's quota are checked under locks, with the insert.
-        async with db.transaction():
-            repeat = await find_repeat(config, task_id, round_row["id"], user_id, client_id, stored_input, predictions)
-            if repeat is None:
-                await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
-                row = await queries.insert_example(values, guard=guard)
-                if row is not None:
-                    await remember_vector(row["id"], config, predictions)
+        if alone:
+            repeat = None
+            row = await queries.insert_example(values, guard=guard)
+        else:
+            # The near-duplicate check and a campaign worker's quota are checked under locks, with the insert.
+            async with db.transaction():
+                repeat = await find_repeat(config, task_id, round_row["id"], user_id, client_id, stored_input, predictions)
+                if repeat is None:
+                    await check_quota(user_id, round_row["id"], QuotaAction.EXAMPLE)
+                    row = await queries.insert_example(values, guard=guard)
+                    if row is not None:
+                        await remember_vector(row["id"], config, predictions)
     except ForeignKeyViolationError as exc:
         # A session is checked by its signature alone; its account may be gone (e.g. a reset database).
         if "user" in (exc.constraint_name or ""):

@@ -31,8 +31,8 @@ async def recount_round(services: Services, round_id: int) -> dict | None:
 
 
 async def recount_user(user_id: int, round_id: int) -> None:
-    """Call in a transaction. The counters' row is locked first: the recount then sees every example and vote committed before the lock, and writers after it wait
-    and add to the recount instead of being overwritten by it."""
+    """Call in a transaction. The counters' row is locked first: the recount then sees every example and vote committed
+    before the lock, and writers after it wait and add to the recount instead of being overwritten by it."""
     await queries.recount_user(user_id, round_id)
 
 
