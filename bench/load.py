@@ -114,9 +114,15 @@ async def run(
 
     started = time.monotonic()
     cpu_before = cpu_seconds(stack)
-    from bench.generative_stream import Streams
+    from bench.generative_stream import TOKENIZER, Streams
 
     recorder.streams = Streams()
+    if chatter_share and not TOKENIZER:  # the streams' tokens are counted with the demo model's own tokenizer
+        from transformers import AutoTokenizer
+
+        from server.modelbuild.generative import hf_directory
+
+        TOKENIZER.append(AutoTokenizer.from_pretrained(str(hf_directory(stack.model_repository))))
 
     def user(i: int, token: str, role: str):
         if role == "validator":
