@@ -36,8 +36,10 @@ def test_owners_see_the_served_models_with_readiness_and_build_metadata(api, tar
     assert (community["builtinTask"], community["usable"]) == (None, True)
     builtin = served[target_models["sentiment"]]
     assert (builtin["builtinTask"], builtin["usable"], builtin["ready"]) == ("sentiment", False, True)
-    # Ready models come first; the kind filter follows the I/O contract (no QA model is loaded here).
-    assert all(t["kind"] == "classification" for t in served.values())
+    # Ready models come first; the kind filter follows the I/O contract (no QA model is loaded here). A model the shared
+    # Triton is loading or unloading meanwhile (another test's) says nothing of its kind: listed, not ready, no kind.
+    assert all(t["kind"] == "classification" for t in served.values() if t["ready"]), served
+    assert all(t["kind"] is None for t in served.values() if not t["ready"]), served
     assert community_model not in _by_name(api(SERVED, {"kind": "extractive_qa"}, token=token))
     everything = _by_name(api(SERVED, {}, token=token))
     assert set(served) <= set(everything)
