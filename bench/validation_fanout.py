@@ -6,7 +6,9 @@ For each subscriber count, half the graphql-transport-ws clients connect to API 
 to B, all subscribed to `roundStats` of one round. Validators vote through A one at a time; each vote
 is aggregated by the worker, which publishes through Redis, and every subscriber receives the new
 counters. We report, per subscriber and vote, the time from the vote's commit (its HTTP reply) to
-the message's arrival: p50/p99. Then votes are cast as fast as possible and we report how many
+the message's arrival: p50/p99. The subscribers are bare sockets noting each message as its bytes are read
+(bench/raw_ws.py), so that the benchmark's own client, on the same cores, is not what it measures; `--client
+websockets` uses the websockets library instead (arrival after it parsed the message). Then votes are cast as fast as possible and we report how many
 votes per second the aggregation job settles.
 """
 
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import httpx
 import websockets
 
+from bench import raw_ws
 from bench.common import percentile, real_sentences, start_stack
 from server.tasks.builtin import BUILTIN_TASKS
 
@@ -111,7 +114,7 @@ async def subscriber(url, round_id, ready: asyncio.Event, arrivals: list, expect
                 arrivals.append(time.perf_counter())
 
 
-async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]:
+async def fanout(stack, subscribers: int, votes: int, client: str = "raw") -> tuple[list[float], int]:
     http = httpx.AsyncClient(base_url=stack.api_urls[0], timeout=60)
     admin = (
         await gql(
@@ -122,41 +125,77 @@ async def fanout(stack, subscribers: int, votes: int) -> tuple[list[float], int]
     )["logIn"]["token"]
     round_id, example_ids = await setup(http, admin, votes)
     voters = [await sign_up(http, f"voter_{uuid.uuid4().hex[:8]}") for _ in range(1)]
-    ready = asyncio.Event()
-    arrivals: list[list[float]] = [[] for _ in range(subscribers)]
-    connected: list[int] = []
     urls = [u.replace("http://", "ws://") + "/graphql" for u in stack.api_urls]
-    tasks = [
-        asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected))
-        for i in range(subscribers)
-    ]
-    deadline = time.perf_counter() + 120
-    while len(connected) + sum(t.done() for t in tasks) < subscribers and time.perf_counter() < deadline:
-        await asyncio.sleep(0.1)
-    failed = [t for t in tasks if t.done() and t.exception() is not None]
-    if failed:
-        print(f"{len(failed)} of {subscribers} subscribers could not connect: {failed[0].exception()!r}", file=sys.stderr)
-    live = [t for t in tasks if not t.done()]
-    arrivals = [a for a, t in zip(arrivals, tasks) if not t.done()]
-    ready.set()
+    arrivals: list[list[float]] = [[] for _ in range(subscribers)]
+    if client == "raw":
+        live, close = await _raw_subscribers(urls, round_id, arrivals)
+    else:
+        live, close = await _websockets_subscribers(urls, round_id, arrivals, votes)
     committed = []
     for example_id in example_ids[:votes]:
         await gql(http, VOTE, {"e": example_id}, voters[0])
         committed.append(time.perf_counter())
         # Wait until every subscriber has this vote's update, so updates map to votes one to one.
         deadline = time.perf_counter() + 30
-        while any(len(a) < len(committed) and not t.done() for a, t in zip(arrivals, live)) and time.perf_counter() < deadline:
+        while any(len(arrivals[i]) < len(committed) for i in live()) and time.perf_counter() < deadline:
             await asyncio.sleep(0.005)
-    missing = sum(votes - len(a) for a in arrivals)
-    died = [t.exception() for t in live if t.done() and not t.cancelled() and t.exception() is not None]
-    if died:
-        print(f"{len(died)} subscribers lost their connection during the run, first: {died[0]!r}", file=sys.stderr)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    latencies = [(a[i] - committed[i]) * 1000 for a in arrivals for i in range(min(len(a), votes))]
+    connected = live()
+    missing = sum(votes - len(arrivals[i]) for i in connected) + (subscribers - len(connected)) * votes
+    await close()
+    latencies = [(arrivals[i][v] - committed[v]) * 1000 for i in connected for v in range(min(len(arrivals[i]), votes))]
     await http.aclose()
     return latencies, missing
+
+
+async def _raw_subscribers(urls, round_id, arrivals):
+    """bench/raw_ws.py subscribers: arrival noted as the bytes are read."""
+    subscribers = await asyncio.gather(
+        *(raw_ws.subscribe(urls[i % len(urls)], SUB, {"r": round_id}, arrivals[i].append) for i in range(len(arrivals))),
+        return_exceptions=True,
+    )
+    failed = [s for s in subscribers if isinstance(s, BaseException)]
+    if failed:
+        print(f"{len(failed)} of {len(arrivals)} subscribers could not connect: {failed[0]!r}", file=sys.stderr)
+
+    def live():
+        return [i for i, s in enumerate(subscribers) if not isinstance(s, BaseException) and not s.closed.done()]
+
+    async def close():
+        for s in subscribers:
+            if not isinstance(s, BaseException):
+                s.close()
+
+    return live, close
+
+
+async def _websockets_subscribers(urls, round_id, arrivals, votes):
+    """The `websockets` library's client (arrival noted after it parsed the frame and json.loads the message)."""
+    ready = asyncio.Event()
+    connected: list[int] = []
+    tasks = [
+        asyncio.create_task(subscriber(urls[i % len(urls)], round_id, ready, arrivals[i], votes, connected))
+        for i in range(len(arrivals))
+    ]
+    deadline = time.perf_counter() + 120
+    while len(connected) + sum(t.done() for t in tasks) < len(tasks) and time.perf_counter() < deadline:
+        await asyncio.sleep(0.1)
+    failed = [t for t in tasks if t.done() and t.exception() is not None]
+    if failed:
+        print(f"{len(failed)} of {len(tasks)} subscribers could not connect: {failed[0].exception()!r}", file=sys.stderr)
+    ready.set()
+
+    def live():
+        return [i for i, t in enumerate(tasks) if not t.done() or (not t.cancelled() and t.exception() is None)]
+
+    async def close():
+        died = [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
+        if died:
+            print(f"{len(died)} subscribers lost their connection during the run, first: {died[0]!r}", file=sys.stderr)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    return live, close
 
 
 async def aggregation_throughput(stack, n_examples: int) -> tuple[int, float]:
@@ -187,17 +226,25 @@ def main() -> int:
     parser.add_argument("--aggregation-examples", type=int, default=100)
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--model-repository", type=Path, default=None)
+    parser.add_argument(
+        "--client",
+        choices=["raw", "websockets"],
+        default="raw",
+        help="subscribers: bare asyncio sockets (bench/raw_ws.py; arrival as read) or the websockets library",
+    )
     args = parser.parse_args()
     stack = start_stack(args.model_repository, args.profile, api_processes=2)
     rows = []
     try:
         for n in [int(x) for x in args.subscribers.split(",")]:
-            latencies, missing = asyncio.run(fanout(stack, n, args.votes))
+            latencies, missing = asyncio.run(fanout(stack, n, args.votes, args.client))
             rows.append((n, latencies, missing))
         votes, seconds = asyncio.run(aggregation_throughput(stack, args.aggregation_examples))
     finally:
         stack.stop()
-    print("\nVote commit → roundStats message at each subscriber (2 API processes, 1 worker, Redis fan-out)\n")
+    print(
+        f"\nVote commit → roundStats message at each subscriber (2 API processes, 1 worker, Redis fan-out; {args.client} client)\n"
+    )
     print("| subscribers | votes | messages | p50 (ms) | p99 (ms) | max (ms) | missing |\n|---|---|---|---|---|---|---|")
     for n, latencies, missing in rows:
         print(

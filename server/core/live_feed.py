@@ -41,7 +41,7 @@ class LiveFeed:
         self._read = read
         self._interval = interval
         self._passthrough_kinds = passthrough
-        self._changed: asyncio.Future[None] = asyncio.get_running_loop().create_future()  # resolved on each change
+        self._waiting: set[asyncio.Future[None]] = set()  # one future per waiting watcher, resolved on each change
         self.version = 0  # moves on every new value and every passthrough event
         self.latest: FeedValue | None = None
         self.passthrough: deque[tuple[int, dict[str, Any]]] = deque(maxlen=PASSTHROUGH_KEPT)
@@ -98,14 +98,23 @@ class LiveFeed:
         return False
 
     def _moved(self) -> None:
-        """A new value, failure or passthrough event: every waiting watcher wakes (one future for all of them)."""
+        """A new value, failure or passthrough event: every waiting watcher wakes."""
         self.version += 1
-        changed, self._changed = self._changed, asyncio.get_running_loop().create_future()
-        changed.set_result(None)
+        waiting, self._waiting = self._waiting, set()
+        for waiter in waiting:
+            if not waiter.done():  # (a watcher cancelled meanwhile)
+                waiter.set_result(None)
 
     async def wait_beyond(self, version: int) -> None:
+        # A future of its own per watcher (not one shared future behind asyncio.shield): a thousand watchers wake in
+        # one step each, and a cancelled watcher cancels only its own.
         while self.version <= version and self.failure is None:
-            await asyncio.shield(self._changed)
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.add(waiter)
+            try:
+                await waiter
+            finally:
+                self._waiting.discard(waiter)
 
 
 class FeedWatcher:

@@ -47,6 +47,7 @@ from server.graphql.core.errors import (
 from server.graphql.core.guard import ReadScope
 from server.graphql.core.locale import ReaderLocale
 from server.graphql.core.operation_rules import OperationRules
+from server.graphql.core.shared_events import SharingExecutionContext
 from server.graphql.evaluation.schema import EvaluationMutations, EvaluationQueries, EvaluationSubscriptions
 from server.graphql.generation.endpoint_schema import LlmEndpointMutations, LlmEndpointQueries
 from server.graphql.notifications.schema import NotificationMutations, NotificationQueries, NotificationSubscriptions
@@ -145,6 +146,7 @@ def _build_schema(settings: Settings) -> strawberry.Schema:
             OperationRules,  # after the validation cache: no mutations over WebSocket, no unstorable text in queries
             MaskErrors(should_mask_error=should_mask_error),
         ],
+        execution_context_class=SharingExecutionContext,
     )
 
 

@@ -108,6 +108,64 @@ def test_round_stats_subscription_yields_state_then_live_recounts(stack, api):
         ws.send(json.dumps({"id": "1", "type": "complete"}))
 
 
+def _insert_example(round_pk: int) -> None:
+    user_id = run_sql(
+        "INSERT INTO users (username, password_hash, is_admin, created_at) VALUES ($1, 'x', false, now()) RETURNING id",
+        f"w-{uuid.uuid4().hex[:8]}",
+    )[0]["id"]
+    context_pk = run_sql("SELECT id FROM contexts WHERE round = $1 LIMIT 1", round_pk)[0]["id"]
+    run_sql(
+        'INSERT INTO examples (client_id, round, context, "user", input, fooled, status, retracted, flagged, explanation, model_name, model_version, created_at) '
+        "VALUES ($1, $2, $3, $4, '{}', true, 'open', false, false, '', 'm', '1', now())",
+        uuid.uuid4(),
+        round_pk,
+        context_pk,
+        user_id,
+    )
+
+
+def test_watchers_share_a_rounds_counters_and_each_sees_its_own_viewer_fields(stack, api, admin_token):
+    """One execution of a selection of the round alone serves every watcher (server/graphql/core/shared_events.py);
+    a selection with a field that sees the viewer (task.viewerIsOwner) is still answered for each viewer."""
+    seed_builtin_tasks()
+    other = api.sign_up("shared-watcher")
+    owns = {
+        token: api('{ task(code: "sentiment") { viewerIsOwner } }', token=token)["task"]["viewerIsOwner"]
+        for token in (admin_token, other)
+    }
+    assert owns == {admin_token: True, other: False}
+    round_id = api('{ task(code: "sentiment") { currentRound { id } } }')["task"]["currentRound"]["id"]
+    round_pk = run_sql("SELECT r.id FROM rounds r JOIN tasks t ON t.id = r.task WHERE t.code = 'sentiment'")[0]["id"]
+    pure = "subscription($id: ID!) { roundStats(roundId: $id) { id totalCollected totalFooled mer } }"
+    personal = "subscription($id: ID!) { roundStats(roundId: $id) { totalCollected task { viewerIsOwner } } }"
+    watchers = [(admin_token, pure), (other, pure), (None, pure), (admin_token, personal), (other, personal)]
+    sockets = []
+    try:
+        for token, query in watchers:
+            ws = connect(_ws_url(stack), subprotocols=["graphql-transport-ws"])
+            sockets.append(ws)
+            ws.send(json.dumps({"type": "connection_init", "payload": {"Authorization": f"Bearer {token}"} if token else {}}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+            ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": {"id": round_id}}}))
+            first = _next_payload(ws)["data"]["roundStats"]
+        before = first["totalCollected"]
+        _insert_example(round_pk)
+        _enqueue_recount(round_pk)
+        updates = []
+        for ws in sockets:
+            update = _next_payload(ws)
+            while update["data"]["roundStats"]["totalCollected"] == before:  # a change of another kind came first
+                update = _next_payload(ws)
+            updates.append(update["data"]["roundStats"])
+    finally:
+        for ws in sockets:
+            ws.close()
+    assert updates[0] == updates[1] == updates[2], updates
+    assert updates[0]["id"] == round_id and updates[0]["totalCollected"] == before + 1, updates
+    assert updates[3] == {"totalCollected": before + 1, "task": {"viewerIsOwner": True}}
+    assert updates[4] == {"totalCollected": before + 1, "task": {"viewerIsOwner": False}}
+
+
 def _enqueue_recount(round_pk: int) -> None:
     from arq import create_pool
     from arq.connections import RedisSettings

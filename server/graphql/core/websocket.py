@@ -18,13 +18,16 @@ import logging
 import time
 from typing import Any
 
+from litestar.exceptions import WebSocketDisconnect
 from strawberry.exceptions import ConnectionRejectionError
+from strawberry.http.exceptions import WebSocketDisconnected
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import BaseGraphQLTransportWSHandler
-from strawberry.subscriptions.protocols.graphql_transport_ws.types import ConnectionInitMessage, SubscribeMessage
+from strawberry.subscriptions.protocols.graphql_transport_ws.types import ConnectionInitMessage, Message, SubscribeMessage
 
 from server.core import events
 from server.core.errors import ServiceError
 from server.core.event_hub import HubListener
+from server.graphql.core.shared_events import encoded_next
 
 log = logging.getLogger("dynabench.websocket")
 
@@ -60,6 +63,20 @@ class GuardedTransportWSHandler(BaseGraphQLTransportWSHandler):
             except _Closed:
                 return
         await super().handle_subscribe(message)
+
+    async def send_message(self, message: Message) -> None:
+        """A `next` message of a result shared by many watchers (shared_events.py) is sent as JSON encoded once."""
+        payload = message.get("payload")
+        sender = getattr(self.websocket, "ws", None)
+        if message["type"] == "next" and isinstance(payload, dict) and payload.keys() == {"data"} and sender is not None:
+            text = encoded_next(message["id"], payload["data"], self.view.encode_json_string)
+            if text is not None:
+                try:
+                    await sender.send_data(data=text)
+                except WebSocketDisconnect as exc:
+                    raise WebSocketDisconnected from exc
+                return
+        await super().send_message(message)
 
     async def shutdown(self) -> None:
         if self._watcher is not None:

@@ -72,6 +72,10 @@ class TaskMutations:
     set_task_visibility = set_task_visibility
 
 
+async def _round_node(pk: int) -> RoundNode:
+    return RoundNode.from_row(await tasks.get_round(pk))
+
+
 @strawberry.type
 class TaskSubscriptions(TaskListSubscriptions):
     @strawberry.subscription(description="The round's counters now, then again whenever they change.")
@@ -81,18 +85,19 @@ class TaskSubscriptions(TaskListSubscriptions):
         task = await check_round_visible(info, pk)
         services = info.context.services
         # Every watcher of this round in this process shares one feed: one read per burst of changes, merged over
-        # live_counters_interval_s (server/core/live_feed.py).
+        # live_counters_interval_s (server/core/live_feed.py), and one RoundNode per read, so that watchers with the
+        # same selection share its execution and JSON too (server/graphql/core/shared_events.py).
         async with services.feeds.watch(
             ("round", pk),
             (events.round_channel(pk), events.TASKS_CHANNEL),
-            lambda: tasks.get_round(pk),
+            lambda: _round_node(pk),
             interval=services.settings.live_counters_interval_s,
             passthrough=frozenset({events.TaskListChanged.kind}),
-        ) as (row, changes):
-            yield RoundNode.from_row(row)
+        ) as (node, changes):
+            yield node
             async for kind, payload in changes:
                 if kind == "value":
-                    yield RoundNode.from_row(payload)
+                    yield payload
                 # e.g. the viewer's ownership removed: the feed ends (a resync: such news may have been missed)
                 elif payload.get("kind") == "resync" or is_task_change(payload, task["id"]):
                     await recheck_task_visible(info, task["id"], tr("That round"))
