@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from server.core import db
 from server.core.errors import ServiceError
 from server.core.i18n import tr
 from server.tasks import queries
@@ -10,12 +9,7 @@ from server.tasks.records import ContextRow, ContextStrategy
 
 
 async def next_context(round_id: int, strategy: ContextStrategy | str) -> ContextRow:
-    if strategy == ContextStrategy.UNIFORM:
-        row = await queries.pick_context(round_id, strategy)
-    else:  # these mark the pick as served: one pick of the round at a time, so concurrent annotators spread
-        async with db.transaction():
-            await queries.serialize_context_picks(round_id)
-            row = await queries.pick_context(round_id, strategy)
+    row = await queries.pick_context(round_id, strategy)  # one statement; picks of a round are serialized in it
     if row is None:
         raise ServiceError("NOT_FOUND", tr("This round has no contexts yet."))
     return row

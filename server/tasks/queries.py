@@ -297,39 +297,16 @@ async def current_rounds(task_ids: Sequence[int]) -> list[RoundRow]:
 
 # The least-used contexts come first; among the few least-used and least-recently-served we pick
 # at random, and mark the pick as served, so that annotators spread over the pool. Concurrent picks of
-# one round are serialized (SERIALIZE_CONTEXT_PICKS, a transaction-level advisory lock): each one's
-# candidates statement starts after the previous pick committed and sees it served (a pick takes about
-# a millisecond), so concurrent annotators get different contexts while the pool has enough of them.
-SERIALIZE_CONTEXT_PICKS = Query("SELECT pg_advisory_xact_lock(:namespace, :round)")
-_CONTEXT_PICKS_LOCK_NAMESPACE = 0xC0417  # the first key of the two-key advisory lock: "context picks"
-PICK_LEAST_USED = Query("""
-    WITH pick AS (
-      SELECT id FROM (
-        SELECT id FROM contexts WHERE round = :round
-        ORDER BY total_used, last_used_at NULLS FIRST, id LIMIT 8
-      ) candidates ORDER BY random() LIMIT 1
-    )
-    UPDATE contexts SET last_used_at = now() WHERE id = (SELECT id FROM pick) RETURNING *
-""")
-PICK_LEAST_FOOLED = Query("""
-    WITH pick AS (
-      SELECT id FROM (
-        SELECT id FROM contexts WHERE round = :round
-        ORDER BY total_fooled, total_used, last_used_at NULLS FIRST, id LIMIT 8
-      ) candidates ORDER BY random() LIMIT 1
-    )
-    UPDATE contexts SET last_used_at = now() WHERE id = (SELECT id FROM pick) RETURNING *
-""")
+# one round are serialized: the function pick_served_context (tasks migration 2026-12-25) takes the
+# round's advisory lock, then picks with a snapshot taken after it, so each pick sees every earlier one
+# served and concurrent annotators get different contexts while the pool has enough of them. One
+# statement, alone in its transaction: the lock is held only while the database runs it.
+PICK_SERVED = Query("SELECT * FROM pick_served_context(:round, :least_fooled)")
 # Uniform: a random offset into the pool, which an index serves without sorting the whole pool.
 PICK_UNIFORM = Query("""
     SELECT * FROM contexts WHERE round = :round
     ORDER BY id OFFSET floor(random() * (SELECT count(*) FROM contexts WHERE round = :round)) LIMIT 1
 """)
-_PICKS: dict[str, Query] = {
-    ContextStrategy.LEAST_USED: PICK_LEAST_USED,
-    ContextStrategy.LEAST_FOOLED: PICK_LEAST_FOOLED,
-    ContextStrategy.UNIFORM: PICK_UNIFORM,
-}
 
 ROUND_CONTEXTS = Query("SELECT * FROM contexts WHERE round = :round AND id > :after ORDER BY id LIMIT :limit")  # a keyset page
 
@@ -340,15 +317,12 @@ COPY_CONTEXTS = Query("""
 """)
 
 
-async def serialize_context_picks(round_id: int) -> None:
-    """Call first in the pick's transaction."""
-    await SERIALIZE_CONTEXT_PICKS.execute(namespace=_CONTEXT_PICKS_LOCK_NAMESPACE, round=round_id)
-
-
 async def pick_context(round_id: int, strategy: ContextStrategy | str) -> ContextRow | None:
-    """The next context of a round by `strategy` (any unknown strategy picks the least used); for the
-    served-marking strategies, call in a transaction after `serialize_context_picks`."""
-    row = await _PICKS.get(strategy, PICK_LEAST_USED).row(round=round_id)
+    """The next context of a round by `strategy` (any unknown strategy picks the least used, marked served)."""
+    if strategy == ContextStrategy.UNIFORM:
+        row = await PICK_UNIFORM.row(round=round_id)
+    else:
+        row = await PICK_SERVED.row(round=round_id, least_fooled=strategy == ContextStrategy.LEAST_FOOLED)
     return cast(ContextRow | None, row)
 
 

@@ -185,12 +185,16 @@ def test_next_context_spreads_annotators_over_the_pool(api):
     with ThreadPoolExecutor(8) as pool:
         picks = list(pool.map(lambda _: api(NEXT_CONTEXT, {"r": round_id})["nextContext"]["id"], range(8)))
     assert len(set(picks)) == 8 <= pool_size
-    for strategy in ("UNIFORM", "LEAST_FOOLED"):
-        context = api(
-            "query($r: ID!, $s: ContextStrategy!) { nextContext(roundId: $r, strategy: $s) { id } }",
-            {"r": round_id, "s": strategy},
+    by_strategy = "query($r: ID!, $s: ContextStrategy!) { nextContext(roundId: $r, strategy: $s) { id } }"
+    # Concurrent picks by the least fooled are serialized too, each marking its pick served: all different.
+    with ThreadPoolExecutor(8) as pool:
+        fooled_picks = list(
+            pool.map(lambda _: api(by_strategy, {"r": round_id, "s": "LEAST_FOOLED"})["nextContext"]["id"], range(8))
         )
-        assert context["nextContext"]["id"]
+    assert len(set(fooled_picks)) == 8
+    served = run_sql("SELECT count(*) AS n FROM contexts WHERE last_used_at IS NOT NULL")[0]["n"]
+    assert served == len(set(picks) | set(fooled_picks))
+    assert api(by_strategy, {"r": round_id, "s": "UNIFORM"})["nextContext"]["id"]
 
 
 def test_triton_down_keeps_examples_pending_then_judges_them_once(stack, api, target_models):
