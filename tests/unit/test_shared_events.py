@@ -9,7 +9,7 @@ import json
 import strawberry
 from strawberry.types import Info
 
-from server.graphql.core.shared_events import SharingExecutionContext, encoded_next
+from server.graphql.core.shared_events import SharingExecutionContext, encoded_next, shared
 
 CALLS = {"ratio": 0, "viewer": 0}
 
@@ -48,7 +48,9 @@ class Feed:
         self.values: asyncio.Queue = asyncio.Queue()
         self.watchers: list[asyncio.Queue] = []
 
-    async def publish(self, value: object) -> None:
+    async def publish(self, value: object, share: bool = True) -> None:
+        if share:
+            shared(value)
         for queue in self.watchers:
             await queue.put(value)
 
@@ -82,12 +84,12 @@ class Subscription:
 SCHEMA = strawberry.Schema(query=Query, subscription=Subscription, execution_context_class=SharingExecutionContext)
 
 
-async def _watch(query: str, viewers: list[str], event: object, variables: dict | None = None) -> list[dict]:
+async def _watch(query: str, viewers: list[str], event: object, variables: dict | None = None, share: bool = True) -> list[dict]:
     streams = [await SCHEMA.subscribe(query, variable_values=variables, context_value={"viewer": v}) for v in viewers]
     firsts = [asyncio.ensure_future(anext(stream)) for stream in streams]
     while len(FEED.watchers) < len(viewers):
         await asyncio.sleep(0)
-    await FEED.publish(event)
+    await FEED.publish(event, share)
     results = await asyncio.gather(*firsts)
     for stream in streams:
         await stream.aclose()
@@ -95,9 +97,11 @@ async def _watch(query: str, viewers: list[str], event: object, variables: dict 
     return [r.data for r in results]
 
 
-def _run(query: str, viewers: list[str], event: object, variables: dict | None = None) -> tuple[list[dict], dict]:
+def _run(
+    query: str, viewers: list[str], event: object, variables: dict | None = None, share: bool = True
+) -> tuple[list[dict], dict]:
     CALLS.update(ratio=0, viewer=0)
-    data = asyncio.run(_watch(query, viewers, event, variables))
+    data = asyncio.run(_watch(query, viewers, event, variables, share))
     return data, dict(CALLS)
 
 
@@ -110,6 +114,12 @@ def test_a_selection_of_the_event_alone_is_executed_once_for_all_watchers():
     assert data[0] is data[1]  # one result object, hence one JSON encoding
     text = encoded_next("op", data[0], lambda d: json.dumps(d, separators=(",", ":")))
     assert json.loads(text) == {"id": "op", "type": "next", "payload": {"data": data[0]}}
+
+
+def test_an_object_not_marked_shared_is_executed_per_watcher():
+    # (e.g. a producer that changes an object between events: a result kept by identity would be stale)
+    data, calls = _run("subscription { counter { total ratio } }", ["ann", "bob"], Counter(key=2, total=5, fooled=1), share=False)
+    assert data == [{"counter": {"total": 5, "ratio": 0.2}}] * 2 and calls["ratio"] == 2 and data[0] is not data[1]
 
 
 def test_a_field_that_can_see_the_viewer_is_executed_per_watcher():

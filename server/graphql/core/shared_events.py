@@ -4,8 +4,9 @@ A live feed (server/core/live_feed.py) hands the same object to all of a process
 executed each watcher's selection on it and Strawberry encoded each result, once per watcher: at 1,000 watchers of
 a round, most of the process's time went into the same few fields executed and encoded 1,000 times (issue #32).
 
-A selection whose result depends only on the event object is executed once per event, document, variables and
-reader locale, and the watchers with the same selection share its result and its JSON. "Depends only on the event"
+A producer that hands one object to many watchers says so (`shared(value)`, e.g. the roundStats feed; an object must
+not change once shared). A selection whose result depends only on such an object is executed once per object,
+document, variables and reader locale, and the watchers with the same selection share its result and its JSON. "Depends only on the event"
 is decided from the schema, once per subscription: every selected field is a data field, the relay `id`, or a sync
 resolver that takes no `info` (so it cannot see the viewer), with no permission classes or field extensions; object
 types only (an abstract type resolves through code this cannot inspect). Anything else is executed per watcher, as
@@ -33,7 +34,7 @@ from strawberry.schema.schema import StrawberryGraphQLCoreExecutionContext
 
 from server.core.i18n import reader_locale
 
-EVENTS_KEPT = 64  # recent event objects whose results are kept (a feed has one current value per process)
+EVENTS_KEPT = 1024  # shared objects whose results are kept (a feed has one current value per process)
 _ALLOWED_DIRECTIVES = frozenset({"include", "skip"})  # their effect depends on the variables, part of the key
 _RELAY_ID = relay.Node._id.__func__  # type: ignore[attr-defined]  # the global id: the type's name and the object's id
 
@@ -41,11 +42,14 @@ _RELAY_ID = relay.Node._id.__func__  # type: ignore[attr-defined]  # the global 
 class _Recent(OrderedDict):
     """A small LRU of objects by identity; each entry holds its object, so an id is never reused while kept."""
 
-    def entry(self, obj: Any, make: Any) -> Any:
+    def find(self, obj: Any) -> Any:
         found = self.get(id(obj))
-        if found is not None and found[0] is obj:
-            self.move_to_end(id(obj))
-            return found[1]
+        return found[1] if found is not None and found[0] is obj else None
+
+    def entry(self, obj: Any, make: Any) -> Any:
+        found = self.find(obj)
+        if found is not None:
+            return found
         value = make()
         self[id(obj)] = (obj, value)
         while len(self) > EVENTS_KEPT:
@@ -53,8 +57,14 @@ class _Recent(OrderedDict):
         return value
 
 
-_results = _Recent()  # event object -> {selection key: result or the task computing it}
+_results = _Recent()  # shared object -> {selection key: result or the task computing it}
 _encoded = _Recent()  # shared result data -> its JSON
+
+
+def shared(value: Any) -> Any:
+    """Mark an object that is handed, unchanged, to every watcher of a feed in this process; returns it."""
+    _results.entry(value, dict)
+    return value
 
 
 def _pure_field(field: GraphQLField) -> bool:
@@ -131,20 +141,20 @@ class SharingExecutionContext(StrawberryGraphQLCoreExecutionContext):
     def build_per_event_executor(self, payload: Any) -> Any:
         if self._share_key is False:
             self._share_key = shared_selection_key(self)
-        if self._share_key is None:
+        known = _results.find(payload) if self._share_key is not None else None
+        if known is None:  # not a shared object, or a selection that must be executed per watcher
             return super().build_per_event_executor(payload)
-        return _SharedEvent(self, payload, (*self._share_key, reader_locale.get()))
+        return _SharedEvent(self, payload, known, (*self._share_key, reader_locale.get()))
 
 
 class _SharedEvent:
     """Stands in for the per-event executor: the first watcher's execution, awaited by the others."""
 
-    def __init__(self, parent: SharingExecutionContext, payload: Any, key: tuple) -> None:
-        self.parent, self.payload, self.key = parent, payload, key
+    def __init__(self, parent: SharingExecutionContext, payload: Any, known: dict, key: tuple) -> None:
+        self.parent, self.payload, self.known, self.key = parent, payload, known, key
 
     def execute_operation(self, serially: bool | None = None) -> Any:
-        known = _results.entry(self.payload, dict)
-        result = known.get(self.key)
+        result = self.known.get(self.key)
         if result is None:
             executor = StrawberryGraphQLCoreExecutionContext.build_per_event_executor(self.parent, self.payload)
             result = executor.execute_operation(serially)
@@ -153,7 +163,7 @@ class _SharedEvent:
                 result.add_done_callback(_remember_data)
             elif result.data is not None:
                 _encoded.entry(result.data, lambda: None)
-            known[self.key] = result
+            self.known[self.key] = result
         # Each watcher waits through a shield: one watcher leaving must not cancel the execution the others wait for.
         return asyncio.shield(result) if isinstance(result, asyncio.Future) else result
 

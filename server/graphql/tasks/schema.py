@@ -13,6 +13,7 @@ from server.core import events
 from server.core.i18n import tr
 from server.graphql.core.guard import authorize_principal
 from server.graphql.core.relay import build_connection, check_page_size, decode_cursor, node_pk
+from server.graphql.core.shared_events import shared
 from server.graphql.tasks.live import TaskListSubscriptions
 from server.graphql.tasks.mutations.add_contexts import add_contexts
 from server.graphql.tasks.mutations.add_task_owner import add_task_owner
@@ -73,7 +74,7 @@ class TaskMutations:
 
 
 async def _round_node(pk: int) -> RoundNode:
-    return RoundNode.from_row(await tasks.get_round(pk))
+    return shared(RoundNode.from_row(await tasks.get_round(pk)))  # the same object to every watcher in the process
 
 
 @strawberry.type
