@@ -17,6 +17,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from tritonclient.http.aio import InferenceServerClient
 
 from server.core import queries
+from server.core.batched_reads import BatchedReads
 from server.core.event_hub import EventHub
 from server.core.events import CoalescingPublisher
 from server.core.live_feed import LiveFeeds
@@ -51,10 +52,12 @@ class Services:
     hub: EventHub = field(init=False)  # live subscriptions' shared Redis pub/sub connection
     publisher: CoalescingPublisher = field(init=False)  # after-commit events of concurrent writes
     feeds: LiveFeeds = field(init=False)  # values live subscriptions share, read once per change burst
+    batches: BatchedReads = field(init=False)  # reads live subscriptions make together (e.g. waiting counts)
 
     def __post_init__(self) -> None:
         self.hub = EventHub(self.redis)
         self.feeds = LiveFeeds(self.hub)
+        self.batches = BatchedReads()
         self.publisher = CoalescingPublisher(self.redis)
 
     @classmethod

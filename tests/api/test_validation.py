@@ -258,45 +258,6 @@ def test_the_live_queue_tells_how_many_wait_beyond_its_first_page(stack, api, ta
     assert _waiting(api, round_id, validator) == {"count": 30, "capped": False}
 
 
-def test_a_full_live_queue_gets_the_count_not_the_examples_then_is_filled_again_as_it_drains(stack, api, target_models):
-    author, round_id, context_id, _ = _world(api, 1)
-    run_sql(  # 24 open examples in all: 20 are sent, 4 wait beyond the validator's window
-        'INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, fooled, status) '
-        'SELECT gen_random_uuid(), round, context, "user", input, model_output, model_name, fooled, status '
-        "FROM examples, generate_series(1, 23) WHERE status = 'open'"
-    )
-    validator, voters = api.sign_up("window-validator"), [api.sign_up(f"window-voter{i}") for i in range(3)]
-    ws = _ws(stack, validator)
-    query = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds reset waiting { count capped } } }"
-    ws.send(json.dumps({"id": "q", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}}))
-    first = _next(ws)["examplesToValidate"]
-    held = {e["id"] for e in first["added"]}
-    assert first["reset"] and len(held) == 20 and first["waiting"] == {"count": 24, "capped": False}
-
-    # A new example while the window is full: not sent; the count is, on its own.
-    fooling_example(api, author, round_id, context_id, "One more review, beyond the window.")
-    update = _next(ws)["examplesToValidate"]
-    assert update == {"added": [], "removedIds": [], "reset": False, "waiting": {"count": 25, "capped": False}}
-
-    # Other validators decide 11 of the held examples: each leaves; below half the window, it is filled again.
-    decided = sorted(held)[:11]
-    for example_id in decided:
-        for voter in voters:
-            api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=voter)
-    removed, added, counts = set(), set(), []
-    while len(removed) < 11 or not added:
-        update = _next(ws)["examplesToValidate"]
-        removed |= set(update["removedIds"])
-        added |= {e["id"] for e in update["added"]}
-        if update["waiting"]:
-            counts.append(update["waiting"]["count"])
-    ws.close()
-    assert removed == set(decided)
-    assert added and not added & held  # the examples that waited beyond the window (no example twice)
-    assert counts[-1] == 25 - 11
-    assert len(held - removed | added) <= 20
-
-
 def test_badges(api, target_models):
     author, round_id, _, _ = _world(api, 1)
     # Activity on three consecutive days earns the 3-day streak badge.

@@ -61,6 +61,12 @@ EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMI
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
 # How many wait for this validator, counted up to a cap (the same partial index; a huge backlog reads "cap+").
 COUNT_VOTABLE = Query("SELECT count(*) FROM (" + _VOTABLE.replace("SELECT *", "SELECT 1", 1) + "LIMIT :cap) waiting")
+# The same count for several validators at once (a process's live queues, batched: server/core/batched_reads.py).
+COUNT_VOTABLE_MANY = Query(
+    "SELECT counted.id AS user_id, (SELECT count(*) FROM ("
+    + _VOTABLE.replace("SELECT *", "SELECT 1", 1).replace(":user_id", "counted.id")
+    + "LIMIT :cap) waiting) AS waiting FROM unnest(:user_ids::int[]) AS counted(id)"
+)
 # An example announced to the live queue, unless it is a gold item (then None, like a vanished one).
 QUEUE_EXAMPLE = Query("SELECT * FROM examples e WHERE e.id = :id " + _NOT_GOLD, json=_EXAMPLE_JSON)
 
@@ -107,6 +113,11 @@ async def queue_snapshot(round_id: int, user_id: int, limit: int) -> list[Exampl
 
 async def count_votable(round_id: int, user_id: int, cap: int) -> int:
     return int(await COUNT_VOTABLE.value(round_id=round_id, user_id=user_id, cap=cap))
+
+
+async def count_votable_many(round_id: int, user_ids: list[int], cap: int) -> dict[int, int]:
+    rows = await COUNT_VOTABLE_MANY.rows(round_id=round_id, user_ids=user_ids, cap=cap)
+    return {row["user_id"]: int(row["waiting"]) for row in rows}
 
 
 async def queue_example(example_id: int) -> ExampleRow | None:

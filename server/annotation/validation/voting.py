@@ -50,10 +50,16 @@ async def waiting_count(user_id: int, round_id: int, cap: int) -> int:
     """How many examples the validator would be handed (up to `cap`): none while the gold rule pauses them, else the
     open examples of the round that are not theirs and that they have not voted on. The same rule as the hand-out, so
     the page never shows a count beside an empty queue."""
+    return (await waiting_counts(round_id, [user_id], cap))[user_id]
+
+
+async def waiting_counts(round_id: int, user_ids: list[int], cap: int) -> dict[int, int]:
+    """`waiting_count` of several validators of a round, in four statements whatever their number."""
     round_row = await get_round(round_id)
-    if user_id in await gold.paused_users(round_row["task"], await round_config(round_row), [user_id]):
-        return 0
-    return await queries.count_votable(round_id, user_id, cap)
+    paused = await gold.paused_users(round_row["task"], await round_config(round_row), user_ids)
+    counting = [user for user in user_ids if user not in paused]
+    counts = await queries.count_votable_many(round_id, counting, cap) if counting else {}
+    return {user: counts.get(user, 0) for user in user_ids}
 
 
 async def validate_example(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Hashable
+from typing import cast
 
 import strawberry
 from strawberry import relay
@@ -15,6 +16,7 @@ from server.annotation.examples import service as examples_service
 from server.annotation.validation import queries as validation_queries
 from server.annotation.validation import stats, voting
 from server.core import events
+from server.core.batched_reads import BatchedReads
 from server.core.errors import ServiceError, not_found
 from server.core.i18n import localize, tr
 from server.graphql.annotation import quality
@@ -95,8 +97,21 @@ WAITING_CAP = 10_000
 
 
 async def _waiting(round_id: int, user_id: int) -> ValidationWaiting:
-    count = await voting.waiting_count(user_id, round_id, WAITING_CAP)
+    return _waiting_of(await voting.waiting_count(user_id, round_id, WAITING_CAP))
+
+
+def _waiting_of(count: int) -> ValidationWaiting:
     return ValidationWaiting(count=count, capped=count >= WAITING_CAP)
+
+
+async def _live_waiting(batches: BatchedReads, round_id: int, user_id: int) -> ValidationWaiting:
+    """For the live queues: the counts of the validators of a round who are due at once, read together."""
+    return _waiting_of(await batches.get(("waiting", round_id), user_id, _read_waiting))
+
+
+async def _read_waiting(group: Hashable, user_ids: list[Hashable]) -> dict[Hashable, int]:
+    _, round_id = cast(tuple[str, int], group)
+    return dict(await voting.waiting_counts(round_id, cast(list[int], user_ids), WAITING_CAP))
 
 
 @strawberry.type
@@ -208,7 +223,7 @@ class ValidationSubscriptions(MyExampleSubscriptions):
                 changes,
                 pk,
                 viewer.user_id,
-                lambda: _waiting(pk, viewer.user_id),
+                lambda: _live_waiting(services.batches, pk, viewer.user_id),
                 interval=max(1.0, services.settings.live_counters_interval_s),
                 on_task_event=on_task_event,
             )

@@ -3,7 +3,8 @@
 A validator's page shows a few examples at a time. Sending every new example of a busy round to every validator made
 the queue's messages grow with validators × examples (each one an example's whole payload, serialized per validator).
 So a feed keeps at most `WINDOW` examples in the validator's hands: new examples beyond it are not sent; their number
-reaches the validator as the absolute `waiting` count, at most once per `interval` while it changes; when votes and
+reaches the validator as the absolute `waiting` count, at most once per `interval` while it changes (on the interval's
+grid, so that the counts due together are read together: server/core/batched_reads.py); when votes and
 decisions empty the window below half, it is filled again from the database. Removals (an id each) go to every
 validator the example left, as before. Every listener woken by one event in this process shares one read of it.
 """
@@ -19,6 +20,7 @@ from strawberry import relay
 
 from server.annotation.records import ExampleStatus
 from server.annotation.validation import queries as validation_queries
+from server.core.batched_reads import next_tick
 from server.core.event_hub import EventHub, HubListener
 from server.graphql.annotation.types import ExampleNode, ValidationQueueUpdate, ValidationWaiting
 
@@ -72,7 +74,8 @@ class ValidationQueueFeed:
         """The next event; None when the waiting count is stale and its interval passed first."""
         if not self._count_stale:
             return await anext(self._changes)
-        wait = self._count_sent_at + self._interval - time.monotonic()
+        # On the interval's grid: the feeds of this process due in the same tick read their counts together.
+        wait = next_tick(self._count_sent_at + self._interval, self._interval) - time.monotonic()
         if wait <= 0:
             return None
         try:
