@@ -220,7 +220,12 @@ def test_check_battles_pause_a_voter_who_prefers_the_check_reply_until_reinstate
     board = api(BOARD, {"c": "arena_checks"})["battleLeaderboard"]
     careful_votes = quality["careful_voter"]["votes"]
     assert board["countedBallots"] == careful_votes and board["ballots"] == careful_votes + quality["careless_voter"]["votes"]
-    assert (board["flaggedVoters"], board["pausedVoters"]) == (0, 1)
+    # A paused voter counts among the board's voters when they cast ordinary ballots (checks come at random: the
+    # careless voter may have met three checks first and cast none).
+    assert (board["flaggedVoters"], board["pausedVoters"]) == (0, 1 if quality["careless_voter"]["votes"] else 0), (
+        board,
+        quality["careless_voter"],
+    )
 
     # Only the owners reinstate; then the careless voter starts battles again.
     assert api(REINSTATE, {"c": "arena_checks", "u": "careless_voter"}, token=careful)["reinstateBattleVoter"]["__typename"] in (

@@ -186,7 +186,10 @@ export function BattlePage({ task }: { task: Task }) {
         input: { roundId: round.id, contextId: d.context.id, clientId: pending.clientId, message: text },
       });
       if (started.__typename === "BattleStarted") {
-        setBattle(rereadBattle(battleRef.current, started.battle));
+        const fresh = rereadBattle(battleRef.current, started.battle);
+        setBattle(fresh);
+        // A reply that ended before this answer came (a fast model) is said once, as if it had been seen writing.
+        setAnnouncements((log) => fresh.sides.reduce((acc, s) => announceSide(acc, { ...s, status: "GENERATING" }, s), log));
         changeBattle({ battleId: started.battle.id, pending: null, vote: null });
         setChoice(null);
         setBriefOpen(false);

@@ -59,9 +59,8 @@ _VOTABLE = (
 )
 EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMIT :limit", json=_EXAMPLE_JSON)
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
-# How many wait for this validator, counted up to a cap (the same partial index; a huge backlog reads "cap+").
-COUNT_VOTABLE = Query("SELECT count(*) FROM (" + _VOTABLE.replace("SELECT *", "SELECT 1", 1) + "LIMIT :cap) waiting")
-# The same count for several validators at once (a process's live queues, batched: server/core/batched_reads.py).
+# How many wait for each of these validators, counted up to a cap (the same partial index; a huge backlog reads
+# "cap+"); several at once for a process's live queues (batched: server/core/batched_reads.py).
 COUNT_VOTABLE_MANY = Query(
     "SELECT counted.id AS user_id, (SELECT count(*) FROM ("
     + _VOTABLE.replace("SELECT *", "SELECT 1", 1).replace(":user_id", "counted.id")
@@ -109,10 +108,6 @@ async def examples_to_validate(round_id: int, user_id: int, after_id: int, limit
 
 async def queue_snapshot(round_id: int, user_id: int, limit: int) -> list[ExampleRow]:
     return cast(list[ExampleRow], await QUEUE_SNAPSHOT.rows(round_id=round_id, user_id=user_id, limit=limit))
-
-
-async def count_votable(round_id: int, user_id: int, cap: int) -> int:
-    return int(await COUNT_VOTABLE.value(round_id=round_id, user_id=user_id, cap=cap))
 
 
 async def count_votable_many(round_id: int, user_ids: list[int], cap: int) -> dict[int, int]:
