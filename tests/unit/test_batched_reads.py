@@ -33,17 +33,23 @@ def test_a_failed_read_reaches_every_caller_and_a_caller_that_leaves_cancels_not
     async def failing(group, keys):
         raise ConnectionError("database down")
 
-    async def slow(group, keys):
-        await asyncio.sleep(0.05)
-        return dict.fromkeys(keys, 7)
-
     async def scenario():
+        reading, release, asked = asyncio.Event(), asyncio.Event(), []
+
+        async def held(group, keys):  # answers once the test lets it: the caller leaves while it reads
+            asked.extend(sorted(keys))
+            reading.set()
+            await release.wait()
+            return dict.fromkeys(keys, 7)
+
         batches = BatchedReads(window=0.01)
         failures = await asyncio.gather(*(batches.get("g", k, failing) for k in range(3)), return_exceptions=True)
-        leaving = asyncio.ensure_future(batches.get("h", 1, slow))
-        staying = asyncio.ensure_future(batches.get("h", 2, slow))
-        await asyncio.sleep(0.02)
+        leaving = asyncio.ensure_future(batches.get("h", 1, held))
+        staying = asyncio.ensure_future(batches.get("h", 2, held))
+        await reading.wait()
+        assert asked == [1, 2]
         leaving.cancel()
+        release.set()
         return failures, await staying, leaving
 
     failures, stayed, leaving = asyncio.run(scenario())
