@@ -22,6 +22,7 @@ from redis.exceptions import RedisError
 from server.core.client_address import limit_key
 from server.core.errors import rate_limited
 from server.core.i18n import Text, tr, trn
+from server.core.redis_scripts import Script
 from server.core.settings import Settings
 
 log = logging.getLogger("dynabench.limits")
@@ -107,7 +108,7 @@ def _windows_table(settings: Settings) -> dict[Action, tuple[Window, ...]]:
 
 # KEYS: one counter per window; ARGV: the cost, then each window's maximum and length in ms. Returns 0 when
 # counted, else the 1-based index of the first full window and its remaining time in ms.
-_TAKE = """
+_TAKE = Script("""
 local cost = tonumber(ARGV[1])
 for i = 1, #KEYS do
   local used = tonumber(redis.call('GET', KEYS[i]) or '0')
@@ -121,16 +122,16 @@ for i = 1, #KEYS do
   end
 end
 return {0, 0}
-"""
+""")
 # Only counters still in their window are lowered (an expired one is gone, and stays gone).
-_GIVE_BACK = """
+_GIVE_BACK = Script("""
 for i = 1, #KEYS do
   if redis.call('EXISTS', KEYS[i]) == 1 and tonumber(redis.call('GET', KEYS[i])) > 0 then
     redis.call('DECRBY', KEYS[i], ARGV[1])
   end
 end
 return 0
-"""
+""")
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ class Taken:
         if not self.keys:
             return
         try:
-            await redis.eval(_GIVE_BACK, len(self.keys), *self.keys, self.cost)
+            await _GIVE_BACK(redis, self.keys, self.cost)
         except (RedisError, OSError):
             log.warning("could not give back a rate-limited attempt (%s)", self.keys[0], exc_info=True)
 
@@ -178,7 +179,7 @@ async def take(
         args += [window.max, window.seconds * 1000]
     keys = tuple(key for _, key in counted)
     try:
-        full, wait_ms = await redis.eval(_TAKE, len(keys), *keys, *args)
+        full, wait_ms = await _TAKE(redis, keys, *args)
     except (RedisError, OSError):
         log.warning("rate limits unavailable (Redis); %s let through", action.value, exc_info=True)
         return Taken()

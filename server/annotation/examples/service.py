@@ -23,6 +23,7 @@ from server.annotation.examples.store import insert_example
 from server.annotation.records import ExampleRow, ExampleStatus, Verdict
 from server.annotation.suggestions import service as suggestions
 from server.annotation.validation_input import check_submission
+from server.campaigns.work import quota_applies
 from server.core import jobs, rate_limits
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
@@ -178,8 +179,10 @@ async def _create_on_remembered_rows(
     the insert holds only if they are still current (round open, same targets, config and context
     fields). None — a changed row, a closed round, a retried client UUID — means: take the full path,
     which reads everything afresh and says precisely what is wrong."""
+    round_row, config, context = early.prepared
+    # Whether a campaign quota applies is read while the model answers (it decides only how the insert goes).
+    quota = asyncio.ensure_future(quota_applies(user_id, round_row["id"])) if not config.duplicates.enabled else None
     try:
-        round_row, config, context = early.prepared
         predictions, fooled, pending_reason = await _judge(early.task, config, submission)
         example, inserted = await insert_example(
             round_row,
@@ -193,10 +196,15 @@ async def _create_on_remembered_rows(
             pending_reason,
             early.targets,
             guard=True,
+            campaign_quota=quota,
         )
     except asyncio.CancelledError:
         early.cancel()
         raise
+    finally:
+        if quota is not None and not quota.done():
+            quota.cancel()
+            quota.add_done_callback(lambda t: t.cancelled() or t.exception())
     if example is None or not inserted:
         return None
     after_commit(services, example)

@@ -3,6 +3,7 @@ moves the round, context and user counters with it."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from asyncpg.exceptions import ForeignKeyViolationError
@@ -33,9 +34,11 @@ async def insert_example(
     pending_reason: str,
     targets: list[dict],
     guard: bool = False,
+    campaign_quota: Awaitable[bool] | None = None,
 ) -> tuple[ExampleRow | None, bool]:
     """(example, inserted); DUPLICATE_EXAMPLE when it repeats an earlier example (quality/duplicates.py). Guarded:
-    (None, False) when the rows it was judged on are no longer current or the client UUID is taken."""
+    (None, False) when the rows it was judged on are no longer current or the client UUID is taken. `campaign_quota`:
+    quota_applies for this write, already being read (else it is read here when it matters)."""
     output = model_output_document(predictions) if predictions else None
     status = status_after_verdict(config, fooled, answered=bool(predictions))
     names = [p.model_name for p in predictions] or [t["name"] for t in targets]
@@ -70,7 +73,7 @@ async def insert_example(
     alone = (
         not config.duplicates.enabled
         and vector_of(config, predictions) is None
-        and not await quota_applies(user_id, round_row["id"])
+        and not await (campaign_quota or quota_applies(user_id, round_row["id"]))
     )
     try:
         if alone:
