@@ -30,7 +30,7 @@ VOTE = """mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $
 USERS = (
     '{ userLeaderboard(taskCode: "sentiment", first: 20) { rank user { username } verifiedFooled verifiedMer validationsDone } }'
 )
-MODELS = '{ leaderboard(taskCode: "sentiment") { rows { rank dynascore model { name } } totalCount } }'
+MODELS = '{ leaderboard(taskCode: "sentiment") { edges { node { rank dynascore model { name } } } totalCount } }'
 TO_VALIDATE = "query($r: ID!) { examplesToValidate(roundId: $r, first: 20) { edges { node { id } } pageInfo { endCursor } } }"
 SUB_ROUND = "subscription($r: ID!) { roundStats(roundId: $r) { totalCollected totalFooled totalValidated } }"
 SUB_QUEUE = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds reset } }"

@@ -14,7 +14,7 @@ TAKE_DOWN = f"""mutation($m: ID!, $why: String!) {{ takeDownModel(modelId: $m, r
   ... on ModelTakenDown {{ model {{ name published takenDownReason }} }} {ERR} }} }}"""
 MODELS = """query($t: String, $n: Int! = 20, $a: String) { adminModels(taskCode: $t, first: $n, after: $a) {
   edges { node { id name taskCode owner status published takenDown takenDownReason } } pageInfo { hasNextPage endCursor } } }"""
-BOARD = '{ leaderboard(taskCode: "sentiment") { totalCount rows { model { name } } } }'
+BOARD = '{ leaderboard(taskCode: "sentiment") { totalCount edges { node { model { name } } } } }'
 NODE = "query($m: ID!) { node(id: $m) { ... on Model { name published takenDownReason takenDownAt inTheLoop } } }"
 PUBLISH = f"mutation($m: ID!) {{ publishModel(modelId: $m, published: true) {{ __typename {ERR} }} }}"
 

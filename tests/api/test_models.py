@@ -46,6 +46,11 @@ def _anli_rows():
     ]
 
 
+def with_rows(board: dict) -> dict:
+    """The leaderboard connection's nodes as `rows`."""
+    return {**board, "rows": [edge["node"] for edge in board["edges"]]}
+
+
 def _independent_accuracy(stack, model_name, rows, inputs):
     """Accuracy computed without the platform: the same Triton model, called directly, batch by batch."""
     client = submissions_triton(stack)
@@ -107,9 +112,9 @@ def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, 
         assert 0 <= score["robustness"] <= 1 and score["throughput"] > 0 and score["memoryGb"] > 0
         assert score["fairness"] is None or 0 <= score["fairness"] <= 1
     # Unpublished: only the owner sees it on the leaderboard.
-    query = '{ leaderboard(taskCode: "sentiment") { totalCount rows { rank dynascore model { name } } } }'
+    query = '{ leaderboard(taskCode: "sentiment") { totalCount edges { node { rank dynascore model { name } } } } }'
     assert api(query)["leaderboard"]["totalCount"] == 0
-    assert api(query, token=researcher)["leaderboard"]["rows"][0]["model"]["name"] == "my sentiment model"
+    assert api(query, token=researcher)["leaderboard"]["edges"][0]["node"]["model"]["name"] == "my sentiment model"
 
 
 def test_hostile_and_wrong_archives_are_refused_with_reasons(api, admin_token, tmp_path):
@@ -181,11 +186,11 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
     ]
     query = """query($w: [MetricWeightInput!], $exact: Boolean!) {
         leaderboard(taskCode: "sentiment", metricWeights: $w, exactDynaboard: $exact) { totalCount exactDynaboard
-        rows { rank dynascore model { id name } metrics { perf throughput memory robustness fairness }
-               contributions { metric points share } } } }"""
+        edges { node { rank dynascore model { id name } metrics { perf throughput memory robustness fairness }
+               contributions { metric points share } } } } }"""
     as_weights = {"perf": 1, "throughput": 3, "memory": 0, "robustness": 2, "fairness": 0}
-    exact = api(query, {"w": weights, "exact": True})["leaderboard"]
-    board = api(query, {"w": weights, "exact": False})["leaderboard"]
+    exact = with_rows(api(query, {"w": weights, "exact": True})["leaderboard"])
+    board = with_rows(api(query, {"w": weights, "exact": False})["leaderboard"])
     assert board["totalCount"] == exact["totalCount"] == 2 and not board["exactDynaboard"] and exact["exactDynaboard"]
     # Independent recomputation from the stored metrics with the same weights, in both modes.
     table = {row["model"]["id"]: dict(row["metrics"]) for row in board["rows"]}
@@ -205,8 +210,8 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
         token=researcher,
     )
     assert saved["saveLeaderboardConfig"]["__typename"] == "LeaderboardConfigSaved"
-    shared = api('{ leaderboard(taskCode: "sentiment", configName: "speed first") { rows { dynascore } } }')["leaderboard"]
-    assert [r["dynascore"] for r in shared["rows"]] == [r["dynascore"] for r in board["rows"]]
+    shared = api('{ leaderboard(taskCode: "sentiment", configName: "speed first") { edges { node { dynascore } } } }')
+    assert [e["node"]["dynascore"] for e in shared["leaderboard"]["edges"]] == [r["dynascore"] for r in board["rows"]]
 
 
 def test_cli_upload_of_a_directory(stack, api, target_models):

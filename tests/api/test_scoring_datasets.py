@@ -20,11 +20,15 @@ NOTICE = (
 TASK_SCORING = "query($c: String!) { task(code: $c) { hasScoringDataset scoringNotice } }"
 DATASETS = "query($c: String!) { datasets(taskCode: $c) { name access exampleCount } }"
 LEADERBOARD = """query($c: String!) { leaderboard(taskCode: $c) { totalCount
-  rows { rank dynascore model { id name status } perDataset { dataset { name } perf } } } }"""
+  edges { node { rank dynascore model { id name status } perDataset { dataset { name } perf } } } } }"""
 PUBLISH = "mutation($m: ID!) { publishModel(modelId: $m) { __typename } }"
 CREATE_TASK = """mutation($i: CreateTaskInput!) { createTask(input: $i) { __typename ... on Error { code message } } }"""
 # The sentiment task's I/O contract under another code: the built-in sentiment model is a valid submission to it.
 REVIEWS_CONFIG = next(spec["config"] for spec in BUILTIN_TASKS if spec["code"] == "sentiment")
+
+
+def board_rows(board: dict) -> dict:
+    return {**board, "rows": [edge["node"] for edge in board["edges"]]}
 
 
 def _seed_step() -> str:
@@ -80,7 +84,7 @@ def test_the_seed_step_ships_a_scoring_dataset_per_builtin_task_and_a_demo_submi
     assert {"restaurants", "movies", "negation"} <= set(tags), tags
 
     assert api(PUBLISH, {"m": model_id}, token=researcher)["publishModel"]["__typename"] == "ModelChanged"
-    board = api(LEADERBOARD, {"c": "sentiment"})["leaderboard"]
+    board = board_rows(api(LEADERBOARD, {"c": "sentiment"})["leaderboard"])
     assert board["totalCount"] == 1
     [row] = board["rows"]
     assert (row["rank"], row["model"]["id"], row["model"]["status"]) == (1, model_id, "evaluated")
@@ -110,7 +114,7 @@ def test_a_task_without_scoring_dataset_warns_its_owner_and_ranks_a_submission_o
     assert "evaluated" not in {e["status"] for e in status["statusLog"]}
     assert status["scores"] == []
     assert api(PUBLISH, {"m": model_id}, token=stranger)["publishModel"]["__typename"] == "ModelChanged"
-    assert api(LEADERBOARD, {"c": "reviews"})["leaderboard"] == {"totalCount": 0, "rows": []}
+    assert api(LEADERBOARD, {"c": "reviews"})["leaderboard"] == {"totalCount": 0, "edges": []}
     assert api(LEADERBOARD, {"c": "reviews"}, token=stranger)["leaderboard"]["totalCount"] == 0
 
     # A non-scoring dataset changes nothing; a scoring one evaluates the waiting submission.
@@ -125,7 +129,7 @@ def test_a_task_without_scoring_dataset_warns_its_owner_and_ranks_a_submission_o
     after = [e["status"] for e in status["statusLog"]]
     assert after[after.index("not_ranked") :][:2] == ["not_ranked", "deployed"], after
     assert [s["dataset"]["name"] for s in status["scores"]] == ["reviews-scoring"]
-    board = api(LEADERBOARD, {"c": "reviews"})["leaderboard"]
+    board = board_rows(api(LEADERBOARD, {"c": "reviews"})["leaderboard"])
     assert board["totalCount"] == 1 and board["rows"][0]["model"]["id"] == model_id and board["rows"][0]["rank"] == 1
 
 
@@ -143,5 +147,5 @@ def test_a_submission_not_ranked_before_the_seed_step_is_evaluated_on_the_shippe
     assert status["status"] == "evaluated", status["statusLog"]
     assert [s["dataset"]["name"] for s in status["scores"]] == [SEED_DATASET_NAME]
     assert any(e["message"] == "The task has a scoring dataset now: evaluation queued." for e in status["statusLog"])
-    board = api(LEADERBOARD, {"c": "nli"}, token=researcher)["leaderboard"]
+    board = board_rows(api(LEADERBOARD, {"c": "nli"}, token=researcher)["leaderboard"])
     assert [r["model"]["id"] for r in board["rows"]] == [model_id]

@@ -80,10 +80,10 @@ OPS = [
     Op(
         "leaderboard",
         "Query.leaderboard",
-        "query($t: String!) { leaderboard(taskCode: $t) { totalCount rows { rank } metricWeights { metric } } }",
+        "query($t: String!) { leaderboard(taskCode: $t) { totalCount edges { node { rank } } metricWeights { metric } } }",
         "ok ok ok ok ok ok 403 403 ok",
         prepare=lambda w, p: {"t": MAIN_TASK},
-        check=lambda w, p, v, _: same((v["totalCount"], len({m["metric"] for m in v["metricWeights"]})), (len(v["rows"]), 5)),
+        check=lambda w, p, v, _: same((v["totalCount"], len({m["metric"] for m in v["metricWeights"]})), (len(v["edges"]), 5)),
     ),
     Op(
         "modelContract",

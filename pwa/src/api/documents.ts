@@ -1,7 +1,7 @@
 /** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
 import type {
   AnswerFollowUpInput, AnswerFollowUpResult, AuthResult, ClaimFooledInput, ClaimFooledResult, Connection, Context, CreateExampleInput, CreateExampleResult, Dataset, DatasetWeightInput, Example,
-  ExampleChangeResult, ExportFormat, LeaderboardPage, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
+  ExampleChangeResult, ExportFormat, LeaderboardConnection, MetricWeightInput, Model, QueueExample, Result, RoundDetail, RoundSummary, Task,
   RoundExport, TaskDetail, TaskStatus, User, ValidateExampleResult, ValidationLabel, ValidationMode, ValidationQueueUpdate,
 } from "./types";
 
@@ -163,7 +163,7 @@ export const PUBLISH_MODEL = doc<
 );
 
 export const LEADERBOARD = doc<
-  { leaderboard: LeaderboardPage },
+  { leaderboard: LeaderboardConnection },
   {
     taskCode: string; metricWeights: MetricWeightInput[] | null; datasetWeights: DatasetWeightInput[] | null;
     configName: string | null; exactDynaboard: boolean;
@@ -174,8 +174,8 @@ export const LEADERBOARD = doc<
     leaderboard(taskCode: $taskCode, metricWeights: $metricWeights, datasetWeights: $datasetWeights, configName: $configName,
       exactDynaboard: $exactDynaboard, first: 50) {
       totalCount exactDynaboard
-      rows { rank dynascore model { id name owner { username } inTheLoop } metrics { perf throughput memory robustness fairness }
-        contributions { metric points share } }
+      edges { node { rank dynascore model { id name owner { username } inTheLoop }
+        metrics { perf throughput memory robustness fairness } contributions { metric points share } } }
       metricWeights { metric weight } metricsInEffect
       datasetWeights { dataset { id name } weight }
       datasetOverlap { datasetId datasetName rowsOverlappingTrainingData rowsDuplicatingCollected } } }`,

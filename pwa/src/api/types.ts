@@ -319,9 +319,10 @@ export interface DatasetOverlap {
   rowsDuplicatingCollected: number | null;
 }
 
-export interface LeaderboardPage {
+/** The leaderboard as a Relay connection (one page of ranked models). */
+export interface LeaderboardConnection {
   datasetOverlap?: DatasetOverlap[];
-  rows: LeaderboardRow[];
+  edges: { node: LeaderboardRow }[];
   totalCount: number;
   /** False: resolved Dynascores (measurement resolution, terms from the worst model); true: Dynaboard's exact numbers. */
   exactDynaboard: boolean;

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { LEADERBOARD, SAVE_LEADERBOARD_CONFIG } from "../api/documents";
-import type { LeaderboardPage as Board, DatasetOverlap, Metric } from "../api/types";
+import type { DatasetOverlap, LeaderboardConnection, LeaderboardRow, Metric } from "../api/types";
 import type { PageProps } from "../routes";
 import { href } from "../router";
 import { TaskPicker } from "../ui/TaskPicker";
@@ -30,7 +30,10 @@ export function LeaderboardIndexPage() {
   );
 }
 
-const METRIC_KEY: Record<Metric, keyof Board["rows"][number]["metrics"]> = {
+/** The page shows the connection's nodes as rows. */
+type Board = Omit<LeaderboardConnection, "edges"> & { rows: LeaderboardRow[] };
+
+const METRIC_KEY: Record<Metric, keyof LeaderboardRow["metrics"]> = {
   PERF: "perf", THROUGHPUT: "throughput", MEMORY: "memory", ROBUSTNESS: "robustness", FAIRNESS: "fairness",
 };
 
@@ -64,7 +67,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
         exactDynaboard: exactRef.current,
       });
       if (id !== sequence.current) return; // a newer query was sent meanwhile
-      setBoard(leaderboard);
+      setBoard({ ...leaderboard, rows: leaderboard.edges.map((edge) => edge.node) });
       setError(null);
       if (!metrics) {
         // First answer: the sliders start at the weights the server used (defaults or a saved config).
@@ -246,7 +249,7 @@ export function LeaderboardPage({ params, query }: PageProps) {
 }
 
 /** A model's score split by metric: a bar (for the eye) and the same shares in words (for everyone). */
-function Breakdown({ contributions }: { contributions: Board["rows"][number]["contributions"] }) {
+function Breakdown({ contributions }: { contributions: LeaderboardRow["contributions"] }) {
   const parts = breakdown(contributions);
   return (
     <span class="breakdown">

@@ -24,7 +24,7 @@ from server.graphql.evaluation.types import (
     DatasetNode,
     DatasetWeight,
     DatasetWeightInput,
-    LeaderboardPage,
+    LeaderboardConnection,
     LeaderboardRow,
     Metric,
     MetricWeightInput,
@@ -52,7 +52,7 @@ class EvaluationQueries(ContractQueries):
         first: int = 20,
         after: str | None = None,
         exact_dynaboard: bool = False,
-    ) -> LeaderboardPage:
+    ) -> LeaderboardConnection:
         viewer = await authorize(info, permissions.read_public)  # the viewer's admin flag and tasks decide visibility
         first = check_page_size(first, info.context.services.settings.page_size_max)
         offset = decode_cursor(after) or 0
@@ -63,12 +63,20 @@ class EvaluationQueries(ContractQueries):
         board = await leaderboard.build(task, viewer, m_weights, d_weights, exact_dynaboard)
         datasets = {d["id"]: d for d in board.datasets}
         page = board.entries[offset : offset + first]
-        end = offset + len(page)
-        return LeaderboardPage(
-            rows=[LeaderboardRow.from_entry(entry, datasets) for entry in page],
+        # A row's cursor is its position: the next page starts after it (the ranking is recomputed per request).
+        edges = [
+            relay.Edge(cursor=encode_cursor(offset + i + 1), node=LeaderboardRow.from_entry(entry, datasets))
+            for i, entry in enumerate(page)
+        ]
+        return LeaderboardConnection(
+            edges=edges,
+            page_info=relay.PageInfo(
+                has_next_page=offset + len(page) < len(board.entries),
+                has_previous_page=offset > 0,
+                start_cursor=edges[0].cursor if edges else None,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
             total_count=len(board.entries),
-            has_next_page=end < len(board.entries),
-            end_cursor=encode_cursor(end) if page else None,
             metric_weights=metric_weight_list(board.metric_weights),
             metrics_in_effect=[Metric(m) for m in board.priced],
             exact_dynaboard=exact_dynaboard,

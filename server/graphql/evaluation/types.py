@@ -290,12 +290,15 @@ class LeaderboardRow:
         )
 
 
-@strawberry.type
-class LeaderboardPage:
-    rows: list[LeaderboardRow]
+_OLD_SHAPE = "Since 2026-11-28 the leaderboard is a Relay connection: {use}. Removed after 2027-05-31 (docs/api.md)."
+
+
+@strawberry.type(
+    description="A page of the ranked models as a Relay connection (`edges { cursor node }`, `pageInfo`), with the "
+    "weights it was ranked with and the total number of ranked models."
+)
+class LeaderboardConnection(relay.Connection[LeaderboardRow]):
     total_count: int
-    has_next_page: bool
-    end_cursor: str | None
     metric_weights: list[MetricWeight]
     dataset_weights: list[DatasetWeight]
     exact_dynaboard: bool = strawberry.field(
@@ -317,6 +320,18 @@ class LeaderboardPage:
         datasets = [w.dataset for w in self.dataset_weights]
         stored = await info.context.loaders.dataset_contamination.load_many([d.id for d in datasets])
         return [DatasetOverlap.of(d.id, d.name, s) for d, s in zip(datasets, stored, strict=True)]
+
+    @strawberry.field(deprecation_reason=_OLD_SHAPE.format(use="use `edges { node }`"))
+    def rows(self) -> list[LeaderboardRow]:
+        return [edge.node for edge in self.edges]
+
+    @strawberry.field(deprecation_reason=_OLD_SHAPE.format(use="use `pageInfo { hasNextPage }`"))
+    def has_next_page(self) -> bool:
+        return self.page_info.has_next_page
+
+    @strawberry.field(deprecation_reason=_OLD_SHAPE.format(use="use `pageInfo { endCursor }`"))
+    def end_cursor(self) -> str | None:
+        return self.page_info.end_cursor
 
 
 def metric_weights_of(items: list[MetricWeightInput] | None) -> dict[str, float]:
