@@ -271,6 +271,9 @@ class GeneratedClient(AsyncBaseClient):
               status
               published
               createdAt
+              task {
+                code
+              }
               statusLog {
                 at
                 status
@@ -352,6 +355,9 @@ class GeneratedClient(AsyncBaseClient):
               status
               published
               createdAt
+              task {
+                code
+              }
               statusLog {
                 at
                 status
@@ -398,6 +404,9 @@ class GeneratedClient(AsyncBaseClient):
               status
               published
               createdAt
+              task {
+                code
+              }
               statusLog {
                 at
                 status
@@ -441,6 +450,9 @@ class GeneratedClient(AsyncBaseClient):
               status
               published
               createdAt
+              task {
+                code
+              }
               statusLog {
                 at
                 status

@@ -30,8 +30,13 @@ class ModelInfo(BaseModel):
     status: str
     published: bool
     created_at: datetime = Field(alias="createdAt")
+    task: Optional["ModelInfoTask"]
     status_log: Optional[list["ModelInfoStatusLog"]] = Field(alias="statusLog")
     scores: list["ModelInfoScores"]
+
+
+class ModelInfoTask(BaseModel):
+    code: str
 
 
 class ModelInfoStatusLog(BaseModel):

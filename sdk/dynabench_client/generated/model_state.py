@@ -3,7 +3,12 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import Field
 
 from .base_model import BaseModel
-from .fragments import ModelInfo, ModelInfoScores, ModelInfoStatusLog  # noqa: F401
+from .fragments import (  # noqa: F401
+    ModelInfo,
+    ModelInfoScores,
+    ModelInfoStatusLog,
+    ModelInfoTask,
+)
 
 
 class ModelState(BaseModel):
