@@ -85,7 +85,7 @@ class AsyncClient(WritingMixin):
             answer = await self.connection.call(self.gql.round_contexts(round_id=round_id, first=PAGE_SIZE, after=after))
             if answer.node is None or answer.node.typename__ != "Round":
                 raise NotFoundError("NOT_FOUND", f"no round {round_id!r} that you may see")
-            return connection_page(answer.node.contexts)  # type: ignore[union-attr]
+            return connection_page(answer.node.contexts)
 
         return walk(page)
 
@@ -103,7 +103,7 @@ class AsyncClient(WritingMixin):
         answer = await self.connection.call(self.gql.round_state(round_id=round_id))
         if answer.node is None or answer.node.typename__ != "Round":
             raise NotFoundError("NOT_FOUND", f"no round {round_id!r} that you may see")
-        return answer.node  # type: ignore[return-value]
+        return answer.node
 
     def round_stats(self, round_id: str) -> AsyncIterator[RoundInfo]:
         """The round's counters now, then each time they change, live (reconnects and catches up by itself)."""
@@ -134,7 +134,7 @@ class AsyncClient(WritingMixin):
                 self.gql.upload_model(
                     task_code=task,
                     name=name,
-                    archive=Upload(filename=filename, content=upload, content_type="application/octet-stream"),  # type: ignore[arg-type]
+                    archive=Upload(filename=filename, content=upload, content_type="application/octet-stream"),
                     card=card_input,
                     anonymous=anonymous,
                     extensions={NOT_IDEMPOTENT: True},
@@ -147,7 +147,7 @@ class AsyncClient(WritingMixin):
         answer = await self.connection.call(self.gql.model_state(model_id=model_id))
         if answer.node is None or answer.node.typename__ != "Model":
             raise NotFoundError("NOT_FOUND", f"no model {model_id!r} that you may see")
-        return answer.node  # type: ignore[return-value]
+        return answer.node
 
     async def wait_for_evaluation(
         self, model_id: str, timeout: float | None = None, on_update: Callable[[ModelInfo], None] | None = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 import httpx
@@ -44,7 +44,8 @@ def translated() -> Iterator[None]:
     except GraphQLClientGraphQLMultiError as exc:
         raise GraphQLError([e.original or {"message": e.message, "extensions": e.extensions or {}} for e in exc.errors]) from exc
     except GraphQLClientHttpError as exc:
-        body = exc.response.json() if _is_json(exc.response) else None
+        response: Any = exc.response
+        body = response.json() if _is_json(response) else None
         errors = body.get("errors") if isinstance(body, dict) else None
         if errors:
             raise GraphQLError(errors) from exc
@@ -89,7 +90,7 @@ class Connection:
         self.gql = GeneratedClient(
             url=self.graphql_url,
             headers=headers,
-            http_client=self.http,
+            http_client=cast(Any, self.http),  # an httpx.AsyncClient; the generated Protocol spells post() narrower
             ws_url=self.ws_url,
             ws_connection_init_payload=init or None,
         )

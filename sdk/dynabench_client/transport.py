@@ -36,7 +36,7 @@ class RetryPolicy:
         asked = retry_after(response) if response is not None else None
         if asked is not None:
             return min(asked, self.max_retry_after)
-        return min(self.max_delay, self.base_delay * 2**attempt) * random.uniform(0.75, 1.25)
+        return min(self.max_delay, self.base_delay * 2.0**attempt) * random.uniform(0.75, 1.25)
 
 
 def retry_after(response: httpx.Response) -> float | None:

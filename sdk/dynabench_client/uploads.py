@@ -86,6 +86,7 @@ def model_archive(source: str | os.PathLike[str] | bytes, progress: bool = True)
     """(file name, file with a progress bar) for a model directory (zipped into a temporary file), a .zip/.tar.gz file,
     or the bytes of one."""
     with tempfile.TemporaryDirectory(prefix="dynabench-upload-") as scratch:
+        raw: IO[bytes]
         if isinstance(source, bytes):
             name, raw, size = archive_name(source[:4], "the bytes given"), io.BytesIO(source), len(source)
             label = name
