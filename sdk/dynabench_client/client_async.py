@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,16 @@ class AsyncClient(WritingMixin):
     async def me(self) -> Any:
         """The signed-in user (id, username, isAdmin), or None when anonymous."""
         return (await self.connection.call(self.gql.me())).me
+
+    def walk(self, fetch: Callable[[str | None], Awaitable[Any]]) -> AsyncIterator[Any]:
+        """Every node of any Relay connection, page after page: `fetch(after)` answers the connection (the object
+        with `edges` and `page_info`), e.g. `lambda after: ...(await client.gql.task_rounds(code="nli", first=100,
+        after=after)).task.rounds`."""
+
+        async def page(after: str | None) -> Page[Any]:
+            return connection_page(await self.connection.call(fetch(after)))
+
+        return walk(page)
 
     def tasks(self) -> AsyncIterator[Any]:
         """Every task the viewer may see (all pages)."""

@@ -91,6 +91,9 @@ class Client:
     def me(self) -> Any:
         return self.run(self.aio.me())
 
+    def walk(self, fetch: Callable[[str | None], Awaitable[Any]]) -> Iterator[Any]:
+        return self._iterate(lambda: self.aio.walk(fetch))
+
     def tasks(self) -> Iterator[Any]:
         return self._iterate(self.aio.tasks)
 

@@ -73,4 +73,9 @@ async def test_the_async_client_reads_inside_a_running_loop_and_so_does_the_sync
         assert {"sentiment", "nli"} <= set(codes)
     with Client(stack.api_url + "/graphql", admin_token, progress=False) as client:
         assert [task.code for task in client.tasks()] == codes
+
+        async def rounds_page(after):  # any connection, walked page by page
+            return (await client.gql.task_rounds(code="nli", first=1, after=after)).task.rounds
+
+        assert [r.number for r in client.walk(rounds_page)] == [r.number for r in client.rounds("nli")] == [1]
         assert client.round("sentiment").number == 1
