@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the project needs into ./.venv (idempotent; safe to re-run).
 #   scripts/install.sh          the app: Python packages (+ the PWA build once pwa/ has one)
-#   scripts/install.sh --test   also the test tools
+#   scripts/install.sh --test   also the test tools (and .venv-codegen, the SDK's client generator)
+# The Python client (sdk/, `dynabench_client`) is installed editable beside the server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,11 +37,13 @@ pip install --upgrade pip
 # torch pinned in the same resolution: an unpinned torch would pull a multi-GB CUDA build. Browser tests
 # (tests/browser): pytest-playwright drives Debian's chromium; Playwright never downloads a browser.
 if [[ $with_tests == 1 ]]; then
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pip install "torch==2.13.0" -e ".[test]" "pytest-playwright>=0.5"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 pip install "torch==2.13.0" -e ".[test]" -e "./sdk[pandas]" "pytest-playwright>=0.5"
 else
-  pip install "torch==2.13.0" -e .
+  pip install "torch==2.13.0" -e . -e ./sdk
 fi
 if [[ $with_tests == 1 ]]; then
+  # The generator of the SDK's typed client, in a venv of its own (tests/sdk/test_generated_client.py runs it).
+  PYTHON="$python" bash scripts/install-codegen.sh
   if [[ ! -x /usr/bin/chromium ]]; then
     echo "==> chromium (apt-get) for the browser tests"
     as_root=(); [[ $(id -u) -eq 0 ]] || as_root=(sudo)
@@ -48,7 +51,7 @@ if [[ $with_tests == 1 ]]; then
     "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
   fi
 fi
-.venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo, openai, cryptography" \
+.venv/bin/python -c "import server, workers, torch, tritonclient, strawberry, litestar, piccolo, openai, cryptography, dynabench_client" \
   || { echo "install: the Python environment is incomplete" >&2; exit 1; }
 
 if [[ -n $pwa_pid ]]; then
