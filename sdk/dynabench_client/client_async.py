@@ -17,7 +17,7 @@ from .generated.enums import ExportFormat, Metric
 from .generated.fragments import ModelInfo, RoundInfo
 from .generated.input_types import DatasetWeightInput, MetricWeightInput, ModelCardInput, SetRoundTargetsInput, TargetModelInput
 from .live import follow
-from .pages import PAGE_SIZE, Page, connection_page, leaderboard_page, walk
+from .pages import PAGE_SIZE, Page, connection_page, walk
 from .results import DatasetScore, Leaderboard, ModelResults, RoundExport, leaderboard_entry
 from .transport import NOT_IDEMPOTENT, RetryPolicy
 from .uploads import model_archive
@@ -230,7 +230,7 @@ class AsyncClient(WritingMixin):
                 )
             )
             pages.append(answer.leaderboard)
-            return leaderboard_page(answer.leaderboard)
+            return connection_page(answer.leaderboard)
 
         entries = [leaderboard_entry(row) async for row in walk(page)]
         first = pages[0]

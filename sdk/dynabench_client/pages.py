@@ -1,5 +1,4 @@
-"""Walking every page of a list: Relay connections (`edges`, `pageInfo`) and the leaderboard's own page shape
-(`rows`, `hasNextPage`, `endCursor`; when it becomes a connection, only `leaderboard_page` changes)."""
+"""Walking every page of a list: every list of the API is a Relay connection (`edges`, `pageInfo`)."""
 
 from __future__ import annotations
 
@@ -24,10 +23,6 @@ def connection_page(connection: Any) -> Page[Any]:
     """A Relay connection's nodes and where the next page starts."""
     info: _PageInfo = connection.page_info
     return [edge.node for edge in connection.edges], info.has_next_page, info.end_cursor
-
-
-def leaderboard_page(page: Any) -> Page[Any]:
-    return page.rows, page.has_next_page, page.end_cursor
 
 
 async def walk(fetch: Callable[[str | None], Awaitable[Page[T]]]) -> AsyncIterator[T]:

@@ -501,25 +501,27 @@ class GeneratedClient(AsyncBaseClient):
                 first: $first
                 after: $after
               ) {
-                rows {
-                  rank
-                  dynascore
-                  model {
-                    id
-                    name
-                    owner {
-                      username
+                edges {
+                  node {
+                    rank
+                    dynascore
+                    model {
+                      id
+                      name
+                      owner {
+                        username
+                      }
                     }
-                  }
-                  metrics {
-                    perf
-                    throughput
-                    memory
-                    robustness
-                    fairness
-                  }
-                  perDataset {
-                    ...ScoreInfo
+                    metrics {
+                      perf
+                      throughput
+                      memory
+                      robustness
+                      fairness
+                    }
+                    perDataset {
+                      ...ScoreInfo
+                    }
                   }
                 }
                 metricWeights {
@@ -527,8 +529,10 @@ class GeneratedClient(AsyncBaseClient):
                   weight
                 }
                 totalCount
-                hasNextPage
-                endCursor
+                pageInfo {
+                  hasNextPage
+                  endCursor
+                }
               }
             }
 

@@ -12,32 +12,35 @@ class Leaderboard(BaseModel):
 
 
 class LeaderboardLeaderboard(BaseModel):
-    rows: list["LeaderboardLeaderboardRows"]
+    edges: list["LeaderboardLeaderboardEdges"]
     metric_weights: list["LeaderboardLeaderboardMetricWeights"] = Field(alias="metricWeights")
     total_count: int = Field(alias="totalCount")
-    has_next_page: bool = Field(alias="hasNextPage")
-    end_cursor: Optional[str] = Field(alias="endCursor")
+    page_info: "LeaderboardLeaderboardPageInfo" = Field(alias="pageInfo")
 
 
-class LeaderboardLeaderboardRows(BaseModel):
+class LeaderboardLeaderboardEdges(BaseModel):
+    node: "LeaderboardLeaderboardEdgesNode"
+
+
+class LeaderboardLeaderboardEdgesNode(BaseModel):
     rank: int
     dynascore: float
-    model: "LeaderboardLeaderboardRowsModel"
-    metrics: "LeaderboardLeaderboardRowsMetrics"
-    per_dataset: list["LeaderboardLeaderboardRowsPerDataset"] = Field(alias="perDataset")
+    model: "LeaderboardLeaderboardEdgesNodeModel"
+    metrics: "LeaderboardLeaderboardEdgesNodeMetrics"
+    per_dataset: list["LeaderboardLeaderboardEdgesNodePerDataset"] = Field(alias="perDataset")
 
 
-class LeaderboardLeaderboardRowsModel(BaseModel):
+class LeaderboardLeaderboardEdgesNodeModel(BaseModel):
     id: str
     name: str
-    owner: Optional["LeaderboardLeaderboardRowsModelOwner"]
+    owner: Optional["LeaderboardLeaderboardEdgesNodeModelOwner"]
 
 
-class LeaderboardLeaderboardRowsModelOwner(BaseModel):
+class LeaderboardLeaderboardEdgesNodeModelOwner(BaseModel):
     username: str
 
 
-class LeaderboardLeaderboardRowsMetrics(BaseModel):
+class LeaderboardLeaderboardEdgesNodeMetrics(BaseModel):
     perf: Optional[float]
     throughput: Optional[float]
     memory: Optional[float]
@@ -45,7 +48,7 @@ class LeaderboardLeaderboardRowsMetrics(BaseModel):
     fairness: Optional[float]
 
 
-LeaderboardLeaderboardRowsPerDataset = ScoreInfo
+LeaderboardLeaderboardEdgesNodePerDataset = ScoreInfo
 
 
 class LeaderboardLeaderboardMetricWeights(BaseModel):
@@ -53,7 +56,13 @@ class LeaderboardLeaderboardMetricWeights(BaseModel):
     weight: float
 
 
+class LeaderboardLeaderboardPageInfo(BaseModel):
+    has_next_page: bool = Field(alias="hasNextPage")
+    end_cursor: Optional[str] = Field(alias="endCursor")
+
+
 Leaderboard.model_rebuild()
 LeaderboardLeaderboard.model_rebuild()
-LeaderboardLeaderboardRows.model_rebuild()
-LeaderboardLeaderboardRowsModel.model_rebuild()
+LeaderboardLeaderboardEdges.model_rebuild()
+LeaderboardLeaderboardEdgesNode.model_rebuild()
+LeaderboardLeaderboardEdgesNodeModel.model_rebuild()
