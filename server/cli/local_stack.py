@@ -248,6 +248,10 @@ class LocalStack:
             for url in self.api_urls:
                 absent = frozenset({"triton_submissions"} if self.sandbox_problem else ())
                 _wait_healthy(f"{url}/health", 90, self.group, absent)
+        # Where the running stack's services are, for `dynabench backup --data-dir` (secrets inside: owner only).
+        fd = os.open(self.data_dir / "stack.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(json.dumps({**self.env, "API_URLS": " ".join(self.api_urls)}))
         return self
 
     def _start_sandbox(self, runtime: Path) -> SandboxedTriton | None:
@@ -296,6 +300,7 @@ class LocalStack:
 
     def stop(self) -> None:
         self._stopping.set()
+        (self.data_dir / "stack.json").unlink(missing_ok=True)
         self.group.stop_all()
 
 

@@ -73,6 +73,10 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     _require_env("DATABASE_URL")
+    if args.check:
+        from server.cli.backup import run_migrate_check
+
+        return run_migrate_check()
     from server.core import db
 
     async def run() -> None:
@@ -184,7 +188,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     migrate = sub.add_parser("migrate", help="Apply database migrations and seed the built-in tasks and their scoring datasets")
     migrate.add_argument("--no-seed", action="store_true")
+    migrate.add_argument("--check", action="store_true", help="only list pending migrations; exit 1 when there are some")
     migrate.set_defaults(func=cmd_migrate)
+
+    from server.cli import backup as backup_cli
+
+    backup = sub.add_parser("backup", help="Write one archive: a consistent database snapshot, stored files, a manifest")
+    backup_cli.configure_backup(backup)
+    backup.set_defaults(func=backup_cli.run_backup)
+    restore = sub.add_parser("restore", help="Verify a backup archive, then rebuild a stack from it (refuses a non-empty one)")
+    backup_cli.configure_restore(restore)
+    restore.set_defaults(func=backup_cli.run_restore)
 
     user = sub.add_parser("create-user", help="Create or update a user (password from $DYNABENCH_PASSWORD or a prompt)")
     user.add_argument("username")

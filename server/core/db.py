@@ -83,6 +83,15 @@ async def migrate(verbose: bool = False) -> None:
         await lock.close()
 
 
+async def pending_migrations() -> list[tuple[str, str, str]]:
+    """(app, migration id, description) of every migration not applied yet, oldest first per app."""
+    from piccolo.apps.migrations.commands.check import CheckMigrationManager
+
+    await wait_for_database(database_url())
+    statuses = await CheckMigrationManager("all").get_migration_statuses()
+    return [(s.app_name, s.migration_id, s.description) for s in statuses if not s.has_ran]
+
+
 def transaction():
     """`async with db.transaction():` — statements run through server.core.sql inside it join it."""
     return engine_finder().transaction()

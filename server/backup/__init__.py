@@ -1,0 +1,1 @@
+"""Backups: one archive holding a consistent snapshot of the database, every stored file, and a manifest."""
