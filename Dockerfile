@@ -54,14 +54,14 @@ ENV PATH=/opt/venv/bin:$PATH \
     HF_HOME=/home/dynabench/.cache/huggingface \
     HF_HUB_OFFLINE=1 \
     TRANSFORMERS_OFFLINE=1
-# /models and /model_store are the mount points of the `target_models` and `model_store`
-# volumes: a new named volume copies this directory's content and ownership, so the non-root
-# `build-models` run and the app (uploaded archives) can write into them.
+# /models, /model_store and /backups are the mount points of the `target_models`, `model_store` and
+# `backups` volumes: a new named volume copies this directory's content and ownership, so the non-root
+# `build-models` run, the app (uploaded archives) and the backup service can write into them.
 RUN groupadd --system --gid 10001 dynabench \
  && useradd --system --uid 10001 --gid dynabench --home-dir /home/dynabench --create-home \
             --shell /usr/sbin/nologin dynabench \
- && mkdir -p /models /model_store \
- && chown dynabench:dynabench /models /model_store
+ && mkdir -p /models /model_store /backups \
+ && chown dynabench:dynabench /models /model_store /backups
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
 COPY --from=pwa /src/pwa/dist /app/pwa/dist

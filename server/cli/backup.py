@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
-from server.backup import archive
+from server.backup import archive, retention
 from server.backup.database import BackupError
 from server.backup.manifest import DamagedArchive, Manifest
 
@@ -22,7 +24,11 @@ ENV_SECRETS = ("JWT_SECRET", "TRITON_CONTROL_KEY", "METRICS_TOKEN", "SMTP_PASSWO
 
 
 def configure_backup(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--output", "-o", type=Path, required=True, help="the archive to write (a .tar)")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--output", "-o", type=Path, help="the archive to write (a .tar)")
+    where.add_argument("--output-dir", type=Path, help="write dynabench-<UTC time>.tar here (scheduled backups)")
+    parser.add_argument("--keep", type=int, default=7, help="with --output-dir: keep the newest N backups (default 7)")
+    parser.add_argument("--every", type=float, help="with --output-dir: repeat every N seconds (a backup service)")
     parser.add_argument("--data-dir", type=Path, help="back up the running `dynabench up` stack of this directory")
     parser.add_argument(
         "--include-secrets", action="store_true", help="also the secrets (JWT key, service passwords); the archive says so"
@@ -58,6 +64,22 @@ def _areas(env: dict[str, str]) -> dict[str, Path]:
 
 
 def run_backup(args: argparse.Namespace) -> int:
+    if args.output is not None:
+        return _backup_once(args, args.output)
+    if args.keep < 1:
+        return _fail("--keep must be at least 1")
+    while True:
+        status = _backup_once(args, args.output_dir / retention.backup_name(dt.datetime.now(dt.UTC)))
+        if status == 0:
+            for name in retention.to_prune(sorted(p.name for p in args.output_dir.iterdir()), args.keep):
+                (args.output_dir / name).unlink(missing_ok=True)
+                print(f"Removed {name} (keeping the newest {args.keep})")
+        if not args.every:
+            return status
+        time.sleep(args.every)  # a failed backup is retried at the next turn (and said on stderr)
+
+
+def _backup_once(args: argparse.Namespace, output: Path) -> int:
     try:
         if args.data_dir:
             env = _stack_env(args.data_dir)
@@ -68,13 +90,14 @@ def run_backup(args: argparse.Namespace) -> int:
             if not env.get("DATABASE_URL"):
                 return _fail("set DATABASE_URL (or give --data-dir of a running local stack)")
             secrets = {k: env[k] for k in ENV_SECRETS if env.get(k)} if args.include_secrets else None
-        manifest = archive.create(args.output, env["DATABASE_URL"], _areas(env), secrets)
-    except BackupError as exc:
+        manifest = archive.create(output, env["DATABASE_URL"], _areas(env), secrets)
+    except (BackupError, OSError) as exc:
         return _fail(f"backup failed: {exc}")
     rows = sum(t["rows"] for t in manifest.tables.values())
     print(
-        f"Wrote {args.output}: {len(manifest.tables)} tables ({rows} rows, one snapshot), "
-        f"{len(manifest.members) - 1} files" + (", secrets INCLUDED" if manifest.secrets_included else ", no secrets")
+        f"Wrote {output}: {len(manifest.tables)} tables ({rows} rows, one snapshot), "
+        f"{len(manifest.members) - 1} files" + (", secrets INCLUDED" if manifest.secrets_included else ", no secrets"),
+        flush=True,
     )
     if manifest.missing_files:
         print(f"  {len(manifest.missing_files)} files were deleted while the backup ran (not needed by the snapshot)")

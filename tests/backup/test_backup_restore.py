@@ -224,3 +224,25 @@ def test_migrate_check_lists_pending_migrations(stack):
     )
     assert fresh.returncode == 1, fresh.stderr
     assert "pending: accounts" in fresh.stdout and fresh.stdout.rstrip().endswith("pending migrations")
+
+
+def test_scheduled_backups_from_the_environment_keep_the_newest(stack, tmp_path):
+    """Production mode (services from the environment, as the compose `backup` service runs it), twice, keeping one."""
+    folder, store = tmp_path / "backups", tmp_path / "store"
+    store.mkdir()
+    (store / "model-1.archive").write_bytes(b"an uploaded archive")
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a backup")
+    env = {**os.environ, "DATABASE_URL": stack.postgres.dsn, "MODEL_STORE_DIR": str(store)}
+    env.pop("TARGET_MODEL_REPOSITORY", None)
+    command = [sys.executable, "-m", "server.cli", "backup", "--output-dir", str(folder), "--keep", "1"]
+    names = []
+    for _ in range(2):
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        names.append(done.stdout.split("Wrote ", 1)[1].split(":", 1)[0])
+    assert names[0] != names[1] and f"Removed {Path(names[0]).name} (keeping the newest 1)" in done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["notes.txt", Path(names[1]).name])
+    manifest = _manifest(Path(names[1]))
+    assert manifest["members"]["files/model_store/model-1.archive"]["bytes"] == len(b"an uploaded archive")
+    assert not manifest["secrets_included"]

@@ -133,3 +133,14 @@ def test_uploaded_archives_are_shared_by_the_app_and_the_workers():
         assert "model_store:/model_store" in SERVICES[name]["volumes"]
         assert {"MODEL_MAX_INSTANCES", "MODEL_MAX_BATCH_SIZE", "MODEL_ALLOW_GPU"} <= set(SERVICES[name]["environment"])
     assert "model_store" in COMPOSE["volumes"]
+
+
+def test_a_backup_service_keeps_the_newest_backups_in_their_own_volume_and_only_reads_the_models():
+    backup = SERVICES["backup"]
+    command = " ".join(backup["command"])
+    assert command.startswith("dynabench backup --output-dir=/backups")
+    assert re.search(r"--keep=\$\{BACKUP_KEEP:-\d+\}", command) and re.search(r"--every=\$\{BACKUP_EVERY_S:-\d+\}", command)
+    assert set(backup["volumes"]) == {"model_store:/model_store:ro", "target_models:/models:ro", "backups:/backups"}
+    assert "backups" in COMPOSE["volumes"] and networks_of("backup") == {"backend"}
+    assert backup["environment"]["MODEL_STORE_DIR"] == "/model_store" and "JWT_SECRET" not in backup["environment"]
+    assert "/backups" in (ROOT / "Dockerfile").read_text().split("chown dynabench:dynabench", 1)[1].splitlines()[0]
