@@ -49,7 +49,9 @@ const CONFIG = {
     ID: "string",
     DateTime: "string",
     UUID: "string",
-    JSON: "unknown", // its shape is the app's to read (api/types.ts narrows the ones it knows)
+    // Every JSON field the schema answers holds an object (fields, config, input, card…), what is inside is the app's
+    // to read; what the app sends (a config typed by an owner) the server checks.
+    JSON: { input: "unknown", output: "Record<string, unknown>" },
     Upload: { input: "null", output: "never" }, // a multipart request's placeholder (api/client.ts requestUpload)
   },
 };

@@ -504,7 +504,7 @@ export type ActOnExamplesMutationVariables = Exact<{
 
 
 export type ActOnExamplesMutation = { actOnExamples:
-    | { __typename: 'ExamplesActedOn', outcomes: Array<{ exampleId: string, done: boolean, code: string | null, message: string, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } | null }> }
+    | { __typename: 'ExamplesActedOn', outcomes: Array<{ exampleId: string, done: boolean, code: string | null, message: string, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } | null }> }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'PermissionError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -579,7 +579,7 @@ export type AnswerFollowUpMutationVariables = Exact<{
 
 
 export type AnswerFollowUpMutation = { answerFollowUp:
-    | { __typename: 'FollowUpAnswered', duplicate: boolean, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
+    | { __typename: 'FollowUpAnswered', duplicate: boolean, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -673,7 +673,7 @@ export type ClaimFooledMutationVariables = Exact<{
 
 
 export type ClaimFooledMutation = { claimFooled:
-    | { __typename: 'FoolingClaimed', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
+    | { __typename: 'FoolingClaimed', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -720,7 +720,7 @@ export type ConversationExampleSubscriptionVariables = Exact<{
 }>;
 
 
-export type ConversationExampleSubscription = { exampleUpdated: { id: string, verdict: Verdict, modelOutput: unknown, fooled: boolean | null, status: string, pendingReason: string } };
+export type ConversationExampleSubscription = { exampleUpdated: { id: string, verdict: Verdict, modelOutput: Record<string, unknown> | null, fooled: boolean | null, status: string, pendingReason: string } };
 
 export type CreateCampaignMutationVariables = Exact<{
   taskCode: string;
@@ -761,7 +761,7 @@ export type CreateExampleMutationVariables = Exact<{
 
 
 export type CreateExampleMutation = { createExample:
-    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null, predictions: Array<{ modelName: string, modelVersion: string, label: string | null, answer: string | null, answerStart: number | null, answerEnd: number | null, confidence: number | null, probabilities: Array<{ label: string, probability: number }> | null }> }
+    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null, predictions: Array<{ modelName: string, modelVersion: string, label: string | null, answer: string | null, answerStart: number | null, answerEnd: number | null, confidence: number | null, probabilities: Array<{ label: string, probability: number }> | null }> }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -858,7 +858,7 @@ export type ExampleNodeQueryVariables = Exact<{
 
 
 export type ExampleNodeQuery = { node:
-    | { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null }
+    | { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null }
     | Record<PropertyKey, never>
    | null };
 
@@ -867,21 +867,21 @@ export type ExampleReviewQueryVariables = Exact<{
 }>;
 
 
-export type ExampleReviewQuery = { exampleReview: { goldAnswer: ValidationLabel | null, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null }, votes: Array<{ username: string, label: ValidationLabel, mode: ValidationMode, note: string, createdAt: string, fields: unknown }>, history: Array<{ action: string, username: string | null, note: string, createdAt: string }> } };
+export type ExampleReviewQuery = { exampleReview: { goldAnswer: ValidationLabel | null, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null }, votes: Array<{ username: string, label: ValidationLabel, mode: ValidationMode, note: string, createdAt: string, fields: Record<string, unknown> }>, history: Array<{ action: string, username: string | null, note: string, createdAt: string }> } };
 
 export type ExampleUpdatedSubscriptionVariables = Exact<{
   exampleId: string;
 }>;
 
 
-export type ExampleUpdatedSubscription = { exampleUpdated: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } };
+export type ExampleUpdatedSubscription = { exampleUpdated: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } };
 
 export type ExamplesToValidateSubscriptionVariables = Exact<{
   roundId: string;
 }>;
 
 
-export type ExamplesToValidateSubscription = { examplesToValidate: { removedIds: Array<string>, reset: boolean, added: Array<{ id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, context: { id: string, fields: unknown } }> } };
+export type ExamplesToValidateSubscription = { examplesToValidate: { removedIds: Array<string>, reset: boolean, added: Array<{ id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, context: { id: string, fields: Record<string, unknown> } }> } };
 
 export type ExplainExampleMutationVariables = Exact<{
   exampleId: string;
@@ -890,7 +890,7 @@ export type ExplainExampleMutationVariables = Exact<{
 
 
 export type ExplainExampleMutation = { explainExample:
-    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
+    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -956,7 +956,7 @@ export type FlagExampleMutationVariables = Exact<{
 
 
 export type FlagExampleMutation = { flagExample:
-    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
+    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -970,7 +970,7 @@ export type FlaggedExamplesQueryVariables = Exact<{
 }>;
 
 
-export type FlaggedExamplesQuery = { flaggedExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } }> } };
+export type FlaggedExamplesQuery = { flaggedExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } }> } };
 
 export type GenerationUsageQueryVariables = Exact<{
   taskCode?: string | null | undefined;
@@ -999,7 +999,7 @@ export type HandOutQueryVariables = Exact<{
 }>;
 
 
-export type HandOutQuery = { nextExamplesToValidate: Array<{ id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string, fields: unknown } }> };
+export type HandOutQuery = { nextExamplesToValidate: Array<{ id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string, fields: Record<string, unknown> } }> };
 
 export type ImportApprovedMutationVariables = Exact<{
   campaignId: string;
@@ -1105,7 +1105,7 @@ export type ModelNodeQueryVariables = Exact<{
 
 
 export type ModelNodeQuery = { node:
-    | { id: string, name: string, card: unknown, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }
+    | { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }
     | Record<PropertyKey, never>
    | null };
 
@@ -1114,7 +1114,7 @@ export type ModelWatchSubscriptionVariables = Exact<{
 }>;
 
 
-export type ModelWatchSubscription = { modelUpdated: { id: string, name: string, card: unknown, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null, scores: Array<{ perf: number, throughput: number | null, memoryGb: number | null, robustness: number | null, fairness: number | null, dataset: { id: string, name: string } }> } };
+export type ModelWatchSubscription = { modelUpdated: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null, scores: Array<{ perf: number, throughput: number | null, memoryGb: number | null, robustness: number | null, fairness: number | null, dataset: { id: string, name: string } }> } };
 
 export type MyAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1131,7 +1131,7 @@ export type MyCampaignWorkQuery = { myCampaignWork: { stage: WorkerStage, quizAt
 export type MyExampleUpdatesSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type MyExampleUpdatesSubscription = { myExampleUpdates: { change: MyExampleChange, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null } };
+export type MyExampleUpdatesSubscription = { myExampleUpdates: { change: MyExampleChange, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null } };
 
 export type MyExamplesQueryVariables = Exact<{
   first: number;
@@ -1139,14 +1139,14 @@ export type MyExamplesQueryVariables = Exact<{
 }>;
 
 
-export type MyExamplesQuery = { myExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, round: { id: string, number: number, task: { code: string, name: string } } } }> } };
+export type MyExamplesQuery = { myExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, round: { id: string, number: number, task: { code: string, name: string } } } }> } };
 
 export type MyModelsQueryVariables = Exact<{
   taskCode?: string | null | undefined;
 }>;
 
 
-export type MyModelsQuery = { myModels: Array<{ id: string, name: string, card: unknown, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }> };
+export type MyModelsQuery = { myModels: Array<{ id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }> };
 
 export type NextContextQueryVariables = Exact<{
   roundId: string;
@@ -1154,7 +1154,7 @@ export type NextContextQueryVariables = Exact<{
 }>;
 
 
-export type NextContextQuery = { nextContext: { id: string, fields: unknown, tag: string | null } };
+export type NextContextQuery = { nextContext: { id: string, fields: Record<string, unknown>, tag: string | null } };
 
 export type NextExamplesToValidateQueryVariables = Exact<{
   roundId: string;
@@ -1162,7 +1162,7 @@ export type NextExamplesToValidateQueryVariables = Exact<{
 }>;
 
 
-export type NextExamplesToValidateQuery = { nextExamplesToValidate: Array<{ id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, context: { id: string, fields: unknown } }> };
+export type NextExamplesToValidateQuery = { nextExamplesToValidate: Array<{ id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null, context: { id: string, fields: Record<string, unknown> } }> };
 
 export type NotificationPreferencesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1209,7 +1209,7 @@ export type PublishModelMutationVariables = Exact<{
 
 
 export type PublishModelMutation = { publishModel:
-    | { __typename: 'ModelChanged', model: { id: string, name: string, card: unknown, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
+    | { __typename: 'ModelChanged', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
     | { __typename: 'InputError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -1333,7 +1333,7 @@ export type RetractExampleMutationVariables = Exact<{
 
 
 export type RetractExampleMutation = { retractExample:
-    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
+    | { __typename: 'ExampleChanged', example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -1383,7 +1383,7 @@ export type RoundAttemptsQueryVariables = Exact<{
 }>;
 
 
-export type RoundAttemptsQuery = { myExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string } } }> } };
+export type RoundAttemptsQuery = { myExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string } } }> } };
 
 export type RoundExamplesQueryVariables = Exact<{
   roundId: string;
@@ -1393,7 +1393,7 @@ export type RoundExamplesQueryVariables = Exact<{
 }>;
 
 
-export type RoundExamplesQuery = { roundExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } }> } };
+export type RoundExamplesQuery = { roundExamples: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null } }> } };
 
 export type RoundOfflineModelQueryVariables = Exact<{
   id: string;
@@ -1496,7 +1496,7 @@ export type SetTaskVisibilityMutationVariables = Exact<{
 
 
 export type SetTaskVisibilityMutation = { setTaskVisibility:
-    | { __typename: 'TaskVisibilityChanged', task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: unknown, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: unknown }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } }
+    | { __typename: 'TaskVisibilityChanged', task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: Record<string, unknown>, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: Record<string, unknown> }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -1617,7 +1617,7 @@ export type SubmitConversationMutationVariables = Exact<{
 
 
 export type SubmitConversationMutation = { submitConversation:
-    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, verdict: Verdict, modelOutput: unknown, fooled: boolean | null, status: string, pendingReason: string } | null }
+    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, verdict: Verdict, modelOutput: Record<string, unknown> | null, fooled: boolean | null, status: string, pendingReason: string } | null }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -1635,7 +1635,7 @@ export type SubmitExamplesMutationVariables = Exact<{
 
 
 export type SubmitExamplesMutation = { submitExamples: Array<
-    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null, predictions: Array<{ modelName: string, modelVersion: string, label: string | null, answer: string | null, answerStart: number | null, answerEnd: number | null, confidence: number | null, probabilities: Array<{ label: string, probability: number }> | null }> }
+    | { __typename: 'ExampleSubmitted', verdict: Verdict, message: string, duplicate: boolean, example: { id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, assistance: { kind: string, edited: boolean } | null } | null, predictions: Array<{ modelName: string, modelVersion: string, label: string | null, answer: string | null, answerStart: number | null, answerEnd: number | null, confidence: number | null, probabilities: Array<{ label: string, probability: number }> | null }> }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -1668,7 +1668,7 @@ export type SuggestExamplesMutationVariables = Exact<{
 
 
 export type SuggestExamplesMutation = { suggestExamples:
-    | { __typename: 'SuggestionsIssued', suggestions: Array<{ id: string, kind: SuggestionKind, source: string, fields: unknown, label: string | null, target: { label: string, confidence: number, flipped: boolean, edits: Array<string> } | null }> }
+    | { __typename: 'SuggestionsIssued', suggestions: Array<{ id: string, kind: SuggestionKind, source: string, fields: Record<string, unknown>, label: string | null, target: { label: string, confidence: number, flipped: boolean, edits: Array<string> } | null }> }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -1713,7 +1713,7 @@ export type TaskDetailQueryVariables = Exact<{
 }>;
 
 
-export type TaskDetailQuery = { task: { id: string, code: string, name: string, description: string, config: unknown, status: TaskStatus, reviewNote: string | null, active: boolean, viewerIsOwner: boolean, hasScoringDataset: boolean, scoringNotice: string | null, currentRound: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null } | null, rounds: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null, startAt: string, totalValidated: number, totalValidatedFooled: number, targetModels: Array<{ name: string, version: string }> } }> } } | null };
+export type TaskDetailQuery = { task: { id: string, code: string, name: string, description: string, config: Record<string, unknown>, status: TaskStatus, reviewNote: string | null, active: boolean, viewerIsOwner: boolean, hasScoringDataset: boolean, scoringNotice: string | null, currentRound: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null } | null, rounds: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null, startAt: string, totalValidated: number, totalValidatedFooled: number, targetModels: Array<{ name: string, version: string }> } }> } } | null };
 
 export type TaskListChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
 
@@ -1732,7 +1732,7 @@ export type TaskSettingsQueryVariables = Exact<{
 }>;
 
 
-export type TaskSettingsQuery = { task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: unknown, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: unknown }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } | null };
+export type TaskSettingsQuery = { task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: Record<string, unknown>, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: Record<string, unknown> }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } | null };
 
 export type TasksQueryVariables = Exact<{
   first: number;
@@ -1740,7 +1740,7 @@ export type TasksQueryVariables = Exact<{
 }>;
 
 
-export type TasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, code: string, name: string, description: string, status: TaskStatus, reviewNote: string | null, config: unknown, instructionsHtml: string, viewerIsOwner: boolean, currentRound: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null } | null } }> } };
+export type TasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, code: string, name: string, description: string, status: TaskStatus, reviewNote: string | null, config: Record<string, unknown>, instructionsHtml: string, viewerIsOwner: boolean, currentRound: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null } | null } }> } };
 
 export type UnreadCountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1780,7 +1780,7 @@ export type UpdateTaskSettingsMutationVariables = Exact<{
 
 
 export type UpdateTaskSettingsMutation = { updateTask:
-    | { __typename: 'TaskUpdated', task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: unknown, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: unknown }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } }
+    | { __typename: 'TaskUpdated', task: { id: string, code: string, name: string, description: string, instructions: string, instructionsHtml: string, status: TaskStatus, reviewNote: string | null, owners: Array<string>, viewerIsOwner: boolean, config: Record<string, unknown>, configVersion: number, configVersions: Array<{ version: number, createdAt: string, config: Record<string, unknown> }>, currentRound: { number: number, configVersion: number, endAt: string | null } | null, rounds: { edges: Array<{ node: { number: number, configVersion: number, endAt: string | null } }> } } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
@@ -1812,7 +1812,7 @@ export type UploadModelMutationVariables = Exact<{
 
 
 export type UploadModelMutation = { uploadModel:
-    | { __typename: 'ModelUploaded', model: { id: string, name: string, card: unknown, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
+    | { __typename: 'ModelUploaded', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
     | { __typename: 'ArchiveRejectedError', code: string, message: string }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'RateLimitedError', code: string, message: string }
@@ -1845,7 +1845,7 @@ export type ValidationQueueSubscriptionVariables = Exact<{
 }>;
 
 
-export type ValidationQueueSubscription = { examplesToValidate: { removedIds: Array<string>, reset: boolean, added: Array<{ id: string, clientId: string, input: unknown, modelOutput: unknown, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string, fields: unknown } }>, waiting: { count: number, capped: boolean } | null } };
+export type ValidationQueueSubscription = { examplesToValidate: { removedIds: Array<string>, reset: boolean, added: Array<{ id: string, clientId: string, input: Record<string, unknown>, modelOutput: Record<string, unknown> | null, modelName: string, modelVersion: string, fooled: boolean | null, verdict: Verdict, status: string, retracted: boolean, flagged: boolean, flagReason: string, explanation: string, pendingReason: string, createdAt: string, claimedFooled: boolean | null, context: { id: string, fields: Record<string, unknown> } }>, waiting: { count: number, capped: boolean } | null } };
 
 export type ValidationWaitingQueryVariables = Exact<{
   roundId: string;
