@@ -1,5 +1,9 @@
 /** The account pages' GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { MyAccountQuery, MyAccountQueryVariables, SetEmailMutation, SetEmailMutationVariables, VerifyEmailMutation, VerifyEmailMutationVariables, RequestPasswordResetMutation, RequestPasswordResetMutationVariables, ResetPasswordMutation, ResetPasswordMutationVariables } from "../api/generated/types";
+import type {
+  MyAccountQuery, MyAccountQueryVariables, SetEmailMutation, SetEmailMutationVariables, VerifyEmailMutation,
+  VerifyEmailMutationVariables, RequestPasswordResetMutation, RequestPasswordResetMutationVariables,
+  ResetPasswordMutation, ResetPasswordMutationVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { ErrorResult } from "../api/types";
 

@@ -1,5 +1,13 @@
 /** The admin pages' GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { AdminUsersQuery, AdminUsersQueryVariables, SetUserRoleMutation, SetUserRoleMutationVariables, SetUserDisabledMutation, SetUserDisabledMutationVariables, ResetUserSessionsMutation, ResetUserSessionsMutationVariables, AdminIssueResetMutation, AdminIssueResetMutationVariables, PendingTasksQuery, PendingTasksQueryVariables, ApproveTaskMutation, ApproveTaskMutationVariables, RejectTaskMutation, RejectTaskMutationVariables, AdminModelsQuery, AdminModelsQueryVariables, TakeDownModelMutation, TakeDownModelMutationVariables, AdminTargetModelsQuery, AdminTargetModelsQueryVariables, ShareTargetModelMutation, ShareTargetModelMutationVariables, AuditLogQuery, AuditLogQueryVariables } from "../api/generated/types";
+import type {
+  AdminUsersQuery, AdminUsersQueryVariables, SetUserRoleMutation, SetUserRoleMutationVariables,
+  SetUserDisabledMutation, SetUserDisabledMutationVariables, ResetUserSessionsMutation,
+  ResetUserSessionsMutationVariables, AdminIssueResetMutation, AdminIssueResetMutationVariables, PendingTasksQuery,
+  PendingTasksQueryVariables, ApproveTaskMutation, ApproveTaskMutationVariables, RejectTaskMutation,
+  RejectTaskMutationVariables, AdminModelsQuery, AdminModelsQueryVariables, TakeDownModelMutation,
+  TakeDownModelMutationVariables, AdminTargetModelsQuery, AdminTargetModelsQueryVariables, ShareTargetModelMutation,
+  ShareTargetModelMutationVariables, AuditLogQuery, AuditLogQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { ErrorResult } from "../api/types";
 

@@ -1,5 +1,7 @@
 /** The annotate page's own documents (checked against schema.graphql by annotate/documents.test.ts). */
-import type { RoundAttemptsQuery, RoundAttemptsQueryVariables, ExplainPredictionQuery, ExplainPredictionQueryVariables } from "../api/generated/types";
+import type {
+  RoundAttemptsQuery, RoundAttemptsQueryVariables, ExplainPredictionQuery, ExplainPredictionQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;

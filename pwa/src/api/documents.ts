@@ -1,5 +1,23 @@
-/** Every GraphQL document the annotation app sends, as typed strings (checked against schema.graphql by a test). */
-import type { SignUpMutation, SignUpMutationVariables, LogInMutation, LogInMutationVariables, MeQuery, MeQueryVariables, TasksQuery, TasksQueryVariables, NextContextQuery, NextContextQueryVariables, CreateExampleMutation, CreateExampleMutationVariables, SubmitExamplesMutation, SubmitExamplesMutationVariables, RetractExampleMutation, RetractExampleMutationVariables, FlagExampleMutation, FlagExampleMutationVariables, ExplainExampleMutation, ExplainExampleMutationVariables, ClaimFooledMutation, ClaimFooledMutationVariables, AnswerFollowUpMutation, AnswerFollowUpMutationVariables, MyExamplesQuery, MyExamplesQueryVariables, ExampleNodeQuery, ExampleNodeQueryVariables, RoundStatsSubscription, RoundStatsSubscriptionVariables, ExampleUpdatedSubscription, ExampleUpdatedSubscriptionVariables, TaskDetailQuery, TaskDetailQueryVariables, ExamplesToValidateSubscription, ExamplesToValidateSubscriptionVariables, NextExamplesToValidateQuery, NextExamplesToValidateQueryVariables, ValidateExampleMutation, ValidateExampleMutationVariables, MyModelsQuery, MyModelsQueryVariables, ModelNodeQuery, ModelNodeQueryVariables, UploadModelMutation, UploadModelMutationVariables, PublishModelMutation, PublishModelMutationVariables, LeaderboardQuery, LeaderboardQueryVariables, SaveLeaderboardConfigMutation, SaveLeaderboardConfigMutationVariables, DatasetsQuery, DatasetsQueryVariables, OwnerTasksQuery, OwnerTasksQueryVariables, CreateTaskMutation, CreateTaskMutationVariables, CreateRoundMutation, CreateRoundMutationVariables, AddContextsMutation, AddContextsMutationVariables, CreateDatasetMutation, CreateDatasetMutationVariables, CloseRoundMutation, CloseRoundMutationVariables, ExportRoundMutation, ExportRoundMutationVariables } from "./generated/types";
+/** Every GraphQL document the annotation app sends, as strings typed by their generated operation types (npm run codegen). */
+import type {
+  SignUpMutation, SignUpMutationVariables, LogInMutation, LogInMutationVariables, MeQuery, MeQueryVariables,
+  TasksQuery, TasksQueryVariables, NextContextQuery, NextContextQueryVariables, CreateExampleMutation,
+  CreateExampleMutationVariables, SubmitExamplesMutation, SubmitExamplesMutationVariables, RetractExampleMutation,
+  RetractExampleMutationVariables, FlagExampleMutation, FlagExampleMutationVariables, ExplainExampleMutation,
+  ExplainExampleMutationVariables, ClaimFooledMutation, ClaimFooledMutationVariables, AnswerFollowUpMutation,
+  AnswerFollowUpMutationVariables, MyExamplesQuery, MyExamplesQueryVariables, ExampleNodeQuery,
+  ExampleNodeQueryVariables, RoundStatsSubscription, RoundStatsSubscriptionVariables, ExampleUpdatedSubscription,
+  ExampleUpdatedSubscriptionVariables, TaskDetailQuery, TaskDetailQueryVariables, ExamplesToValidateSubscription,
+  ExamplesToValidateSubscriptionVariables, NextExamplesToValidateQuery, NextExamplesToValidateQueryVariables,
+  ValidateExampleMutation, ValidateExampleMutationVariables, MyModelsQuery, MyModelsQueryVariables, ModelNodeQuery,
+  ModelNodeQueryVariables, UploadModelMutation, UploadModelMutationVariables, PublishModelMutation,
+  PublishModelMutationVariables, LeaderboardQuery, LeaderboardQueryVariables, SaveLeaderboardConfigMutation,
+  SaveLeaderboardConfigMutationVariables, DatasetsQuery, DatasetsQueryVariables, OwnerTasksQuery,
+  OwnerTasksQueryVariables, CreateTaskMutation, CreateTaskMutationVariables, CreateRoundMutation,
+  CreateRoundMutationVariables, AddContextsMutation, AddContextsMutationVariables, CreateDatasetMutation,
+  CreateDatasetMutationVariables, CloseRoundMutation, CloseRoundMutationVariables, ExportRoundMutation,
+  ExportRoundMutationVariables,
+} from "./generated/types";
 import type { WithContextFields, WithTaskConfig } from "./types";
 
 /** A GraphQL document string that carries its result and variables types. */

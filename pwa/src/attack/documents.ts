@@ -1,5 +1,8 @@
 /** The attack success documents (checked against schema.graphql by attack/documents.test.ts). */
-import type { RoundAttackStatsSubscription, RoundAttackStatsSubscriptionVariables, TaskAttackSuccessQuery, TaskAttackSuccessQueryVariables } from "../api/generated/types";
+import type {
+  RoundAttackStatsSubscription, RoundAttackStatsSubscriptionVariables, TaskAttackSuccessQuery,
+  TaskAttackSuccessQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { RoundSummary } from "../api/types";
 import type { AttackSuccessRow } from "./asr";

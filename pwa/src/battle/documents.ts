@@ -1,5 +1,8 @@
 /** The battle's GraphQL documents (checked against schema.graphql by battle/documents.test.ts). */
-import type { BattleQuery, BattleQueryVariables, StartBattleMutation, StartBattleMutationVariables, VoteBattleMutation, VoteBattleMutationVariables, ContinueBattleMutation, ContinueBattleMutationVariables } from "../api/generated/types";
+import type {
+  BattleQuery, BattleQueryVariables, StartBattleMutation, StartBattleMutationVariables, VoteBattleMutation,
+  VoteBattleMutationVariables, ContinueBattleMutation, ContinueBattleMutationVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { Battle, BattleChoice } from "./battle";
 import type { Conversation } from "../chat/stream";

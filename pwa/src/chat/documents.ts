@@ -1,5 +1,10 @@
 /** The chat's GraphQL documents (checked against schema.graphql by chat/documents.test.ts). */
-import type { ConversationQuery, ConversationQueryVariables, SendMessageMutation, SendMessageMutationVariables, StopReplyMutation, StopReplyMutationVariables, RetryReplyMutation, RetryReplyMutationVariables, ReplyStreamSubscription, ReplyStreamSubscriptionVariables, SubmitConversationMutation, SubmitConversationMutationVariables, ConversationExampleSubscription, ConversationExampleSubscriptionVariables } from "../api/generated/types";
+import type {
+  ConversationQuery, ConversationQueryVariables, SendMessageMutation, SendMessageMutationVariables, StopReplyMutation,
+  StopReplyMutationVariables, RetryReplyMutation, RetryReplyMutationVariables, ReplyStreamSubscription,
+  ReplyStreamSubscriptionVariables, SubmitConversationMutation, SubmitConversationMutationVariables,
+  ConversationExampleSubscription, ConversationExampleSubscriptionVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { Example, Verdict } from "../api/types";
 import type { Conversation, Turn } from "./stream";

@@ -1,5 +1,10 @@
 /** The inbox's GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { InboxQuery, InboxQueryVariables, UnreadCountQuery, UnreadCountQueryVariables, NotificationReceivedSubscription, NotificationReceivedSubscriptionVariables, MarkReadMutation, MarkReadMutationVariables, NotificationPreferencesQuery, NotificationPreferencesQueryVariables, SetNotificationPreferencesMutation, SetNotificationPreferencesMutationVariables } from "../api/generated/types";
+import type {
+  InboxQuery, InboxQueryVariables, UnreadCountQuery, UnreadCountQueryVariables, NotificationReceivedSubscription,
+  NotificationReceivedSubscriptionVariables, MarkReadMutation, MarkReadMutationVariables,
+  NotificationPreferencesQuery, NotificationPreferencesQueryVariables, SetNotificationPreferencesMutation,
+  SetNotificationPreferencesMutationVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;

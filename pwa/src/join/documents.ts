@@ -1,5 +1,9 @@
 /** The join flow's GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { JoinCampaignMutation, JoinCampaignMutationVariables, GiveConsentMutation, GiveConsentMutationVariables, SubmitQuizMutation, SubmitQuizMutationVariables, FinishCampaignMutation, FinishCampaignMutationVariables, MyCampaignWorkQuery, MyCampaignWorkQueryVariables, CampaignByCodeQuery, CampaignByCodeQueryVariables } from "../api/generated/types";
+import type {
+  JoinCampaignMutation, JoinCampaignMutationVariables, GiveConsentMutation, GiveConsentMutationVariables,
+  SubmitQuizMutation, SubmitQuizMutationVariables, FinishCampaignMutation, FinishCampaignMutationVariables,
+  MyCampaignWorkQuery, MyCampaignWorkQueryVariables, CampaignByCodeQuery, CampaignByCodeQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;

@@ -1,5 +1,7 @@
 /** The models pages' own GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { ModelWatchSubscription, ModelWatchSubscriptionVariables, ModelContractQuery, ModelContractQueryVariables } from "../api/generated/types";
+import type {
+  ModelWatchSubscription, ModelWatchSubscriptionVariables, ModelContractQuery, ModelContractQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { Model } from "../api/types";
 

@@ -1,5 +1,7 @@
 /** The suggestions documents (checked against schema.graphql by suggest/documents.test.ts). */
-import type { SuggestExamplesMutation, SuggestExamplesMutationVariables, TaskAssistanceQuery, TaskAssistanceQueryVariables } from "../api/generated/types";
+import type {
+  SuggestExamplesMutation, SuggestExamplesMutationVariables, TaskAssistanceQuery, TaskAssistanceQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { ReadJson } from "../api/types";
 

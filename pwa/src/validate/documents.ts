@@ -1,5 +1,8 @@
 /** The validate page's own documents (checked against schema.graphql by documents.test.ts). */
-import type { ValidationQueueSubscription, ValidationQueueSubscriptionVariables, ValidationWaitingQuery, ValidationWaitingQueryVariables, HandOutQuery, HandOutQueryVariables } from "../api/generated/types";
+import type {
+  ValidationQueueSubscription, ValidationQueueSubscriptionVariables, ValidationWaitingQuery,
+  ValidationWaitingQueryVariables, HandOutQuery, HandOutQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { WithContextFields } from "../api/types";
 

@@ -1,6 +1,11 @@
 /** GraphQL documents of LLM endpoints (admins), their usage (admins; a task's owners) and the endpoints a task's owners
  * may choose as a round's target, checked by documents.test.ts. */
-import type { LlmEndpointsQuery, LlmEndpointsQueryVariables, RegisterLlmEndpointMutation, RegisterLlmEndpointMutationVariables, UpdateLlmEndpointMutation, UpdateLlmEndpointMutationVariables, RemoveLlmEndpointMutation, RemoveLlmEndpointMutationVariables, GenerationUsageQuery, GenerationUsageQueryVariables, LlmEndpointChoicesQuery, LlmEndpointChoicesQueryVariables } from "../../api/generated/types";
+import type {
+  LlmEndpointsQuery, LlmEndpointsQueryVariables, RegisterLlmEndpointMutation, RegisterLlmEndpointMutationVariables,
+  UpdateLlmEndpointMutation, UpdateLlmEndpointMutationVariables, RemoveLlmEndpointMutation,
+  RemoveLlmEndpointMutationVariables, GenerationUsageQuery, GenerationUsageQueryVariables, LlmEndpointChoicesQuery,
+  LlmEndpointChoicesQueryVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 

@@ -1,5 +1,7 @@
 /** The battle leaderboard's GraphQL documents (checked against schema.graphql by board.test.ts). */
-import type { BattleBoardTaskQuery, BattleBoardTaskQueryVariables, BattleBoardQuery, BattleBoardQueryVariables } from "../../api/generated/types";
+import type {
+  BattleBoardTaskQuery, BattleBoardTaskQueryVariables, BattleBoardQuery, BattleBoardQueryVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;

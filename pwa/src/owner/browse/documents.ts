@@ -1,5 +1,8 @@
 /** The owners' browse documents (checked against schema.graphql by documents.test.ts). */
-import type { RoundExamplesQuery, RoundExamplesQueryVariables, FlaggedExamplesQuery, FlaggedExamplesQueryVariables, ExampleReviewQuery, ExampleReviewQueryVariables, ActOnExamplesMutation, ActOnExamplesMutationVariables } from "../../api/generated/types";
+import type {
+  RoundExamplesQuery, RoundExamplesQueryVariables, FlaggedExamplesQuery, FlaggedExamplesQueryVariables,
+  ExampleReviewQuery, ExampleReviewQueryVariables, ActOnExamplesMutation, ActOnExamplesMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult, Example, ValidationLabel, ValidationMode } from "../../api/types";
 import type { Outcome } from "./filters";

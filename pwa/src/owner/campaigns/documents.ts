@@ -1,5 +1,10 @@
 /** The owners' campaign documents (checked against schema.graphql by join/documents.test.ts). */
-import type { CampaignsQuery, CampaignsQueryVariables, CampaignQuery, CampaignQueryVariables, CreateCampaignMutation, CreateCampaignMutationVariables, UpdateCampaignMutation, UpdateCampaignMutationVariables, ImportApprovedMutation, ImportApprovedMutationVariables, ExportPayoutsMutation, ExportPayoutsMutationVariables, TaskQualityQuery, TaskQualityQueryVariables, ReinstateValidatorMutation, ReinstateValidatorMutationVariables } from "../../api/generated/types";
+import type {
+  CampaignsQuery, CampaignsQueryVariables, CampaignQuery, CampaignQueryVariables, CreateCampaignMutation,
+  CreateCampaignMutationVariables, UpdateCampaignMutation, UpdateCampaignMutationVariables, ImportApprovedMutation,
+  ImportApprovedMutationVariables, ExportPayoutsMutation, ExportPayoutsMutationVariables, TaskQualityQuery,
+  TaskQualityQueryVariables, ReinstateValidatorMutation, ReinstateValidatorMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { CampaignError, CampaignStatus, CrowdPlatform } from "../../join/types";
 import type { CampaignSettings } from "./form";

@@ -1,5 +1,8 @@
 /** The task creation page's GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { ServedTargetModelsQuery, ServedTargetModelsQueryVariables, CreateTaskFromFormMutation, CreateTaskFromFormMutationVariables, OpenFirstRoundMutation, OpenFirstRoundMutationVariables } from "../../api/generated/types";
+import type {
+  ServedTargetModelsQuery, ServedTargetModelsQueryVariables, CreateTaskFromFormMutation,
+  CreateTaskFromFormMutationVariables, OpenFirstRoundMutation, OpenFirstRoundMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 

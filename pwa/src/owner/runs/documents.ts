@@ -1,5 +1,8 @@
 /** The adversary runs' documents (checked against schema.graphql by runs/documents.test.ts). */
-import type { RoundRunsQuery, RoundRunsQueryVariables, StartAdversaryRunMutation, StartAdversaryRunMutationVariables, CancelAdversaryRunMutation, CancelAdversaryRunMutationVariables } from "../../api/generated/types";
+import type {
+  RoundRunsQuery, RoundRunsQueryVariables, StartAdversaryRunMutation, StartAdversaryRunMutationVariables,
+  CancelAdversaryRunMutation, CancelAdversaryRunMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;

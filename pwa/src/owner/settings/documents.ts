@@ -1,5 +1,9 @@
 /** The task settings page's GraphQL documents (checked against schema.graphql by documents.test.ts). */
-import type { TaskSettingsQuery, TaskSettingsQueryVariables, UpdateTaskSettingsMutation, UpdateTaskSettingsMutationVariables, AddTaskOwnerMutation, AddTaskOwnerMutationVariables, RemoveTaskOwnerMutation, RemoveTaskOwnerMutationVariables, SetTaskVisibilityMutation, SetTaskVisibilityMutationVariables } from "../../api/generated/types";
+import type {
+  TaskSettingsQuery, TaskSettingsQueryVariables, UpdateTaskSettingsMutation, UpdateTaskSettingsMutationVariables,
+  AddTaskOwnerMutation, AddTaskOwnerMutationVariables, RemoveTaskOwnerMutation, RemoveTaskOwnerMutationVariables,
+  SetTaskVisibilityMutation, SetTaskVisibilityMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 

@@ -1,5 +1,10 @@
 /** The owners' webhook documents (checked against schema.graphql by documents.test.ts). */
-import type { WebhooksQuery, WebhooksQueryVariables, WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables, CreateWebhookMutation, CreateWebhookMutationVariables, UpdateWebhookMutation, UpdateWebhookMutationVariables, DeleteWebhookMutation, DeleteWebhookMutationVariables, RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables } from "../../api/generated/types";
+import type {
+  WebhooksQuery, WebhooksQueryVariables, WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables,
+  CreateWebhookMutation, CreateWebhookMutationVariables, UpdateWebhookMutation, UpdateWebhookMutationVariables,
+  DeleteWebhookMutation, DeleteWebhookMutationVariables, RotateWebhookSecretMutation,
+  RotateWebhookSecretMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
