@@ -5,6 +5,7 @@ import type { PageProps } from "../routes";
 import { MY_ACCOUNT, SET_EMAIL, type AccountEmail } from "./documents";
 import { LanguagePicker } from "../i18n/LanguagePicker";
 import { ACCOUNT_TEXT as T } from "./text";
+import { fieldErrors } from "../api/types";
 
 export function AccountPage(_props: PageProps) {
   const [account, setAccount] = useState<AccountEmail | null>(null);
@@ -29,7 +30,7 @@ export function AccountPage(_props: PageProps) {
     try {
       const { setEmail: result } = await request(SET_EMAIL, { email: address });
       if (result.__typename !== "EmailSet") {
-        setError(result.fields?.[0]?.message ?? result.message);
+        setError(fieldErrors(result)[0]?.message ?? result.message);
         return;
       }
       const stored = result.user.email;

@@ -8,6 +8,7 @@ import type { PageProps } from "../routes";
 import { REQUEST_RESET, RESET_PASSWORD, VERIFY_EMAIL } from "./documents";
 import { linkToken, passwordProblem, PASSWORD_MIN } from "./recovery";
 import { ACCOUNT_TEXT as T } from "./text";
+import { fieldErrors } from "../api/types";
 
 function Messages({ note, error }: { note: string; error: string }) {
   return (
@@ -32,7 +33,7 @@ export function ForgotPasswordPage(_props: PageProps) {
     try {
       const { requestPasswordReset: result } = await request(REQUEST_RESET, { who: who.trim() });
       if (result.__typename === "PasswordResetRequested") setNote(result.message);
-      else setError(result.fields?.[0]?.message ?? result.message);
+      else setError(fieldErrors(result)[0]?.message ?? result.message);
     } catch (e) {
       setError(describeError(e));
     } finally {
@@ -81,7 +82,7 @@ export function ResetPasswordPage({ query }: PageProps) {
         setNote(T.resetDone(result.username));
         setPassword("");
         setRepeated("");
-      } else setError(result.fields?.[0]?.message ?? result.message);
+      } else setError(fieldErrors(result)[0]?.message ?? result.message);
     } catch (e) {
       setError(describeError(e));
     } finally {

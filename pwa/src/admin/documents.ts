@@ -1,4 +1,13 @@
 /** The admin pages' GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  AdminUsersQuery, AdminUsersQueryVariables, SetUserRoleMutation, SetUserRoleMutationVariables,
+  SetUserDisabledMutation, SetUserDisabledMutationVariables, ResetUserSessionsMutation,
+  ResetUserSessionsMutationVariables, AdminIssueResetMutation, AdminIssueResetMutationVariables, PendingTasksQuery,
+  PendingTasksQueryVariables, ApproveTaskMutation, ApproveTaskMutationVariables, RejectTaskMutation,
+  RejectTaskMutationVariables, AdminModelsQuery, AdminModelsQueryVariables, TakeDownModelMutation,
+  TakeDownModelMutationVariables, AdminTargetModelsQuery, AdminTargetModelsQueryVariables, ShareTargetModelMutation,
+  ShareTargetModelMutationVariables, AuditLogQuery, AuditLogQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { ErrorResult } from "../api/types";
 
@@ -47,39 +56,31 @@ export interface AdminUser {
 
 const USER_FIELDS = "id username email emailVerified role disabled disabledReason createdAt lastSeenAt";
 
-export const ADMIN_USERS = doc<
-  { adminUsers: Connection<AdminUser> },
-  { search: string | null; role: UserRole | null; disabled: boolean | null; after: string | null }
->(
+export const ADMIN_USERS = doc<AdminUsersQuery, AdminUsersQueryVariables>(
   `query AdminUsers($search: String, $role: UserRole, $disabled: Boolean, $after: String) {
     adminUsers(search: $search, role: $role, disabled: $disabled, first: 20, after: $after) {
       edges { node { ${USER_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
 );
 
-type UserResult<T extends string> = { __typename: T; user: AdminUser } | ErrorResult;
-
-export const SET_USER_ROLE = doc<{ setUserRole: UserResult<"UserRoleSet"> }, { userId: string; role: UserRole }>(
+export const SET_USER_ROLE = doc<SetUserRoleMutation, SetUserRoleMutationVariables>(
   `mutation SetUserRole($userId: ID!, $role: UserRole!) { setUserRole(userId: $userId, role: $role) { ${ERROR_FIELDS}
     ... on UserRoleSet { user { ${USER_FIELDS} } } } }`,
 );
 
-export const SET_USER_DISABLED = doc<
-  { setUserDisabled: UserResult<"UserDisabledSet"> },
-  { userId: string; disabled: boolean; reason: string }
->(
+export const SET_USER_DISABLED = doc<SetUserDisabledMutation, SetUserDisabledMutationVariables>(
   `mutation SetUserDisabled($userId: ID!, $disabled: Boolean!, $reason: String!) {
     setUserDisabled(userId: $userId, disabled: $disabled, reason: $reason) { ${ERROR_FIELDS}
     ... on UserDisabledSet { user { ${USER_FIELDS} } } } }`,
 );
 
-export const RESET_USER_SESSIONS = doc<{ resetUserSessions: UserResult<"UserSessionsReset"> }, { userId: string }>(
+export const RESET_USER_SESSIONS = doc<ResetUserSessionsMutation, ResetUserSessionsMutationVariables>(
   `mutation ResetUserSessions($userId: ID!) { resetUserSessions(userId: $userId) { ${ERROR_FIELDS}
     ... on UserSessionsReset { user { ${USER_FIELDS} } } } }`,
 );
 
 export type IssueResetResult = { __typename: "PasswordResetIssued"; link: string; expiresAt: string } | ErrorResult;
 
-export const ISSUE_RESET = doc<{ adminIssuePasswordReset: IssueResetResult }, { username: string }>(
+export const ISSUE_RESET = doc<AdminIssueResetMutation, AdminIssueResetMutationVariables>(
   `mutation AdminIssueReset($username: String!) { adminIssuePasswordReset(input: {username: $username}) { ${ERROR_FIELDS}
     ... on PasswordResetIssued { link expiresAt } } }`,
 );
@@ -92,15 +93,15 @@ export interface PendingTask {
   createdAt: string;
 }
 
-export const PENDING_TASKS = doc<{ pendingTasks: PendingTask[] }>(
+export const PENDING_TASKS = doc<PendingTasksQuery, PendingTasksQueryVariables>(
   `query PendingTasks { pendingTasks { code name description owners createdAt } }`,
 );
 
-export const APPROVE_TASK = doc<{ approveTask: { __typename: "TaskApproved" } | ErrorResult }, { code: string; note: string }>(
+export const APPROVE_TASK = doc<ApproveTaskMutation, ApproveTaskMutationVariables>(
   `mutation ApproveTask($code: String!, $note: String!) { approveTask(taskCode: $code, note: $note) { ${ERROR_FIELDS} } }`,
 );
 
-export const REJECT_TASK = doc<{ rejectTask: { __typename: "TaskRejected" } | ErrorResult }, { code: string; note: string }>(
+export const REJECT_TASK = doc<RejectTaskMutation, RejectTaskMutationVariables>(
   `mutation RejectTask($code: String!, $note: String!) { rejectTask(taskCode: $code, note: $note) { ${ERROR_FIELDS} } }`,
 );
 
@@ -118,15 +119,12 @@ export interface AdminModel {
 
 const MODEL_FIELDS = "id name taskCode owner status published takenDown takenDownReason createdAt";
 
-export const ADMIN_MODELS = doc<{ adminModels: Connection<AdminModel> }, { taskCode: string | null; after: string | null }>(
+export const ADMIN_MODELS = doc<AdminModelsQuery, AdminModelsQueryVariables>(
   `query AdminModels($taskCode: String, $after: String) { adminModels(taskCode: $taskCode, first: 20, after: $after) {
     edges { node { ${MODEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
 );
 
-export const TAKE_DOWN_MODEL = doc<
-  { takeDownModel: { __typename: "ModelTakenDown"; model: { takenDownReason: string | null } } | ErrorResult },
-  { modelId: string; reason: string }
->(
+export const TAKE_DOWN_MODEL = doc<TakeDownModelMutation, TakeDownModelMutationVariables>(
   `mutation TakeDownModel($modelId: ID!, $reason: String!) { takeDownModel(modelId: $modelId, reason: $reason) {
     ${ERROR_FIELDS} ... on ModelTakenDown { model { takenDownReason } } } }`,
 );
@@ -141,14 +139,11 @@ export interface AdminTargetModel {
   shared: boolean;
 }
 
-export const ADMIN_TARGET_MODELS = doc<{ servedTargetModels: { targets: AdminTargetModel[] } }>(
+export const ADMIN_TARGET_MODELS = doc<AdminTargetModelsQuery, AdminTargetModelsQueryVariables>(
   `query AdminTargetModels { servedTargetModels { targets { name versions ready kind builtinTask shared } } }`,
 );
 
-export const SHARE_TARGET_MODEL = doc<
-  { shareTargetModel: { __typename: "TargetModelShared"; name: string; shared: boolean } | ErrorResult },
-  { name: string; shared: boolean }
->(
+export const SHARE_TARGET_MODEL = doc<ShareTargetModelMutation, ShareTargetModelMutationVariables>(
   `mutation ShareTargetModel($name: String!, $shared: Boolean!) { shareTargetModel(name: $name, shared: $shared) {
     ${ERROR_FIELDS} ... on TargetModelShared { name shared } } }`,
 );
@@ -163,10 +158,7 @@ export interface AuditEntry {
   createdAt: string;
 }
 
-export const AUDIT_LOG = doc<
-  { auditLog: Connection<AuditEntry> },
-  { action: AuditAction | null; actor: string | null; after: string | null }
->(
+export const AUDIT_LOG = doc<AuditLogQuery, AuditLogQueryVariables>(
   `query AuditLog($action: AuditAction, $actor: String, $after: String) {
     auditLog(action: $action, actor: $actor, first: 20, after: $after) {
       edges { node { id actor action targetType targetLabel reason createdAt } } pageInfo { hasNextPage endCursor } } }`,

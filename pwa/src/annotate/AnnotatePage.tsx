@@ -5,7 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../api/client";
 import { CREATE_EXAMPLE, NEXT_CONTEXT } from "../api/documents";
-import type { CreateExampleInput, FieldError, Task } from "../api/types";
+import { fieldErrors, type CreateExampleInput, type FieldError, type Task } from "../api/types";
 import { currentToken, session } from "../auth/session";
 import { newClientId } from "../lib/uuid";
 import { online, reconnected } from "../lib/network";
@@ -291,7 +291,7 @@ function Annotate({ task }: { task: Task }) {
         remember(d, `sandbox-${newClientId()}`, input.fields, { kind: "verdict", view }, true);
         focusVerdict();
       } else {
-        setErrors(result.fields ?? []);
+        setErrors(fieldErrors(result));
         setShown({ kind: "error", message: result.message });
       }
     } catch (error) {

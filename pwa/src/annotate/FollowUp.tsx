@@ -11,6 +11,7 @@ import { fieldsAfterVerdict, type FieldSpec } from "../forms/specs";
 import { FORM_TEXT } from "../forms/text";
 import { apiValues, errorsFromServer, firstInvalid, validateValues, type FormErrors, type FormValues } from "../forms/values";
 import { newClientId } from "../lib/uuid";
+import { fieldErrors } from "../api/types";
 
 const PREFIX = "followup-";
 
@@ -52,7 +53,7 @@ export function FollowUp({ exampleId, fooled, fields, contexts, contextTitles, o
         setSent(true);
         setStatus(FORM_TEXT.followUpSent);
       } else {
-        const byField = errorsFromServer(shown, result.fields ?? []);
+        const byField = errorsFromServer(shown, fieldErrors(result));
         setErrors(byField);
         setStatus(result.message);
         const invalid = firstInvalid(shown, byField);

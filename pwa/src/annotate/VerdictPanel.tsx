@@ -8,7 +8,7 @@ import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { request } from "../api/client";
 import { EXAMPLE_NODE, EXAMPLE_UPDATED } from "../api/documents";
-import type { Example } from "../api/types";
+import { isNodeWith, type Example } from "../api/types";
 import { subscribe } from "../api/ws";
 import { reconnected } from "../lib/network";
 import { formatPercent } from "../i18n/format";
@@ -159,7 +159,7 @@ function usePendingFollow(view: VerdictView | null, onChange: (view: VerdictView
       if (example && example.verdict !== "PENDING") latest.current(viewOfExample(example));
     };
     const reread = () => {
-      request(EXAMPLE_NODE, { id: exampleId }).then((data) => accept(data.node), () => {});
+      request(EXAMPLE_NODE, { id: exampleId }).then((data) => accept(isNodeWith(data.node, "verdict") ? data.node : null), () => {});
     };
     const stop = subscribe(EXAMPLE_UPDATED, { exampleId }, (data) => accept(data.exampleUpdated));
     const off = reconnected.on(reread);

@@ -19,6 +19,7 @@ const example = (id: string, contextId: string, over: Partial<Example> = {}): Ex
   explanation: "",
   pendingReason: "",
   createdAt: "2026-01-01T00:00:00Z",
+  claimedFooled: null,
   context: { id: contextId, fields: {} },
   ...over,
 });

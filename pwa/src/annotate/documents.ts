@@ -1,7 +1,8 @@
 /** The annotate page's own documents (checked against schema.graphql by annotate/documents.test.ts). */
+import type {
+  RoundAttemptsQuery, RoundAttemptsQueryVariables, ExplainPredictionQuery, ExplainPredictionQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { Connection, Example, ModelPrediction } from "../api/types";
-import type { TokenAttribution } from "./explain";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -9,21 +10,14 @@ const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion foo
   flagReason explanation pendingReason createdAt claimedFooled context { id }`;
 
 /** The writer's examples of one round (newest first): the attempts on the shown context are picked from them. */
-export const ROUND_ATTEMPTS = doc<{ myExamples: Connection<Example> }, { roundId: string; first: number }>(
+export const ROUND_ATTEMPTS = doc<RoundAttemptsQuery, RoundAttemptsQueryVariables>(
   `query RoundAttempts($roundId: ID!, $first: Int!) { myExamples(roundId: $roundId, first: $first) {
     pageInfo { hasNextPage endCursor } edges { cursor node { ${EXAMPLE_FIELDS} } } } }`,
 );
 
-export interface PredictionExplanation {
-  prediction: ModelPrediction;
-  tokens: TokenAttribution[];
-  modelCalls: number;
-}
+export type PredictionExplanation = ExplainPredictionQuery["explainPrediction"];
 
-export const EXPLAIN_PREDICTION = doc<
-  { explainPrediction: PredictionExplanation },
-  { roundId: string; fields: Record<string, unknown>; contextId: string | null }
->(
+export const EXPLAIN_PREDICTION = doc<ExplainPredictionQuery, ExplainPredictionQueryVariables>(
   `query ExplainPrediction($roundId: ID!, $fields: JSON!, $contextId: ID) {
     explainPrediction(roundId: $roundId, fields: $fields, contextId: $contextId) {
       prediction { modelName label answer confidence probabilities { label probability } }

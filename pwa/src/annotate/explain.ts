@@ -2,15 +2,11 @@
  * "Which words mattered": the per-word attributions of explainPrediction laid over the example's text. The server
  * counts offsets in code points (Python); the text is split by code points here too. Pure functions.
  */
+import type { ExplainPredictionQuery } from "../api/generated/types";
 import { formatPercent } from "../i18n/format";
 
-export interface TokenAttribution {
-  field: string;
-  text: string;
-  start: number;
-  end: number;
-  attribution: number; // how much the model's support for its answer falls without this piece
-}
+/** A piece of the text and how much the model's support for its answer falls without it. */
+export type TokenAttribution = ExplainPredictionQuery["explainPrediction"]["tokens"][number];
 
 export interface Segment {
   text: string;

@@ -1,44 +1,58 @@
-/** TypeScript shapes of the parts of schema.graphql the annotation app reads and writes. */
+/**
+ * Names for the API shapes the annotation app passes around. Each is read from the generated type of an operation
+ * that fetches it (./generated/types.ts, `npm run codegen`), so a field renamed or retyped in schema.graphql fails
+ * the type check wherever it is read. Only the insides of JSON fields (a task's config) are written here.
+ */
+import type * as G from "./generated/types";
 
-/** AWAITING_CLAIM: fooling ask_user, the author says whether the model got it wrong (claimFooled). */
-export type Verdict = "FOOLED" | "NOT_FOOLED" | "PENDING" | "AWAITING_CLAIM";
+export type {
+  AnswerFollowUpInput, ClaimFooledInput, DatasetWeightInput, ExportFormat, Metric, MetricWeightInput,
+  TaskStatus, ValidationLabel, ValidationMode, Verdict,
+} from "./generated/types";
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** The schema's JSON fields, as generated: objects whose insides the schema does not describe. */
+type JsonObject = Record<string, unknown>;
 
-/** Any member of a mutation's result union that implements `Error`. */
+/**
+ * `T` with every JSON field named `Field`, at any depth, read as `Shape`: what the app knows of the insides (a task's
+ * config, a context's fields). Fields of that name that are not JSON (InputError's `fields`) keep their own type.
+ */
+export type ReadJson<T, Field extends string, Shape> = T extends readonly (infer Item)[]
+  ? ReadJson<Item, Field, Shape>[]
+  : T extends object
+    ? { [K in keyof T]: K extends Field ? (JsonObject extends T[K] ? Exclude<T[K], JsonObject> | Shape : ReadJson<T[K], Field, Shape>) : ReadJson<T[K], Field, Shape> }
+    : T;
+
+/** An `Extract` by `__typename`: one member of a result union. */
+type Member<Union, Name extends string> = Extract<Union, { __typename: Name }>;
+
+type InputError = Member<G.SignUpMutation["signUp"], "InputError">;
+export type FieldError = InputError["fields"][number];
+
+/** Any refusal in a mutation's result union (every generated error member is one; only InputError has `fields`). */
 export interface ErrorResult {
-  __typename:
-    | "InputError"
-    | "NotFoundError"
-    | "ConflictError"
-    | "ModelUnavailableError"
-    | "RoundClosedError"
-    | "DuplicateExampleError"
-    | "AuthenticationError"
-    | "PermissionError"
-    | "ArchiveRejectedError"
-    | "RateLimitedError";
+  __typename: string;
   code: string;
   message: string;
   fields?: FieldError[];
 }
 
-export interface User {
-  id: string;
-  username: string;
-  isAdmin: boolean;
+/** A refusal's messages per input field (empty unless it is an InputError). */
+export const fieldErrors = (refusal: ErrorResult): FieldError[] => refusal.fields ?? [];
+
+/** Any mutation result: a success type or an error type. */
+export type Result<T extends { __typename: string }> = T | ErrorResult;
+
+export interface Connection<T> {
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  edges: { cursor: string; node: T }[];
 }
 
-export interface AuthPayload {
-  __typename: "AuthPayload";
-  token: string;
-  user: User;
-}
+export type User = NonNullable<G.MeQuery["me"]>;
+export type AuthResult = G.SignUpMutation["signUp"] | G.LogInMutation["logIn"];
+export type AuthPayload = Member<AuthResult, "AuthPayload">;
 
-export type AuthResult = AuthPayload | ErrorResult;
+// ---- Task configs (JSON: docs/task-config.md; the server validates them on save) -------------------------------
 
 export interface FieldSpec {
   name: string;
@@ -60,287 +74,76 @@ export interface TaskConfig {
   [other: string]: unknown;
 }
 
-export interface RoundSummary {
-  id: string;
-  number: number;
-  mer: number | null;
-  vmer: number | null;
-  totalCollected: number;
-  totalFooled: number;
-  endAt?: string | null;
-}
+/** A task's `config` read as a TaskConfig (documents.ts types every task document so). */
+export type WithTaskConfig<T> = ReadJson<T, "config", TaskConfig>;
+/** A context's `fields`: its texts by context field name. */
+export type WithContextFields<T> = ReadJson<T, "fields", Record<string, string>>;
 
-export type TaskStatus = "PROPOSED" | "REJECTED" | "PUBLIC" | "HIDDEN" | "ARCHIVED";
+/** An example as the app sends it: its `fields` (JSON) are the input fields' values (forms/values.ts `apiValues`). */
+export type CreateExampleInput = G.CreateExampleInput & { fields: Record<string, unknown> };
 
-export interface Task {
-  id: string;
-  code: string;
-  name: string;
-  description: string;
-  config: TaskConfig;
-  /** PUBLIC for everyone; the others reach only owners and admins, except ARCHIVED (listed, read-only). */
-  status?: TaskStatus;
-  /** An admin's note on approving or rejecting a proposal (owners only). */
-  reviewNote?: string | null;
-  /** The task's markdown instructions as HTML the server sanitized (empty when there are none). */
-  instructionsHtml?: string;
-  /** The viewer owns it (the shell gives owners an "Own tasks" tab); absent in lists cached before it existed. */
-  viewerIsOwner?: boolean;
-  currentRound: RoundSummary | null;
-}
+// ---- Tasks, rounds and examples --------------------------------------------------------------------------------
 
-export interface Context {
-  id: string;
-  fields: Record<string, string>;
-  tag: string | null;
-}
+export type RoundSummary = G.RoundStatsSubscription["roundStats"];
+/** A task in the list (cached in IndexedDB: lists cached before a field existed lack it). */
+export type Task = WithTaskConfig<G.TasksQuery["tasks"]["edges"][number]["node"]>;
+/** A task with what the viewer may do on it. */
+export type TaskDetail = WithTaskConfig<NonNullable<G.TaskDetailQuery["task"]>>;
+/** One round of a task, with its numbers (owner chart, round picker). */
+export type RoundDetail = TaskDetail["rounds"]["edges"][number]["node"];
 
-export interface LabelProbability {
-  label: string;
-  probability: number;
-}
+export type Context = WithContextFields<G.NextContextQuery["nextContext"]>;
 
-export interface ModelPrediction {
-  modelName: string;
-  modelVersion: string;
-  label: string | null;
-  probabilities: LabelProbability[] | null;
-  answer: string | null;
-  answerStart: number | null;
-  answerEnd: number | null;
-  confidence: number | null;
-}
+type SubmittedExample = NonNullable<Member<G.CreateExampleMutation["createExample"], "ExampleSubmitted">>;
+export type ModelPrediction = SubmittedExample["predictions"][number];
+export type LabelProbability = NonNullable<ModelPrediction["probabilities"]>[number];
 
-export interface Example {
-  id: string;
-  clientId: string;
-  input: Record<string, unknown>;
-  modelOutput: Record<string, unknown> | null;
-  modelName: string;
-  modelVersion: string;
-  fooled: boolean | null;
-  verdict: Verdict;
-  status: string;
-  retracted: boolean;
-  flagged: boolean;
-  flagReason: string;
-  explanation: string;
-  pendingReason: string;
-  createdAt: string;
-  /** fooling ask_user: the author's claim that the model got it wrong; null before it and on other tasks. */
-  claimedFooled?: boolean | null;
-  /** Written from a suggestion (suggestExamples): its kind and whether the author edited it; null otherwise. */
-  assistance?: { kind: string; edited: boolean } | null;
-  round?: { id: string; number: number; task: { code: string; name: string } };
-  context?: { id: string; fields: Record<string, string> };
-}
+type FullExample = G.ExampleUpdatedSubscription["exampleUpdated"];
+type QueueContext = WithContextFields<G.NextExamplesToValidateQuery["nextExamplesToValidate"][number]["context"]>;
+/** An example as the documents read it; some lists leave out `assistance`, or add its round or its context. */
+export type Example = Omit<FullExample, "assistance"> & {
+  assistance?: FullExample["assistance"];
+  round?: G.MyExamplesQuery["myExamples"]["edges"][number]["node"]["round"]; // My examples
+  context?: Pick<QueueContext, "id"> & Partial<QueueContext>; // the validation queue (with its fields), attempts (id)
+};
 
-export interface ExampleSubmitted {
-  __typename: "ExampleSubmitted";
-  verdict: Verdict;
-  message: string;
-  duplicate: boolean;
-  example: Example | null;
-  predictions: ModelPrediction[];
-}
-
-export type CreateExampleResult = ExampleSubmitted | ErrorResult;
-
-export interface ExampleChanged {
-  __typename: "ExampleChanged";
-  example: Example;
-}
-
-export type ExampleChangeResult = ExampleChanged | ErrorResult;
-
-/** ClaimFooledInput, as JSON: the author's answer to "Did the model get it wrong?" (clientId: a UUID). */
-export interface ClaimFooledInput {
-  exampleId: string;
-  modelWasWrong: boolean;
-  clientId: string;
-}
-
-export interface FoolingClaimed {
-  __typename: "FoolingClaimed";
-  verdict: Verdict;
-  message: string;
-  duplicate: boolean;
-  example: Example;
-}
-
-export type ClaimFooledResult = FoolingClaimed | ErrorResult;
-
-/** The follow-up after the verdict: the task's fooled / not_fooled fields of an example (clientId: a UUID). */
-export interface AnswerFollowUpInput {
-  exampleId: string;
-  clientId: string;
-  fields: Record<string, unknown>;
-}
-
-export interface FollowUpAnswered {
-  __typename: "FollowUpAnswered";
-  duplicate: boolean;
-  example: Example; // its `input` now holds the answers
-}
-
-export type AnswerFollowUpResult = FollowUpAnswered | ErrorResult;
-
-/** CreateExampleInput, as JSON. */
-export interface CreateExampleInput {
-  roundId: string;
-  contextId: string;
-  /** The always-shown input fields' values (see pwa/src/forms/values.ts `apiValues`). */
-  fields: Record<string, unknown>;
-  clientId?: string | null;
-  label?: string | null;
-  answer?: string | null;
-  answerStart?: number | null;
-  explanation?: string;
-  timeSpentMs?: number | null;
-  sandbox?: boolean;
-  /** Written from this suggestion (pwa/src/suggest): the example records it. */
-  suggestionId?: string | null;
-}
-
-export interface Connection<T> {
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-  edges: { cursor: string; node: T }[];
-}
+export type CreateExampleResult = G.CreateExampleMutation["createExample"];
+export type ExampleSubmitted = Member<CreateExampleResult, "ExampleSubmitted">;
+export type ExampleChangeResult = G.RetractExampleMutation["retractExample"];
+export type ExampleChanged = Member<ExampleChangeResult, "ExampleChanged">;
+export type ClaimFooledResult = G.ClaimFooledMutation["claimFooled"];
+export type FoolingClaimed = Member<ClaimFooledResult, "FoolingClaimed">;
+/** The follow-up after the verdict: the task's fooled / not_fooled fields of an example (its `input` holds them). */
+export type AnswerFollowUpResult = G.AnswerFollowUpMutation["answerFollowUp"];
+export type FollowUpAnswered = Member<AnswerFollowUpResult, "FollowUpAnswered">;
 
 // ---- Validation -------------------------------------------------------------------------------
 
-export type ValidationLabel = "CORRECT" | "INCORRECT" | "FLAGGED";
-export type ValidationMode = "USER" | "OWNER";
-
 /** An example in a validator's queue, with the context it was written against. */
-export interface QueueExample extends Example {
-  context: { id: string; fields: Record<string, string> };
-}
-
-export interface ValidationQueueUpdate {
-  added: QueueExample[];
-  removedIds: string[];
-  reset: boolean;
-}
-
-export interface ExampleValidated {
-  __typename: "ExampleValidated";
-  validation: { label: ValidationLabel; mode: ValidationMode; note: string };
-  example: { id: string; status: string };
-}
-
-export type ValidateExampleResult = ExampleValidated | ErrorResult;
-
-/** One round of a task, with its numbers (owner chart, round picker). */
-export interface RoundDetail extends RoundSummary {
-  startAt: string;
-  totalValidated: number;
-  totalValidatedFooled: number;
-  /** What the round's examples are judged by (an LLM endpoint as `endpoint:<name>`); absent in details cached before. */
-  targetModels?: { name: string; version: string }[];
-}
-
-export type ExportFormat = "JSONL" | "HF_DATASET";
+export type QueueExample = Example & { context: QueueContext };
+/** The live queue's changes (the validate page's own document also reads `waiting`). */
+export type ValidationQueueUpdate = Omit<G.ExamplesToValidateSubscription["examplesToValidate"], "added"> & { added: QueueExample[] };
+export type ValidateExampleResult = G.ValidateExampleMutation["validateExample"];
+export type ExampleValidated = Member<ValidateExampleResult, "ExampleValidated">;
 
 /** `exportRound`'s answer: GET `url` (same origin) before `expiresAt`. */
-export interface RoundExport {
-  __typename: "RoundExport";
-  url: string;
-  format: ExportFormat;
-  expiresAt: string;
-}
-
-/** A task with what the viewer may do on it. */
-export interface TaskDetail extends Task {
-  viewerIsOwner: boolean;
-  active: boolean;
-  /** Without a scoring dataset, submissions are "Not ranked" (optional: details cached before it existed lack it). */
-  hasScoringDataset?: boolean;
-  /** To the task's owners while it has no scoring dataset; null otherwise. */
-  scoringNotice?: string | null;
-  rounds: Connection<RoundDetail>;
-}
+export type RoundExport = Member<G.ExportRoundMutation["exportRound"], "RoundExport">;
 
 // ---- Models and the leaderboard ---------------------------------------------------------------
 
-export type Metric = "PERF" | "THROUGHPUT" | "MEMORY" | "ROBUSTNESS" | "FAIRNESS";
-
-export interface StatusEntry {
-  at: string;
-  status: string;
-  message: string;
-}
-
-export interface Model {
-  id: string;
-  name: string;
-  card: Record<string, unknown>;
-  status: string;
-  published: boolean;
-  anonymous: boolean;
-  createdAt: string;
-  statusLog: StatusEntry[] | null;
-  owner: { username: string } | null;
-  /** Null when the viewer may not see the task (e.g. it was hidden from them after the upload). */
-  task: { code: string; name: string } | null;
-  /** Numbers of the open rounds this submission judges ("in the loop for round N"). */
-  inTheLoop: number[];
-}
-
-export interface Dataset {
-  id: string;
-  name: string;
-  access: "SCORING" | "STANDARD" | "HIDDEN";
-  weight: number;
-  exampleCount: number;
-}
-
-export interface MetricValues {
-  perf: number | null;
-  throughput: number | null;
-  memory: number | null;
-  robustness: number | null;
-  fairness: number | null;
-}
-
-export interface LeaderboardRow {
-  rank: number;
-  dynascore: number;
-  model: { id: string; name: string; owner: { username: string } | null; inTheLoop: number[] };
-  metrics: MetricValues;
-  /** Each metric's part of the Dynascore (they sum to it); `share` = points / dynascore, null when not readable. */
-  contributions: { metric: Metric; points: number; share: number | null }[];
-}
-
-export interface DatasetOverlap {
-  datasetId: string;
-  datasetName: string;
-  rowsOverlappingTrainingData: number | null;
-  rowsDuplicatingCollected: number | null;
-}
+export type Model = G.MyModelsQuery["myModels"][number];
+export type StatusEntry = NonNullable<Model["statusLog"]>[number];
+export type Dataset = G.DatasetsQuery["datasets"][number];
 
 /** The leaderboard as a Relay connection (one page of ranked models). */
-export interface LeaderboardConnection {
-  datasetOverlap?: DatasetOverlap[];
-  edges: { node: LeaderboardRow }[];
-  totalCount: number;
-  /** False: resolved Dynascores (measurement resolution, terms from the worst model); true: Dynaboard's exact numbers. */
-  exactDynaboard: boolean;
-  metricWeights: { metric: Metric; weight: number }[];
-  /** Metrics whose weight can change scores now (PERF always; others need two models that differ). */
-  metricsInEffect?: Metric[];
-  datasetWeights: { dataset: { id: string; name: string }; weight: number }[];
-}
+export type LeaderboardConnection = G.LeaderboardQuery["leaderboard"];
+export type LeaderboardRow = LeaderboardConnection["edges"][number]["node"];
+export type MetricValues = LeaderboardRow["metrics"];
+export type DatasetOverlap = LeaderboardConnection["datasetOverlap"][number];
 
-export interface MetricWeightInput {
-  metric: Metric;
-  weight: number;
-}
-
-export interface DatasetWeightInput {
-  datasetId: string;
-  weight: number;
-}
-
-/** Any mutation result: a success type or an error type. */
-export type Result<T extends { __typename: string }> = T | ErrorResult;
+/**
+ * A `node(id:)` answer read through one inline fragment is that fragment's fields, or an empty object when the id
+ * names another type: `key` (a field the fragment selects) tells them apart.
+ */
+export const isNodeWith = <T extends object>(node: T | Record<PropertyKey, never> | null, key: keyof T): node is T =>
+  node !== null && key in node;

@@ -1,4 +1,8 @@
 /** The attack success documents (checked against schema.graphql by attack/documents.test.ts). */
+import type {
+  RoundAttackStatsSubscription, RoundAttackStatsSubscriptionVariables, TaskAttackSuccessQuery,
+  TaskAttackSuccessQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { RoundSummary } from "../api/types";
 import type { AttackSuccessRow } from "./asr";
@@ -12,7 +16,7 @@ export interface RoundAttackStats extends RoundSummary {
 }
 
 /** A round's counters with its attack success, live (the first event is the current numbers). */
-export const ROUND_ATTACK_STATS = doc<{ roundStats: RoundAttackStats }, { roundId: string }>(
+export const ROUND_ATTACK_STATS = doc<RoundAttackStatsSubscription, RoundAttackStatsSubscriptionVariables>(
   `subscription RoundAttackStats($roundId: ID!) { roundStats(roundId: $roundId) {
     id number mer vmer totalCollected totalFooled endAt attackSuccess { ${ROW_FIELDS} } } }`,
 );
@@ -24,10 +28,7 @@ export interface RoundAttackSuccess {
 }
 
 /** Every round's attack success of a task (the task owner page). */
-export const TASK_ATTACK_SUCCESS = doc<
-  { task: { id: string; rounds: { edges: { node: RoundAttackSuccess }[] } } | null },
-  { code: string }
->(
+export const TASK_ATTACK_SUCCESS = doc<TaskAttackSuccessQuery, TaskAttackSuccessQueryVariables>(
   `query TaskAttackSuccess($code: String!) { task(code: $code) { id
     rounds(first: 100) { edges { node { id number attackSuccess { ${ROW_FIELDS} } } } } } }`,
 );

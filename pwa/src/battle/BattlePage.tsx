@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, GraphQLError, request } from "../api/client";
-import type { ErrorResult, Task } from "../api/types";
+import { fieldErrors, type ErrorResult, type Task } from "../api/types";
 import { subscribe } from "../api/ws";
 import { currentToken, session } from "../auth/session";
 import { draftKey, type BattleDraft } from "../annotate/drafts";
@@ -196,7 +196,7 @@ export function BattlePage({ task }: { task: Task }) {
         // The composer (and its button) is gone: the focus goes to the replies' heading, not to <body>.
         requestAnimationFrame(() => document.getElementById("battle-replies-title")?.focus());
       } else {
-        const field = started.fields?.find((f) => f.field === "message");
+        const field = fieldErrors(started).find((f) => f.field === "message");
         if (field) setComposerError(field.message);
         else setNotice(refused(started));
         if (started.__typename !== "RateLimitedError") changeBattle({ pending: null });
@@ -260,7 +260,7 @@ export function BattlePage({ task }: { task: Task }) {
         changeBattle({ vote: null });
         requestAnimationFrame(() => document.getElementById(RESULT_ID)?.focus());
       } else {
-        const fields = voteProblems(answer.fields ?? []);
+        const fields = voteProblems(fieldErrors(answer));
         setVoteError(fields ? `${answer.message} ${fields}` : refused(answer));
         if (answer.__typename !== "RateLimitedError") changeBattle({ vote: null });
         if (answer.__typename === "ConflictError") void refresh(current.id);
@@ -293,7 +293,7 @@ export function BattlePage({ task }: { task: Task }) {
         navigate(`/tasks/${task.code}?mode=chat`);
       } else {
         setContinueError(refused(answer));
-        if (answer.__typename !== "RateLimitedError") changeBattle({ continued: null });
+        changeBattle({ continued: null });
         if (answer.__typename === "ConflictError") void refresh(current.id);
       }
     } catch (error) {

@@ -1,6 +1,9 @@
 /** The battle's GraphQL documents (checked against schema.graphql by battle/documents.test.ts). */
+import type {
+  BattleQuery, BattleQueryVariables, StartBattleMutation, StartBattleMutationVariables, VoteBattleMutation,
+  VoteBattleMutationVariables, ContinueBattleMutation, ContinueBattleMutationVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { ErrorResult } from "../api/types";
 import type { Battle, BattleChoice } from "./battle";
 import type { Conversation } from "../chat/stream";
 
@@ -52,19 +55,19 @@ export interface ContinueBattleInput {
   side: string;
 }
 
-export const BATTLE = doc<{ battle: Battle }, { id: string }>(`query Battle($id: ID!) { battle(id: $id) { ${BATTLE_FIELDS} } }`);
+export const BATTLE = doc<BattleQuery, BattleQueryVariables>(`query Battle($id: ID!) { battle(id: $id) { ${BATTLE_FIELDS} } }`);
 
-export const START_BATTLE = doc<{ startBattle: BattleStarted | ErrorResult }, { input: StartBattleInput }>(
+export const START_BATTLE = doc<StartBattleMutation, StartBattleMutationVariables>(
   `mutation StartBattle($input: StartBattleInput!) { startBattle(input: $input) { ${ERROR_FIELDS}
     ... on BattleStarted { duplicate battle { ${BATTLE_FIELDS} } } } }`,
 );
 
-export const VOTE_BATTLE = doc<{ voteBattle: BattleVoted | ErrorResult }, { input: VoteBattleInput }>(
+export const VOTE_BATTLE = doc<VoteBattleMutation, VoteBattleMutationVariables>(
   `mutation VoteBattle($input: VoteBattleInput!) { voteBattle(input: $input) { ${ERROR_FIELDS}
     ... on BattleVoted { duplicate battle { ${BATTLE_FIELDS} } } } }`,
 );
 
-export const CONTINUE_BATTLE = doc<{ continueBattle: BattleContinued | ErrorResult }, { input: ContinueBattleInput }>(
+export const CONTINUE_BATTLE = doc<ContinueBattleMutation, ContinueBattleMutationVariables>(
   `mutation ContinueBattle($input: ContinueBattleInput!) { continueBattle(input: $input) { ${BASE_ERROR_FIELDS}
     ... on BattleContinued { duplicate conversation { id } battle { ${BATTLE_FIELDS} } } } }`,
 );

@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { describeError, GraphQLError, request } from "../api/client";
-import type { ErrorResult, FieldError, Task } from "../api/types";
+import { fieldErrors, type ErrorResult, type FieldError, type Task } from "../api/types";
 import { subscribe } from "../api/ws";
 import { currentToken, session } from "../auth/session";
 import { draftKey, type ChatDraft, type ChatResult } from "../annotate/drafts";
@@ -237,7 +237,7 @@ export function ChatPage({ task }: { task: Task }) {
           replies[replies.length - 1]?.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
         });
       } else {
-        const field = sent.fields?.find((f) => f.field === "message");
+        const field = fieldErrors(sent).find((f) => f.field === "message");
         if (field) setComposerError(field.message);
         else setNotice(refused(sent));
         changeChat({ pending: null });
@@ -334,7 +334,7 @@ export function ChatPage({ task }: { task: Task }) {
         setConversation({ ...current, exampleId: shown.exampleId ?? "submitted", messagesLeft: 0 });
         requestAnimationFrame(() => document.getElementById(VERDICT_TITLE_ID)?.focus());
       } else {
-        const fields = answer.fields ?? [];
+        const fields = fieldErrors(answer);
         setSubmitErrors(fields);
         setSubmitMessage(refused(answer));
         if (answer.__typename !== "InputError") changeChat({ submitClientId: null });

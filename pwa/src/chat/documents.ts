@@ -1,7 +1,13 @@
 /** The chat's GraphQL documents (checked against schema.graphql by chat/documents.test.ts). */
+import type {
+  ConversationQuery, ConversationQueryVariables, SendMessageMutation, SendMessageMutationVariables, StopReplyMutation,
+  StopReplyMutationVariables, RetryReplyMutation, RetryReplyMutationVariables, ReplyStreamSubscription,
+  ReplyStreamSubscriptionVariables, SubmitConversationMutation, SubmitConversationMutationVariables,
+  ConversationExampleSubscription, ConversationExampleSubscriptionVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { ErrorResult, Example, Verdict } from "../api/types";
-import type { Conversation, ReplyChunk, Turn } from "./stream";
+import type { Example, Verdict } from "../api/types";
+import type { Conversation, Turn } from "./stream";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -53,34 +59,34 @@ export interface ConversationSubmitted {
 
 const SUBMITTED_EXAMPLE = "id verdict modelOutput fooled status pendingReason";
 
-export const CONVERSATION = doc<{ conversation: Conversation }, { id: string }>(
+export const CONVERSATION = doc<ConversationQuery, ConversationQueryVariables>(
   `query Conversation($id: ID!) { conversation(id: $id) { ${CONVERSATION_FIELDS} } }`,
 );
 
-export const SEND_MESSAGE = doc<{ sendMessage: MessageSent | ErrorResult }, { input: SendMessageInput }>(
+export const SEND_MESSAGE = doc<SendMessageMutation, SendMessageMutationVariables>(
   `mutation SendMessage($input: SendMessageInput!) { sendMessage(input: $input) { ${ERROR_FIELDS}
     ... on MessageSent { duplicate conversation { ${CONVERSATION_FIELDS} } turn { ${TURN_FIELDS} } } } }`,
 );
 
-export const STOP_REPLY = doc<{ stopReply: ReplyChanged | ErrorResult }, { turnId: string }>(
+export const STOP_REPLY = doc<StopReplyMutation, StopReplyMutationVariables>(
   `mutation StopReply($turnId: ID!) { stopReply(turnId: $turnId) { ${ERROR_FIELDS} ... on ReplyChanged { turn { ${TURN_FIELDS} } } } }`,
 );
 
-export const RETRY_REPLY = doc<{ retryReply: ReplyChanged | ErrorResult }, { turnId: string }>(
+export const RETRY_REPLY = doc<RetryReplyMutation, RetryReplyMutationVariables>(
   `mutation RetryReply($turnId: ID!) { retryReply(turnId: $turnId) { ${ERROR_FIELDS} ... on ReplyChanged { turn { ${TURN_FIELDS} } } } }`,
 );
 
-export const REPLY_STREAM = doc<{ replyStream: ReplyChunk }, { turnId: string }>(
+export const REPLY_STREAM = doc<ReplyStreamSubscription, ReplyStreamSubscriptionVariables>(
   `subscription ReplyStream($turnId: ID!) { replyStream(turnId: $turnId) { turnId text done status error judgeScore truncated } }`,
 );
 
-export const SUBMIT_CONVERSATION = doc<{ submitConversation: ConversationSubmitted | ErrorResult }, { input: SubmitConversationInput }>(
+export const SUBMIT_CONVERSATION = doc<SubmitConversationMutation, SubmitConversationMutationVariables>(
   `mutation SubmitConversation($input: SubmitConversationInput!) { submitConversation(input: $input) { ${ERROR_FIELDS}
     ... on ExampleSubmitted { verdict message duplicate example { ${SUBMITTED_EXAMPLE} } } } }`,
 );
 
 /** A submitted conversation's example while its verdict is pending (the judge was away). */
-export const CONVERSATION_EXAMPLE = doc<{ exampleUpdated: SubmittedExample }, { exampleId: string }>(
+export const CONVERSATION_EXAMPLE = doc<ConversationExampleSubscription, ConversationExampleSubscriptionVariables>(
   `subscription ConversationExample($exampleId: ID!) { exampleUpdated(exampleId: $exampleId) { ${SUBMITTED_EXAMPLE} } }`,
 );
 

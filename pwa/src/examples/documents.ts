@@ -1,6 +1,6 @@
 /** "My examples" live feed (checked against schema.graphql by validate/documents.test.ts). */
+import type { MyExampleUpdatesSubscription, MyExampleUpdatesSubscriptionVariables } from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { Example } from "../api/types";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -10,7 +10,7 @@ const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion foo
   flagReason explanation pendingReason createdAt claimedFooled assistance { kind edited }`;
 
 /** LISTENING once live, then each of the viewer's examples again whenever it changes. */
-export const MY_EXAMPLE_UPDATES = doc<{ myExampleUpdates: { change: MyExampleChange; example: Example | null } }>(
+export const MY_EXAMPLE_UPDATES = doc<MyExampleUpdatesSubscription, MyExampleUpdatesSubscriptionVariables>(
   `subscription MyExampleUpdates { myExampleUpdates { change example { ${EXAMPLE_FIELDS} } } }`,
 );
 

@@ -5,7 +5,7 @@ import { belongsOnLoadedPages, mergeExampleUpdate } from "./live";
 function ex(id: string, status = "open", createdAt = "2026-01-01"): Example {
   return {
     id, clientId: id, input: { statement: id }, modelOutput: null, modelName: "m", modelVersion: "1", fooled: true, verdict: "FOOLED",
-    status, retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "", createdAt,
+    status, retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "", createdAt, claimedFooled: null,
     round: { id: "R", number: 1, task: { code: "t", name: "T" } },
   } as Example;
 }

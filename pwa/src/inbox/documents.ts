@@ -1,4 +1,10 @@
 /** The inbox's GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  InboxQuery, InboxQueryVariables, UnreadCountQuery, UnreadCountQueryVariables, NotificationReceivedSubscription,
+  NotificationReceivedSubscriptionVariables, MarkReadMutation, MarkReadMutationVariables,
+  NotificationPreferencesQuery, NotificationPreferencesQueryVariables, SetNotificationPreferencesMutation,
+  SetNotificationPreferencesMutationVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
@@ -25,22 +31,16 @@ export interface Preferences {
 const FIELDS = "id kind title body link createdAt read";
 const ERROR_FIELDS = "__typename ... on Error { code message }";
 
-export const INBOX = doc<
-  {
-    notifications: { edges: { node: Notification }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-    unreadNotificationCount: number;
-  },
-  { first: number; after: string | null; unreadOnly: boolean }
->(
+export const INBOX = doc<InboxQuery, InboxQueryVariables>(
   `query Inbox($first: Int!, $after: String, $unreadOnly: Boolean!) {
     notifications(first: $first, after: $after, unreadOnly: $unreadOnly) {
       edges { node { ${FIELDS} } } pageInfo { hasNextPage endCursor } }
     unreadNotificationCount }`,
 );
 
-export const UNREAD_COUNT = doc<{ unreadNotificationCount: number }>(`query UnreadCount { unreadNotificationCount }`);
+export const UNREAD_COUNT = doc<UnreadCountQuery, UnreadCountQueryVariables>(`query UnreadCount { unreadNotificationCount }`);
 
-export const NOTIFICATION_RECEIVED = doc<{ notificationReceived: Notification }, { since: string | null }>(
+export const NOTIFICATION_RECEIVED = doc<NotificationReceivedSubscription, NotificationReceivedSubscriptionVariables>(
   `subscription NotificationReceived($since: ID) { notificationReceived(since: $since) { ${FIELDS} } }`,
 );
 
@@ -48,12 +48,12 @@ export type MarkResult =
   | { __typename: "NotificationsMarked"; markedIds: string[]; unreadCount: number }
   | { __typename: string; code: string; message: string };
 
-export const MARK_READ = doc<{ markNotificationsRead: MarkResult }, { ids: string[] | null; all: boolean }>(
+export const MARK_READ = doc<MarkReadMutation, MarkReadMutationVariables>(
   `mutation MarkRead($ids: [ID!], $all: Boolean!) { markNotificationsRead(ids: $ids, all: $all) { ${ERROR_FIELDS}
     ... on NotificationsMarked { markedIds unreadCount } } }`,
 );
 
-export const PREFERENCES = doc<{ notificationPreferences: Preferences }>(
+export const PREFERENCES = doc<NotificationPreferencesQuery, NotificationPreferencesQueryVariables>(
   `query NotificationPreferences { notificationPreferences { emailKinds emailAvailable } }`,
 );
 
@@ -61,7 +61,7 @@ export type SavePreferencesResult =
   | { __typename: "NotificationPreferencesSaved"; preferences: Preferences }
   | { __typename: string; code: string; message: string };
 
-export const SET_PREFERENCES = doc<{ setNotificationPreferences: SavePreferencesResult }, { emailKinds: NotificationKind[] }>(
+export const SET_PREFERENCES = doc<SetNotificationPreferencesMutation, SetNotificationPreferencesMutationVariables>(
   `mutation SetNotificationPreferences($emailKinds: [NotificationKind!]!) { setNotificationPreferences(emailKinds: $emailKinds) {
     ${ERROR_FIELDS} ... on NotificationPreferencesSaved { preferences { emailKinds emailAvailable } } } }`,
 );

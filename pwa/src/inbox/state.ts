@@ -42,9 +42,7 @@ export async function loadOlder(): Promise<void> {
 /** Mark some (or all) read; the server's count is the truth afterwards. */
 export async function mark(ids: string[] | "all"): Promise<string | null> {
   const { markNotificationsRead: result } = await request(MARK_READ, { ids: ids === "all" ? null : ids, all: ids === "all" });
-  if (result.__typename !== "NotificationsMarked" || !("unreadCount" in result)) {
-    return "message" in result ? result.message : result.__typename;
-  }
+  if (result.__typename !== "NotificationsMarked") return result.message;
   inbox.update((s) => ({ ...s, items: markRead(s.items, ids), unread: result.unreadCount }));
   return null;
 }

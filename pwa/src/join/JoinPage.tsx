@@ -20,6 +20,7 @@ import { JOIN_TEXT } from "./text";
 import type { CampaignPage, CampaignWorkerState, CompletionInfo, CrowdPlatform } from "./types";
 import { enterStudy } from "./study";
 import { WorkView } from "./WorkView";
+import { fieldErrors } from "../api/types";
 
 type Phase =
   | { kind: "loading" }
@@ -130,7 +131,7 @@ export function JoinPage({ params, query }: PageProps) {
       } else {
         setPhase({
           kind: "error",
-          message: refusalText(result.message, result.fields),
+          message: refusalText(result.message, fieldErrors(result)),
           canRetry: result.__typename === "RateLimitedError",
           platform: await campaignPlatform(code),
         });

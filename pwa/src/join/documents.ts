@@ -1,6 +1,10 @@
 /** The join flow's GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  JoinCampaignMutation, JoinCampaignMutationVariables, GiveConsentMutation, GiveConsentMutationVariables,
+  SubmitQuizMutation, SubmitQuizMutationVariables, FinishCampaignMutation, FinishCampaignMutationVariables,
+  MyCampaignWorkQuery, MyCampaignWorkQueryVariables, CampaignByCodeQuery, CampaignByCodeQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { CampaignPage, CampaignWorkerState, ConsentResult, FinishResult, JoinResult, QuizResult } from "./types";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -20,33 +24,33 @@ export interface JoinInput {
   clientId: string;
 }
 
-export const JOIN_CAMPAIGN = doc<{ joinCampaign: JoinResult }, { input: JoinInput }>(
+export const JOIN_CAMPAIGN = doc<JoinCampaignMutation, JoinCampaignMutationVariables>(
   `mutation JoinCampaign($input: JoinCampaignInput!) { joinCampaign(input: $input) { ${ERROR_FIELDS}
     ... on CampaignJoined { token state { ${STATE_FIELDS} } }
     ... on CampaignPreview { campaign { ${PAGE_FIELDS} } } } }`,
 );
 
-export const GIVE_CONSENT = doc<{ giveConsent: ConsentResult }, { campaignId: string }>(
+export const GIVE_CONSENT = doc<GiveConsentMutation, GiveConsentMutationVariables>(
   `mutation GiveConsent($campaignId: ID!) { giveConsent(campaignId: $campaignId) { ${ERROR_FIELDS}
     ... on ConsentGiven { state { ${STATE_FIELDS} } } } }`,
 );
 
-export const SUBMIT_QUIZ = doc<{ submitQuiz: QuizResult }, { campaignId: string; answers: { questionId: string; answer: string }[] }>(
+export const SUBMIT_QUIZ = doc<SubmitQuizMutation, SubmitQuizMutationVariables>(
   `mutation SubmitQuiz($campaignId: ID!, $answers: [QuizAnswer!]!) { submitQuiz(campaignId: $campaignId, answers: $answers) {
     ${ERROR_FIELDS} ... on QuizGraded { passed score total attemptsLeft state { ${STATE_FIELDS} }
     completion { ${COMPLETION_FIELDS} } } } }`,
 );
 
-export const FINISH_CAMPAIGN = doc<{ finishCampaign: FinishResult }, { campaignId: string }>(
+export const FINISH_CAMPAIGN = doc<FinishCampaignMutation, FinishCampaignMutationVariables>(
   `mutation FinishCampaign($campaignId: ID!) { finishCampaign(campaignId: $campaignId) { ${ERROR_FIELDS}
     ... on CampaignFinished { completion { ${COMPLETION_FIELDS} } state { ${STATE_FIELDS} } } } }`,
 );
 
-export const MY_CAMPAIGN_WORK = doc<{ myCampaignWork: CampaignWorkerState | null }, { campaignId: string }>(
+export const MY_CAMPAIGN_WORK = doc<MyCampaignWorkQuery, MyCampaignWorkQueryVariables>(
   `query MyCampaignWork($campaignId: ID!) { myCampaignWork(campaignId: $campaignId) { ${STATE_FIELDS} } }`,
 );
 
-export const CAMPAIGN_BY_CODE = doc<{ campaignByCode: CampaignPage | null }, { code: string }>(
+export const CAMPAIGN_BY_CODE = doc<CampaignByCodeQuery, CampaignByCodeQueryVariables>(
   `query CampaignByCode($code: String!) { campaignByCode(code: $code) { ${PAGE_FIELDS} } }`,
 );
 

@@ -1,4 +1,7 @@
 /** The models pages' own GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  ModelWatchSubscription, ModelWatchSubscriptionVariables, ModelContractQuery, ModelContractQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
 import type { Model } from "../api/types";
 
@@ -16,7 +19,7 @@ export interface ModelScore {
 export type WatchedModel = Model & { scores: ModelScore[] };
 
 /** One model, as it is now and after every change, with its scores per scoring dataset (owner only for the log). */
-export const MODEL_WATCH = doc<{ modelUpdated: WatchedModel }, { modelId: string }>(
+export const MODEL_WATCH = doc<ModelWatchSubscription, ModelWatchSubscriptionVariables>(
   `subscription ModelWatch($modelId: ID!) { modelUpdated(modelId: $modelId) {
     id name card status published anonymous createdAt statusLog { at status message } owner { username }
     task { code name } inTheLoop scores { dataset { id name } perf throughput memoryGb robustness fairness } } }`,
@@ -34,7 +37,7 @@ export interface ModelContract {
 }
 
 /** What a model of the task must declare, with an example archive that passes the upload checks as it is. */
-export const MODEL_CONTRACT = doc<{ modelContract: ModelContract }, { taskCode: string }>(
+export const MODEL_CONTRACT = doc<ModelContractQuery, ModelContractQueryVariables>(
   `query ModelContract($taskCode: String!) { modelContract(taskCode: $taskCode) {
     kind labels configPbtxt exampleArchiveName exampleArchiveBase64
     inputs { name dataType dims meaning } outputs { name dataType dims meaning } } }`,

@@ -3,23 +3,11 @@
  * around it: truncation as the server's tokenizer does it (longest first), sizes, and comparing a provisional
  * label with the server's.
  */
+import type { RoundOfflineModelQuery } from "../api/generated/types";
 
-export interface OfflineModelFile {
-  name: string;
-  url: string;
-  sha256: string;
-  bytes: number;
-}
-
-export interface OfflineModel {
-  name: string;
-  version: string;
-  labels: string[];
-  inputs: string[];
-  inputNames: string[];
-  maxLength: number;
-  files: OfflineModelFile[];
-}
+type RoundWithModel = Extract<NonNullable<RoundOfflineModelQuery["node"]>, { offlineModel: unknown }>;
+export type OfflineModel = NonNullable<RoundWithModel["offlineModel"]>;
+export type OfflineModelFile = OfflineModel["files"][number];
 
 /** What the device keeps per round: the model and the runtime's wasm, all in the Cache API. */
 export interface PreparedModel {

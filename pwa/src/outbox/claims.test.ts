@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ClaimFooledResult, Example, FoolingClaimed } from "../api/types";
+import type { ClaimFooledResult, FoolingClaimed } from "../api/types";
 import { defaultMessage, VERDICT_TEXT, viewAfterClaim, viewOfExample, viewOfSubmission } from "../annotate/verdict";
 import { asksAnnotator } from "../tasks/config";
 import { afterClaim, claimKey, claimWaiting, classifyClaim, newClaimItem } from "./claims";
@@ -11,11 +11,11 @@ function claim(exampleId: string, modelWasWrong = true, createdAt = 1) {
   return newClaimItem({ exampleId, modelWasWrong, roundId: "R1", summary: "Where? → Warsaw" }, meta, createdAt, `uuid-${exampleId}-${createdAt}`);
 }
 
-const example: Example = {
+const example: FoolingClaimed["example"] = {
   id: "E1", clientId: "C1", input: { question: "Where was she born?", answer: "Warsaw", answer_start: 24 },
   modelOutput: { answer: "Paris", start: 50, end: 55, confidence: 0.4 }, modelName: "qa", modelVersion: "1",
   fooled: null, verdict: "AWAITING_CLAIM", status: "awaiting_claim", retracted: false, flagged: false, flagReason: "",
-  explanation: "", pendingReason: "", createdAt: "2026-11-26T09:00:00Z", claimedFooled: null,
+  explanation: "", pendingReason: "", createdAt: "2026-11-26T09:00:00Z", claimedFooled: null, assistance: null,
 };
 
 const claimed: FoolingClaimed = {

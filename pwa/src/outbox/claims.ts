@@ -84,8 +84,8 @@ export type ClaimOutcome = "done" | "refused" | "retry" | "signIn";
 
 const REFUSED = new Set(["InputError", "NotFoundError", "ConflictError", "PermissionError"]);
 
-/** What the server's answer to one claim means for its outbox item. */
-export function classifyClaim(result: ClaimFooledResult | null | undefined): ClaimOutcome {
+/** What the server's answer to one claim means for its outbox item (a refusal the schema does not list yet: retry). */
+export function classifyClaim(result: ClaimFooledResult | ErrorResult | null | undefined): ClaimOutcome {
   if (!result) return "retry";
   if (result.__typename === "FoolingClaimed") return "done"; // duplicate: true after a lost reply too
   if (result.__typename === "AuthenticationError") return "signIn";
@@ -94,7 +94,7 @@ export function classifyClaim(result: ClaimFooledResult | null | undefined): Cla
 }
 
 /** The item after the server answered (null: it is done and leaves the outbox). */
-export function afterClaim(item: ClaimOutboxItem, result: ClaimFooledResult | null | undefined): {
+export function afterClaim(item: ClaimOutboxItem, result: ClaimFooledResult | ErrorResult | null | undefined): {
   outcome: ClaimOutcome;
   item: ClaimOutboxItem | null;
 } {

@@ -28,6 +28,7 @@ function submitted(overrides: Partial<ExampleSubmitted> = {}): ExampleSubmitted 
       modelOutput: { label: "negative", probs: { negative: 0.7, positive: 0.2, neutral: 0.1 } },
       modelName: "sentiment_minilm", modelVersion: "1", fooled: true, verdict: "FOOLED", status: "open",
       retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "", createdAt: "2025-01-01T00:00:00Z",
+      claimedFooled: null, assistance: null,
     },
     predictions: [],
     ...overrides,
@@ -62,7 +63,8 @@ describe("classifyResult", () => {
   it("tells delivered, refused, retry and sign-in apart", () => {
     expect(classifyResult(submitted())).toBe("delivered");
     expect(classifyResult(submitted({ duplicate: true }))).toBe("delivered");
-    for (const t of ["InputError", "NotFoundError", "ConflictError", "RoundClosedError", "PermissionError"] as const) {
+    expect(classifyResult({ __typename: "InputError", code: "X", message: "m", fields: [] })).toBe("refused");
+    for (const t of ["NotFoundError", "ConflictError", "RoundClosedError", "PermissionError"] as const) {
       expect(classifyResult({ __typename: t, code: "X", message: "m" })).toBe("refused");
     }
     expect(classifyResult({ __typename: "AuthenticationError", code: "AUTHENTICATION_REQUIRED", message: "m" })).toBe("signIn");

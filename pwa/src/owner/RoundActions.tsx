@@ -18,6 +18,7 @@ import { OWNER_TEXT as T } from "./text";
 const FORMAT_FILES: Record<ExportFormat, { label: () => string }> = {
   JSONL: { label: () => "JSONL" },
   HF_DATASET: { label: () => T.hfDataset },
+  PREFERENCES: { label: () => T.preferencePairs }, // a battle task's (not offered here; exportRound may answer it)
 };
 
 /** A round's target as the owner reads it: "LLM endpoint: <name>", or the model's name and version. */

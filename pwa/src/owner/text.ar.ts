@@ -115,6 +115,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   format: "الصيغة",
   formatOf: (n) => ` لتصدير الجولة ${f(n)}`,
   hfDataset: "مجموعة بيانات HF ‏(tar.gz)",
+  preferencePairs: "أزواج التفضيلات (JSONL)",
   exportRound: (n) => `صدّر الجولة ${f(n)}`,
   closeRound: (n) => `أغلق الجولة ${f(n)}`,
   browseRound: (n) => `تصفّح أمثلة الجولة ${f(n)}`,

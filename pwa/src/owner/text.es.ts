@@ -101,6 +101,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   format: "Formato",
   formatOf: (n) => ` de la exportación de la ronda ${f(n)}`,
   hfDataset: "Conjunto de datos HF (tar.gz)",
+  preferencePairs: "Pares de preferencias (JSONL)",
   exportRound: (n) => `Exportar la ronda ${f(n)}`,
   closeRound: (n) => `Cerrar la ronda ${f(n)}`,
   browseRound: (n) => `Explorar los ejemplos de la ronda ${f(n)}`,

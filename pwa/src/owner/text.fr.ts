@@ -101,6 +101,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   format: "Format",
   formatOf: (n) => ` de l’export de la manche ${f(n)}`,
   hfDataset: "Jeu de données HF (tar.gz)",
+  preferencePairs: "Paires de préférences (JSONL)",
   exportRound: (n) => `Exporter la manche ${f(n)}`,
   closeRound: (n) => `Clore la manche ${f(n)}`,
   browseRound: (n) => `Parcourir les exemples de la manche ${f(n)}`,

@@ -115,6 +115,7 @@ export const OWNER_EN = {
   format: "Format",
   formatOf: (n: number) => ` of the round ${f(n)} export`,
   hfDataset: "HF dataset (tar.gz)",
+  preferencePairs: "Preference pairs (JSONL)",
   exportRound: (n: number) => `Export round ${f(n)}`,
   closeRound: (n: number) => `Close round ${f(n)}`,
   browseRound: (n: number) => `Browse examples of round ${f(n)}`,

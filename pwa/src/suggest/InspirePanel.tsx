@@ -11,6 +11,7 @@ import { SUGGEST_EXAMPLES, type Suggestion, type SuggestionKind } from "./docume
 import { candidateText, percent } from "./suggest";
 import { SUGGEST_TEXT as T } from "./text";
 import "./suggest.css";
+import { fieldErrors } from "../api/types";
 
 export interface InspirePanelProps {
   roundId: string;
@@ -60,7 +61,7 @@ export function InspirePanel(props: InspirePanelProps) {
       if (result.__typename === "SuggestionsIssued" && "suggestions" in result) {
         setState({ kind: "done", suggestions: result.suggestions });
       } else if ("message" in result) {
-        const detail = result.fields?.map((f) => f.message).join(" ");
+        const detail = fieldErrors(result).map((f) => f.message).join(" ");
         setState({ kind: "error", message: detail ? `${result.message} ${detail}` : result.message });
       }
     } catch (problem) {

@@ -1,6 +1,10 @@
 /** The validate page's own documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  ValidationQueueSubscription, ValidationQueueSubscriptionVariables, ValidationWaitingQuery,
+  ValidationWaitingQueryVariables, HandOutQuery, HandOutQueryVariables,
+} from "../api/generated/types";
 import type { Document } from "../api/documents";
-import type { QueueExample, ValidationQueueUpdate } from "../api/types";
+import type { WithContextFields } from "../api/types";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -15,20 +19,17 @@ const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion foo
 
 /** The live queue: the first page and the true count (`waiting`, on a reset), then additions and removals (and the
  * count alone when examples beyond the ones held arrive or leave). */
-export const VALIDATION_QUEUE = doc<
-  { examplesToValidate: ValidationQueueUpdate & { waiting: Waiting | null } },
-  { roundId: string }
->(
+export const VALIDATION_QUEUE = doc<WithContextFields<ValidationQueueSubscription>, ValidationQueueSubscriptionVariables>(
   `subscription ValidationQueue($roundId: ID!) { examplesToValidate(roundId: $roundId) {
     added { ${EXAMPLE_FIELDS} } removedIds reset waiting { count capped } } }`,
 );
 
-export const VALIDATION_WAITING = doc<{ validationWaiting: Waiting }, { roundId: string }>(
+export const VALIDATION_WAITING = doc<ValidationWaitingQuery, ValidationWaitingQueryVariables>(
   `query ValidationWaiting($roundId: ID!) { validationWaiting(roundId: $roundId) { count capped } }`,
 );
 
 /** Examples handed out to this validator now (the refill as the queue drains, and the fallback when not live). */
-export const HAND_OUT = doc<{ nextExamplesToValidate: QueueExample[] }, { roundId: string; first: number }>(
+export const HAND_OUT = doc<WithContextFields<HandOutQuery>, HandOutQueryVariables>(
   `query HandOut($roundId: ID!, $first: Int!) { nextExamplesToValidate(roundId: $roundId, first: $first) { ${EXAMPLE_FIELDS} } }`,
 );
 

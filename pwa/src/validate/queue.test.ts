@@ -6,7 +6,7 @@ function ex(id: string, createdAt: string, input: Record<string, unknown> = { st
   return {
     id, clientId: id, input, modelOutput: { label: "negative", probs: { negative: 0.8, positive: 0.2 } }, modelName: "m", modelVersion: "1",
     fooled: true, verdict: "FOOLED", status: "open", retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "",
-    createdAt, context: { id: "C", fields: { prompt: "p" } },
+    createdAt, claimedFooled: null, context: { id: "C", fields: { prompt: "p" } },
   };
 }
 

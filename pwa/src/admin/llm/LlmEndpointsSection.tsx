@@ -15,6 +15,7 @@ import { EndpointForm, type FormAnswer } from "./EndpointForm";
 import { changesAnything, type EndpointForm as Values, registerInput, updateInput } from "./form";
 import { formatCost, formatTokens } from "./usage";
 import { UsageTable } from "./UsageTable";
+import { fieldErrors } from "../../api/types";
 
 const T = ADMIN_TEXT.llm;
 type Editing = { mode: "new" } | { mode: "edit"; endpoint: LlmEndpoint } | null;
@@ -50,14 +51,14 @@ export function LlmEndpointsSection() {
           return { ok: true };
         }
         const result = (await request(UPDATE_LLM_ENDPOINT, { input })).updateLlmEndpoint;
-        if (result.__typename !== "LlmEndpointUpdated") return { ok: false, fields: result.fields ?? [], text: errorLine(result) };
+        if (result.__typename !== "LlmEndpointUpdated") return { ok: false, fields: fieldErrors(result), text: errorLine(result) };
         keep(result.endpoint);
         setEditing(null);
         announce(T.saved(result.endpoint.name), true);
         return { ok: true };
       }
       const result = (await request(REGISTER_LLM_ENDPOINT, { input: registerInput(values) })).registerLlmEndpoint;
-      if (result.__typename !== "LlmEndpointRegistered") return { ok: false, fields: result.fields ?? [], text: errorLine(result) };
+      if (result.__typename !== "LlmEndpointRegistered") return { ok: false, fields: fieldErrors(result), text: errorLine(result) };
       keep(result.endpoint);
       setEditing(null);
       announce(T.registered(result.endpoint.name), true);

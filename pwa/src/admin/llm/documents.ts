@@ -1,5 +1,11 @@
 /** GraphQL documents of LLM endpoints (admins), their usage (admins; a task's owners) and the endpoints a task's owners
  * may choose as a round's target, checked by documents.test.ts. */
+import type {
+  LlmEndpointsQuery, LlmEndpointsQueryVariables, RegisterLlmEndpointMutation, RegisterLlmEndpointMutationVariables,
+  UpdateLlmEndpointMutation, UpdateLlmEndpointMutationVariables, RemoveLlmEndpointMutation,
+  RemoveLlmEndpointMutationVariables, GenerationUsageQuery, GenerationUsageQueryVariables, LlmEndpointChoicesQuery,
+  LlmEndpointChoicesQueryVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
@@ -42,27 +48,21 @@ export type RegisterInput = EndpointSettings & { name: string; apiKey: string };
 /** apiKey: left out keeps the stored key, "" clears it, a value replaces it. */
 export type UpdateInput = Partial<EndpointSettings> & { name: string; apiKey?: string };
 
-export const LLM_ENDPOINTS = doc<{ llmEndpoints: LlmEndpoint[] }>(`query LlmEndpoints { llmEndpoints { ${ENDPOINT_FIELDS} } }`);
+export const LLM_ENDPOINTS = doc<LlmEndpointsQuery, LlmEndpointsQueryVariables>(`query LlmEndpoints { llmEndpoints { ${ENDPOINT_FIELDS} } }`);
 
 export type EndpointResult<T extends string> = { __typename: T; endpoint: LlmEndpoint } | ErrorResult;
 
-export const REGISTER_LLM_ENDPOINT = doc<
-  { registerLlmEndpoint: EndpointResult<"LlmEndpointRegistered"> },
-  { input: RegisterInput }
->(
+export const REGISTER_LLM_ENDPOINT = doc<RegisterLlmEndpointMutation, RegisterLlmEndpointMutationVariables>(
   `mutation RegisterLlmEndpoint($input: RegisterLlmEndpointInput!) { registerLlmEndpoint(input: $input) {
     ${ERROR_FIELDS} ... on LlmEndpointRegistered { endpoint { ${ENDPOINT_FIELDS} } } } }`,
 );
 
-export const UPDATE_LLM_ENDPOINT = doc<{ updateLlmEndpoint: EndpointResult<"LlmEndpointUpdated"> }, { input: UpdateInput }>(
+export const UPDATE_LLM_ENDPOINT = doc<UpdateLlmEndpointMutation, UpdateLlmEndpointMutationVariables>(
   `mutation UpdateLlmEndpoint($input: UpdateLlmEndpointInput!) { updateLlmEndpoint(input: $input) {
     ${ERROR_FIELDS} ... on LlmEndpointUpdated { endpoint { ${ENDPOINT_FIELDS} } } } }`,
 );
 
-export const REMOVE_LLM_ENDPOINT = doc<
-  { removeLlmEndpoint: { __typename: "LlmEndpointRemoved"; name: string } | ErrorResult },
-  { name: string }
->(
+export const REMOVE_LLM_ENDPOINT = doc<RemoveLlmEndpointMutation, RemoveLlmEndpointMutationVariables>(
   `mutation RemoveLlmEndpoint($name: String!) { removeLlmEndpoint(name: $name) {
     __typename ... on Error { code message } ... on LlmEndpointRemoved { name } } }`,
 );
@@ -89,7 +89,7 @@ export interface UsageReport {
   estimatedCost: number;
 }
 
-export const GENERATION_USAGE = doc<{ generationUsage: UsageReport }, { taskCode: string | null; days: number }>(
+export const GENERATION_USAGE = doc<GenerationUsageQuery, GenerationUsageQueryVariables>(
   `query GenerationUsage($taskCode: String, $days: Int!) { generationUsage(taskCode: $taskCode, days: $days) {
     days promptTokens completionTokens calls errors estimatedCost
     lines { day endpoint taskCode users calls errors promptTokens completionTokens estimatedCost } } }`,
@@ -104,7 +104,7 @@ export interface LlmEndpointChoice {
   tokensPerTaskPerDay: number;
 }
 
-export const LLM_ENDPOINT_CHOICES = doc<{ llmEndpointChoices: LlmEndpointChoice[] }, { taskCode: string }>(
+export const LLM_ENDPOINT_CHOICES = doc<LlmEndpointChoicesQuery, LlmEndpointChoicesQueryVariables>(
   `query LlmEndpointChoices($taskCode: String!) { llmEndpointChoices(taskCode: $taskCode) {
     name model timeoutS tokensPerUserPerDay tokensPerTaskPerDay } }`,
 );

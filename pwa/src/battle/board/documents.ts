@@ -1,6 +1,8 @@
 /** The battle leaderboard's GraphQL documents (checked against schema.graphql by board.test.ts). */
+import type {
+  BattleBoardTaskQuery, BattleBoardTaskQueryVariables, BattleBoardQuery, BattleBoardQueryVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
-import type { Board } from "./board";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -9,11 +11,11 @@ export interface BoardTask {
   rounds: { edges: { node: { id: string; number: number } }[] };
 }
 
-export const BOARD_TASK = doc<{ task: BoardTask | null }, { code: string }>(
+export const BOARD_TASK = doc<BattleBoardTaskQuery, BattleBoardTaskQueryVariables>(
   `query BattleBoardTask($code: String!) { task(code: $code) { name rounds(first: 100) { edges { node { id number } } } } }`,
 );
 
-export const BATTLE_BOARD = doc<{ battleLeaderboard: Board }, { code: string; roundId: string | null }>(
+export const BATTLE_BOARD = doc<BattleBoardQuery, BattleBoardQueryVariables>(
   `query BattleBoard($code: String!, $roundId: ID) { battleLeaderboard(taskCode: $code, roundId: $roundId) {
     votes rounds seed ballots countedBallots flaggedVoters pausedVoters repeats
     positionBias { sides label picked decisive share lower upper chance }

@@ -1,7 +1,11 @@
 /** The owners' browse documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  RoundExamplesQuery, RoundExamplesQueryVariables, FlaggedExamplesQuery, FlaggedExamplesQueryVariables,
+  ExampleReviewQuery, ExampleReviewQueryVariables, ActOnExamplesMutation, ActOnExamplesMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
-import type { Connection, ErrorResult, Example, ValidationLabel, ValidationMode } from "../../api/types";
-import type { BulkAction, ExampleFilterInput, Outcome } from "./filters";
+import type { ErrorResult, Example, ValidationLabel, ValidationMode } from "../../api/types";
+import type { Outcome } from "./filters";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
 
@@ -10,15 +14,12 @@ const EXAMPLE_FIELDS = `id clientId input modelOutput modelName modelVersion foo
 
 const PAGE = `pageInfo { hasNextPage endCursor } edges { cursor node { ${EXAMPLE_FIELDS} } }`;
 
-export const ROUND_EXAMPLES = doc<
-  { roundExamples: Connection<Example> },
-  { roundId: string; filter: ExampleFilterInput | null; first: number; after: string | null }
->(
+export const ROUND_EXAMPLES = doc<RoundExamplesQuery, RoundExamplesQueryVariables>(
   `query RoundExamples($roundId: ID!, $filter: ExampleFilterInput, $first: Int!, $after: String) {
     roundExamples(roundId: $roundId, filter: $filter, first: $first, after: $after) { ${PAGE} } }`,
 );
 
-export const FLAGGED_EXAMPLES = doc<{ flaggedExamples: Connection<Example> }, { taskCode: string; first: number; after: string | null }>(
+export const FLAGGED_EXAMPLES = doc<FlaggedExamplesQuery, FlaggedExamplesQueryVariables>(
   `query FlaggedExamples($taskCode: String!, $first: Int!, $after: String) {
     flaggedExamples(taskCode: $taskCode, first: $first, after: $after) { ${PAGE} } }`,
 );
@@ -33,7 +34,7 @@ export interface ExampleReview {
   goldAnswer: ValidationLabel | null;
 }
 
-export const EXAMPLE_REVIEW = doc<{ exampleReview: ExampleReview }, { exampleId: string }>(
+export const EXAMPLE_REVIEW = doc<ExampleReviewQuery, ExampleReviewQueryVariables>(
   `query ExampleReview($exampleId: ID!) { exampleReview(exampleId: $exampleId) {
     example { ${EXAMPLE_FIELDS} } votes { username label mode note createdAt fields } history { action username note createdAt }
     goldAnswer } }`,
@@ -41,7 +42,7 @@ export const EXAMPLE_REVIEW = doc<{ exampleReview: ExampleReview }, { exampleId:
 
 export type ActResult = { __typename: "ExamplesActedOn"; outcomes: Outcome[] } | ErrorResult;
 
-export const ACT_ON_EXAMPLES = doc<{ actOnExamples: ActResult }, { exampleIds: string[]; action: BulkAction; note: string }>(
+export const ACT_ON_EXAMPLES = doc<ActOnExamplesMutation, ActOnExamplesMutationVariables>(
   `mutation ActOnExamples($exampleIds: [ID!]!, $action: ExampleBulkAction!, $note: String!) {
     actOnExamples(exampleIds: $exampleIds, action: $action, note: $note) {
       __typename ... on Error { code message } ... on InputError { fields { field message } }

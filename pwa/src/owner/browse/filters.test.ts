@@ -49,7 +49,7 @@ describe("inputText", () => {
 
 const example = (id: string, status = "open"): Example => ({
   id, clientId: id, input: { statement: id }, modelOutput: null, modelName: "m", modelVersion: "1", fooled: true, verdict: "FOOLED" as Example["verdict"],
-  status, retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "", createdAt: "2026-01-01T00:00:00Z",
+  status, retracted: false, flagged: false, flagReason: "", explanation: "", pendingReason: "", createdAt: "2026-01-01T00:00:00Z", claimedFooled: null,
 });
 
 describe("outcomes", () => {

@@ -20,6 +20,7 @@ import { formOf, QUOTA_NAMES } from "./form";
 import { progressRows } from "./progress";
 import { CAMPAIGN_TEXT as T } from "./text";
 import { TaskState } from "../TaskState";
+import { fieldErrors } from "../../api/types";
 
 export function joinLink(code: string): string {
   return `${window.location.origin}/#/join/${encodeURIComponent(code)}`;
@@ -169,7 +170,7 @@ export function CampaignPage({ params }: PageProps) {
               setCampaign(result.campaign);
               return T.saved;
             }
-            return result.fields?.length ? result.fields : result.message;
+            return fieldErrors(result).length ? fieldErrors(result) : result.message;
           } catch (problem) {
             return describeError(problem);
           }

@@ -13,6 +13,7 @@ import { emptyForm } from "./form";
 import { QualityPanel } from "./QualityPanel";
 import { CAMPAIGN_TEXT as T } from "./text";
 import { TaskState } from "../TaskState";
+import { fieldErrors } from "../../api/types";
 
 export function CampaignsPage({ params }: PageProps) {
   const code = params.code;
@@ -61,7 +62,7 @@ export function CampaignsPage({ params }: PageProps) {
                 navigate(`/owner/${encodeURIComponent(code)}/campaigns/${encodeURIComponent(result.campaign.id)}`);
                 return T.created(result.campaign.title);
               }
-              return result.fields?.length ? result.fields : result.message;
+              return fieldErrors(result).length ? fieldErrors(result) : result.message;
             } catch (problem) {
               return describeError(problem);
             }

@@ -1,7 +1,13 @@
 /** The owners' campaign documents (checked against schema.graphql by join/documents.test.ts). */
+import type {
+  CampaignsQuery, CampaignsQueryVariables, CampaignQuery, CampaignQueryVariables, CreateCampaignMutation,
+  CreateCampaignMutationVariables, UpdateCampaignMutation, UpdateCampaignMutationVariables, ImportApprovedMutation,
+  ImportApprovedMutationVariables, ExportPayoutsMutation, ExportPayoutsMutationVariables, TaskQualityQuery,
+  TaskQualityQueryVariables, ReinstateValidatorMutation, ReinstateValidatorMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { CampaignError, CampaignStatus, CrowdPlatform } from "../../join/types";
-import type { CampaignInput, CampaignSettings } from "./form";
+import type { CampaignSettings } from "./form";
 import type { CampaignProgress } from "./progress";
 
 const doc = <TData, TVariables = Record<string, never>>(source: string) => source as Document<TData, TVariables>;
@@ -34,20 +40,20 @@ const CAMPAIGN_FIELDS = `id title platform status code roundId consent instructi
 
 export type SaveResult = { __typename: "CampaignSaved"; campaign: Campaign } | CampaignError;
 
-export const CAMPAIGNS = doc<{ campaigns: Campaign[] }, { taskCode: string }>(
+export const CAMPAIGNS = doc<CampaignsQuery, CampaignsQueryVariables>(
   `query Campaigns($taskCode: String!) { campaigns(taskCode: $taskCode, first: 100) { ${CAMPAIGN_FIELDS} } }`,
 );
 
-export const CAMPAIGN = doc<{ campaign: Campaign | null }, { id: string }>(
+export const CAMPAIGN = doc<CampaignQuery, CampaignQueryVariables>(
   `query Campaign($id: ID!) { campaign(id: $id) { ${CAMPAIGN_FIELDS} } }`,
 );
 
-export const CREATE_CAMPAIGN = doc<{ createCampaign: SaveResult }, { taskCode: string; input: CampaignInput }>(
+export const CREATE_CAMPAIGN = doc<CreateCampaignMutation, CreateCampaignMutationVariables>(
   `mutation CreateCampaign($taskCode: String!, $input: CampaignInput!) { createCampaign(taskCode: $taskCode, input: $input) {
     ${ERROR_FIELDS} ... on CampaignSaved { campaign { ${CAMPAIGN_FIELDS} } } } }`,
 );
 
-export const UPDATE_CAMPAIGN = doc<{ updateCampaign: SaveResult }, { campaignId: string; input: CampaignInput }>(
+export const UPDATE_CAMPAIGN = doc<UpdateCampaignMutation, UpdateCampaignMutationVariables>(
   `mutation UpdateCampaign($campaignId: ID!, $input: CampaignInput!) { updateCampaign(campaignId: $campaignId, input: $input) {
     ${ERROR_FIELDS} ... on CampaignSaved { campaign { ${CAMPAIGN_FIELDS} } } } }`,
 );
@@ -56,7 +62,7 @@ export type ImportResult =
   | { __typename: "ApprovedImported"; matched: number; unmatchedWorkers: string[]; unknown: number; notApproved: number; problems: string[] }
   | CampaignError;
 
-export const IMPORT_APPROVED = doc<{ importApprovedSubmissions: ImportResult }, { campaignId: string; file: null }>(
+export const IMPORT_APPROVED = doc<ImportApprovedMutation, ImportApprovedMutationVariables>(
   `mutation ImportApproved($campaignId: ID!, $file: Upload!) { importApprovedSubmissions(campaignId: $campaignId, file: $file) {
     ${ERROR_FIELDS} ... on ApprovedImported { matched unmatchedWorkers unknown notApproved problems } } }`,
 );
@@ -65,7 +71,7 @@ export type ExportResult =
   | { __typename: "PayoutsExported"; csv: string; totalCents: number; workers: number; unpaidWorkers: number }
   | CampaignError;
 
-export const EXPORT_PAYOUTS = doc<{ exportPayouts: ExportResult }, { campaignId: string; format: "PROLIFIC" | "MTURK" }>(
+export const EXPORT_PAYOUTS = doc<ExportPayoutsMutation, ExportPayoutsMutationVariables>(
   `mutation ExportPayouts($campaignId: ID!, $format: PayoutFormat!) { exportPayouts(campaignId: $campaignId, format: $format) {
     ${ERROR_FIELDS} ... on PayoutsExported { csv totalCents workers unpaidWorkers } } }`,
 );
@@ -83,14 +89,14 @@ export interface ValidatorQuality {
 
 const VALIDATOR_FIELDS = "username votes goldAnswered goldCorrect goldAccuracy paused reliability reinstatedAt";
 
-export const TASK_QUALITY = doc<{ taskQuality: { duplicatesRefused: number; validators: ValidatorQuality[] } }, { taskCode: string }>(
+export const TASK_QUALITY = doc<TaskQualityQuery, TaskQualityQueryVariables>(
   `query TaskQuality($taskCode: String!) { taskQuality(taskCode: $taskCode) { duplicatesRefused
     validators { ${VALIDATOR_FIELDS} } } }`,
 );
 
 export type ReinstateResult = { __typename: "ValidatorReinstated"; validator: ValidatorQuality } | CampaignError;
 
-export const REINSTATE_VALIDATOR = doc<{ reinstateValidator: ReinstateResult }, { taskCode: string; username: string }>(
+export const REINSTATE_VALIDATOR = doc<ReinstateValidatorMutation, ReinstateValidatorMutationVariables>(
   `mutation ReinstateValidator($taskCode: String!, $username: String!) { reinstateValidator(taskCode: $taskCode, username: $username) {
     ${ERROR_FIELDS} ... on ValidatorReinstated { validator { ${VALIDATOR_FIELDS} } } } }`,
 );

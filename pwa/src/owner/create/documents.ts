@@ -1,4 +1,8 @@
 /** The task creation page's GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  ServedTargetModelsQuery, ServedTargetModelsQueryVariables, CreateTaskFromFormMutation,
+  CreateTaskFromFormMutationVariables, OpenFirstRoundMutation, OpenFirstRoundMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
@@ -38,7 +42,7 @@ export interface ServedTargets {
   submissions: SubmissionTarget[];
 }
 
-export const SERVED_TARGET_MODELS = doc<{ servedTargetModels: ServedTargets }, { kind: string | null; taskCode: string | null }>(
+export const SERVED_TARGET_MODELS = doc<ServedTargetModelsQuery, ServedTargetModelsQueryVariables>(
   `query ServedTargetModels($kind: String, $taskCode: String) { servedTargetModels(kind: $kind, taskCode: $taskCode) {
     targets { name versions ready kind task inputs labels heldoutAccuracy heldoutF1 builtAt builtinTask shared usable unusableReason }
     submissions { modelId name status readiness { ready } } } }`,
@@ -48,20 +52,14 @@ export type CreateTaskResult =
   | { __typename: "TaskCreated"; task: { id: string; code: string; name: string; status: string } }
   | ErrorResult;
 
-export const CREATE_TASK_FULL = doc<
-  { createTask: CreateTaskResult },
-  { input: { code: string; name: string; config: unknown; description: string; instructions: string } }
->(
+export const CREATE_TASK_FULL = doc<CreateTaskFromFormMutation, CreateTaskFromFormMutationVariables>(
   `mutation CreateTaskFromForm($input: CreateTaskInput!) { createTask(input: $input) { ${ERROR_FIELDS}
     ... on TaskCreated { task { id code name status } } } }`,
 );
 
 export type CreateRoundResult = { __typename: "RoundCreated"; round: { id: string; number: number } } | ErrorResult;
 
-export const OPEN_FIRST_ROUND = doc<
-  { createRound: CreateRoundResult },
-  { input: { taskCode: string; targetModels: { name: string; version: string }[] } }
->(
+export const OPEN_FIRST_ROUND = doc<OpenFirstRoundMutation, OpenFirstRoundMutationVariables>(
   `mutation OpenFirstRound($input: CreateRoundInput!) { createRound(input: $input) { ${ERROR_FIELDS}
     ... on RoundCreated { round { id number } } } }`,
 );

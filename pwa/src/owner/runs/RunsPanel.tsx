@@ -11,6 +11,7 @@ import { Status, type Message } from "../status";
 import { CANCEL_ADVERSARY_RUN, ROUND_RUNS, START_ADVERSARY_RUN, type AdversaryRun, type RunResult } from "./documents";
 import { isActive, MAX_COUNT, parseCount, POLL_MS, share, shouldPoll } from "./runs";
 import { RUNS_TEXT as T } from "./text";
+import { fieldErrors } from "../../api/types";
 
 export interface RunsPanelProps {
   roundId: string;
@@ -49,8 +50,8 @@ export function RunsPanel({ roundId, n, open }: RunsPanelProps) {
 
   function refused(result: RunResult): string {
     if ("run" in result) return "";
-    if (result.retryAfterSeconds) return `${result.message} ${T.wait(result.retryAfterSeconds)}`;
-    const fields = "fields" in result ? result.fields?.map((f) => `${f.field}: ${f.message}`).join("; ") : "";
+    if ("retryAfterSeconds" in result && result.retryAfterSeconds) return `${result.message} ${T.wait(result.retryAfterSeconds)}`;
+    const fields = fieldErrors(result).map((f) => `${f.field}: ${f.message}`).join("; ");
     return fields ? `${result.message} (${fields})` : result.message;
   }
 

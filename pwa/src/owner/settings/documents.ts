@@ -1,4 +1,9 @@
 /** The task settings page's GraphQL documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  TaskSettingsQuery, TaskSettingsQueryVariables, UpdateTaskSettingsMutation, UpdateTaskSettingsMutationVariables,
+  AddTaskOwnerMutation, AddTaskOwnerMutationVariables, RemoveTaskOwnerMutation, RemoveTaskOwnerMutationVariables,
+  SetTaskVisibilityMutation, SetTaskVisibilityMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
@@ -43,7 +48,7 @@ const SETTINGS_FIELDS = `id code name description instructions instructionsHtml 
   configVersion configVersions { version createdAt config } currentRound { number configVersion endAt }
   rounds(first: 100) { edges { node { number configVersion endAt } } }`;
 
-export const TASK_SETTINGS = doc<{ task: TaskSettings | null }, { code: string }>(
+export const TASK_SETTINGS = doc<TaskSettingsQuery, TaskSettingsQueryVariables>(
   `query TaskSettings($code: String!) { task(code: $code) { ${SETTINGS_FIELDS} } }`,
 );
 
@@ -57,7 +62,7 @@ export interface UpdateTaskInput {
   config?: unknown;
 }
 
-export const UPDATE_TASK = doc<{ updateTask: UpdateTaskResult }, { input: UpdateTaskInput }>(
+export const UPDATE_TASK = doc<UpdateTaskSettingsMutation, UpdateTaskSettingsMutationVariables>(
   `mutation UpdateTaskSettings($input: UpdateTaskInput!) { updateTask(input: $input) { ${ERROR_FIELDS}
     ... on TaskUpdated { task { ${SETTINGS_FIELDS} } } } }`,
 );
@@ -65,19 +70,19 @@ export const UPDATE_TASK = doc<{ updateTask: UpdateTaskResult }, { input: Update
 export type AddOwnerResult = { __typename: "TaskOwnerAdded"; taskCode: string; owners: string[] } | ErrorResult;
 export type RemoveOwnerResult = { __typename: "TaskOwnerRemoved"; taskCode: string; owners: string[] } | ErrorResult;
 
-export const ADD_TASK_OWNER = doc<{ addTaskOwner: AddOwnerResult }, { taskCode: string; username: string }>(
+export const ADD_TASK_OWNER = doc<AddTaskOwnerMutation, AddTaskOwnerMutationVariables>(
   `mutation AddTaskOwner($taskCode: String!, $username: String!) { addTaskOwner(taskCode: $taskCode, username: $username) {
     ${ERROR_FIELDS} ... on TaskOwnerAdded { taskCode owners } } }`,
 );
 
-export const REMOVE_TASK_OWNER = doc<{ removeTaskOwner: RemoveOwnerResult }, { taskCode: string; username: string }>(
+export const REMOVE_TASK_OWNER = doc<RemoveTaskOwnerMutation, RemoveTaskOwnerMutationVariables>(
   `mutation RemoveTaskOwner($taskCode: String!, $username: String!) { removeTaskOwner(taskCode: $taskCode, username: $username) {
     ${ERROR_FIELDS} ... on TaskOwnerRemoved { taskCode owners } } }`,
 );
 
 export type VisibilityResult = { __typename: "TaskVisibilityChanged"; task: TaskSettings } | ErrorResult;
 
-export const SET_TASK_VISIBILITY = doc<{ setTaskVisibility: VisibilityResult }, { taskCode: string; visibility: Visibility }>(
+export const SET_TASK_VISIBILITY = doc<SetTaskVisibilityMutation, SetTaskVisibilityMutationVariables>(
   `mutation SetTaskVisibility($taskCode: String!, $visibility: TaskVisibility!) {
     setTaskVisibility(taskCode: $taskCode, visibility: $visibility) {
       ${ERROR_FIELDS} ... on TaskVisibilityChanged { task { ${SETTINGS_FIELDS} } } } }`,

@@ -1,7 +1,7 @@
 /** One webhook: its URL, events and state; enable/disable, rotate the secret (confirmed), delete (confirmed), its log. */
 import { useRef, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
-import type { FieldError } from "../../api/types";
+import { fieldErrors, type FieldError } from "../../api/types";
 import { errorText, Status, type Message } from "../status";
 import { DeliveryLog } from "./DeliveryLog";
 import { DELETE_WEBHOOK, ROTATE_WEBHOOK_SECRET, UPDATE_WEBHOOK, type Webhook } from "./documents";
@@ -57,7 +57,7 @@ export function WebhookCard({ hook, revealed, onSaved, onDeleted, onReveal }: Pr
     return act(async () => {
       const { rotateWebhookSecret: result } = await request(ROTATE_WEBHOOK_SECRET, { webhookId: hook.id, keepPreviousHours: grace });
       if (result.__typename !== "WebhookSecretRotated") {
-        const field: FieldError | undefined = result.fields?.find((f) => f.field === "keepPreviousHours");
+        const field: FieldError | undefined = fieldErrors(result).find((f) => f.field === "keepPreviousHours");
         if (field) {
           setHoursError(field.message);
           hoursField.current?.focus();

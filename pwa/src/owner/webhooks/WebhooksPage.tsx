@@ -15,6 +15,7 @@ import { WebhookCard } from "./WebhookCard";
 import { type FormAnswer, WebhookForm } from "./WebhookForm";
 import type { WebhookFormValues } from "./form";
 import { TaskState } from "../TaskState";
+import { fieldErrors } from "../../api/types";
 
 export function WebhooksPage({ params }: PageProps) {
   const code = params.code;
@@ -38,7 +39,7 @@ export function WebhooksPage({ params }: PageProps) {
         setRevealed({ webhookId: result.webhook.id, secret: result.secret, rotated: false, previousSecretValidUntil: null });
         return { ok: true, text: T.added };
       }
-      return { ok: false, fields: result.fields ?? [], text: result.message };
+      return { ok: false, fields: fieldErrors(result), text: result.message };
     } catch (problem) {
       return { ok: false, fields: [], text: describeError(problem) };
     }

@@ -1,4 +1,10 @@
 /** The owners' webhook documents (checked against schema.graphql by documents.test.ts). */
+import type {
+  WebhooksQuery, WebhooksQueryVariables, WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables,
+  CreateWebhookMutation, CreateWebhookMutationVariables, UpdateWebhookMutation, UpdateWebhookMutationVariables,
+  DeleteWebhookMutation, DeleteWebhookMutationVariables, RotateWebhookSecretMutation,
+  RotateWebhookSecretMutationVariables,
+} from "../../api/generated/types";
 import type { Document } from "../../api/documents";
 import type { ErrorResult } from "../../api/types";
 
@@ -62,32 +68,32 @@ export type RotateResult =
   | { __typename: "WebhookSecretRotated"; webhook: Webhook; secret: string; previousSecretValidUntil: string | null }
   | ErrorResult;
 
-export const WEBHOOKS = doc<{ webhooks: Webhook[] }, { taskCode: string }>(
+export const WEBHOOKS = doc<WebhooksQuery, WebhooksQueryVariables>(
   `query Webhooks($taskCode: String!) { webhooks(taskCode: $taskCode) { ${HOOK_FIELDS} } }`,
 );
 
-export const WEBHOOK_DELIVERIES = doc<{ webhookDeliveries: DeliveryPage }, { webhookId: string; first: number; after: string | null }>(
+export const WEBHOOK_DELIVERIES = doc<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>(
   `query WebhookDeliveries($webhookId: ID!, $first: Int!, $after: String) {
     webhookDeliveries(webhookId: $webhookId, first: $first, after: $after) {
       edges { cursor node { ${DELIVERY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
 );
 
-export const CREATE_WEBHOOK = doc<{ createWebhook: CreateResult }, { taskCode: string; url: string; events: WebhookEventType[]; description: string }>(
+export const CREATE_WEBHOOK = doc<CreateWebhookMutation, CreateWebhookMutationVariables>(
   `mutation CreateWebhook($taskCode: String!, $url: String!, $events: [WebhookEventType!]!, $description: String!) {
     createWebhook(taskCode: $taskCode, url: $url, events: $events, description: $description) {
       ${ERROR_FIELDS} ... on WebhookCreated { secret webhook { ${HOOK_FIELDS} } } } }`,
 );
 
-export const UPDATE_WEBHOOK = doc<{ updateWebhook: SaveResult }, { webhookId: string; enabled: boolean }>(
+export const UPDATE_WEBHOOK = doc<UpdateWebhookMutation, UpdateWebhookMutationVariables>(
   `mutation UpdateWebhook($webhookId: ID!, $enabled: Boolean) { updateWebhook(webhookId: $webhookId, enabled: $enabled) {
     ${ERROR_FIELDS} ... on WebhookSaved { webhook { ${HOOK_FIELDS} } } } }`,
 );
 
-export const DELETE_WEBHOOK = doc<{ deleteWebhook: DeleteResult }, { webhookId: string }>(
+export const DELETE_WEBHOOK = doc<DeleteWebhookMutation, DeleteWebhookMutationVariables>(
   `mutation DeleteWebhook($webhookId: ID!) { deleteWebhook(webhookId: $webhookId) { ${ERROR_FIELDS} ... on WebhookDeleted { id } } }`,
 );
 
-export const ROTATE_WEBHOOK_SECRET = doc<{ rotateWebhookSecret: RotateResult }, { webhookId: string; keepPreviousHours: number }>(
+export const ROTATE_WEBHOOK_SECRET = doc<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>(
   `mutation RotateWebhookSecret($webhookId: ID!, $keepPreviousHours: Int!) {
     rotateWebhookSecret(webhookId: $webhookId, keepPreviousHours: $keepPreviousHours) {
       ${ERROR_FIELDS} ... on WebhookSecretRotated { secret previousSecretValidUntil webhook { ${HOOK_FIELDS} } } } }`,
