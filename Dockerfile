@@ -39,8 +39,10 @@ WORKDIR /src
 COPY pyproject.toml README.md* ./
 COPY server ./server
 COPY workers ./workers
-RUN pip install . \
- && python -c "import torch, server.cli; assert torch.__version__.endswith('+cpu'), torch.__version__"
+# The Python client: `dynabench model upload`, `contexts add` and `train` talk to the API through it.
+COPY sdk ./sdk
+RUN pip install . ./sdk \
+ && python -c "import torch, server.cli, dynabench_client; assert torch.__version__.endswith('+cpu'), torch.__version__"
 
 # ---------------------------------------------------------------------------------------------
 # Stage 3: runtime. Non-root; the venv and the PWA are read-only for the app user.

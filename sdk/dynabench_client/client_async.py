@@ -19,6 +19,7 @@ from .generated.input_types import DatasetWeightInput, MetricWeightInput, ModelC
 from .live import follow
 from .pages import PAGE_SIZE, Page, connection_page, walk
 from .results import DatasetScore, Leaderboard, ModelResults, RoundExport, leaderboard_entry
+from .training import TrainingMixin
 from .transport import NOT_IDEMPOTENT, RetryPolicy
 from .uploads import model_archive
 from .writing import WritingMixin
@@ -27,7 +28,7 @@ DONE_STATUSES = {"evaluated", "not_ranked"}
 FORMATS = {"jsonl": ExportFormat.JSONL, "hf_dataset": ExportFormat.HF_DATASET, "preferences": ExportFormat.PREFERENCES}
 
 
-class AsyncClient(WritingMixin):
+class AsyncClient(WritingMixin, TrainingMixin):
     """`AsyncClient(api_url, token)`; the token defaults to $DYNABENCH_TOKEN (none: anonymous, public reads only).
     Use it as `async with AsyncClient(...) as client:` or call `await client.aclose()`."""
 

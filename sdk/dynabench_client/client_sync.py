@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterat
 from typing import Any, TypeVar
 
 from .client_async import AsyncClient
-from .generated.fragments import ModelInfo, RoundInfo
+from .generated.fragments import ModelInfo, RoundInfo, TrainingRunInfo
 from .results import BattleRatings, Leaderboard, ModelResults, RoundExport
 from .transport import RetryPolicy
 from .writing import ExampleOutcome, ReplyPiece
@@ -163,6 +163,23 @@ class Client:
         self, round_id: str, examples: Iterable[Mapping[str, Any]], *, batch_size: int = 50
     ) -> list[ExampleOutcome]:
         return self.run(self.aio.create_examples(round_id, examples, batch_size=batch_size))
+
+    # --- retraining the target model
+    def train_target_model(
+        self, task: str, rounds: Sequence[int] = (), *, base_model: str = "", profile: str = "full"
+    ) -> TrainingRunInfo:
+        return self.run(self.aio.train_target_model(task, rounds, base_model=base_model, profile=profile))
+
+    def training_run(self, run_id: str) -> TrainingRunInfo:
+        return self.run(self.aio.training_run(run_id))
+
+    def training_updates(self, run_id: str) -> Iterator[TrainingRunInfo]:
+        return self._iterate(lambda: self.aio.training_updates(run_id))
+
+    def wait_for_training(
+        self, run_id: str, timeout: float | None = None, on_update: Callable[[TrainingRunInfo], None] | None = None
+    ) -> TrainingRunInfo:
+        return self.run(self.aio.wait_for_training(run_id, timeout, on_update))
 
     # --- generative tasks
     def chat(

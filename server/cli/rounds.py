@@ -1,5 +1,6 @@
-"""`dynabench export` (a round to JSONL or an HF-datasets directory) and `dynabench contexts add`
-(contexts from JSONL/CSV into a round, in batches through the API, with a progress bar)."""
+"""`dynabench export` (a round to JSONL or an HF-datasets directory, read from the database), `dynabench contexts add`
+(contexts from JSONL/CSV into a round, in batches through the API, with a progress bar) and `dynabench train`; the
+last two talk to the API through the Python client (`dynabench_client`, sdk/)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-CONTEXT_BATCH = 500
-ADD = """mutation($i: AddContextsInput!) { addContexts(input: $i) {
-  __typename ... on ContextsAdded { count } ... on InputError { message fields { field message } } ... on Error { message } } }"""
-ROUND = """query($c: String!) { task(code: $c) { currentRound { id number } } }"""
+if TYPE_CHECKING:
+    from dynabench_client import Client
+
+CONTEXT_BATCH = 100  # per addContexts call (the client's batch cap)
 
 
 def configure_export(parser: argparse.ArgumentParser) -> None:
@@ -94,8 +96,9 @@ def read_contexts(path: Path) -> Iterator[tuple[int, dict]]:
 
 
 def run_contexts_add(args: argparse.Namespace) -> int:
-    import httpx
     from tqdm import tqdm
+
+    from dynabench_client import ApiError, DynabenchError, InputError, NotFoundError
 
     if not args.token:
         print("error: pass --token or set DYNABENCH_TOKEN", file=sys.stderr)
@@ -108,44 +111,50 @@ def run_contexts_add(args: argparse.Namespace) -> int:
     except (ValueError, UnicodeDecodeError) as exc:
         print(f"error: {args.file}: {exc}", file=sys.stderr)
         return 2
-    client = httpx.Client(base_url=args.api_url.rstrip("/"), headers={"Authorization": f"Bearer {args.token}"}, timeout=120)
-
-    def call(query: str, variables: dict) -> dict:
-        response = client.post("/graphql", json={"query": query, "variables": variables})
-        body = response.json() if response.headers.get("content-type", "").startswith("application/json") else {}
-        if response.status_code != 200 or body.get("errors"):
-            raise RuntimeError(f"HTTP {response.status_code}: {body.get('errors') or response.text[:300]}")
-        return body["data"]
-
+    client = _client(args)
+    if client is None:
+        return 2
     added = 0
     try:
-        round_id = args.round_id
-        if round_id is None:
-            task = call(ROUND, {"c": args.task})["task"]
-            if task is None or task["currentRound"] is None:
-                print(f"error: task '{args.task}' not found or has no round", file=sys.stderr)
-                return 1
-            round_id = task["currentRound"]["id"]
-        with tqdm(total=len(rows), unit=" contexts", desc=f"adding to {args.task}") as bar:
-            for start in range(0, len(rows), CONTEXT_BATCH):
-                batch = rows[start : start + CONTEXT_BATCH]
-                result = call(ADD, {"i": {"roundId": round_id, "contexts": [c for _, c in batch]}})["addContexts"]
-                if result["__typename"] != "ContextsAdded":
-                    problems = "; ".join(f"{_line(p['field'], batch)}: {p['message']}" for p in result.get("fields") or [])
-                    print(
-                        f"\nerror: {result['message']} {problems}\n{added} contexts were added before this batch.",
-                        file=sys.stderr,
-                    )
+        with client:
+            round_id = args.round_id
+            if round_id is None:
+                try:
+                    round_id = client.round(args.task).id  # its current (newest) round
+                except NotFoundError:
+                    print(f"error: task '{args.task}' not found or has no round", file=sys.stderr)
                     return 1
-                added += result["count"]
-                bar.update(len(batch))
-    except (httpx.HTTPError, RuntimeError) as exc:
+            with tqdm(total=len(rows), unit=" contexts", desc=f"adding to {args.task}") as bar:
+                for start in range(0, len(rows), CONTEXT_BATCH):
+                    batch = rows[start : start + CONTEXT_BATCH]
+                    try:
+                        added += client.add_contexts(round_id, [c for _, c in batch], batch_size=CONTEXT_BATCH)
+                    except ApiError as exc:
+                        fields = exc.field_errors if isinstance(exc, InputError) else {}
+                        problems = "; ".join(f"{_line(field, batch)}: {message}" for field, message in fields.items())
+                        print(
+                            f"\nerror: {exc.message} {problems}\n{added} contexts were added before this batch.",
+                            file=sys.stderr,
+                        )
+                        return 1
+                    bar.update(len(batch))
+    except DynabenchError as exc:
         print(f"\nerror: {exc}\n{added} contexts were added before the failure.", file=sys.stderr)
         return 1
-    finally:
-        client.close()
     print(f"Added {added} contexts to {args.task}.")
     return 0
+
+
+def _client(args: argparse.Namespace) -> Client | None:
+    """The Python client for --api-url and --token, without progress bars of its own (the command draws them) and
+    a few quick retries; None (the error printed) when --api-url is no http(s) address."""
+    from dynabench_client import Client, RetryPolicy
+
+    try:
+        return Client(args.api_url, args.token, progress=False, retry=RetryPolicy(max_retries=3))
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
 
 
 def _line(field: str, batch: list[tuple[int, dict]]) -> str:
@@ -154,13 +163,6 @@ def _line(field: str, batch: list[tuple[int, dict]]) -> str:
     if len(parts) >= 2 and parts[0] == "contexts" and parts[1].isdigit() and int(parts[1]) < len(batch):
         return f"line {batch[int(parts[1])][0]}" + (f" ({'.'.join(parts[2:])})" if len(parts) > 2 else "")
     return field
-
-
-TRAIN = """mutation($t: String!, $r: [Int!]!, $b: String!, $p: TrainingProfile!) {
-  trainTargetModel(taskCode: $t, fromRounds: $r, baseModel: $b, profile: $p) {
-    __typename ... on TrainingStarted { run { id } } ... on InputError { message fields { field message } } ... on Error { message } } }"""
-RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status progress modelName modelVersion nValidated metrics
-  statusLog { status message } } } }"""
 
 
 def configure_train(parser: argparse.ArgumentParser) -> None:
@@ -175,11 +177,10 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    """Start a retraining through the API and follow it with a progress bar until it is published or fails."""
-    import time
-
-    import httpx
+    """Start a retraining through the API and follow it live with a progress bar until it is published or fails."""
     from tqdm import tqdm
+
+    from dynabench_client import ApiError, DynabenchError, InputError
 
     if not args.token:
         print("error: pass --token or set DYNABENCH_TOKEN", file=sys.stderr)
@@ -189,34 +190,26 @@ def run_train(args: argparse.Namespace) -> int:
     except ValueError:
         print(f"error: --rounds must be comma-separated numbers, got {args.rounds!r}", file=sys.stderr)
         return 2
-    client = httpx.Client(base_url=args.api_url.rstrip("/"), headers={"Authorization": f"Bearer {args.token}"}, timeout=60)
+    client = _client(args)
+    if client is None:
+        return 2
     try:
-        body = client.post(
-            "/graphql",
-            json={"query": TRAIN, "variables": {"t": args.task, "r": rounds, "b": args.base_model, "p": args.profile.upper()}},
-        ).json()
-        result = (body.get("data") or {}).get("trainTargetModel") or {}
-        if result.get("__typename") != "TrainingStarted":
-            problems = "; ".join(f"{p['field']}: {p['message']}" for p in result.get("fields") or [])
-            print(f"error: {result.get('message') or body.get('errors')} {problems}".rstrip(), file=sys.stderr)
-            return 1
-        run_id, run = result["run"]["id"], {}
-        with tqdm(total=100, unit="%", desc=f"training {args.task}") as bar:
-            while run.get("status") not in ("published", "failed"):
-                time.sleep(1.0)
-                run = client.post("/graphql", json={"query": RUN, "variables": {"id": run_id}}).json()["data"]["node"]
-                bar.update(round(run["progress"] * 100) - bar.n)
-    except (httpx.HTTPError, KeyError, TypeError, ValueError) as exc:
+        with client:
+            try:
+                started = client.train_target_model(args.task, rounds, base_model=args.base_model, profile=args.profile)
+            except ApiError as exc:
+                fields = exc.field_errors if isinstance(exc, InputError) else {}
+                problems = "; ".join(f"{field}: {message}" for field, message in fields.items())
+                print(f"error: {exc.message} {problems}".rstrip(), file=sys.stderr)
+                return 1
+            with tqdm(total=100, unit="%", desc=f"training {args.task}") as bar:
+                run = client.wait_for_training(started.id, on_update=lambda r: bar.update(round(r.progress * 100) - bar.n))
+    except DynabenchError as exc:
         print(f"error: the API at {args.api_url} did not answer as expected: {exc}", file=sys.stderr)
         return 1
-    finally:
-        client.close()
-    print(run["statusLog"][-1]["message"])
-    if run["status"] != "published":
+    print(run.status_log[-1].message)
+    if run.status != "published":
         return 1
-    print(
-        json.dumps(
-            {"model": run["modelName"], "version": run["modelVersion"], "validated_examples": run["nValidated"], **run["metrics"]}
-        )
-    )
+    summary = {"model": run.model_name, "version": run.model_version, "validated_examples": run.n_validated, **run.metrics}
+    print(json.dumps(summary))
     return 0

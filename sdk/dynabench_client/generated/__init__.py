@@ -36,7 +36,14 @@ from .create_example import (
     CreateExampleCreateExampleRateLimitedError,
     CreateExampleCreateExampleRoundClosedError,
 )
-from .enums import BattleChoice, ExportFormat, Metric, ReplyStatus, Verdict
+from .enums import (
+    BattleChoice,
+    ExportFormat,
+    Metric,
+    ReplyStatus,
+    TrainingProfile,
+    Verdict,
+)
 from .exceptions import (
     GraphQLClientError,
     GraphQLClientGraphQLError,
@@ -65,6 +72,8 @@ from .fragments import (
     SubmittedExample,
     SubmittedExampleExample,
     SubmittedExamplePredictions,
+    TrainingRunInfo,
+    TrainingRunInfoStatusLog,
 )
 from .input_types import (
     AddContextsInput,
@@ -170,6 +179,26 @@ from .tasks import (
     TasksTasksEdgesNode,
     TasksTasksEdgesNodeCurrentRound,
     TasksTasksPageInfo,
+)
+from .train_target_model import (
+    TrainTargetModel,
+    TrainTargetModelTrainTargetModelAuthenticationError,
+    TrainTargetModelTrainTargetModelConflictError,
+    TrainTargetModelTrainTargetModelInputError,
+    TrainTargetModelTrainTargetModelInputErrorFields,
+    TrainTargetModelTrainTargetModelNotFoundError,
+    TrainTargetModelTrainTargetModelPermissionError,
+    TrainTargetModelTrainTargetModelTrainingStarted,
+    TrainTargetModelTrainTargetModelTrainingStartedRun,
+)
+from .training_run_state import (
+    TrainingRunState,
+    TrainingRunStateNodeNode,
+    TrainingRunStateNodeTrainingRun,
+)
+from .training_run_updated import (
+    TrainingRunUpdated,
+    TrainingRunUpdatedTrainingRunUpdated,
 )
 from .upload_model import (
     UploadModel,
@@ -342,6 +371,23 @@ __all__ = [
     "TasksTasksEdgesNode",
     "TasksTasksEdgesNodeCurrentRound",
     "TasksTasksPageInfo",
+    "TrainTargetModel",
+    "TrainTargetModelTrainTargetModelAuthenticationError",
+    "TrainTargetModelTrainTargetModelConflictError",
+    "TrainTargetModelTrainTargetModelInputError",
+    "TrainTargetModelTrainTargetModelInputErrorFields",
+    "TrainTargetModelTrainTargetModelNotFoundError",
+    "TrainTargetModelTrainTargetModelPermissionError",
+    "TrainTargetModelTrainTargetModelTrainingStarted",
+    "TrainTargetModelTrainTargetModelTrainingStartedRun",
+    "TrainingProfile",
+    "TrainingRunInfo",
+    "TrainingRunInfoStatusLog",
+    "TrainingRunState",
+    "TrainingRunStateNodeNode",
+    "TrainingRunStateNodeTrainingRun",
+    "TrainingRunUpdated",
+    "TrainingRunUpdatedTrainingRunUpdated",
     "Upload",
     "UploadModel",
     "UploadModelUploadModelArchiveRejectedError",

@@ -8,7 +8,7 @@ from .battle import Battle
 from .battle_leaderboard import BattleLeaderboard
 from .conversation import Conversation
 from .create_example import CreateExample
-from .enums import ExportFormat
+from .enums import ExportFormat, TrainingProfile
 from .export_round import ExportRound
 from .input_types import (
     AddContextsInput,
@@ -34,6 +34,9 @@ from .set_round_targets import SetRoundTargets
 from .submit_examples import SubmitExamples
 from .task_rounds import TaskRounds
 from .tasks import Tasks
+from .train_target_model import TrainTargetModel
+from .training_run_state import TrainingRunState
+from .training_run_updated import TrainingRunUpdated
 from .upload_model import UploadModel
 
 
@@ -1047,3 +1050,165 @@ class GeneratedClient(AsyncBaseClient):
         variables: dict[str, object] = {"roundId": round_id}
         async for data in self.execute_ws(query=query, operation_name="RoundStats", variables=variables, **kwargs):
             yield RoundStats.model_validate(data)
+
+    async def train_target_model(
+        self,
+        task_code: str,
+        from_rounds: list[int],
+        base_model: str,
+        profile: TrainingProfile,
+        **kwargs: Any,
+    ) -> TrainTargetModel:
+        query = gql("""
+            mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $baseModel: String!, $profile: TrainingProfile!) {
+              trainTargetModel(
+                taskCode: $taskCode
+                fromRounds: $fromRounds
+                baseModel: $baseModel
+                profile: $profile
+              ) {
+                __typename
+                ... on TrainingStarted {
+                  run {
+                    ...TrainingRunInfo
+                  }
+                }
+                ...ErrorInfo
+              }
+            }
+
+            fragment ErrorInfo on Error {
+              __typename
+              code
+              message
+              ... on InputError {
+                fields {
+                  field
+                  message
+                }
+              }
+              ... on ArchiveRejectedError {
+                reason
+                entry
+              }
+              ... on RateLimitedError {
+                retryAfterSeconds
+              }
+              ... on DuplicateExampleError {
+                repeatsExampleId
+                repeatsExcerpt
+                own
+                kind
+                similarity
+              }
+            }
+
+            fragment TrainingRunInfo on TrainingRun {
+              id
+              status
+              progress
+              fromRounds
+              baseModel
+              profile
+              modelName
+              modelVersion
+              nValidated
+              metrics
+              createdAt
+              statusLog {
+                at
+                status
+                message
+              }
+            }
+            """)
+        variables: dict[str, object] = {
+            "taskCode": task_code,
+            "fromRounds": from_rounds,
+            "baseModel": base_model,
+            "profile": profile,
+        }
+        response = await self.execute(
+            query=query,
+            operation_name="TrainTargetModel",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return TrainTargetModel.model_validate(data)
+
+    async def training_run_state(self, run_id: str, **kwargs: Any) -> TrainingRunState:
+        query = gql("""
+            query TrainingRunState($runId: ID!) {
+              node(id: $runId) {
+                __typename
+                ... on TrainingRun {
+                  ...TrainingRunInfo
+                }
+              }
+            }
+
+            fragment TrainingRunInfo on TrainingRun {
+              id
+              status
+              progress
+              fromRounds
+              baseModel
+              profile
+              modelName
+              modelVersion
+              nValidated
+              metrics
+              createdAt
+              statusLog {
+                at
+                status
+                message
+              }
+            }
+            """)
+        variables: dict[str, object] = {"runId": run_id}
+        response = await self.execute(
+            query=query,
+            operation_name="TrainingRunState",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return TrainingRunState.model_validate(data)
+
+    async def training_run_updated(self, run_id: str, **kwargs: Any) -> AsyncIterator[TrainingRunUpdated]:
+        query = gql("""
+            subscription TrainingRunUpdated($runId: ID!) {
+              trainingRunUpdated(runId: $runId) {
+                ...TrainingRunInfo
+              }
+            }
+
+            fragment TrainingRunInfo on TrainingRun {
+              id
+              status
+              progress
+              fromRounds
+              baseModel
+              profile
+              modelName
+              modelVersion
+              nValidated
+              metrics
+              createdAt
+              statusLog {
+                at
+                status
+                message
+              }
+            }
+            """)
+        variables: dict[str, object] = {"runId": run_id}
+        async for data in self.execute_ws(
+            query=query,
+            operation_name="TrainingRunUpdated",
+            variables=variables,
+            **kwargs,
+        ):
+            yield TrainingRunUpdated.model_validate(data)

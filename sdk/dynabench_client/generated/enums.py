@@ -31,6 +31,11 @@ class ReplyStatus(str, Enum):
     FAILED = "FAILED"
 
 
+class TrainingProfile(str, Enum):
+    FAST = "FAST"
+    FULL = "FULL"
+
+
 class Verdict(str, Enum):
     FOOLED = "FOOLED"
     NOT_FOOLED = "NOT_FOOLED"

@@ -93,7 +93,29 @@ class SubmittedExamplePredictions(BaseModel):
     confidence: Optional[float]
 
 
+class TrainingRunInfo(BaseModel):
+    id: str
+    status: str
+    progress: float
+    from_rounds: list[int] = Field(alias="fromRounds")
+    base_model: str = Field(alias="baseModel")
+    profile: str
+    model_name: str = Field(alias="modelName")
+    model_version: str = Field(alias="modelVersion")
+    n_validated: int = Field(alias="nValidated")
+    metrics: Any
+    created_at: datetime = Field(alias="createdAt")
+    status_log: list["TrainingRunInfoStatusLog"] = Field(alias="statusLog")
+
+
+class TrainingRunInfoStatusLog(BaseModel):
+    at: datetime
+    status: str
+    message: str
+
+
 ScoreInfo.model_rebuild()
 ModelInfo.model_rebuild()
 RoundInfo.model_rebuild()
 SubmittedExample.model_rebuild()
+TrainingRunInfo.model_rebuild()
