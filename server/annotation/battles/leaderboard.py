@@ -140,7 +140,7 @@ async def battle_leaderboard(services: Services, task_id: int, round_id: int | N
     stamp = await queries.VOTES_STAMP.row(task=task_id, round=None)
     assert stamp is not None  # an aggregate always has a row
     key = (
-        f"dynabench:battle-board:v3:{task_id}:{round_id or 'all'}:{stamp['votes']}:{stamp['last_id']}:"
+        f"dynabench:battle-board:v4:{task_id}:{round_id or 'all'}:{stamp['votes']}:{stamp['last_id']}:{stamp['last_at']}:"
         f"{stamp['reinstated_at']}:{_rules_key(battle_rules)}"
     )
     with contextlib.suppress(RedisError, OSError):

@@ -107,10 +107,11 @@ FROM battle_votes v JOIN battles b ON b.id = v.battle JOIN rounds r ON r.id = b.
 WHERE r.task = :task AND (CAST(:round AS integer) IS NULL OR b.round = :round)
 """
 # What a cached leaderboard was computed from: votes are only ever added (or removed with their user or round), and
-# who is paused changes with a vote on a check battle or an owner's reinstatement.
+# who is paused changes with a vote on a check battle or an owner's reinstatement. The newest vote's time as well as its
+# id: ids start again in a database made anew (a reset, a test's emptied tables) while Redis keeps the old boards.
 VOTES_STAMP = Query(
     f"""
-SELECT count(*) AS votes, coalesce(max(v.id), 0) AS last_id,
+SELECT count(*) AS votes, coalesce(max(v.id), 0) AS last_id, coalesce(extract(epoch FROM max(v.created_at)), 0)::text AS last_at,
   (SELECT coalesce(extract(epoch FROM max(reinstated_at)), 0)::text FROM battle_voter_reinstatements WHERE task = :task)
     AS reinstated_at
 {_VOTES_OF}""",
