@@ -62,6 +62,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(
         f"uploaded: model {model.id} is {model.status}; it deploys and is evaluated next "
-        "(watch it with the modelUpdated subscription or `model {{ status statusLog }}`)."
+        "(follow it with dynabench_client's wait_for_evaluation, the modelUpdated subscription or `model { status statusLog }`)."
     )
     return 0

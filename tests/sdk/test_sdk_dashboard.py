@@ -83,7 +83,7 @@ def test_the_dashboard_follows_a_task_live_and_draws_rounds_and_leaderboard(stac
     round_id = current_round(api, "sentiment")
     context_id = api("query($r: ID!) { nextContext(roundId: $r) { id } }", {"r": round_id}, token=author)["nextContext"]["id"]
     output = tmp_path / "dashboard.html"
-    process = _dashboard(stack, author, output, "--duration", "40", "--interval", "2")
+    process = _dashboard(stack, author, output, "--duration", "25", "--interval", "2")
     try:
         first = _until(lambda: output.exists() and _data(output.read_text()).get("live_updates", 0) >= 1, 60, "the live feed")
         assert first
