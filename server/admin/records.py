@@ -8,7 +8,7 @@ from typing import TypedDict
 
 
 class AuditAction(StrEnum):
-    """What an admin did (admin_audit.action)."""
+    """What an admin (or, for ACCOUNT_DELETED, the account's owner) did (admin_audit.action)."""
 
     ROLE_CHANGED = "role_changed"
     USER_DISABLED = "user_disabled"
@@ -24,6 +24,7 @@ class AuditAction(StrEnum):
     LLM_ENDPOINT_REGISTERED = "llm_endpoint_registered"
     LLM_ENDPOINT_UPDATED = "llm_endpoint_updated"
     LLM_ENDPOINT_REMOVED = "llm_endpoint_removed"
+    ACCOUNT_DELETED = "account_deleted"  # by the person themselves (deleteMyAccount); the label is the pseudonym
 
 
 class AuditTarget(StrEnum):

@@ -15,6 +15,8 @@ __all__ = [
     "can_view_api_token",
     "can_view_email",
     "create_api_token",
+    "delete_my_account",
+    "export_my_data",
     "list_api_tokens",
     "revoke_api_token",
     "set_email",
@@ -49,6 +51,20 @@ def can_view_api_token(viewer: Principal | None, token: Mapping[str, Any]) -> bo
 def set_email(viewer: Principal | None) -> Denied | None:
     """Changing the account's email (where its password resets go) is as guarded as minting a token."""
     return create_api_token(viewer)
+
+
+def export_my_data(viewer: Principal | None) -> Denied | None:
+    """Everything about the account, emails and tokens' names included: as guarded as minting a token."""
+    return create_api_token(viewer)
+
+
+def delete_my_account(viewer: Principal | None) -> Denied | None:
+    """A signed-in session only: no API token deletes the account that made it."""
+    if viewer is None:
+        return Denied("AUTHENTICATION_REQUIRED", tr("Sign in to do this."))
+    if viewer.via_token:
+        return Denied("FORBIDDEN", tr("Delete your account from a signed-in session, not with an API token."))
+    return None
 
 
 def admin_issue_password_reset(viewer: Viewer | None) -> Denied | None:

@@ -126,7 +126,8 @@ def run_cell(world: World, op: Op, principal: str) -> None:
     if op.kind == "Subscription":
         outcome, value = _subscribe(world, op, principal, sent)
     else:
-        outcome, value = _request(world, op, principal, sent)
+        # `_bearer`: an account like the principal's, made for this cell (deleteMyAccount must not delete the world's).
+        outcome, value = _request(world, op, principal, sent, variables.get("_bearer"))
     assert outcome == expected, f"{op.name} as {principal}: expected {expected}, got {outcome}: {value}"
     if outcome == "ok":
         if op.check:
@@ -138,8 +139,8 @@ def run_cell(world: World, op: Op, principal: str) -> None:
         assert after == before, f"{op.name} as {principal} was refused but wrote: {before} -> {after}"
 
 
-def _request(world: World, op: Op, principal: str, variables: dict) -> tuple[str, Any]:
-    bearer = world.bearer[principal]
+def _request(world: World, op: Op, principal: str, variables: dict, bearer_override: str | None = None) -> tuple[str, Any]:
+    bearer = bearer_override or world.bearer[principal]
     headers = {"Authorization": f"Bearer {bearer}"} if bearer else {}
     if op.upload:
         variable, filename, content = op.upload

@@ -17,6 +17,7 @@ from tests.authz import (
     test_matrix_llm_endpoints,
     test_matrix_models_training,
     test_matrix_notifications,
+    test_matrix_personal_data,
     test_matrix_quality,
     test_matrix_served_models,
     test_matrix_suggestions,
@@ -45,6 +46,7 @@ MODULES = (
     test_matrix_battles,
     test_matrix_suggestions,
     test_matrix_adversary,
+    test_matrix_personal_data,
 )
 
 

@@ -30,7 +30,8 @@ export type AuditAction =
   | "TARGET_UNSHARED"
   | "LLM_ENDPOINT_REGISTERED"
   | "LLM_ENDPOINT_UPDATED"
-  | "LLM_ENDPOINT_REMOVED";
+  | "LLM_ENDPOINT_REMOVED"
+  | "ACCOUNT_DELETED";
 
 export interface PageInfo {
   hasNextPage: boolean;

@@ -208,5 +208,6 @@ export const admin: Translation<typeof ADMIN_EN> = {
     LLM_ENDPOINT_REGISTERED: "تسجيل نقطة وصول لنموذج لغوي",
     LLM_ENDPOINT_UPDATED: "تعديل نقطة وصول لنموذج لغوي",
     LLM_ENDPOINT_REMOVED: "حذف نقطة وصول لنموذج لغوي",
+    ACCOUNT_DELETED: "حساب حذفه صاحبه",
   },
 };

@@ -195,5 +195,6 @@ export const admin: Translation<typeof ADMIN_EN> = {
     LLM_ENDPOINT_REGISTERED: "Point d’accès LLM enregistré",
     LLM_ENDPOINT_UPDATED: "Point d’accès LLM modifié",
     LLM_ENDPOINT_REMOVED: "Point d’accès LLM supprimé",
+    ACCOUNT_DELETED: "Compte supprimé par son titulaire",
   },
 };

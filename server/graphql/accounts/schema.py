@@ -1,15 +1,19 @@
-"""Accounts in GraphQL: me, myApiTokens, signUp, logIn, createApiToken, revokeApiToken, and recovery: setEmail,
-verifyEmail, requestPasswordReset, resetPassword, adminIssuePasswordReset."""
+"""Accounts in GraphQL: me, myApiTokens, signUp, logIn, createApiToken, revokeApiToken, recovery (setEmail,
+verifyEmail, requestPasswordReset, resetPassword, adminIssuePasswordReset) and a person's data (exportMyData,
+deleteMyAccount)."""
 
 from __future__ import annotations
 
 import strawberry
+from strawberry.scalars import JSON
 from strawberry.types import Info
 
 from server import permissions
+from server.accounts import personal_data
 from server.accounts import service as accounts
 from server.graphql.accounts.mutations.admin_issue_password_reset import admin_issue_password_reset
 from server.graphql.accounts.mutations.create_api_token import create_api_token
+from server.graphql.accounts.mutations.delete_my_account import delete_my_account
 from server.graphql.accounts.mutations.log_in import log_in
 from server.graphql.accounts.mutations.request_password_reset import request_password_reset
 from server.graphql.accounts.mutations.reset_password import reset_password
@@ -18,7 +22,7 @@ from server.graphql.accounts.mutations.set_email import set_email
 from server.graphql.accounts.mutations.sign_up import sign_up
 from server.graphql.accounts.mutations.verify_email import verify_email
 from server.graphql.accounts.types import ApiToken, UserNode
-from server.graphql.core.guard import authorize
+from server.graphql.core.guard import authorize, authorize_principal
 
 
 @strawberry.type
@@ -37,6 +41,16 @@ class AccountQueries:
         viewer = await authorize(info, permissions.list_api_tokens)
         return [ApiToken.from_row(row) for row in await accounts.own_api_tokens(viewer.user_id)]
 
+    @strawberry.field(
+        description="Everything the platform holds about you, as JSON: your account and, per table, every row that "
+        "refers to you (examples, votes, conversations and their turns, campaign entries, notifications, tokens' names; "
+        "never a password or token hash)."
+    )
+    async def export_my_data(self, info: Info) -> JSON:
+        principal = await authorize_principal(info, permissions.export_my_data)
+        assert principal is not None
+        return await personal_data.my_data(principal.user_id)
+
 
 @strawberry.type
 class AccountMutations:
@@ -49,3 +63,4 @@ class AccountMutations:
     request_password_reset = request_password_reset
     reset_password = reset_password
     admin_issue_password_reset = admin_issue_password_reset
+    delete_my_account = delete_my_account

@@ -35,6 +35,7 @@ class AuditAction(Enum):
     LLM_ENDPOINT_REGISTERED = records.AuditAction.LLM_ENDPOINT_REGISTERED.value
     LLM_ENDPOINT_UPDATED = records.AuditAction.LLM_ENDPOINT_UPDATED.value
     LLM_ENDPOINT_REMOVED = records.AuditAction.LLM_ENDPOINT_REMOVED.value
+    ACCOUNT_DELETED = records.AuditAction.ACCOUNT_DELETED.value
 
 
 @strawberry.type(name="AdminUser", description="An account as admins see it (the id is the User's global id).")

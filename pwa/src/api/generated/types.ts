@@ -40,7 +40,8 @@ export type AuditAction =
   | 'TARGET_UNSHARED'
   | 'LLM_ENDPOINT_REGISTERED'
   | 'LLM_ENDPOINT_UPDATED'
-  | 'LLM_ENDPOINT_REMOVED';
+  | 'LLM_ENDPOINT_REMOVED'
+  | 'ACCOUNT_DELETED';
 
 /** A battle's vote: the side that answered better (A, B, C, D), a tie, or all sides bad. */
 export type BattleChoice =
