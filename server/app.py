@@ -83,7 +83,10 @@ async def download_export(token: str, state: State) -> Response | Stream | File:
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{await export_service.export_file_name(round_id, fmt)}"'},
         )
-    archive, name = await export_service.hf_archive(round_id, key)
+    try:
+        archive, name = await export_service.hf_archive(round_id, key, state.services.settings.export_scratch_dir or None)
+    except ServiceError as exc:  # a full disk (server/core/disk.py)
+        return Response({"error": exc.message}, status_code=503, headers={"Retry-After": "60"})
     return File(
         path=archive,
         filename=name,

@@ -144,6 +144,14 @@ class WorkerSettings:
             unique=True,
             run_at_startup=True,
         ),
+        # The model store's leftovers and expired archives, export archives' folders a crash left (issue #34 point 7).
+        cron(
+            instrument(evaluation_jobs.sweep_storage),
+            name="cron:sweep_storage",
+            second=sweep_seconds(53),
+            unique=True,
+            run_at_startup=True,
+        ),
         # Campaign ledgers whose recompute job was lost are brought up to date (server/campaigns/ledger.py).
         cron(
             instrument(campaign_jobs.sweep_campaign_ledgers),

@@ -37,6 +37,10 @@ class Settings:
     generation_idle_timeout_s: float = 15.0
     generation_max_s: float = 600.0
     model_store_dir: str = ".dynabench/model_store"
+    # How long the archive of a failed or taken-down submission is kept before the storage sweep removes it.
+    storage_retention_days: float = 30.0
+    # Where HF-datasets export archives are built while they download (default: the system's temporary folder).
+    export_scratch_dir: str = ""
     upload_max_bytes: int = 2 * 1024**3
     upload_max_files: int = 1000
     # Rate limits (server/core/rate_limits.py; docs/api.md "Limits"): each a window per account and/or per client
@@ -155,6 +159,8 @@ class Settings:
             generation_idle_timeout_s=float(env.get("GENERATION_IDLE_TIMEOUT_S", cls.generation_idle_timeout_s)),
             generation_max_s=float(env.get("GENERATION_MAX_S", cls.generation_max_s)),
             model_store_dir=env.get("MODEL_STORE_DIR", cls.model_store_dir),
+            storage_retention_days=float(env.get("STORAGE_RETENTION_DAYS", cls.storage_retention_days)),
+            export_scratch_dir=env.get("EXPORT_SCRATCH_DIR", cls.export_scratch_dir),
             upload_max_bytes=int(env.get("UPLOAD_MAX_BYTES", cls.upload_max_bytes)),
             upload_max_files=int(env.get("UPLOAD_MAX_FILES", cls.upload_max_files)),
             uploads_per_day=int(env.get("UPLOADS_PER_DAY", cls.uploads_per_day)),

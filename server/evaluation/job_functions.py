@@ -5,12 +5,14 @@ next one (a fresh deployment is evaluated; a model Triton lost is deployed again
 
 from __future__ import annotations
 
+import asyncio
+
 from arq import Retry
 
 from server.core.jobs import runs
 from server.evaluation import jobs
 from server.evaluation.datasets import contamination_check as contamination_job
-from server.evaluation.models import deploy, evaluate, pipeline, residency
+from server.evaluation.models import deploy, evaluate, pipeline, residency, storage
 
 
 @runs(jobs.deploy_model)
@@ -56,3 +58,13 @@ async def keep_round_targets_loaded(ctx: dict) -> int:
 async def check_unreported_datasets(ctx: dict) -> int:
     """Cron: datasets with no contamination report (those `dynabench migrate` seeded) are checked; the number queued."""
     return await pipeline.check_unreported_datasets(ctx["services"])
+
+
+async def sweep_storage(ctx: dict) -> int:
+    """Cron: the model store's leftovers and expired archives (models/storage.py), and export archives' temporary
+    folders a crash left (annotation/exports); the number of entries removed."""
+    from server.annotation.exports.service import sweep_scratch
+
+    settings = ctx["services"].settings
+    removed = await storage.sweep_model_store(settings)
+    return len(removed) + len(await asyncio.to_thread(sweep_scratch, settings.export_scratch_dir or None))

@@ -67,6 +67,8 @@ async def record_status(
 
 _MODEL_JSON = ("card", "status_log")
 MODEL = Query("SELECT * FROM models WHERE id = :id", json=_MODEL_JSON)
+# The storage sweep (models/storage.py): which stored archives' models are failed or taken down, and since when.
+ARCHIVE_OWNERS = Query("SELECT id, status, created_at, taken_down_at FROM models WHERE id = ANY(:ids::int[])")
 MODELS_BY_ID = Query("SELECT * FROM models WHERE id = ANY(:ids::int[])", json=_MODEL_JSON)
 MODELS_OF_OWNER = Query(
     """

@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import re
+import shutil
 import tarfile
 import tempfile
 import time
@@ -21,12 +22,16 @@ from server.annotation.battles import leaderboard as battle_leaderboard
 from server.annotation.battles.pairs import preference_lines
 from server.annotation.exports import queries
 from server.annotation.exports.release import FORMATS, stream_jsonl, write_hf_dataset
+from server.core.disk import disk_full, is_disk_full
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.tasks.config import TaskConfig
 from server.tasks.service import get_round, round_config
 
 LINK_TTL_SECONDS = 15 * 60
+# HF-datasets archives are built in temporary folders named so (removed after the download; the storage sweep
+# removes any a crash left: server/core/storage_sweep.py).
+SCRATCH_PREFIX = "dynabench-export-"
 _UNSAFE_IN_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
@@ -127,39 +132,76 @@ async def jsonl_chunks(round_id: int, key: str, fmt: str = "jsonl") -> AsyncIter
             yield bytes(buffer)
 
 
-async def write_export(round_id: int, fmt: str, output: Path, key: str, progress=None) -> int:
-    """Write a round's export to `output` (a .jsonl file, or a directory for HF_DATASET); returns rows."""
+async def write_export(round_id: int, fmt: str, output: Path, key: str, progress=None, scratch_dir: str | None = None) -> int:
+    """Write a round's export to `output` (a .jsonl file, or a directory for HF_DATASET, whose rows pass through a
+    temporary JSONL file under `scratch_dir`, removed whatever happens); returns rows."""
     shape, config, round_row = await export_shape(round_id)
     await check_format(round_id, fmt)
-    jsonl = output if fmt != "hf_dataset" else Path(tempfile.mkdtemp(prefix="dynabench-export-")) / "rows.jsonl"
-    jsonl.parent.mkdir(parents=True, exist_ok=True)
+    if fmt != "hf_dataset":
+        output.parent.mkdir(parents=True, exist_ok=True)
+        return await _write_jsonl(_lines(round_id, fmt, key, shape, config, round_row), output, progress)
+    folder = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=scratch_dir))
+    try:
+        rows = await _write_jsonl(_lines(round_id, fmt, key, shape, config, round_row), folder / "rows.jsonl", progress)
+        await asyncio.to_thread(write_hf_dataset, folder / "rows.jsonl", output, config)
+    finally:
+        await asyncio.to_thread(shutil.rmtree, folder, True)
+    return rows
+
+
+async def _write_jsonl(lines: AsyncIterator[bytes], path: Path, progress) -> int:
     rows = 0
-    async with aclosing(_lines(round_id, fmt, key, shape, config, round_row)) as lines:
-        with jsonl.open("wb") as sink:
-            async for line in lines:
+    async with aclosing(lines) as open_lines:
+        with path.open("wb") as sink:
+            async for line in open_lines:
                 sink.write(line)
                 rows += 1
                 if progress:
                     progress(1)
-    if fmt == "hf_dataset":
-        await asyncio.to_thread(write_hf_dataset, jsonl, output, config)
-        jsonl.unlink()
-        jsonl.parent.rmdir()
     return rows
 
 
-async def hf_archive(round_id: int, key: str) -> tuple[Path, str]:
-    """A tar.gz of the HF-datasets directory `<task>-round-<n>`, in a temporary file the caller deletes; and the
-    archive's file name."""
+async def hf_archive(round_id: int, key: str, scratch_dir: str | None = None) -> tuple[Path, str]:
+    """A tar.gz of the HF-datasets directory `<task>-round-<n>`, in a temporary folder (under `scratch_dir`, else the
+    system's) that the caller deletes; and the archive's file name."""
     shape, _, _ = await export_shape(round_id)
-    scratch = Path(tempfile.mkdtemp(prefix="dynabench-export-"))
     name = export_name(shape["task_code"], shape["round_number"])
-    await write_export(round_id, "hf_dataset", scratch / name, key)
-    archive = scratch / f"{name}-hf.tar.gz"
     from server.annotation.suggestions.stats import round_assistance  # the round's numbers for the README
 
-    await asyncio.to_thread(_tar, scratch / name, archive, assistance_text(await round_assistance(round_id)))
+    try:
+        scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=scratch_dir))
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(tr("the export")) from None
+        raise
+    archive = scratch / f"{name}-hf.tar.gz"
+    try:
+        await write_export(round_id, "hf_dataset", scratch / name, key, scratch_dir=str(scratch))
+        await asyncio.to_thread(_tar, scratch / name, archive, assistance_text(await round_assistance(round_id)))
+    except BaseException as exc:
+        await asyncio.to_thread(shutil.rmtree, scratch, True)  # nothing half-written stays behind
+        if is_disk_full(exc):
+            raise disk_full(tr("the export")) from None
+        raise
     return archive, archive.name
+
+
+SCRATCH_GRACE_S = 6 * 3600  # an archive lives while its download streams: minutes
+
+
+def sweep_scratch(scratch_dir: str | None = None, now: float | None = None) -> list[str]:
+    """HF-datasets archives' temporary folders that a crash (or a client gone mid-download) left behind."""
+    now = time.time() if now is None else now
+    removed = []
+    for path in Path(scratch_dir or tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        try:
+            stale = now - path.stat().st_mtime > SCRATCH_GRACE_S
+        except FileNotFoundError:
+            continue
+        if stale:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path.name)
+    return removed
 
 
 def assistance_text(rows: list[Any]) -> bytes:

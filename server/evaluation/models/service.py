@@ -12,6 +12,7 @@ from typing import Any, BinaryIO
 
 from server.accounts.viewer import Viewer
 from server.core import jobs
+from server.core.disk import disk_full, is_disk_full
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.core.services import Services
@@ -88,7 +89,12 @@ async def upload_model(
     store.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 — one local mkdir per upload, usually a no-op
     staging = store / f".upload-{owner_id}-{datetime.now(UTC).timestamp():.6f}"
     try:
-        await asyncio.to_thread(_copy_capped, upload, staging, settings.upload_max_bytes)
+        try:
+            await asyncio.to_thread(_copy_capped, upload, staging, settings.upload_max_bytes)
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise disk_full(tr("your archive")) from None
+            raise
         await asyncio.to_thread(_check_archive, staging, settings, config)
         model = await queries.insert_model(
             task["id"],
