@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import shutil
 from contextlib import asynccontextmanager
@@ -104,6 +105,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await db.start_pool(settings.db_pool_max)
         services = await Services.start(settings)
         app.state.services = services
+        # Export archives' folders a crashed process of this host left (the worker's storage sweep cannot see the
+        # temporary folder of an API container; only stale ones: another process here may be streaming one now).
+        from server.annotation.exports.service import sweep_scratch
+
+        await asyncio.to_thread(sweep_scratch, settings.export_scratch_dir or None)
         log.info("API ready")
         try:
             yield
