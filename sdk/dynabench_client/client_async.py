@@ -13,7 +13,7 @@ from .connection import Connection
 from .errors import DynabenchError, ModelFailedError, NotFoundError, raise_for_result
 from .exports import download_export
 from .generated.base_model import Upload
-from .generated.enums import ExportFormat, Metric
+from .generated.enums import ApiTokenScope, ExportFormat, Metric
 from .generated.fragments import ModelInfo, RoundInfo
 from .generated.input_types import DatasetWeightInput, MetricWeightInput, ModelCardInput, SetRoundTargetsInput, TargetModelInput
 from .live import follow
@@ -53,6 +53,30 @@ class AsyncClient(WritingMixin, TrainingMixin):
 
     async def aclose(self) -> None:
         await self.connection.aclose()
+
+    # --- signing in ---------------------------------------------------------------------------------------------
+
+    @classmethod
+    async def log_in(cls, api_url: str, username: str, password: str, **options: Any) -> AsyncClient:
+        """A client signed in as this account (a session: it lasts days; for scripts that run unattended, make an API
+        token once with `create_api_token` and use that)."""
+        anonymous = cls(api_url, "", **options)
+        try:
+            token = await anonymous.session_token(username, password)
+        finally:
+            await anonymous.aclose()
+        return cls(api_url, token, **options)
+
+    async def session_token(self, username: str, password: str) -> str:
+        """logIn: a session token for this account (AuthenticationError when the password is wrong)."""
+        answer = await self.connection.call(self.gql.log_in(username=username, password=password))
+        return str(raise_for_result(answer.log_in).token)  # type: ignore[union-attr]
+
+    async def create_api_token(self, name: str, scopes: Sequence[str] = ("READ",)) -> str:
+        """A new API token of the signed-in account, e.g. scopes ("READ", "MODELS"); the secret is shown only now."""
+        wanted = [ApiTokenScope(scope.upper()) for scope in scopes]
+        answer = await self.connection.call(self.gql.create_api_token(name=name, scopes=wanted))
+        return str(raise_for_result(answer.create_api_token).token)  # type: ignore[union-attr]
 
     # --- reading ------------------------------------------------------------------------------------------------
 

@@ -88,6 +88,16 @@ class Client:
                 self.run(iterator.aclose())  # type: ignore[attr-defined]
 
     # --- reading
+    @classmethod
+    def log_in(cls, api_url: str, username: str, password: str, **options: Any) -> Client:
+        """A client signed in as this account (see AsyncClient.log_in)."""
+        with cls(api_url, "", **options) as anonymous:
+            token = anonymous.run(anonymous.aio.session_token(username, password))
+        return cls(api_url, token, **options)
+
+    def create_api_token(self, name: str, scopes: Sequence[str] = ("READ",)) -> str:
+        return self.run(self.aio.create_api_token(name, scopes))
+
     def me(self) -> Any:
         return self.run(self.aio.me())
 

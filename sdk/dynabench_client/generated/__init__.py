@@ -22,6 +22,14 @@ from .conversation import (
     ConversationConversation,
     ConversationConversationTurns,
 )
+from .create_api_token import (
+    CreateApiToken,
+    CreateApiTokenCreateApiTokenApiTokenCreated,
+    CreateApiTokenCreateApiTokenAuthenticationError,
+    CreateApiTokenCreateApiTokenInputError,
+    CreateApiTokenCreateApiTokenInputErrorFields,
+    CreateApiTokenCreateApiTokenPermissionError,
+)
 from .create_example import (
     CreateExample,
     CreateExampleCreateExampleAuthenticationError,
@@ -37,6 +45,7 @@ from .create_example import (
     CreateExampleCreateExampleRoundClosedError,
 )
 from .enums import (
+    ApiTokenScope,
     BattleChoice,
     ExportFormat,
     Metric,
@@ -97,6 +106,14 @@ from .leaderboard import (
     LeaderboardLeaderboardEdgesNodePerDataset,
     LeaderboardLeaderboardMetricWeights,
     LeaderboardLeaderboardPageInfo,
+)
+from .log_in import (
+    LogIn,
+    LogInLogInAuthenticationError,
+    LogInLogInAuthPayload,
+    LogInLogInInputError,
+    LogInLogInInputErrorFields,
+    LogInLogInRateLimitedError,
 )
 from .me import Me, MeMe
 from .model_state import ModelState, ModelStateNodeModel, ModelStateNodeNode
@@ -223,6 +240,7 @@ __all__ = [
     "AddContextsAddContextsNotFoundError",
     "AddContextsAddContextsPermissionError",
     "AddContextsInput",
+    "ApiTokenScope",
     "AsyncBaseClient",
     "BaseModel",
     "Battle",
@@ -238,6 +256,12 @@ __all__ = [
     "Conversation",
     "ConversationConversation",
     "ConversationConversationTurns",
+    "CreateApiToken",
+    "CreateApiTokenCreateApiTokenApiTokenCreated",
+    "CreateApiTokenCreateApiTokenAuthenticationError",
+    "CreateApiTokenCreateApiTokenInputError",
+    "CreateApiTokenCreateApiTokenInputErrorFields",
+    "CreateApiTokenCreateApiTokenPermissionError",
     "CreateExample",
     "CreateExampleCreateExampleAuthenticationError",
     "CreateExampleCreateExampleConflictError",
@@ -276,6 +300,12 @@ __all__ = [
     "LeaderboardLeaderboardEdgesNodePerDataset",
     "LeaderboardLeaderboardMetricWeights",
     "LeaderboardLeaderboardPageInfo",
+    "LogIn",
+    "LogInLogInAuthPayload",
+    "LogInLogInAuthenticationError",
+    "LogInLogInInputError",
+    "LogInLogInInputErrorFields",
+    "LogInLogInRateLimitedError",
     "Me",
     "MeMe",
     "Metric",

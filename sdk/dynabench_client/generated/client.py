@@ -7,8 +7,9 @@ from .base_model import UNSET, UnsetType, Upload
 from .battle import Battle
 from .battle_leaderboard import BattleLeaderboard
 from .conversation import Conversation
+from .create_api_token import CreateApiToken
 from .create_example import CreateExample
-from .enums import ExportFormat, TrainingProfile
+from .enums import ApiTokenScope, ExportFormat, TrainingProfile
 from .export_round import ExportRound
 from .input_types import (
     AddContextsInput,
@@ -20,6 +21,7 @@ from .input_types import (
     SetRoundTargetsInput,
 )
 from .leaderboard import Leaderboard
+from .log_in import LogIn
 from .me import Me
 from .model_state import ModelState
 from .model_updated import ModelUpdated
@@ -45,6 +47,92 @@ def gql(q: str) -> str:
 
 
 class GeneratedClient(AsyncBaseClient):
+    async def log_in(self, username: str, password: str, **kwargs: Any) -> LogIn:
+        query = gql("""
+            mutation LogIn($username: String!, $password: String!) {
+              logIn(input: {username: $username, password: $password}) {
+                __typename
+                ... on AuthPayload {
+                  token
+                }
+                ...ErrorInfo
+              }
+            }
+
+            fragment ErrorInfo on Error {
+              __typename
+              code
+              message
+              ... on InputError {
+                fields {
+                  field
+                  message
+                }
+              }
+              ... on ArchiveRejectedError {
+                reason
+                entry
+              }
+              ... on RateLimitedError {
+                retryAfterSeconds
+              }
+              ... on DuplicateExampleError {
+                repeatsExampleId
+                repeatsExcerpt
+                own
+                kind
+                similarity
+              }
+            }
+            """)
+        variables: dict[str, object] = {"username": username, "password": password}
+        response = await self.execute(query=query, operation_name="LogIn", variables=variables, **kwargs)
+        data = self.get_data(response)
+        return LogIn.model_validate(data)
+
+    async def create_api_token(self, name: str, scopes: list[ApiTokenScope], **kwargs: Any) -> CreateApiToken:
+        query = gql("""
+            mutation CreateApiToken($name: String!, $scopes: [ApiTokenScope!]!) {
+              createApiToken(input: {name: $name, scopes: $scopes}) {
+                __typename
+                ... on ApiTokenCreated {
+                  token
+                }
+                ...ErrorInfo
+              }
+            }
+
+            fragment ErrorInfo on Error {
+              __typename
+              code
+              message
+              ... on InputError {
+                fields {
+                  field
+                  message
+                }
+              }
+              ... on ArchiveRejectedError {
+                reason
+                entry
+              }
+              ... on RateLimitedError {
+                retryAfterSeconds
+              }
+              ... on DuplicateExampleError {
+                repeatsExampleId
+                repeatsExcerpt
+                own
+                kind
+                similarity
+              }
+            }
+            """)
+        variables: dict[str, object] = {"name": name, "scopes": scopes}
+        response = await self.execute(query=query, operation_name="CreateApiToken", variables=variables, **kwargs)
+        data = self.get_data(response)
+        return CreateApiToken.model_validate(data)
+
     async def send_message(self, input: SendMessageInput, **kwargs: Any) -> SendMessage:
         query = gql("""
             mutation SendMessage($input: SendMessageInput!) {

@@ -1,6 +1,13 @@
 from enum import Enum
 
 
+class ApiTokenScope(str, Enum):
+    READ = "READ"
+    ANNOTATE = "ANNOTATE"
+    MODELS = "MODELS"
+    ADMIN = "ADMIN"
+
+
 class BattleChoice(str, Enum):
     A = "A"
     B = "B"
