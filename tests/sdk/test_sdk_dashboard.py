@@ -8,12 +8,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 from html import unescape
 from pathlib import Path
 
 from dynabench_client import Client
-from tests.api.examples_helpers import current_round
+from tests.api.examples_helpers import current_round, wait_until
 from tests.conftest import run_sql, seed_builtin_tasks
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,16 +65,6 @@ def _data(page: str) -> dict:
     return json.loads(found.group(1))
 
 
-def _until(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_the_dashboard_follows_a_task_live_and_draws_rounds_and_leaderboard(stack, api, target_models, tmp_path):
     seed_builtin_tasks()
     author = api.sign_up("dash-researcher")
@@ -85,7 +74,8 @@ def test_the_dashboard_follows_a_task_live_and_draws_rounds_and_leaderboard(stac
     output = tmp_path / "dashboard.html"
     process = _dashboard(stack, author, output, "--duration", "25", "--interval", "2")
     try:
-        first = _until(lambda: output.exists() and _data(output.read_text()).get("live_updates", 0) >= 1, 60, "the live feed")
+        # The first live update is written (a positive signal, polled by the suite's helper).
+        first = wait_until(lambda: output.exists() and _data(output.read_text()).get("live_updates", 0) >= 1, timeout=60)
         assert first
         before = _data(output.read_text())
         assert [r["collected"] for r in before["rounds"]] == [0]
