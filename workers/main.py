@@ -161,6 +161,15 @@ class WorkerSettings:
             unique=True,
             run_at_startup=False,
         ),
+        # Deleted accounts' work left in tasks that remove it: a write that landed after the deletion, or a task whose
+        # owners chose `remove` later (server/accounts/personal_data.py).
+        cron(
+            instrument(account_jobs.remove_work_of_deleted_accounts),
+            name="cron:remove_work_of_deleted_accounts",
+            second=sweep_seconds(23),
+            unique=True,
+            run_at_startup=False,
+        ),
         # Email copies of notifications whose job was lost, or refused once by the SMTP server (server/notifications/).
         cron(
             instrument(notification_jobs.send_notification_emails),

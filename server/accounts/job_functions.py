@@ -1,10 +1,11 @@
-"""What the worker runs for the accounts domain's jobs (server/accounts/jobs.py): mails of server/accounts/recovery.py."""
+"""What the worker runs for the accounts domain's jobs (server/accounts/jobs.py): mails of server/accounts/recovery.py,
+and the sweep of deleted accounts' work (server/accounts/personal_data.py)."""
 
 from __future__ import annotations
 
 from arq import Retry
 
-from server.accounts import jobs, recovery
+from server.accounts import jobs, personal_data, recovery
 from server.core.i18n import DEFAULT_LOCALE
 from server.core.jobs import runs
 from server.core.mail import MailError
@@ -28,3 +29,8 @@ async def send_password_reset(ctx: dict, who: str, locale: str = DEFAULT_LOCALE)
         return await recovery.mail_password_reset(ctx["services"], who, locale)
     except MailError as exc:
         raise Retry(defer=MAIL_RETRY_S) from exc
+
+
+@runs(jobs.remove_work_of_deleted_accounts)
+async def remove_work_of_deleted_accounts(ctx: dict) -> int:
+    return await personal_data.remove_work_of_deleted_accounts(ctx["services"])

@@ -14,3 +14,8 @@ async def send_email_verification(user_id: int, email: str, locale: str = DEFAUL
 @job
 async def send_password_reset(who: str, locale: str = DEFAULT_LOCALE) -> None:
     """Mail a reset link if `who` names an account with a verified email (the request answered the same anyway)."""
+
+
+@job
+async def remove_work_of_deleted_accounts() -> None:
+    """Deleted accounts' work left in tasks that remove it, removed as deleteMyAccount would (a cron)."""

@@ -1,7 +1,9 @@
 """A person's data (issue #34 point 6): everything the platform holds about an account as JSON (exportMyData), and
 the account's deletion (deleteMyAccount). Deleting replaces the username by a keyed pseudonym and removes the email,
 credentials, inbox and crowd platforms' ids; the examples, votes and other work stay as the tasks' data under the
-pseudonym (docs/api.md says so; personal_queries.py lists, table by table, what is forgotten and what is kept)."""
+pseudonym, except in tasks whose config says `personal_data.on_account_deletion: remove`, where they are removed in the
+same transaction and what they counted for is recomputed (server/annotation/removal/; docs/api.md says so;
+personal_queries.py lists, table by table, what is forgotten, kept and removed)."""
 
 from __future__ import annotations
 
@@ -19,11 +21,13 @@ from server.accounts.viewer import Principal
 from server.admin import audit
 from server.admin.records import AuditAction, AuditTarget
 from server.annotation.exports.release import anonymous_id
+from server.annotation.removal import service as removal
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
 from server.core.services import Services
 from server.core.storable import check_text
+from server.tasks import reads as task_reads
 
 log = logging.getLogger("dynabench.accounts")
 
@@ -46,7 +50,15 @@ async def my_data(user_id: int) -> dict[str, Any]:
         "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "account": account["row"] if account else None,
         "tables": tables,
+        "removed_if_deleted": await tasks_removing_work_of(user_id),
     }
+
+
+async def tasks_removing_work_of(user_id: int) -> list[dict[str, str]]:
+    """The tasks (code, name) in which deleting the account would remove its work (their config says so)."""
+    tasks = await task_reads.tasks_removing_work()
+    found = (await removal.tasks_with_work([user_id], [t["id"] for t in tasks])).get(user_id, [])
+    return [{"code": t["code"], "name": t["name"]} for t in tasks if t["id"] in found]
 
 
 def _confirmed(principal: Principal, password_hash: str, password: str | None, session_ttl: int) -> None:
@@ -74,6 +86,8 @@ async def delete_account(services: Services, principal: Principal, password: str
         _confirmed(principal, account["password_hash"], password, services.settings.jwt_ttl_seconds)
         if account["is_admin"] and not await queries.OTHER_ADMINS.value(user=user_id):
             raise ServiceError("CONFLICT", tr("This is the last admin: make someone else an admin first."))
+        # The account's row is locked: nothing of it can be written in any task meanwhile (foreign keys wait).
+        removed = await removal.remove_work(user_id, [t["id"] for t in await task_reads.tasks_removing_work()])
         await queries.FORGET_ACCOUNT.execute(user=user_id, pseudonym=pseudonym)
         await queries.FORGET_CREDENTIALS.execute(user=user_id)
         await queries.FORGET_CROWD_IDS.execute(user=user_id, pseudonym=pseudonym)
@@ -83,4 +97,22 @@ async def delete_account(services: Services, principal: Principal, password: str
         await events.publish(services.redis, events.CredentialsRevoked(user_id=user_id, token_id=0))
     except (RedisError, OSError):
         log.warning("could not announce the deletion of account %s", user_id, exc_info=True)
+    await removal.announce(services, removed)
     return pseudonym
+
+
+async def remove_work_of_deleted_accounts(services: Services) -> int:
+    """The cron's sweep: work of deleted accounts left in tasks that remove it (a write that waited for the deletion's
+    lock and landed after it, or a task whose owners chose `remove` later) is removed as deleteMyAccount would.
+    Idempotent: what it removes is found from rows. Returns how many accounts had some."""
+    tasks = [t["id"] for t in await task_reads.tasks_removing_work()]
+    deleted = [r["id"] for r in await queries.DELETED_ACCOUNTS.rows()] if tasks else []
+    found = await removal.tasks_with_work(deleted, tasks)
+    for user_id, where in sorted(found.items()):
+        async with db.transaction():
+            if await queries.LOCK_ACCOUNT.row(user=user_id) is None:
+                continue
+            removed = await removal.remove_work(user_id, where)
+        log.info("removed a deleted account's work (%s examples, %s votes)", len(removed.examples), removed.votes)
+        await removal.announce(services, removed)
+    return len(found)

@@ -45,6 +45,23 @@ FORGOTTEN = {
     "campaign_approved": "the platform's worker, assignment and submission ids replaced by the pseudonym",
 }
 KEPT = {table: "kept as the task's data under the pseudonym" for table in ACCOUNT_COLUMNS if table not in FORGOTTEN}
+# Kept, except in the tasks whose config says `personal_data.on_account_deletion: remove`: there the account's rows
+# are deleted (server/annotation/removal/), with everything that hangs from its examples and conversations, and every
+# counter and outcome they touched is recomputed. Money (campaign ledger lines, LLM endpoints' usage), models, runs,
+# ownership and the audit log stay in every task.
+REMOVED_WITH_WORK = {
+    "battle_continuations": "with the account's battles",
+    "battle_votes": "with the account's battles (their ratings are computed again)",
+    "battles": "deleted (their sides cascade)",
+    "conversations": "deleted (their turns cascade)",
+    "examples": "deleted (votes, claims, gold, vectors and history on them cascade); others' outcomes recounted",
+    "suggestions": "deleted",
+    "user_round_stats": "deleted (others' recounted)",
+    "validation_claims": "deleted",
+    "validations": "deleted; the examples voted on are aggregated again",
+}
+for _table, _what in REMOVED_WITH_WORK.items():
+    KEPT[_table] = f"kept under the pseudonym; in a task that removes a deleted account's work: {_what}"
 # Columns never exported (hashes of credentials).
 SECRET_COLUMNS = ("password_hash", "token_hash")
 
@@ -64,6 +81,10 @@ CONVERSATION_TURNS = Query(
     json=("row",),
 )
 
+# Accounts their owners deleted: the audit row deleteMyAccount writes in its transaction is the durable mark.
+DELETED_ACCOUNTS = Query(
+    "SELECT DISTINCT target_id AS id FROM admin_audit WHERE action = 'account_deleted' AND target_type = 'user' ORDER BY 1"
+)
 LOCK_ACCOUNT = Query("SELECT id, username, password_hash, is_admin FROM users WHERE id = :user FOR UPDATE")
 OTHER_ADMINS = Query("SELECT count(*) FROM users WHERE is_admin AND disabled_at IS NULL AND id <> :user")
 FORGET_ACCOUNT = Query(

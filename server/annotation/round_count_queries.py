@@ -63,6 +63,11 @@ async def add(round_id: int, difference: RoundCounts) -> None:
         await ADD.execute(round_id=round_id, **difference.as_params())
 
 
+async def hold_exclusively(round_id: int) -> None:
+    """Call in a transaction that will recount the round: writers in flight commit first, later ones wait for it."""
+    await HOLD_EXCLUSIVELY.execute(round_id=round_id)
+
+
 async def recount(round_id: int) -> list[dict[str, Any]]:
     """Call in a transaction: the round's counters from rows (one shard); no row for an unknown round."""
     await HOLD_EXCLUSIVELY.execute(round_id=round_id)

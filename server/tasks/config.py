@@ -92,6 +92,18 @@ class DynascoreConfig(_Strict):
         return weights
 
 
+class PersonalDataConfig(_Strict):
+    """What deleteMyAccount does with a person's work in this task (docs/design.md §11, "A person's data"): keep it as
+    the task's data under the account's pseudonym, or remove their examples, votes, conversations and battles (every
+    counter and outcome they touched recomputed from the rows left). The task's current config decides."""
+
+    on_account_deletion: Literal["keep", "remove"] = "keep"
+
+    @property
+    def removes_work(self) -> bool:
+        return self.on_account_deletion == "remove"
+
+
 class TaskConfig(_Strict):
     kind: Literal["classification", "extractive_qa", "generative"]
     context_fields: list[FieldSpec] = Field(min_length=1, max_length=MAX_FIELDS)
@@ -117,6 +129,8 @@ class TaskConfig(_Strict):
     translations: dict[str, TaskTranslation] = Field(default_factory=dict)
     # Suggestions for the author ("inspire me", docs/design.md §4.1e): a generator, a perturbation search.
     suggestions: SuggestionsConfig = Field(default_factory=SuggestionsConfig)
+    # A deleted account's work: kept under its pseudonym (the default) or removed.
+    personal_data: PersonalDataConfig = Field(default_factory=PersonalDataConfig)
 
     @model_validator(mode="after")
     def _consistent(self) -> TaskConfig:
@@ -288,6 +302,8 @@ class TaskConfig(_Strict):
             data.pop("generative", None)
         if not self.suggestions.enabled:  # nor those without suggestions
             data.pop("suggestions", None)
+        if not self.personal_data.removes_work:  # nor those that keep a deleted account's work
+            data.pop("personal_data", None)
         return cast(dict[str, Any], data)
 
 

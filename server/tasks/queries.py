@@ -52,6 +52,18 @@ async def tasks_by_id(ids: Sequence[int]) -> list[TaskRow]:
     return cast(list[TaskRow], await TASKS_BY_ID.rows(ids=list(ids)))
 
 
+# Tasks whose current config removes a deleted account's work (config.PersonalDataConfig; its stored form names the
+# key only when it says "remove").
+TASKS_REMOVING_WORK = Query(
+    "SELECT id, code, name FROM tasks WHERE config -> 'personal_data' ->> 'on_account_deletion' = 'remove' ORDER BY id"
+)
+
+
+async def tasks_removing_work() -> list[dict]:
+    """Each task (id, code, name) whose current config removes a deleted account's work."""
+    return await TASKS_REMOVING_WORK.rows()
+
+
 # The tasks a viewer's list shows: the open ones (server/tasks/records.OPEN_STATUSES, minus HIDDEN), plus, for
 # its owners, their own tasks in any state; `:everything` (admins) shows every task. The rule is
 # permissions.task_list_scope; this statement only applies it.

@@ -173,3 +173,27 @@ def test_a_new_owner_edits_the_settings_of_their_task(api, admin_token, app_url,
     expect(page.get_by_test_id("details-status")).to_contain_text("archived")
     expect(page.get_by_test_id("details-status")).to_be_focused()
     assert axe_violations(page) == []
+
+
+def test_an_owner_chooses_that_deleted_accounts_work_is_removed(api, app_url, launch, profile):
+    """The config's `personal_data.on_account_deletion` as a checkbox of the form: checked, saved as `remove`;
+    unchecked again, the stored config says nothing of it (keep, the default)."""
+    created = api(CREATE_TASK, {"i": {"code": CODE, "name": NAME, "config": _config()}}, token=api.sign_up("new-owner"))
+    assert created["createTask"]["__typename"] == "TaskCreated", created
+    page = launch(profile, viewport=PHONE).new_page()
+    _log_in(page, app_url, "new-owner")
+    page.goto(f"{app_url}/#/owner/{CODE}/settings")
+    removal = page.get_by_role("checkbox", name="Remove a person's work when they delete their account")
+    expect(removal).not_to_be_checked()
+    expect(removal).to_have_accessible_description(re.compile("stays under a pseudonym"))
+    removal.check()
+    page.get_by_role("button", name="Save as version 2").click()
+    expect(page.get_by_test_id("config-status")).to_have_text("Saved as version 2.")
+    stored = sql("SELECT config -> 'personal_data' ->> 'on_account_deletion' AS choice FROM tasks WHERE code = $1", CODE)
+    assert stored == [{"choice": "remove"}]
+    page.reload()
+    expect(removal).to_be_checked()
+    removal.uncheck()
+    page.get_by_role("button", name="Save as version 3").click()
+    expect(page.get_by_test_id("config-status")).to_have_text("Saved as version 3.")
+    assert sql("SELECT config ? 'personal_data' AS has FROM tasks WHERE code = $1", CODE) == [{"has": False}]

@@ -29,3 +29,13 @@ def test_each_table_is_either_forgotten_or_kept():
     assert set(personal_queries.FORGOTTEN) <= tables
     assert set(personal_queries.FORGOTTEN) | set(personal_queries.KEPT) == tables
     assert not set(personal_queries.FORGOTTEN) & set(personal_queries.KEPT)
+
+
+def test_what_a_task_may_remove_is_kept_work():
+    """A task that removes a deleted account's work removes only work that is otherwise kept (never credentials,
+    which are forgotten everywhere), and the KEPT description says so."""
+    removed = set(personal_queries.REMOVED_WITH_WORK)
+    assert removed <= set(personal_queries.KEPT)
+    assert {"examples", "validations", "conversations", "battles", "battle_votes"} <= removed
+    assert all("removes a deleted account's work" in personal_queries.KEPT[table] for table in removed)
+    assert "campaign_ledger_lines" not in removed  # money stays (its lines are recomputed from rows)

@@ -79,3 +79,18 @@ def test_duplicate_labels_and_field_names():
     document["labels"] = ["a", "b"]
     document["input_fields"].append({"name": "context"})
     assert "unique" in next(iter(errors_of(document).values()))
+
+
+def test_a_deleted_accounts_work_is_kept_unless_the_task_says_remove():
+    config, _ = parse_task_config(VALID)
+    assert config.personal_data.on_account_deletion == "keep" and not config.personal_data.removes_work
+    assert "personal_data" not in config.model_dump(mode="json")  # stored configs without it read as before
+    document = copy.deepcopy(VALID)
+    document["personal_data"] = {"on_account_deletion": "remove"}
+    config, errors = parse_task_config(document)
+    assert errors == [] and config.personal_data.removes_work
+    assert config.model_dump(mode="json")["personal_data"] == {"on_account_deletion": "remove"}
+    document["personal_data"] = {"on_account_deletion": "forget"}
+    assert errors_of(document) == {"personal_data.on_account_deletion": "Input should be 'keep' or 'remove'"}
+    document["personal_data"] = {"on_deletion": "remove"}
+    assert "personal_data.on_deletion" in errors_of(document)

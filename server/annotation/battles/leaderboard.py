@@ -4,9 +4,9 @@ pair and prompt once; check battles never), without the votes of voters flagged 
 fixed seed (server/battles/ratings.py, docs/design.md §4.3a), and the counted votes' position bias.
 
 Computed from rows by the worker's job after each vote (rate_task), or by a read that finds no cached board, and
-cached in Redis under what it was computed from (the votes' count and last id: votes are only added; the latest
-reinstatement; the check rule's settings), so a new vote makes the next computation new and the same rows always give
-the same numbers. The fit runs in a thread (it is numpy's work; the event loop keeps serving); a few thousand votes
+cached in Redis under what it was computed from (the votes' count and last id: votes are only added, or removed with a
+deleted account's work, which lowers the count; the latest reinstatement; the check rule's settings), so a new vote
+makes the next computation new and the same rows always give the same numbers. The fit runs in a thread (it is numpy's work; the event loop keeps serving); a few thousand votes
 take milliseconds (bench/battle_ratings.py: 1M votes of 40 models, ≈ 1.5 s)."""
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ of it (campaign ledgers, webhooks, the author's inbox, badges, live views) is re
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from server.annotation import fooling, round_count_queries
 from server.annotation.aggregation import OPEN, Vote, outcome
 from server.annotation.domain_events import ExampleAggregated
@@ -43,51 +46,68 @@ async def aggregate(services: Services, example_id: int) -> str | None:
         example = await queries.lock_example(example_id)
         if example is None:
             return None
-        if example["status"] in (ExampleStatus.PENDING, ExampleStatus.AWAITING_CLAIM):
-            return example["status"]  # no verdict (or claim) yet: nothing to validate
-        votes = await queries.votes(example_id)
-        round_row = await get_round(example["round"])
-        task = await queries.task_row(round_row["task"])
-        config = await round_config(round_row)  # the config version the round runs with
-        counted = await _counted_votes(round_row["task"], config, example, votes)
-        decided = await _decide(round_row["task"], config, example, counted)
-        rated = fooling.validators_decide(config)
-        if decided == OPEN:
-            kept_open = rated or example["fooled"] or config.validation.validate_non_fooling
-            decided = (ExampleStatus.OPEN if kept_open else ExampleStatus.CLOSED).value
-        if decided != example["status"]:
-            await queries.set_status(example_id, decided)
-        fooled = example["fooled"]
-        if rated:  # validator_rating: the validators' outcome is the verdict (flagged or open: none yet)
-            verdict = {ExampleStatus.VALIDATED: True, ExampleStatus.REJECTED: False}.get(ExampleStatus(decided))
-            if verdict != fooled:
-                await queries.set_fooled(example_id, verdict)
-                fooled = verdict
-        await queries.mark_aggregated(example_id)
-        await _count_in_round(example, status=decided, fooled=fooled)
-        user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
-        await stats.add_to_agreement(
-            example["round"], [v["label"] for v in user_votes if v["aggregated"]], [v["label"] for v in user_votes]
-        )
-        for user_id in sorted({example["user"], *(v["user"] for v in votes)}):
+        settled = await settle(example)
+        if settled is None:
+            return str(example["status"])  # no verdict (or claim) yet: nothing to validate
+        for user_id in settled.users:
             await recount_user(user_id, example["round"])
-        aggregated = await domain_events.record(
-            ExampleAggregated(
-                example_id=example_id,
-                round_id=example["round"],
-                task_id=round_row["task"],
-                task_code=task["code"],
-                task_name=task["name"],
-                author_id=example["user"],
-                voter_ids=[v["user"] for v in votes],
-                previous_status=str(example["status"]),
-                status=str(decided),
-                input=from_json(example.get("input")) or {},
-                input_fields=[f.name for f in config.input_fields],
-            )
-        )
+        aggregated = await domain_events.record(settled.event)
     await domain_events.announce(services, aggregated)
-    return decided
+    return settled.event.status
+
+
+@dataclass(frozen=True)
+class Settled:
+    event: ExampleAggregated  # to record in the transaction and announce after commit
+    users: tuple[int, ...]  # the author and the voters, ascending: their counters are to be recounted (§6)
+
+
+async def settle(example: dict[str, Any]) -> Settled | None:
+    """In a transaction that holds the example's row lock: its outcome replayed from its votes, its status and verdict
+    stored, what they change added to the round's counters and agreement sums, its votes marked aggregated. None for
+    an example with no verdict (or claim) yet. The caller recounts `users` and records the event (shared by
+    `aggregate` and by the removal of a deleted account's work, server/annotation/removal/)."""
+    example_id = example["id"]
+    if example["status"] in (ExampleStatus.PENDING, ExampleStatus.AWAITING_CLAIM):
+        return None
+    votes = await queries.votes(example_id)
+    round_row = await get_round(example["round"])
+    task = await queries.task_row(round_row["task"])
+    config = await round_config(round_row)  # the config version the round runs with
+    counted = await _counted_votes(round_row["task"], config, example, votes)
+    decided = await _decide(round_row["task"], config, example, counted)
+    rated = fooling.validators_decide(config)
+    if decided == OPEN:
+        kept_open = rated or example["fooled"] or config.validation.validate_non_fooling
+        decided = (ExampleStatus.OPEN if kept_open else ExampleStatus.CLOSED).value
+    if decided != example["status"]:
+        await queries.set_status(example_id, decided)
+    fooled = example["fooled"]
+    if rated:  # validator_rating: the validators' outcome is the verdict (flagged or open: none yet)
+        verdict = {ExampleStatus.VALIDATED: True, ExampleStatus.REJECTED: False}.get(ExampleStatus(decided))
+        if verdict != fooled:
+            await queries.set_fooled(example_id, verdict)
+            fooled = verdict
+    await queries.mark_aggregated(example_id)
+    await _count_in_round(example, status=decided, fooled=fooled)
+    user_votes = [v for v in votes if v["mode"] == ValidationMode.USER]
+    await stats.add_to_agreement(
+        example["round"], [v["label"] for v in user_votes if v["aggregated"]], [v["label"] for v in user_votes]
+    )
+    event = ExampleAggregated(
+        example_id=example_id,
+        round_id=example["round"],
+        task_id=round_row["task"],
+        task_code=task["code"],
+        task_name=task["name"],
+        author_id=example["user"],
+        voter_ids=[v["user"] for v in votes],
+        previous_status=str(example["status"]),
+        status=str(decided),
+        input=from_json(example.get("input")) or {},
+        input_fields=[f.name for f in config.input_fields],
+    )
+    return Settled(event, tuple(sorted({example["user"], *(v["user"] for v in votes)})))
 
 
 async def _count_in_round(example: dict, *, status: str, fooled: bool | None) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from asyncpg.exceptions import ForeignKeyViolationError
+
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.annotation import fooling
@@ -93,15 +95,25 @@ async def validate_example(
     gold_item = await gold_queries.gold_of_example(example_id) if mode == ValidationMode.USER else None
     if gold_item is not None:  # graded, never a vote (quality/gold.py)
         return await gold.answer_gold(services, gold_item, config, viewer.user_id, label)  # type: ignore[return-value]
-    async with db.transaction():
-        await check_quota(viewer.user_id, example["round"], QuotaAction.VALIDATION)  # campaign workers' quotas
-        inserted = await queries.insert_vote(example_id, viewer.user_id, label, mode, note.strip(), values)
-        if inserted is None:
-            # Its own code: the PWA's outbox takes it as "this vote is stored" after a lost reply.
-            raise ServiceError("ALREADY_VALIDATED", tr("You have already validated this example."))
-        await queries.release_claim(example_id, viewer.user_id)
-        await queries.count_validation_done(viewer.user_id, example["round"])
+    try:
+        async with db.transaction():
+            inserted = await _store_vote(viewer.user_id, example, label, mode, note, values)
+    except ForeignKeyViolationError:
+        # The example went meanwhile (its author's account was deleted in a task that removes a deleted person's work).
+        raise not_found(tr("That example")) from None
     await jobs.enqueue(services.arq, validation_jobs.aggregate_example, example_id)
+    return inserted
+
+
+async def _store_vote(user_id: int, example: ExampleRow, label: str, mode: str, note: str, values: dict) -> ValidationRow:
+    """In the caller's transaction: the vote, its claim released and the voter's counter moved."""
+    await check_quota(user_id, example["round"], QuotaAction.VALIDATION)  # campaign workers' quotas
+    inserted = await queries.insert_vote(example["id"], user_id, label, mode, note.strip(), values)
+    if inserted is None:
+        # Its own code: the PWA's outbox takes it as "this vote is stored" after a lost reply.
+        raise ServiceError("ALREADY_VALIDATED", tr("You have already validated this example."))
+    await queries.release_claim(example["id"], user_id)
+    await queries.count_validation_done(user_id, example["round"])
     return inserted
 
 

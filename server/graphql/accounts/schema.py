@@ -44,7 +44,8 @@ class AccountQueries:
     @strawberry.field(
         description="Everything the platform holds about you, as JSON: your account and, per table, every row that "
         "refers to you (examples, votes, conversations and their turns, campaign entries, notifications, tokens' names; "
-        "never a password or token hash)."
+        "never a password or token hash), and `removed_if_deleted`: the tasks whose config would remove your work if you "
+        "deleted your account now."
     )
     async def export_my_data(self, info: Info) -> JSON:
         principal = await authorize_principal(info, permissions.export_my_data)

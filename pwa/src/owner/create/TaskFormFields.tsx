@@ -124,6 +124,12 @@ export function TaskFormFields({ state, edit, errors, heading: Heading, kindName
         <label for="ct-leaderboard-private">{T.leaderboardPrivate}</label>
         <p class="hint" id="ct-leaderboard-private-hint">{T.leaderboardPrivateHint}</p>
       </div>
+      <div class="field checkbox">
+        <input id="ct-remove-work" type="checkbox" checked={state.removeWorkOnDeletion ?? false}
+          aria-describedby="ct-remove-work-hint" onChange={(e) => update({ removeWorkOnDeletion: e.currentTarget.checked })} />
+        <label for="ct-remove-work">{T.removeWork}</label>
+        <p class="hint" id="ct-remove-work-hint">{T.removeWorkHint}</p>
+      </div>
     </>
   );
 }

@@ -307,3 +307,17 @@ describe("private leaderboard", () => {
     expect(buildConfig({ ...state, leaderboardPrivate: false }).dynascore).toEqual({ weights: { perf: 2 }, leaderboard: "public" });
   });
 });
+
+describe("a deleted account's work", () => {
+  it("is written only when the task removes it, and reads back", () => {
+    const plain = buildConfig(defaultState("classification"));
+    expect("personal_data" in plain).toBe(false); // a config that keeps it reads as before
+    const removing = buildConfig({ ...defaultState("classification"), removeWorkOnDeletion: true });
+    expect(removing.personal_data).toEqual({ on_account_deletion: "remove" });
+    expect(stateFromConfig(removing)?.removeWorkOnDeletion).toBe(true);
+  });
+  it("turns a stored choice back to keep", () => {
+    const state = stateFromConfig({ ...buildConfig(defaultState("classification")), personal_data: { on_account_deletion: "remove" } })!;
+    expect(buildConfig({ ...state, removeWorkOnDeletion: false }).personal_data).toEqual({ on_account_deletion: "keep" });
+  });
+});

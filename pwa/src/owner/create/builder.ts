@@ -78,6 +78,8 @@ export interface FormState {
   votes: string;
   /** Only the task's owners (and admins) read its leaderboard (config `dynascore.leaderboard: private`). */
   leaderboardPrivate?: boolean;
+  /** A person who deletes their account has their work here removed (config `personal_data.on_account_deletion: remove`). */
+  removeWorkOnDeletion?: boolean;
   /** Generative tasks only (the block is written for kind "generative"; kept meanwhile for a switch back). */
   generative?: GenerativeState;
   /** Keys of a config this form has no control for, kept as they were (the JSON editor may add them). */
@@ -317,6 +319,11 @@ export function buildConfig(state: FormState): Record<string, unknown> {
   if (state.leaderboardPrivate) dynascore.leaderboard = "private";
   else if ("leaderboard" in dynascore) dynascore.leaderboard = "public";
   if (Object.keys(dynascore).length) config.dynascore = dynascore;
+  // The same for a deleted account's work: written when it says remove, or turns a stored choice back to keep.
+  const personal = { ...asObject(state.extra.personal_data) };
+  if (state.removeWorkOnDeletion) personal.on_account_deletion = "remove";
+  else if ("on_account_deletion" in personal) personal.on_account_deletion = "keep";
+  if (Object.keys(personal).length) config.personal_data = personal;
   return config;
 }
 
@@ -423,6 +430,7 @@ export function stateFromConfig(config: unknown): FormState | null {
     threshold: typeof fooling.threshold === "number" ? String(fooling.threshold) : base.threshold,
     votes: typeof votes === "number" ? String(votes) : base.votes,
     leaderboardPrivate: asObject(o.dynascore).leaderboard === "private",
+    removeWorkOnDeletion: asObject(o.personal_data).on_account_deletion === "remove",
     ...(kind === "generative" ? { generative: generativeFromConfig(o.generative) } : {}),
     extra,
   };

@@ -101,6 +101,8 @@ export const create: Translation<typeof CREATE_EN> = {
     `Un voto igual o superior a este valor indica que el modelo falló (el campo va de ${low} a ${high}).`,
   leaderboardPrivate: "Clasificación privada",
   leaderboardPrivateHint: "Solo los propietarios de la tarea (y los administradores) ven su clasificación. Sin marcar, cualquiera puede leerla, sin cuenta.",
+  removeWork: "Eliminar el trabajo de una persona cuando borre su cuenta",
+  removeWorkHint: "Sus ejemplos, votos, conversaciones y batallas en esta tarea se eliminan, y los resultados y recuentos que afectaban se vuelven a calcular (también para las cuentas borradas antes). Sin marcar, su trabajo se conserva bajo un seudónimo.",
   target: "Modelo objetivo",
   targetHint: "El modelo que los anotadores intentan engañar en la primera ronda. Solo se pueden elegir modelos listos que puedas usar; los demás dicen por qué.",
   targetNone: "Ningún modelo por ahora: abre una ronda más tarde",

@@ -101,6 +101,8 @@ export const create: Translation<typeof CREATE_EN> = {
     `Un vote égal ou supérieur à cette valeur indique que le modèle a échoué (le champ va de ${low} à ${high}).`,
   leaderboardPrivate: "Classement privé",
   leaderboardPrivateHint: "Seuls les propriétaires de la tâche (et les administrateurs) voient son classement. Non coché, tout le monde peut le lire, sans compte.",
+  removeWork: "Supprimer le travail d’une personne quand elle supprime son compte",
+  removeWorkHint: "Ses exemples, votes, conversations et batailles dans cette tâche sont supprimés, et les résultats et décomptes qu’ils touchaient sont recalculés (aussi pour les comptes supprimés auparavant). Non coché, son travail reste sous un pseudonyme.",
   target: "Modèle cible",
   targetHint: "Le modèle que les annotateurs cherchent à tromper dans la première manche. Seuls les modèles prêts que vous pouvez utiliser peuvent être choisis ; les autres disent pourquoi.",
   targetNone: "Aucun modèle pour l’instant : ouvrir une manche plus tard",

@@ -104,6 +104,8 @@ export const CREATE_EN = {
     `A vote at or above this value says the model failed (the field goes from ${low} to ${high}).`,
   leaderboardPrivate: "Private leaderboard",
   leaderboardPrivateHint: "Only the task's owners (and admins) see its leaderboard. Unchecked, anyone can read it, without an account.",
+  removeWork: "Remove a person's work when they delete their account",
+  removeWorkHint: "Their examples, votes, conversations and battles in this task are deleted, and the outcomes and counts they touched are recomputed (for accounts deleted earlier too). Unchecked, their work stays under a pseudonym.",
   target: "Target model",
   targetHint: "The model annotators try to fool in the first round. Only ready models you may use can be chosen; any other says why.",
   targetNone: "No model now: open a round later",

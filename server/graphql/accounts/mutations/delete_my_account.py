@@ -1,4 +1,5 @@
-"""deleteMyAccount: the account's personal data forgotten, its work kept under a keyed pseudonym (docs/api.md)."""
+"""deleteMyAccount: the account's personal data forgotten, its work kept under a keyed pseudonym or, in tasks whose config
+says so, removed (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ class DeleteMyAccountInput:
 @strawberry.type
 class AccountDeleted:
     pseudonym: str = strawberry.field(
-        description="The name your examples and votes now carry (the same pseudonym as in exports); nothing else "
+        description="The name your kept examples and votes now carry (the same pseudonym as in exports); nothing else "
         "about you remains. Your sessions and API tokens no longer work."
     )
 
@@ -36,8 +37,10 @@ DeleteMyAccountResult = Annotated[
 
 @mutation(
     description="Delete your account: username replaced by a pseudonym; email, tokens, inbox and crowd platform ids "
-    "removed; your examples and votes stay as the tasks' data under the pseudonym. From a session, with your password "
-    "(or a log-in less than 10 minutes old). The last admin cannot."
+    "removed; your examples and votes stay as the tasks' data under the pseudonym, except in tasks whose config removes "
+    "a deleted account's work: there they are removed and what they counted for is recomputed (exportMyData's "
+    "removed_if_deleted names those tasks). From a session, with your password (or a log-in less than 10 minutes old). "
+    "The last admin cannot."
 )
 async def delete_my_account(info: Info, input: DeleteMyAccountInput) -> DeleteMyAccountResult:
     principal = await authorize_principal(info, permissions.delete_my_account)
