@@ -24,6 +24,7 @@ from server.annotation.conversations import replies
 from server.core import db
 from server.core.body_limits import body_limit_middleware
 from server.core.client_address import trusted_proxies
+from server.core.heap import freeze_startup_heap
 from server.core.i18n import Text
 from server.core.security_headers import SecurityHeaders
 from server.core.services import Services
@@ -110,7 +111,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from server.annotation.exports.service import sweep_scratch
 
         await asyncio.to_thread(sweep_scratch, settings.export_scratch_dir or None)
-        log.info("API ready")
+        frozen = freeze_startup_heap()
+        log.info("API ready (%s objects of startup kept out of garbage collection)", frozen)
         try:
             yield
         finally:

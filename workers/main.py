@@ -16,6 +16,7 @@ from server.annotation.examples import job_functions as example_jobs
 from server.annotation.validation import job_functions as validation_jobs
 from server.campaigns import job_functions as campaign_jobs
 from server.core import db
+from server.core.heap import freeze_startup_heap
 from server.core.jobs import bound_functions
 from server.core.services import Services
 from server.core.services import redis_settings as arq_redis_settings
@@ -52,7 +53,7 @@ async def startup(ctx: dict) -> None:
             settings.worker_metrics_host, settings.worker_metrics_port, settings.redis_url, default_queue_name
         )
     await start_heartbeat(ctx)
-    log.info("worker ready")
+    log.info("worker ready (%s objects of startup kept out of garbage collection)", freeze_startup_heap())
 
 
 async def shutdown(ctx: dict) -> None:
