@@ -140,7 +140,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
     reached = [0, 0]
 
     def on_event(event) -> None:  # called from the training thread
-        if stop.is_set():
+        if stop.is_set() and event.stage != "done":  # "done" comes after the version's rename: checked below
             raise BuildCancelled(f"at step {event.step} of {event.total}" if event.stage == "train" else f"at {event.stage}")
         if event.stage == "train" and event.total:
             reached[:] = [event.step, event.total]

@@ -30,7 +30,10 @@ class TrainingRun(Table, tablename="training_runs"):
     scoring_tolerance = Float(default=0.01)  # the gate's tolerance on each scoring dataset's error (absolute)
     min_held_out = Integer(default=30)  # fewer gate examples: not enough to be offered
     cancel_requested = Boolean(default=False)
-    overridden_by = ForeignKey(User, null=True)  # an owner offered a rejected version anyway
+    # Who offered a rejected version anyway: a users id (a SQL foreign key, ON DELETE SET NULL), declared as an integer
+    # because the table's account column for personal data is requested_by (server/accounts/personal_queries.py); the
+    # override itself is in admin_audit under its actor, which exportMyData covers.
+    overridden_by = Integer(null=True, default=None)
     override_reason = Varchar(length=500, default="")
     overridden_at = Timestamptz(null=True, default=None)
     wall_seconds = Float(default=0.0)  # the job's cost: wall time and the worker process's CPU time
