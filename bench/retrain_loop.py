@@ -46,7 +46,11 @@ VOTE = "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e,
 TRAIN = """mutation($p: TrainingProfile!) { trainTargetModel(taskCode: "sentiment", fromRounds: [1], profile: $p) {
   __typename ... on TrainingStarted { run { id } } ... on Error { message } } }"""
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics
-  statusLog { message } trainingData { validatedExamples validatedRead validatedShare minDraws seedExamples steps } } } }"""
+  statusLog { message } trainingData { validatedExamples validatedRead validatedHeldOut validatedShare minDraws seedExamples steps }
+  gate { passed summary heldOut { examples currentError newError difference ciLow ciHigh mcnemarP } } } } }"""
+# The loop measures every version, also one the retraining gate rejects (its decision is reported beside the table).
+OVERRIDE = """mutation($r: ID!) { overrideTrainingGate(runId: $r, reason: "bench/retrain_loop.py measures every version") {
+  __typename ... on Error { message } } }"""
 OPEN_NEXT = """mutation($v: String!) { openNextRound(taskCode: "sentiment", modelVersion: $v) {
   __typename ... on NextRoundOpened { round { id number } } ... on Error { message } } }"""
 CURRENT = '{ task(code: "sentiment") { currentRound { id number totalValidated contexts(first: 1) { edges { node { id } } } } } }'
@@ -172,14 +176,19 @@ async def loop(stack, args) -> dict:
     assert run.get("run"), run
     started = time.perf_counter()
     status: dict = {}
-    while status.get("status") not in ("published", "failed"):
+    while status.get("status") not in ("published", "rejected", "failed", "cancelled"):
         await asyncio.sleep(2)
         status = (await gql(http, RUN, {"id": run["run"]["id"]}, admin))["node"]
     train_s = time.perf_counter() - started
-    assert status["status"] == "published", status["statusLog"]
+    assert status["status"] in ("published", "rejected"), status["statusLog"]
+    gate = {**status["gate"], "status": status["status"]}
+    if status["status"] == "rejected":
+        overridden = (await gql(http, OVERRIDE, {"r": run["run"]["id"]}, admin))["overrideTrainingGate"]
+        assert overridden["__typename"] == "TrainingGateOverridden", overridden
     v2 = status["modelVersion"]
     if not still_open:  # every outcome was in when training read them: the run trained on exactly those
-        assert status["nValidated"] == validated, f"trained on {status['nValidated']} of round 1's {validated} validated"
+        trainable = validated - status["trainingData"]["validatedHeldOut"]  # the gate's share is never trained on
+        assert status["nValidated"] == trainable, f"trained on {status['nValidated']} of round 1's {trainable} trainable"
 
     opened = (await gql(http, OPEN_NEXT, {"v": v2}, admin))["openNextRound"]
     assert opened["__typename"] == "NextRoundOpened", opened
@@ -210,6 +219,7 @@ async def loop(stack, args) -> dict:
         "trained_on": status["nValidated"],
         "training_data": status["trainingData"],
         "metrics": status["metrics"],
+        "gate": gate,
         "replay_s": round(replay_s, 1),
         "train_s": round(train_s, 1),
         "v2": v2,
@@ -239,6 +249,14 @@ def report(result: dict, args, v1_meta: dict) -> str:
         if "fresh_fooling_product" in row:
             fooling = f"{row['fresh_fooling_product']:.3f} (submitExamples; raw calls: {row['fresh_fooling_raw']:.3f})"
         lines.append(f"| v{version} | {row['r1_test_error']:.3f} | {row['r2_dev_error']:.3f} | {fooling} | {seed:.3f} |")
+    gate = result["gate"]
+    lines += [
+        "",
+        f"Retraining gate: {gate['status']} (overridden by the bench to measure v2 anyway)"
+        if gate["status"] == "rejected"
+        else f"Retraining gate: {gate['status']}",
+        gate["summary"],
+    ]
     return "\n".join(lines)
 
 

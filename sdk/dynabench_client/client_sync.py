@@ -176,9 +176,31 @@ class Client:
 
     # --- retraining the target model
     def train_target_model(
-        self, task: str, rounds: Sequence[int] = (), *, base_model: str = "", profile: str = "full"
+        self,
+        task: str,
+        rounds: Sequence[int] = (),
+        *,
+        base_model: str = "",
+        profile: str = "full",
+        scoring_tolerance: float = 0.01,
+        min_held_out: int = 30,
     ) -> TrainingRunInfo:
-        return self.run(self.aio.train_target_model(task, rounds, base_model=base_model, profile=profile))
+        return self.run(
+            self.aio.train_target_model(
+                task,
+                rounds,
+                base_model=base_model,
+                profile=profile,
+                scoring_tolerance=scoring_tolerance,
+                min_held_out=min_held_out,
+            )
+        )
+
+    def cancel_training_run(self, run_id: str) -> TrainingRunInfo:
+        return self.run(self.aio.cancel_training_run(run_id))
+
+    def override_training_gate(self, run_id: str, reason: str) -> TrainingRunInfo:
+        return self.run(self.aio.override_training_gate(run_id, reason))
 
     def training_run(self, run_id: str) -> TrainingRunInfo:
         return self.run(self.aio.training_run(run_id))

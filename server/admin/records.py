@@ -24,6 +24,7 @@ class AuditAction(StrEnum):
     LLM_ENDPOINT_REGISTERED = "llm_endpoint_registered"
     LLM_ENDPOINT_UPDATED = "llm_endpoint_updated"
     LLM_ENDPOINT_REMOVED = "llm_endpoint_removed"
+    TRAINING_GATE_OVERRIDDEN = "training_gate_overridden"  # a task owner or admin; the label is the version
     ACCOUNT_DELETED = "account_deleted"  # by the person themselves (deleteMyAccount); the label is the pseudonym
 
 
@@ -33,6 +34,7 @@ class AuditTarget(StrEnum):
     MODEL = "model"
     TARGET_MODEL = "target_model"  # by name (target_label); target_id 0
     LLM_ENDPOINT = "llm_endpoint"  # target_id: llm_endpoints.id; target_label: its name
+    TRAINING_RUN = "training_run"  # target_id: training_runs.id; target_label: the version it built
 
 
 class UserRole(StrEnum):

@@ -208,8 +208,41 @@ def run_train(args: argparse.Namespace) -> int:
         print(f"error: the API at {args.api_url} did not answer as expected: {exc}", file=sys.stderr)
         return 1
     print(run.status_log[-1].message)
-    if run.status != "published":
+    if run.status not in ("published", "rejected"):
         return 1
-    summary = {"model": run.model_name, "version": run.model_version, "validated_examples": run.n_validated, **run.metrics}
+    gate = run.gate.model_dump(by_alias=False) if run.gate is not None else None
+    if gate is not None:
+        print(_gate_text(gate))
+    summary = {
+        "model": run.model_name,
+        "version": run.model_version,
+        "status": run.status,
+        "validated_examples": run.n_validated,
+        "wall_seconds": run.wall_seconds,
+        "cpu_seconds": run.cpu_seconds,
+        **run.metrics,
+        "gate": gate,
+    }
     print(json.dumps(summary))
-    return 0
+    return 0 if run.status == "published" else 3  # 3: built and loaded, but rejected by the retraining gate
+
+
+def _gate_text(gate: dict) -> str:
+    """The retraining gate's two comparisons, one line each (the run's `gate`)."""
+    held = gate["held_out"]
+    lines = [f"gate: {'passed' if gate['passed'] else 'rejected'} (version {gate['new_version']} vs {gate['current_version']})"]
+    if held["current_error"] is None or not held["enough"]:
+        lines.append(f"  held-out: not enough examples ({held['examples']}, at least {held['minimum']} needed)")
+    if held["current_error"] is not None:
+        lines.append(
+            f"  held-out error on {held['examples']}: {held['current_error']:.1%} -> {held['new_error']:.1%}, "
+            f"difference {held['difference']:+.1%} (95% CI {held['ci_low']:+.1%} .. {held['ci_high']:+.1%}, "
+            f"McNemar p {held['mcnemar_p']:.3g})"
+        )
+    for row in gate["scoring"]:
+        lines.append(
+            f"  {row['dataset']}: error {row['current_error']:.1%} -> {row['new_error']:.1%} ({row['difference']:+.1%}, "
+            f"tolerance {row['tolerance']:.1%}: {'ok' if row['passed'] else 'worse'})"
+        )
+    lines.append(f"  {gate['summary']}")
+    return "\n".join(lines)

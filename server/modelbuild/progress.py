@@ -35,3 +35,7 @@ class BuiltModel:
 
 class BuildError(RuntimeError):
     pass
+
+
+class BuildCancelled(Exception):
+    """Raised from a progress callback to stop a build at its next step (the staging directory is removed)."""

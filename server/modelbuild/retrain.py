@@ -9,7 +9,7 @@ import datetime as dt
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from server.modelbuild.offline import config_max_length, export_offline
@@ -65,16 +65,21 @@ def build_next_version(
     base_model: str | None,
     progress: Callable[[BuildEvent], None] | None = None,
     version: int | None = None,
+    held_out: Sequence[int] = (),
 ) -> tuple[int, dict]:
     """Train and write version `version` (default: one above the newest) of spec's model on the seed data plus
     every row of `validated` (`training_rows`); returns it and its metadata, whose "validated" entry is the
-    training code's own count of what it trained on (`mixing.validated_summary`)."""
+    training code's own count of what it trained on (`mixing.validated_summary`). `held_out` are the ids of the
+    retraining gate's examples (server/training/gate.py): never trained on, listed as `validated.held_out_ids`."""
     from server.modelbuild.train import PROFILES
 
     emit = progress or (lambda event: None)
     model_dir = Path(repository) / spec.model_name
     if not (model_dir / "config.pbtxt").is_file():
         raise BuildError(f"{model_dir} is not a model of the target repository (no config.pbtxt)")
+    kept_out = sorted(set(held_out))
+    if set(kept_out) & {row.get("example_id") for row in validated}:
+        raise BuildError("a held-out gate example is among the training rows")
     version = version or (max(existing_versions(model_dir), default=0) + 1)
     started = time.monotonic()
     # Held-out data stays the seed's: v1 and v2 are scored on the same examples.
@@ -113,6 +118,7 @@ def build_next_version(
             "profile": profile,
             **meta,
             "training_data": f"{seed.source} + {meta['validated']['trained']} validated examples",
+            "validated": {**meta["validated"], "held_out_ids": kept_out},
             "n_validated_examples": meta["validated"]["trained"],
             "n_heldout": len(seed.heldout),
             "build_seconds": round(time.monotonic() - started, 1),

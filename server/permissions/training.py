@@ -9,7 +9,15 @@ from server.accounts.viewer import Viewer
 from server.permissions.base import Denied, is_task_owner
 from server.permissions.tasks import manage_task
 
-__all__ = ["can_view_training_run", "follow_training_run", "list_training_runs", "open_next_round", "start_training"]
+__all__ = [
+    "can_view_training_run",
+    "cancel_training_run",
+    "follow_training_run",
+    "list_training_runs",
+    "open_next_round",
+    "override_training_gate",
+    "start_training",
+]
 
 
 def start_training(viewer: Viewer | None, task_id: int) -> Denied | None:
@@ -19,6 +27,16 @@ def start_training(viewer: Viewer | None, task_id: int) -> Denied | None:
 
 def open_next_round(viewer: Viewer | None, task_id: int) -> Denied | None:
     """Open the next round with a published version: an owner operation."""
+    return manage_task(viewer, task_id)
+
+
+def cancel_training_run(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """Cancel a queued or running retraining: an owner operation."""
+    return manage_task(viewer, task_id)
+
+
+def override_training_gate(viewer: Viewer | None, task_id: int) -> Denied | None:
+    """Offer a version the retraining gate rejected, with a reason (audited): an owner operation."""
     return manage_task(viewer, task_id)
 
 

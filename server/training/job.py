@@ -1,14 +1,22 @@
-"""The retraining job's body: train, load the new version into the target Triton, evaluate it, publish it.
+"""The retraining job's body: train, load the new version into the target Triton, judge it against the current target
+(server/training/judging.py), and publish it (it passed the gate) or reject it (loaded, not offered).
 
 The job recomputes everything from the run's row (the validated examples of the chosen rounds are read
 again), so a retry after a killed worker builds the same version number again and ends in the same state.
 What the run says it trained on (`n_validated`, `trained_on`) is the training code's own count of the
-validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written.
+validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written; the
+gate's held-out examples (gate.is_held_out) are never among them.
+
+Cancelling (`cancelTrainingRun`) sets the row's `cancel_requested`; a watcher reads it every second and the build's
+progress callback raises BuildCancelled at the next step. A cancelled run leaves no version directory behind.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,36 +25,82 @@ from server.core import events
 from server.core.errors import not_found
 from server.core.i18n import tr
 from server.core.services import Services
-from server.evaluation import reads as evaluation_reads
-from server.evaluation.models.evaluate import measure_dataset
 from server.tasks import reads as task_reads
-from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
-from server.training import queries
-from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingStatus, log_entry
+from server.training import gate, judging, queries
+from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingRunRow, TrainingStatus, log_entry
+
+CANCEL_POLL_SECONDS = 1.0
+
+
+class Cost:
+    """The run's cost so far: wall seconds, and CPU seconds of the worker process (the training thread, torch's
+    intra-op threads, inference and evaluation bookkeeping; Triton's own CPU is another process's and not counted)."""
+
+    def __init__(self) -> None:
+        self.wall_started, self.cpu_started = time.monotonic(), time.process_time()
+
+    def values(self) -> dict[str, float]:
+        return {
+            "wall_seconds": round(time.monotonic() - self.wall_started, 2),
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 2),
+        }
+
+    def text(self) -> str:
+        values = self.values()
+        return f"{values['wall_seconds']:.1f} s wall, {values['cpu_seconds']:.1f} s CPU"
 
 
 async def _record(
-    services: Services, run_id: int, status: TrainingStatus | None = None, message: str | None = None, **values: Any
-) -> None:
+    services: Services,
+    run_id: int,
+    status: TrainingStatus | None = None,
+    message: str | None = None,
+    guarded: bool = False,
+    **values: Any,
+) -> bool:
     entry = log_entry(status or TrainingStatus.TRAINING, message) if message is not None else None
-    await queries.record(run_id, status, entry, values)
-    await events.publish(services.redis, events.TrainingChanged(run_id=run_id, status=status.value if status else None))
+    done = await queries.record(run_id, status, entry, values, guarded=guarded)
+    if done:
+        await events.publish(services.redis, events.TrainingChanged(run_id=run_id, status=status.value if status else None))
+    return done
+
+
+async def _watch_cancel(run_id: int, stop: threading.Event) -> None:
+    while not stop.is_set():
+        if await queries.cancel_requested(run_id):
+            stop.set()
+            return
+        await asyncio.sleep(CANCEL_POLL_SECONDS)
 
 
 async def run_training(services: Services, run_id: int) -> str:
-    """The arq job's body: train, load into the target Triton, evaluate, publish."""
-    from server.modelbuild.progress import BuildError
-    from server.modelbuild.retrain import build_next_version, spec_for_model, training_rows
-
+    """The arq job's body: train, load into the target Triton, judge, publish or reject (or stop when cancelled)."""
     run = await queries.run_by_id(run_id)
     if run is None:
         raise not_found(tr("That training run"))
     if run["status"] not in ACTIVE_STATUSES:
         return run["status"]
+    stop = threading.Event()
+    watcher = asyncio.create_task(_watch_cancel(run_id, stop))
+    try:
+        return await _train_judge_publish(services, run, stop, Cost())
+    finally:
+        stop.set()
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+
+
+async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: threading.Event, cost: Cost) -> str:
+    from server.modelbuild.progress import BuildCancelled, BuildError
+    from server.modelbuild.retrain import build_next_version, existing_versions, spec_for_model, training_rows
+
+    run_id = run["id"]
     task = await task_reads.task_by_id(run["task"])
     config = load_config(task)
     spec = spec_for_model(run["model_name"])
+    assert spec is not None
     repository = Path(services.settings.target_model_repository)
     examples = []
     for row in await queries.validated_examples(task["id"], run["from_rounds"]):
@@ -60,74 +114,140 @@ async def run_training(services: Services, run_id: int) -> str:
                 "answer_start": stored.get("answer_start"),
             }
         )
-    extra = training_rows(spec, examples)
+    trained = [e for e in examples if not gate.is_held_out(e["id"])]
+    extra = training_rows(spec, trained)
+    gate_rows = training_rows(spec, [e for e in examples if gate.is_held_out(e["id"])])
     skipped = (
-        f" ({len(examples) - len(extra)} of them lack an input or label the model takes)" if len(extra) < len(examples) else ""
+        f" ({len(trained) - len(extra)} of them lack an input or label the model takes)" if len(extra) < len(trained) else ""
     )
-    await _record(
+    started = await _record(
         services,
         run_id,
         TrainingStatus.TRAINING,
         f"Training {spec.model_name} ({run['profile']} profile) on the seed data plus every usable one of the "
-        f"{len(examples)} validated examples of rounds {run['from_rounds'] or 'none'}{skipped}.",
+        f"{len(trained)} validated examples of rounds {run['from_rounds'] or 'none'} outside the gate's held-out "
+        f"share{skipped}; {len(gate_rows)} held-out example(s) judge it.",
+        guarded=True,
         progress=0.0,
     )
+    if not started:  # cancelled (or ended) before the job began
+        now = await queries.run_by_id(run_id)
+        if now is None or now["status"] not in ACTIVE_STATUSES:
+            return now["status"] if now else TrainingStatus.CANCELLED.value
+        return await _cancelled(services, run_id, "before training began", cost)
     loop = asyncio.get_running_loop()
     last = [0.0]
+    reached = [0, 0]
 
     def on_event(event) -> None:  # called from the training thread
-        if event.stage == "train" and event.total and time.monotonic() - last[0] > 1.0:
-            last[0] = time.monotonic()
-            share = round(0.9 * event.step / event.total, 3)
-            asyncio.run_coroutine_threadsafe(_record(services, run_id, progress=share), loop)
+        if stop.is_set() and event.stage != "done":  # "done" comes after the version's rename: checked below
+            raise BuildCancelled(f"at step {event.step} of {event.total}" if event.stage == "train" else f"at {event.stage}")
+        if event.stage == "train" and event.total:
+            reached[:] = [event.step, event.total]
+            if time.monotonic() - last[0] > 1.0:
+                last[0] = time.monotonic()
+                share = round(0.9 * event.step / event.total, 3)
+                asyncio.run_coroutine_threadsafe(_record(services, run_id, progress=share), loop)
 
+    model_dir = repository / spec.model_name
+    before = existing_versions(model_dir)
+    held_ids = [row["example_id"] for row in gate_rows]
     try:
         version, meta = await asyncio.to_thread(
-            build_next_version, spec, repository, extra, run["profile"], run["base_model"] or None, on_event
+            build_next_version, spec, repository, extra, run["profile"], run["base_model"] or None, on_event, None, held_ids
         )
+    except BuildCancelled as exc:
+        return await _cancelled(services, run_id, f"while training, {exc}", cost)
     except (BuildError, OSError, ValueError) as exc:
-        await _record(services, run_id, TrainingStatus.FAILED, f"Training failed: {exc}")
+        await _record(services, run_id, TrainingStatus.FAILED, f"Training failed: {exc} ({cost.text()}).", **cost.values())
         return TrainingStatus.FAILED.value
+    if stop.is_set():
+        return await _cancelled(services, run_id, "after training", cost, model_dir / str(version))
     score = meta.get("heldout_accuracy", meta.get("heldout_f1"))
-    trained = meta["validated"]
+    drawn = meta["validated"]
     await _record(
         services,
         run_id,
         TrainingStatus.EVALUATING,
-        f"Built version {version} from {meta.get('n_seed_train')} seed rows and {trained['trained']} validated examples "
-        f"({trained['share']:.0%} of the training draws, each drawn at least {trained['min_draws']} time(s); ids digest "
-        f"{trained['digest'][:12]}): held-out {meta.get('heldout_metric')} {score}; loading it into the target Triton.",
-        n_validated=trained["trained"],
-        trained_on=_trained_on(meta, len(examples)),
+        f"Built version {version} from {meta.get('n_seed_train')} seed rows and {drawn['trained']} validated examples "
+        f"({drawn['share']:.0%} of the training draws, each drawn at least {drawn['min_draws']} time(s); ids digest "
+        f"{drawn['digest'][:12]}): held-out {meta.get('heldout_metric')} {score}; {cost.text()} so far; loading it "
+        "into the target Triton.",
+        n_validated=drawn["trained"],
+        trained_on=_trained_on(meta, len(examples), len(examples) - len(trained)),
         model_version=str(version),
         progress=0.9,
         metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": []},
+        **cost.values(),
     )
     try:
         await asyncio.wait_for(services.triton.load_model(spec.model_name), timeout=600)
     except Exception as exc:  # noqa: BLE001 — Triton's own message is what the owner needs
-        await _record(services, run_id, TrainingStatus.FAILED, f"Triton did not load version {version}: {exc}")
+        message = f"Triton did not load version {version}: {exc} ({cost.text()})."
+        await _record(services, run_id, TrainingStatus.FAILED, message, **cost.values())
         return TrainingStatus.FAILED.value
-    scores = await _evaluate(services, task["id"], config, spec.model_name, str(version))
+    if stop.is_set():
+        return await _cancelled(services, run_id, "after loading", cost, model_dir / str(version), loaded=True)
+    current = await judging.current_version(task, run["from_rounds"], spec.model_name, str(max(before, default=1)))
+    try:
+        decision, scores = await judging.judge(services, task["id"], config, spec, gate_rows, (current, str(version)), run)
+    except Exception as exc:  # noqa: BLE001 — an unanswering version: the run fails, the current target serves on
+        message = f"Judging version {version} against version {current} failed: {exc} ({cost.text()})."
+        await _record(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+        return TrainingStatus.FAILED.value
+    if stop.is_set():
+        return await _cancelled(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
+    status = TrainingStatus.PUBLISHED if decision["passed"] else TrainingStatus.REJECTED
+    outcome = (
+        "Open the next round with it (openNextRound)."
+        if decision["passed"]
+        else "It stays loaded but is not offered as the next target unless an owner overrides the gate "
+        "(overrideTrainingGate); the current target keeps serving."
+    )
+    finished = await _record(
+        services,
+        run_id,
+        status,
+        f"Version {version} is live in the target Triton, compared with version {current}. {decision['summary']} "
+        f"{outcome} ({cost.text()}).",
+        guarded=True,
+        progress=1.0,
+        metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": scores},
+        gate=decision,
+        **cost.values(),
+    )
+    if not finished:  # asked to stop between the last check and this write
+        return await _cancelled(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
+    return status.value
+
+
+async def _cancelled(
+    services: Services, run_id: int, when: str, cost: Cost, version_dir: Path | None = None, loaded: bool = False
+) -> str:
+    """End the run as cancelled: its version directory removed (and Triton told to drop it, when it was loaded)."""
+    if version_dir is not None:
+        shutil.rmtree(version_dir, ignore_errors=True)
+        if loaded:
+            with contextlib.suppress(Exception):  # Triton drops the removed version; the others keep serving
+                await asyncio.wait_for(services.triton.load_model(version_dir.parent.name), timeout=600)
     await _record(
         services,
         run_id,
-        TrainingStatus.PUBLISHED,
-        f"Version {version} is live in the target Triton; scored "
-        f"on {len(scores)} scoring dataset(s). Open the next round with it (openNextRound).",
-        progress=1.0,
-        metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": scores},
+        TrainingStatus.CANCELLED,
+        f"Cancelled {when}; no new version was kept and the current target keeps serving ({cost.text()}).",
+        **cost.values(),
     )
-    return TrainingStatus.PUBLISHED.value
+    return TrainingStatus.CANCELLED.value
 
 
-def _trained_on(meta: dict, read: int) -> TrainedOn:
+def _trained_on(meta: dict, read: int, held_out: int) -> TrainedOn:
     """The run's record of what the build trained on (the ids themselves stay in the version's metadata.json)."""
     trained = meta["validated"]
     return {
         "validated": trained["trained"],
         "available": trained["available"],
         "read": read,
+        "held_out": held_out,
         "by_label": trained["by_label"],
         "digest": trained["digest"],
         "share": trained["share"],
@@ -135,13 +255,3 @@ def _trained_on(meta: dict, read: int) -> TrainedOn:
         "seed": meta.get("n_seed_train", 0),
         "steps": meta.get("train_steps", 0),
     }
-
-
-async def _evaluate(services: Services, task_id: int, config: TaskConfig, model_name: str, version: str) -> list[dict]:
-    """This exact version on each of the task's scoring datasets, with the evaluation job's metrics."""
-    scores = []
-    for dataset in await evaluation_reads.scoring_datasets(task_id):
-        measured = await measure_dataset(services, config, model_name, dataset, client=services.triton, version=version)
-        if measured is not None:
-            scores.append({"dataset": dataset["name"], **measured})
-    return scores

@@ -9,13 +9,16 @@ from typing import Any, TypedDict
 
 
 class TrainingStatus(StrEnum):
-    """queued → training → evaluating → published, or failed (a run whose job was lost is failed as abandoned)."""
+    """queued → training → evaluating → published (passed the gate, or overridden by an owner) or rejected (the gate
+    said no: loaded, not offered); or failed (a run whose job was lost is failed as abandoned), or cancelled."""
 
     QUEUED = "queued"
     TRAINING = "training"
     EVALUATING = "evaluating"
     PUBLISHED = "published"
+    REJECTED = "rejected"
     FAILED = "failed"
+    CANCELLED = "cancelled"
 
 
 # A run in one of these holds the task: one retraining of a task at a time.
@@ -50,6 +53,15 @@ class TrainingRunRow(TypedDict):
     n_validated: int  # validated examples the build trained on (the training code's count; 0 until built)
     metrics: Any  # dict once decoded
     trained_on: Any  # dict once decoded: TrainedOn, or {} until built
+    gate: Any  # dict once decoded: gate.GateDecision plus the current version, or {} until judged
+    scoring_tolerance: float
+    min_held_out: int
+    cancel_requested: bool
+    overridden_by: int | None
+    override_reason: str
+    overridden_at: datetime | None
+    wall_seconds: float
+    cpu_seconds: float
     created_at: datetime
 
 
@@ -59,6 +71,7 @@ class TrainedOn(TypedDict):
     validated: int  # validated examples drawn into at least one batch
     available: int  # validated examples of the chosen rounds the model could take
     read: int  # validated examples of the chosen rounds
+    held_out: int  # of those, the gate's (gate.is_held_out): never trained on
     by_label: dict[str, int]
     digest: str  # sha256 of their ids, ascending, one per line
     share: float  # share of the training draws taken from them

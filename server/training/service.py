@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from server import permissions
 from server.accounts.viewer import Viewer
+from server.admin import audit
+from server.admin.records import AuditAction, AuditTarget
 from server.core import db, events, jobs
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
 from server.core.i18n import tr
@@ -17,12 +19,14 @@ from server.tasks import reads as task_reads
 from server.tasks.contexts import copy_contexts
 from server.tasks.records import RoundRow, TaskRow
 from server.tasks.service import create_round, get_task_by_code
+from server.training import gate, queries
 from server.training import jobs as training_jobs
-from server.training import queries
-from server.training.records import TrainingProfile, TrainingRunRow, TrainingStatus, log_entry
+from server.training.records import ACTIVE_STATUSES, TrainingProfile, TrainingRunRow, TrainingStatus, log_entry
 
 PROFILES = tuple(TrainingProfile)
 MAX_ROUNDS = 50
+MAX_TOLERANCE = 1.0  # errors are shares in [0, 1]
+MAX_MIN_HELD_OUT = 100_000
 STALE_HOURS = 3
 
 
@@ -44,10 +48,18 @@ async def runs_by_id(run_ids: list[int]) -> list[TrainingRunRow]:
 
 
 async def start_training(
-    services: Services, viewer: Viewer, task: TaskRow, from_rounds: list[int], base_model: str, profile: str
+    services: Services,
+    viewer: Viewer,
+    task: TaskRow,
+    from_rounds: list[int],
+    base_model: str,
+    profile: str,
+    scoring_tolerance: float = gate.DEFAULT_SCORING_TOLERANCE,
+    min_held_out: int = gate.DEFAULT_MIN_HELD_OUT,
 ) -> TrainingRunRow:
     """Queue a retraining of the task's current target model; who may retrain that model is
-    `permissions.retrain_target_model` (a built-in model only from its own task, or by an admin)."""
+    `permissions.retrain_target_model` (a built-in model only from its own task, or by an admin). The run's gate
+    allows each scoring dataset's error to grow by `scoring_tolerance` and needs `min_held_out` gate examples."""
     from server.modelbuild.retrain import spec_for_model
 
     problems = []
@@ -63,6 +75,10 @@ async def start_training(
         problems.append(FieldProblem("baseModel", tr("at most 500 characters of text")))
     if profile not in PROFILES:
         problems.append(FieldProblem("profile", tr("must be FAST or FULL")))
+    if not 0.0 <= scoring_tolerance <= MAX_TOLERANCE:  # NaN fails both comparisons
+        problems.append(FieldProblem("scoringTolerance", tr("must be between 0 and 1")))
+    if not 1 <= min_held_out <= MAX_MIN_HELD_OUT:
+        problems.append(FieldProblem("minHeldOut", tr("must be between 1 and {max}", max=MAX_MIN_HELD_OUT)))
     current = await task_reads.round_by_number(task["id"], task["current_round"])
     targets = from_json(current["target_models"]) if current else []
     spec = spec_for_model(targets[0]["name"]) if targets else None
@@ -110,8 +126,14 @@ async def start_training(
             rounds,
             base_model,
             profile,
-            log_entry(TrainingStatus.QUEUED, f"Queued: seed data + validated examples of rounds {rounds or 'none'}."),
+            log_entry(
+                TrainingStatus.QUEUED,
+                f"Queued: seed data + validated examples of rounds {rounds or 'none'}; the gate needs at least "
+                f"{min_held_out} held-out examples and a scoring tolerance of {scoring_tolerance:.1%}.",
+            ),
             spec.model_name,
+            scoring_tolerance,
+            min_held_out,
         )
     # No fixed job id: arq keeps finished job ids for a while and would silently drop a reused one.
     await jobs.enqueue(services.arq, training_jobs.train_target_model, run_id)
@@ -125,7 +147,16 @@ async def open_next_round(services: Services, task_code: str, model_version: str
     version = model_version.strip()
     if len(version) > 32 or text_problem(version):  # training_runs.model_version is a varchar(32)
         raise invalid(tr("Not a model version."), FieldProblem("modelVersion", tr("at most 32 characters of text")))
-    run = await queries.published_run(task["id"], version)
+    run = await queries.judged_run(task["id"], version)
+    if run is not None and run["status"] == TrainingStatus.REJECTED:
+        raise ServiceError(
+            "CONFLICT",
+            tr(
+                "Version {version} was rejected by the retraining gate (it is not better than the current target); "
+                "an owner may override the gate with a reason (overrideTrainingGate).",
+                version=version,
+            ),
+        )
     if run is None:
         raise invalid(
             tr("No published training run of this task has that version."),
@@ -140,6 +171,49 @@ async def open_next_round(services: Services, task_code: str, model_version: str
     await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))
     await queue_contamination_checks(services, task["id"], row["id"])
     return row
+
+
+async def cancel_run(services: Services, run: TrainingRunRow) -> TrainingRunRow:
+    """A queued run is cancelled at once; a running one is asked to stop (its job stops at the next training step and
+    ends it as cancelled). Asking again is harmless; a run that already ended is a conflict."""
+    status = await queries.request_cancel(
+        run["id"],
+        log_entry(TrainingStatus.CANCELLED, "Cancelled before it started; the current target keeps serving."),
+        log_entry(run["status"], "Cancellation requested: the run stops at its next step."),
+    )
+    if status is not None:
+        await events.publish(services.redis, events.TrainingChanged(run_id=run["id"], status=status))
+        return await get_run(run["id"])
+    now = await get_run(run["id"])
+    if now["status"] == TrainingStatus.CANCELLED or (now["status"] in ACTIVE_STATUSES and now["cancel_requested"]):
+        return now
+    raise ServiceError(
+        "CONFLICT", tr("This training run has already ended ({status}); there is nothing to cancel.", status=now["status"])
+    )
+
+
+async def override_gate(services: Services, viewer: Viewer, run: TrainingRunRow, reason: str) -> TrainingRunRow:
+    """An owner offers a version the gate rejected: the run is published, with who and why (audited)."""
+    reason = audit.check_reason(reason, required=True)
+    async with db.transaction():
+        done = await queries.override_gate(
+            run["id"],
+            viewer.user_id,
+            reason,
+            log_entry(TrainingStatus.PUBLISHED, f"Gate overridden by {viewer.username}: {reason}"),
+        )
+        if not done:
+            raise ServiceError("CONFLICT", tr("Only a run the retraining gate rejected can be overridden."))
+        await audit.record(
+            viewer.user_id,
+            AuditAction.TRAINING_GATE_OVERRIDDEN,
+            AuditTarget.TRAINING_RUN,
+            run["id"],
+            run["model_version"],
+            reason,
+        )
+    await events.publish(services.redis, events.TrainingChanged(run_id=run["id"], status=TrainingStatus.PUBLISHED.value))
+    return await get_run(run["id"])
 
 
 async def queue_contamination_checks(services: Services, task_id: int, round_id: int) -> None:

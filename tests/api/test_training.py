@@ -8,8 +8,10 @@ from datetime import timedelta
 
 import numpy as np
 import tritonclient.http as triton_http
+from strawberry.relay import from_base64
 from websockets.sync.client import connect
 
+from server.training.gate import is_held_out
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
 from tests.api.models_helpers import create_dataset
 from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks, target_triton
@@ -21,9 +23,13 @@ TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!) { trainTarge
 OPEN_NEXT = """mutation($t: String!, $v: String!) { openNextRound(taskCode: $t, modelVersion: $v) {
   __typename ... on NextRoundOpened { round { id number targetModels { name version } } } ... on Error { code message } } }"""
 FOLLOW = """subscription($r: ID!) { trainingRunUpdated(runId: $r) {
-  status progress modelVersion nValidated metrics statusLog { status message } } }"""
+  status progress modelVersion nValidated metrics statusLog { status message }
+  gate { passed currentVersion newVersion heldOut { examples minimum enough better } } } }"""
+OVERRIDE = """mutation($r: ID!, $why: String!) { overrideTrainingGate(runId: $r, reason: $why) {
+  __typename ... on TrainingGateOverridden { run { status overriddenBy overrideReason } } ... on Error { code message } } }"""
+ENDED = ("published", "rejected", "failed", "cancelled")
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated statusLog { message }
-  trainingData { validatedExamples validatedAvailable validatedRead validatedByLabel { label count } validatedDigest
+  trainingData { validatedExamples validatedAvailable validatedRead validatedHeldOut validatedByLabel { label count } validatedDigest
                  validatedShare minDraws seedExamples steps } } } }"""
 # Validated examples written straight into round 1 (thousands through validateExample would take minutes);
 # $5 = how many, labels: the first $6 positive, then negative and neutral alternately.
@@ -71,7 +77,7 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     model = target_models["sentiment"]
     model_dir = stack.model_repository / model
     try:
-        author, _round_id, _examples = _validated_round(api)
+        author, _round_id, examples = _validated_round(api)
         sample = [json.loads(line) for line in (SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl").open()]
         sample = [
             {"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
@@ -96,13 +102,23 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
                     {"id": "t", "type": "subscribe", "payload": {"query": FOLLOW, "variables": {"r": started["run"]["id"]}}}
                 )
             )
-            while not seen or seen[-1]["status"] not in ("published", "failed"):
+            while not seen or seen[-1]["status"] not in ENDED:
                 message = json.loads(ws.recv(timeout=600))
                 assert message["type"] == "next" and not message["payload"].get("errors"), message
                 seen.append(message["payload"]["data"]["trainingRunUpdated"])
         final = seen[-1]
-        assert final["status"] == "published", final["statusLog"]
-        assert final["modelVersion"] == "2" and final["nValidated"] == 4 and final["progress"] == 1.0
+        # Four validated examples leave too few held out for the gate: rejected, the current target stays.
+        held = sum(is_held_out(int(from_base64(e["id"])[1])) for e in examples)
+        assert final["status"] == "rejected", final["statusLog"]
+        assert final["gate"]["heldOut"] == {"examples": held, "minimum": 30, "enough": False, "better": False}
+        assert (final["gate"]["currentVersion"], final["gate"]["newVersion"], final["gate"]["passed"]) == ("1", "2", False)
+        assert "Not enough held-out examples" in final["statusLog"][-1]["message"]
+        refused = api(OPEN_NEXT, {"t": "sentiment", "v": "2"}, token=admin_token)["openNextRound"]
+        assert refused["__typename"] == "ConflictError" and "rejected by the retraining gate" in refused["message"]
+        why = "Too few validated examples for the gate yet; this version adds them."
+        overridden = api(OVERRIDE, {"r": started["run"]["id"], "why": why}, token=admin_token)["overrideTrainingGate"]
+        assert overridden["run"] == {"status": "published", "overriddenBy": "root-admin", "overrideReason": why}, overridden
+        assert final["modelVersion"] == "2" and final["nValidated"] == 4 - held and final["progress"] == 1.0
         assert 0.3 < final["metrics"]["heldout"] <= 1.0 and final["metrics"]["heldout_metric"] == "accuracy"
         assert [e["status"] for e in final["statusLog"]][:2] == ["queued", "training"]
         assert len({s["progress"] for s in seen}) >= 3  # progress moved live, not only at the end
@@ -117,7 +133,7 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
         assert 0.0 <= score["robustness"] <= 1.0
         assert score["fairness"] is None or 0.0 <= score["fairness"] <= 1.0
         metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
-        assert metadata["n_validated_examples"] == 4 and metadata["version"] == 2
+        assert metadata["n_validated_examples"] == 4 - held and metadata["version"] == 2
 
         # Both versions are served: round 1's examples stay reproducible with version 1.
         assert _infer(stack.env["TRITON_URL"], model, "2", "Lovely staff.")[1] == "2"
@@ -193,11 +209,14 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
     assert refused.returncode == 1 and "the task has no round 5" in refused.stderr
     try:
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)  # seed data only
-        assert done.returncode == 0, done.stderr
+        # No held-out examples: the gate rejects the version; the CLI prints both comparisons and exits 3.
+        assert done.returncode == 3, done.stderr
         summary = json.loads(done.stdout.strip().splitlines()[-1])
         assert summary["version"] == "2" and summary["validated_examples"] == 0 and summary["heldout"] > 0.3
+        assert summary["status"] == "rejected" and summary["gate"]["passed"] is False
+        assert "Not enough held-out examples: 0 in the gate set" in done.stdout
         assert "100/100" in done.stderr  # the progress bar reached the end
-        assert run_sql("SELECT status, model_version FROM training_runs") == [{"status": "published", "model_version": "2"}]
+        assert run_sql("SELECT status, model_version FROM training_runs") == [{"status": "rejected", "model_version": "2"}]
     finally:
         shutil.rmtree(model_dir / "2", ignore_errors=True)
         client = target_triton(stack)
@@ -222,37 +241,39 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
             "WHERE t.code = 'sentiment' AND r.number = 1"
         )
         place = (where["round"], where["context"], where["author"], model)
-        inserted = run_sql(INSERT_VALIDATED, *place, cap + 60, cap + 20, "validated", False)
+        # A fifth is held out for the gate: enough that the trained-on positives alone still exceed the cap.
+        inserted = run_sql(INSERT_VALIDATED, *place, cap * 5 // 4 + 150, cap * 5 // 4 + 110, "validated", False)
         for status, retracted in (("validated", True), ("open", False), ("rejected", False)):
             run_sql(INSERT_VALIDATED, *place, 2, 0, status, retracted)  # never trained on
         n = len(inserted)
-        ids = sorted(row["id"] for row in inserted)
+        held = sorted(row["id"] for row in inserted if is_held_out(row["id"]))  # the gate's, never trained on
+        ids = sorted(row["id"] for row in inserted if not is_held_out(row["id"]))
         by_label: dict[str, int] = {}
         for row in inserted:
-            by_label[row["label"]] = by_label.get(row["label"], 0) + 1
-        assert n > cap and by_label["positive"] > cap
+            if not is_held_out(row["id"]):
+                by_label[row["label"]] = by_label.get(row["label"], 0) + 1
+        assert len(ids) > cap and by_label["positive"] > cap and len(held) > 30
 
         started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
         assert started["__typename"] == "TrainingStarted", started
         run = wait_until(
-            lambda: (
-                (r := api(RUN, {"id": started["run"]["id"]}, token=admin_token)["node"])["status"] in ("published", "failed")
-                and r
-            ),
+            lambda: (r := api(RUN, {"id": started["run"]["id"]}, token=admin_token)["node"])["status"] in ENDED and r,
             timeout=1200,
             interval=1.0,
         )
-        assert run["status"] == "published", run["statusLog"]
-        assert run["nValidated"] == n
+        assert run["status"] in ("published", "rejected"), run["statusLog"]  # the gate's verdict is not this test's
+        assert run["nValidated"] == len(ids)
         data = run["trainingData"]
-        assert data["validatedExamples"] == data["validatedAvailable"] == data["validatedRead"] == n
+        assert data["validatedExamples"] == data["validatedAvailable"] == len(ids)
+        assert data["validatedRead"] == n and data["validatedHeldOut"] == len(held)
         assert {c["label"]: c["count"] for c in data["validatedByLabel"]} == by_label
         assert data["validatedDigest"] == hashlib.sha256("\n".join(map(str, ids)).encode()).hexdigest()
         # At least 30% of the draws, each example drawn at least once: more steps than the recipe's 100.
         assert data["validatedShare"] >= 0.3 and data["minDraws"] >= 1
-        assert data["steps"] >= n / (0.3 * 16) > 100 and 0 < data["seedExamples"] <= 3 * cap
+        assert data["steps"] >= len(ids) / (0.3 * 16) > 100 and 0 < data["seedExamples"] <= 3 * cap
         metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
-        assert metadata["validated"]["example_ids"] == ids and metadata["n_validated_examples"] == n
+        assert metadata["validated"]["example_ids"] == ids and metadata["n_validated_examples"] == len(ids)
+        assert metadata["validated"]["held_out_ids"] == held
         assert metadata["validated"]["digest"] == data["validatedDigest"]
     finally:
         shutil.rmtree(model_dir / "2", ignore_errors=True)

@@ -57,6 +57,25 @@ def _wait_for_failed_run(world, principal, variables):
         time.sleep(0.2)
 
 
+def _scratch_run(world, status):
+    """A run of the scratch task as its job would leave it (no job behind it): queued, or rejected by the gate."""
+    return run_sql(
+        "INSERT INTO training_runs (task, requested_by, from_rounds, profile, status, progress, status_log, model_name, "
+        "model_version, created_at) VALUES ($1, $2, '[1]', 'fast', $3, 0, '[]', $4, '1', now()) RETURNING id",
+        world.ids["scratch"],
+        world.user_pk["task_owner"],
+        status,
+        SCRATCH_TARGET,
+    )[0]["id"]
+
+
+def _run_row(world, variables):
+    return run_sql(
+        "SELECT status, cancel_requested, overridden_by, override_reason FROM training_runs WHERE id = $1",
+        pk_of(variables["r"]),
+    )
+
+
 def _visible_datasets(world, principal):
     rows = run_sql("SELECT name, access FROM datasets WHERE task = $1 ORDER BY id", world.ids["task"])
     return [r["name"] for r in rows if r["access"] != "hidden" or world.owns_tasks(principal)]
@@ -214,6 +233,31 @@ OPS = [
         check=lambda w, p, v, a: same(
             v["round"],
             {"number": _scratch_current(w, a)[0]["current_round"], "targetModels": [{"name": SCRATCH_TARGET, "version": "1"}]},
+        ),
+    ),
+    Op(
+        "cancelTrainingRun",
+        "Mutation.cancelTrainingRun",
+        "mutation($r: ID!) { cancelTrainingRun(runId: $r) { __typename "
+        f"... on TrainingRunCancelled {{ run {{ status cancelRequested }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="TrainingRunCancelled",
+        prepare=lambda w, p: {"r": gid("TrainingRun", _scratch_run(w, "queued"))},
+        watch=_run_row,
+        check=lambda w, p, v, a: same(v["run"], {"status": "cancelled", "cancelRequested": True}),
+    ),
+    Op(
+        "overrideTrainingGate",
+        "Mutation.overrideTrainingGate",
+        'mutation($r: ID!) { overrideTrainingGate(runId: $r, reason: "the held-out set is too easy") { __typename '
+        f"... on TrainingGateOverridden {{ run {{ status overriddenBy overrideReason }} }} {ERR} }} }}",
+        "401 403 403 ok ok 403 403 403 ok",
+        ok_type="TrainingGateOverridden",
+        prepare=lambda w, p: {"r": gid("TrainingRun", _scratch_run(w, "rejected"))},
+        watch=_run_row,
+        check=lambda w, p, v, a: same(
+            v["run"],
+            {"status": "published", "overriddenBy": w.username[p], "overrideReason": "the held-out set is too easy"},
         ),
     ),
     Op(

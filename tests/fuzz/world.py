@@ -275,16 +275,17 @@ def build_world(http: httpx.Client, db: Database) -> World:
     world.refs["model:bob"] = gid("Model", model[0]["id"])
     for code, owner in (("alpha", "alice"), ("beta", "bob"), ("gamma", "bob")):
         for status, version in (("published", "7"), ("queued", "")):
-            db.fetch(
+            run = db.fetch(
                 "INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, progress, "
                 "status_log, model_name, model_version, n_validated, metrics, created_at) VALUES "
-                "($1, $2, '[1]', '', 'fast', $3, 0, '[]', $4, $5, 0, '{}', now())",
+                "($1, $2, '[1]', '', 'fast', $3, 0, '[]', $4, $5, 0, '{}', now()) RETURNING id",
                 ids[code],
                 users[owner],
                 status,
                 TARGET,
                 version,
             )
+            world.refs[f"run:{status}:{code}"] = gid("TrainingRun", run[0]["id"])
     world.refs["version:published"] = "7"
     world.tokens.update(
         {

@@ -31,6 +31,7 @@ export type AuditAction =
   | "LLM_ENDPOINT_REGISTERED"
   | "LLM_ENDPOINT_UPDATED"
   | "LLM_ENDPOINT_REMOVED"
+  | "TRAINING_GATE_OVERRIDDEN"
   | "ACCOUNT_DELETED";
 
 export interface PageInfo {

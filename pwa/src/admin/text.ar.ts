@@ -208,6 +208,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     LLM_ENDPOINT_REGISTERED: "تسجيل نقطة وصول لنموذج لغوي",
     LLM_ENDPOINT_UPDATED: "تعديل نقطة وصول لنموذج لغوي",
     LLM_ENDPOINT_REMOVED: "حذف نقطة وصول لنموذج لغوي",
+    TRAINING_GATE_OVERRIDDEN: "تجاوز بوابة إعادة التدريب",
     ACCOUNT_DELETED: "حساب حذفه صاحبه",
   },
 };

@@ -195,6 +195,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     LLM_ENDPOINT_REGISTERED: "Endpoint LLM registrado",
     LLM_ENDPOINT_UPDATED: "Endpoint LLM cambiado",
     LLM_ENDPOINT_REMOVED: "Endpoint LLM eliminado",
+    TRAINING_GATE_OVERRIDDEN: "Control de reentrenamiento anulado",
     ACCOUNT_DELETED: "Cuenta eliminada por su titular",
   },
 };

@@ -195,6 +195,7 @@ export const admin: Translation<typeof ADMIN_EN> = {
     LLM_ENDPOINT_REGISTERED: "Point d’accès LLM enregistré",
     LLM_ENDPOINT_UPDATED: "Point d’accès LLM modifié",
     LLM_ENDPOINT_REMOVED: "Point d’accès LLM supprimé",
+    TRAINING_GATE_OVERRIDDEN: "Contrôle de réentraînement outrepassé",
     ACCOUNT_DELETED: "Compte supprimé par son titulaire",
   },
 };

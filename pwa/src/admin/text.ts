@@ -202,6 +202,7 @@ export const ADMIN_EN = {
     LLM_ENDPOINT_REGISTERED: "LLM endpoint registered",
     LLM_ENDPOINT_UPDATED: "LLM endpoint changed",
     LLM_ENDPOINT_REMOVED: "LLM endpoint removed",
+    TRAINING_GATE_OVERRIDDEN: "Retraining gate overridden",
     ACCOUNT_DELETED: "Account deleted by its owner",
   } satisfies Record<AuditAction, string>,
 } as const;

@@ -16,6 +16,17 @@ from .battle_leaderboard import (
     BattleLeaderboardBattleLeaderboardModels,
     BattleLeaderboardBattleLeaderboardPositionBias,
 )
+from .cancel_training_run import (
+    CancelTrainingRun,
+    CancelTrainingRunCancelTrainingRunAuthenticationError,
+    CancelTrainingRunCancelTrainingRunConflictError,
+    CancelTrainingRunCancelTrainingRunInputError,
+    CancelTrainingRunCancelTrainingRunInputErrorFields,
+    CancelTrainingRunCancelTrainingRunNotFoundError,
+    CancelTrainingRunCancelTrainingRunPermissionError,
+    CancelTrainingRunCancelTrainingRunTrainingRunCancelled,
+    CancelTrainingRunCancelTrainingRunTrainingRunCancelledRun,
+)
 from .client import GeneratedClient
 from .conversation import (
     Conversation,
@@ -82,6 +93,9 @@ from .fragments import (
     SubmittedExampleExample,
     SubmittedExamplePredictions,
     TrainingRunInfo,
+    TrainingRunInfoGate,
+    TrainingRunInfoGateHeldOut,
+    TrainingRunInfoGateScoring,
     TrainingRunInfoStatusLog,
 )
 from .input_types import (
@@ -119,6 +133,17 @@ from .me import Me, MeMe
 from .model_state import ModelState, ModelStateNodeModel, ModelStateNodeNode
 from .model_updated import ModelUpdated, ModelUpdatedModelUpdated
 from .next_context import NextContext, NextContextNextContext
+from .override_training_gate import (
+    OverrideTrainingGate,
+    OverrideTrainingGateOverrideTrainingGateAuthenticationError,
+    OverrideTrainingGateOverrideTrainingGateConflictError,
+    OverrideTrainingGateOverrideTrainingGateInputError,
+    OverrideTrainingGateOverrideTrainingGateInputErrorFields,
+    OverrideTrainingGateOverrideTrainingGateNotFoundError,
+    OverrideTrainingGateOverrideTrainingGatePermissionError,
+    OverrideTrainingGateOverrideTrainingGateTrainingGateOverridden,
+    OverrideTrainingGateOverrideTrainingGateTrainingGateOverriddenRun,
+)
 from .publish_model import (
     PublishModel,
     PublishModelPublishModelAuthenticationError,
@@ -252,6 +277,15 @@ __all__ = [
     "BattleLeaderboardBattleLeaderboard",
     "BattleLeaderboardBattleLeaderboardModels",
     "BattleLeaderboardBattleLeaderboardPositionBias",
+    "CancelTrainingRun",
+    "CancelTrainingRunCancelTrainingRunAuthenticationError",
+    "CancelTrainingRunCancelTrainingRunConflictError",
+    "CancelTrainingRunCancelTrainingRunInputError",
+    "CancelTrainingRunCancelTrainingRunInputErrorFields",
+    "CancelTrainingRunCancelTrainingRunNotFoundError",
+    "CancelTrainingRunCancelTrainingRunPermissionError",
+    "CancelTrainingRunCancelTrainingRunTrainingRunCancelled",
+    "CancelTrainingRunCancelTrainingRunTrainingRunCancelledRun",
     "ContextInput",
     "Conversation",
     "ConversationConversation",
@@ -322,6 +356,15 @@ __all__ = [
     "ModelUpdatedModelUpdated",
     "NextContext",
     "NextContextNextContext",
+    "OverrideTrainingGate",
+    "OverrideTrainingGateOverrideTrainingGateAuthenticationError",
+    "OverrideTrainingGateOverrideTrainingGateConflictError",
+    "OverrideTrainingGateOverrideTrainingGateInputError",
+    "OverrideTrainingGateOverrideTrainingGateInputErrorFields",
+    "OverrideTrainingGateOverrideTrainingGateNotFoundError",
+    "OverrideTrainingGateOverrideTrainingGatePermissionError",
+    "OverrideTrainingGateOverrideTrainingGateTrainingGateOverridden",
+    "OverrideTrainingGateOverrideTrainingGateTrainingGateOverriddenRun",
     "PublishModel",
     "PublishModelPublishModelAuthenticationError",
     "PublishModelPublishModelInputError",
@@ -412,6 +455,9 @@ __all__ = [
     "TrainTargetModelTrainTargetModelTrainingStartedRun",
     "TrainingProfile",
     "TrainingRunInfo",
+    "TrainingRunInfoGate",
+    "TrainingRunInfoGateHeldOut",
+    "TrainingRunInfoGateScoring",
     "TrainingRunInfoStatusLog",
     "TrainingRunState",
     "TrainingRunStateNodeNode",

@@ -6,6 +6,7 @@ from .async_base_client import AsyncBaseClient
 from .base_model import UNSET, UnsetType, Upload
 from .battle import Battle
 from .battle_leaderboard import BattleLeaderboard
+from .cancel_training_run import CancelTrainingRun
 from .conversation import Conversation
 from .create_api_token import CreateApiToken
 from .create_example import CreateExample
@@ -26,6 +27,7 @@ from .me import Me
 from .model_state import ModelState
 from .model_updated import ModelUpdated
 from .next_context import NextContext
+from .override_training_gate import OverrideTrainingGate
 from .publish_model import PublishModel
 from .reply_stream import ReplyStream
 from .round_contexts import RoundContexts
@@ -1145,15 +1147,19 @@ class GeneratedClient(AsyncBaseClient):
         from_rounds: list[int],
         base_model: str,
         profile: TrainingProfile,
+        scoring_tolerance: float,
+        min_held_out: int,
         **kwargs: Any,
     ) -> TrainTargetModel:
         query = gql("""
-            mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $baseModel: String!, $profile: TrainingProfile!) {
+            mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $baseModel: String!, $profile: TrainingProfile!, $scoringTolerance: Float! = 0.01, $minHeldOut: Int! = 30) {
               trainTargetModel(
                 taskCode: $taskCode
                 fromRounds: $fromRounds
                 baseModel: $baseModel
                 profile: $profile
+                scoringTolerance: $scoringTolerance
+                minHeldOut: $minHeldOut
               ) {
                 __typename
                 ... on TrainingStarted {
@@ -1202,6 +1208,37 @@ class GeneratedClient(AsyncBaseClient):
               modelVersion
               nValidated
               metrics
+              cancelRequested
+              wallSeconds
+              cpuSeconds
+              overriddenBy
+              overrideReason
+              gate {
+                passed
+                currentVersion
+                newVersion
+                summary
+                heldOut {
+                  examples
+                  minimum
+                  enough
+                  currentError
+                  newError
+                  difference
+                  ciLow
+                  ciHigh
+                  mcnemarP
+                  better
+                }
+                scoring {
+                  dataset
+                  currentError
+                  newError
+                  difference
+                  tolerance
+                  passed
+                }
+              }
               createdAt
               statusLog {
                 at
@@ -1215,6 +1252,8 @@ class GeneratedClient(AsyncBaseClient):
             "fromRounds": from_rounds,
             "baseModel": base_model,
             "profile": profile,
+            "scoringTolerance": scoring_tolerance,
+            "minHeldOut": min_held_out,
         }
         response = await self.execute(
             query=query,
@@ -1224,6 +1263,206 @@ class GeneratedClient(AsyncBaseClient):
         )
         data = self.get_data(response)
         return TrainTargetModel.model_validate(data)
+
+    async def cancel_training_run(self, run_id: str, **kwargs: Any) -> CancelTrainingRun:
+        query = gql("""
+            mutation CancelTrainingRun($runId: ID!) {
+              cancelTrainingRun(runId: $runId) {
+                __typename
+                ... on TrainingRunCancelled {
+                  run {
+                    ...TrainingRunInfo
+                  }
+                }
+                ...ErrorInfo
+              }
+            }
+
+            fragment ErrorInfo on Error {
+              __typename
+              code
+              message
+              ... on InputError {
+                fields {
+                  field
+                  message
+                }
+              }
+              ... on ArchiveRejectedError {
+                reason
+                entry
+              }
+              ... on RateLimitedError {
+                retryAfterSeconds
+              }
+              ... on DuplicateExampleError {
+                repeatsExampleId
+                repeatsExcerpt
+                own
+                kind
+                similarity
+              }
+            }
+
+            fragment TrainingRunInfo on TrainingRun {
+              id
+              status
+              progress
+              fromRounds
+              baseModel
+              profile
+              modelName
+              modelVersion
+              nValidated
+              metrics
+              cancelRequested
+              wallSeconds
+              cpuSeconds
+              overriddenBy
+              overrideReason
+              gate {
+                passed
+                currentVersion
+                newVersion
+                summary
+                heldOut {
+                  examples
+                  minimum
+                  enough
+                  currentError
+                  newError
+                  difference
+                  ciLow
+                  ciHigh
+                  mcnemarP
+                  better
+                }
+                scoring {
+                  dataset
+                  currentError
+                  newError
+                  difference
+                  tolerance
+                  passed
+                }
+              }
+              createdAt
+              statusLog {
+                at
+                status
+                message
+              }
+            }
+            """)
+        variables: dict[str, object] = {"runId": run_id}
+        response = await self.execute(
+            query=query,
+            operation_name="CancelTrainingRun",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return CancelTrainingRun.model_validate(data)
+
+    async def override_training_gate(self, run_id: str, reason: str, **kwargs: Any) -> OverrideTrainingGate:
+        query = gql("""
+            mutation OverrideTrainingGate($runId: ID!, $reason: String!) {
+              overrideTrainingGate(runId: $runId, reason: $reason) {
+                __typename
+                ... on TrainingGateOverridden {
+                  run {
+                    ...TrainingRunInfo
+                  }
+                }
+                ...ErrorInfo
+              }
+            }
+
+            fragment ErrorInfo on Error {
+              __typename
+              code
+              message
+              ... on InputError {
+                fields {
+                  field
+                  message
+                }
+              }
+              ... on ArchiveRejectedError {
+                reason
+                entry
+              }
+              ... on RateLimitedError {
+                retryAfterSeconds
+              }
+              ... on DuplicateExampleError {
+                repeatsExampleId
+                repeatsExcerpt
+                own
+                kind
+                similarity
+              }
+            }
+
+            fragment TrainingRunInfo on TrainingRun {
+              id
+              status
+              progress
+              fromRounds
+              baseModel
+              profile
+              modelName
+              modelVersion
+              nValidated
+              metrics
+              cancelRequested
+              wallSeconds
+              cpuSeconds
+              overriddenBy
+              overrideReason
+              gate {
+                passed
+                currentVersion
+                newVersion
+                summary
+                heldOut {
+                  examples
+                  minimum
+                  enough
+                  currentError
+                  newError
+                  difference
+                  ciLow
+                  ciHigh
+                  mcnemarP
+                  better
+                }
+                scoring {
+                  dataset
+                  currentError
+                  newError
+                  difference
+                  tolerance
+                  passed
+                }
+              }
+              createdAt
+              statusLog {
+                at
+                status
+                message
+              }
+            }
+            """)
+        variables: dict[str, object] = {"runId": run_id, "reason": reason}
+        response = await self.execute(
+            query=query,
+            operation_name="OverrideTrainingGate",
+            variables=variables,
+            **kwargs,
+        )
+        data = self.get_data(response)
+        return OverrideTrainingGate.model_validate(data)
 
     async def training_run_state(self, run_id: str, **kwargs: Any) -> TrainingRunState:
         query = gql("""
@@ -1247,6 +1486,37 @@ class GeneratedClient(AsyncBaseClient):
               modelVersion
               nValidated
               metrics
+              cancelRequested
+              wallSeconds
+              cpuSeconds
+              overriddenBy
+              overrideReason
+              gate {
+                passed
+                currentVersion
+                newVersion
+                summary
+                heldOut {
+                  examples
+                  minimum
+                  enough
+                  currentError
+                  newError
+                  difference
+                  ciLow
+                  ciHigh
+                  mcnemarP
+                  better
+                }
+                scoring {
+                  dataset
+                  currentError
+                  newError
+                  difference
+                  tolerance
+                  passed
+                }
+              }
               createdAt
               statusLog {
                 at
@@ -1284,6 +1554,37 @@ class GeneratedClient(AsyncBaseClient):
               modelVersion
               nValidated
               metrics
+              cancelRequested
+              wallSeconds
+              cpuSeconds
+              overriddenBy
+              overrideReason
+              gate {
+                passed
+                currentVersion
+                newVersion
+                summary
+                heldOut {
+                  examples
+                  minimum
+                  enough
+                  currentError
+                  newError
+                  difference
+                  ciLow
+                  ciHigh
+                  mcnemarP
+                  better
+                }
+                scoring {
+                  dataset
+                  currentError
+                  newError
+                  difference
+                  tolerance
+                  passed
+                }
+              }
               createdAt
               statusLog {
                 at

@@ -104,8 +104,45 @@ class TrainingRunInfo(BaseModel):
     model_version: str = Field(alias="modelVersion")
     n_validated: int = Field(alias="nValidated")
     metrics: Any
+    cancel_requested: bool = Field(alias="cancelRequested")
+    wall_seconds: float = Field(alias="wallSeconds")
+    cpu_seconds: float = Field(alias="cpuSeconds")
+    overridden_by: Optional[str] = Field(alias="overriddenBy")
+    override_reason: str = Field(alias="overrideReason")
+    gate: Optional["TrainingRunInfoGate"]
     created_at: datetime = Field(alias="createdAt")
     status_log: list["TrainingRunInfoStatusLog"] = Field(alias="statusLog")
+
+
+class TrainingRunInfoGate(BaseModel):
+    passed: bool
+    current_version: str = Field(alias="currentVersion")
+    new_version: str = Field(alias="newVersion")
+    summary: str
+    held_out: "TrainingRunInfoGateHeldOut" = Field(alias="heldOut")
+    scoring: list["TrainingRunInfoGateScoring"]
+
+
+class TrainingRunInfoGateHeldOut(BaseModel):
+    examples: int
+    minimum: int
+    enough: bool
+    current_error: Optional[float] = Field(alias="currentError")
+    new_error: Optional[float] = Field(alias="newError")
+    difference: Optional[float]
+    ci_low: Optional[float] = Field(alias="ciLow")
+    ci_high: Optional[float] = Field(alias="ciHigh")
+    mcnemar_p: Optional[float] = Field(alias="mcnemarP")
+    better: bool
+
+
+class TrainingRunInfoGateScoring(BaseModel):
+    dataset: str
+    current_error: float = Field(alias="currentError")
+    new_error: float = Field(alias="newError")
+    difference: float
+    tolerance: float
+    passed: bool
 
 
 class TrainingRunInfoStatusLog(BaseModel):

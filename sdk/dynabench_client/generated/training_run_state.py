@@ -3,9 +3,10 @@ from typing import Annotated, Literal, Optional, Union
 from pydantic import Field
 
 from .base_model import BaseModel
-from .fragments import (
+from .fragments import (  # noqa: F401
     TrainingRunInfo,
-    TrainingRunInfoStatusLog,  # noqa: F401
+    TrainingRunInfoGate,
+    TrainingRunInfoStatusLog,
 )
 
 

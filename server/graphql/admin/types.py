@@ -35,6 +35,7 @@ class AuditAction(Enum):
     LLM_ENDPOINT_REGISTERED = records.AuditAction.LLM_ENDPOINT_REGISTERED.value
     LLM_ENDPOINT_UPDATED = records.AuditAction.LLM_ENDPOINT_UPDATED.value
     LLM_ENDPOINT_REMOVED = records.AuditAction.LLM_ENDPOINT_REMOVED.value
+    TRAINING_GATE_OVERRIDDEN = records.AuditAction.TRAINING_GATE_OVERRIDDEN.value
     ACCOUNT_DELETED = records.AuditAction.ACCOUNT_DELETED.value
 
 
@@ -105,9 +106,10 @@ class AuditEntryType:
     id: relay.GlobalID
     actor: str = strawberry.field(description="The admin's username when they acted.")
     action: AuditAction
-    target_type: str = strawberry.field(description="user, task, model, target_model or llm_endpoint")
+    target_type: str = strawberry.field(description="user, task, model, target_model, llm_endpoint or training_run")
     target_id: relay.GlobalID | None = strawberry.field(
-        description="The global id of the User, Task or Model acted on; null for a target model (named by targetLabel)."
+        description="The global id of the User, Task, Model or TrainingRun acted on; null for a target model (named by "
+        "targetLabel)."
     )
     target_label: str = strawberry.field(description="Its username, code or name when the action happened.")
     reason: str = strawberry.field(description="The reason or note given (for a role change: the new role).")
@@ -115,7 +117,7 @@ class AuditEntryType:
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> AuditEntryType:
-        type_name = {"user": "User", "task": "Task", "model": "Model"}.get(row["target_type"])
+        type_name = {"user": "User", "task": "Task", "model": "Model", "training_run": "TrainingRun"}.get(row["target_type"])
         return cls(
             id=relay.GlobalID("AuditEntry", str(row["id"])),
             actor=row["actor_username"],

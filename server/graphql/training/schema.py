@@ -14,7 +14,9 @@ from server.core import events
 from server.graphql.core.guard import authorize
 from server.graphql.core.relay import node_pk
 from server.graphql.tasks.visibility import is_task_change, owned_task
+from server.graphql.training.mutations.cancel_training_run import cancel_training_run
 from server.graphql.training.mutations.open_next_round import open_next_round
+from server.graphql.training.mutations.override_training_gate import override_training_gate
 from server.graphql.training.mutations.train_target_model import train_target_model
 from server.graphql.training.types import TrainingRunNode
 from server.training import service as training
@@ -24,6 +26,8 @@ from server.training import service as training
 class TrainingMutations:
     train_target_model = train_target_model
     open_next_round = open_next_round
+    cancel_training_run = cancel_training_run
+    override_training_gate = override_training_gate
 
 
 @strawberry.type

@@ -47,6 +47,10 @@ class TrainingData:
         description="Validated examples of the chosen rounds the model can take (an input and a label it knows)."
     )
     validated_read: int = strawberry.field(description="Validated examples of the chosen rounds.")
+    validated_held_out: int = strawberry.field(
+        description="Of those, the retraining gate's held-out share (about 20%, chosen by a hash of the example id): "
+        "never trained on, by this run or any later one."
+    )
     validated_by_label: list[TrainedLabelCount] = strawberry.field(description="Trained-on examples per label.")
     validated_digest: str = strawberry.field(
         description="SHA-256 (hex) of the trained-on examples' database ids, ascending, one decimal id per line; "
@@ -68,6 +72,7 @@ class TrainingData:
             validated_examples=doc["validated"],
             validated_available=doc["available"],
             validated_read=doc["read"],
+            validated_held_out=doc.get("held_out", 0),
             validated_by_label=[TrainedLabelCount(label=k, count=v) for k, v in doc["by_label"].items()],
             validated_digest=doc["digest"],
             validated_share=doc["share"],
@@ -77,10 +82,62 @@ class TrainingData:
         )
 
 
+@strawberry.type(description="Current vs new version on the chosen rounds' held-out validated examples (errors 0 to 1).")
+class HeldOutComparison:
+    examples: int = strawberry.field(description="Gate examples both versions answered.")
+    minimum: int = strawberry.field(description="The fewest gate examples the run needs (`minHeldOut`).")
+    enough: bool
+    current_error: float | None
+    new_error: float | None
+    difference: float | None = strawberry.field(description="New error minus current error (paired).")
+    ci_low: float | None = strawberry.field(description="95% paired-bootstrap interval of the difference (it decides).")
+    ci_high: float | None
+    mcnemar_p: float | None = strawberry.field(description="Exact McNemar p-value (reported, not deciding).")
+    only_current_wrong: int = strawberry.field(description="Gate examples the new version fixed.")
+    only_new_wrong: int = strawberry.field(description="Gate examples the new version broke.")
+    better: bool = strawberry.field(description="Enough examples and the whole interval below zero.")
+
+
+@strawberry.type(description="Current vs new version's error (1 - performance) on one scoring dataset.")
+class ScoringComparison:
+    dataset: str
+    current_error: float
+    new_error: float
+    difference: float
+    tolerance: float
+    passed: bool = strawberry.field(description="The difference is at most the tolerance.")
+
+
+@strawberry.type(description="The retraining gate's decision (docs/design.md §4.8): both comparisons.")
+class TrainingGate:
+    passed: bool
+    current_version: str = strawberry.field(description="The version the newest chosen round's targets pin.")
+    new_version: str
+    summary: str = strawberry.field(description="Both comparisons in words, as the status log says them.")
+    held_out: HeldOutComparison
+    scoring: list[ScoringComparison]
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> TrainingGate | None:
+        if not doc:
+            return None
+        return cls(
+            passed=doc["passed"],
+            current_version=doc["current_version"],
+            new_version=doc["new_version"],
+            summary=doc["summary"],
+            held_out=HeldOutComparison(**doc["held_out"]),
+            scoring=[ScoringComparison(**row) for row in doc["scoring"]],
+        )
+
+
 @strawberry.type(name="TrainingRun")
 class TrainingRunNode(relay.Node):
     id: relay.NodeID[int]
-    status: str = strawberry.field(description="queued | training | evaluating | published | failed")
+    status: str = strawberry.field(
+        description="queued | training | evaluating | published (offered to openNextRound) | rejected (the gate said "
+        "no: loaded, not offered) | failed | cancelled"
+    )
     progress: float = strawberry.field(description="0 to 1")
     from_rounds: list[int]
     base_model: str
@@ -92,8 +149,20 @@ class TrainingRunNode(relay.Node):
     )
     metrics: JSON = strawberry.field(description="Held-out score of the build, and perf per scoring dataset.")
     training_data: TrainingData | None = strawberry.field(description="What the build trained on (null until built).")
+    gate: TrainingGate | None = strawberry.field(description="The retraining gate's comparisons (null until judged).")
+    scoring_tolerance: float = strawberry.field(description="How much worse (absolute error) a scoring dataset may get.")
+    min_held_out: int = strawberry.field(description="The fewest held-out gate examples the run needs.")
+    cancel_requested: bool = strawberry.field(description="An owner asked the run to stop (cancelTrainingRun).")
+    override_reason: str = strawberry.field(description="Why an owner offered a rejected version anyway (empty if not).")
+    overridden_at: datetime | None
+    wall_seconds: float = strawberry.field(description="The run's cost so far: wall-clock seconds.")
+    cpu_seconds: float = strawberry.field(
+        description="The run's cost so far: CPU seconds of the worker process (training threads, inference calls, "
+        "evaluation; not the Triton server's own CPU)."
+    )
     created_at: datetime
     task_id: strawberry.Private[int]
+    overridden_by_id: strawberry.Private[int | None]
     log: strawberry.Private[list]
 
     @classmethod
@@ -110,8 +179,17 @@ class TrainingRunNode(relay.Node):
             n_validated=row["n_validated"],
             metrics=from_json(row["metrics"]),
             training_data=TrainingData.from_doc(from_json(row.get("trained_on")) or {}),
+            gate=TrainingGate.from_doc(from_json(row.get("gate")) or {}),
+            scoring_tolerance=row["scoring_tolerance"],
+            min_held_out=row["min_held_out"],
+            cancel_requested=row["cancel_requested"],
+            override_reason=row["override_reason"],
+            overridden_at=row["overridden_at"],
+            wall_seconds=row["wall_seconds"],
+            cpu_seconds=row["cpu_seconds"],
             created_at=row["created_at"],
             task_id=row["task"],
+            overridden_by_id=row["overridden_by"],
             log=from_json(row["status_log"]),
         )
 
@@ -121,6 +199,13 @@ class TrainingRunNode(relay.Node):
             TrainingLogEntry(at=datetime.fromtimestamp(e["at"], tz=UTC), status=e["status"], message=e["message"])
             for e in self.log
         ]
+
+    @strawberry.field(description="Username of who overrode the gate (null if nobody did, or the account is gone).")
+    async def overridden_by(self, info: Info) -> str | None:
+        if self.overridden_by_id is None:
+            return None
+        user = await info.context.loaders.user.load(self.overridden_by_id)
+        return user["username"] if user else None
 
     @strawberry.field
     async def task(self, info: Info) -> TaskNode:

@@ -41,6 +41,7 @@ export type AuditAction =
   | 'LLM_ENDPOINT_REGISTERED'
   | 'LLM_ENDPOINT_UPDATED'
   | 'LLM_ENDPOINT_REMOVED'
+  | 'TRAINING_GATE_OVERRIDDEN'
   | 'ACCOUNT_DELETED';
 
 /** A battle's vote: the side that answered better (A, B, C, D), a tie, or all sides bad. */

@@ -19,6 +19,7 @@ from server.graphql.core.errors import (
 from server.graphql.core.guard import authorize
 from server.graphql.tasks.visibility import owned_task
 from server.graphql.training.types import TrainingProfile, TrainingRunNode
+from server.training import gate
 from server.training import service as training
 
 
@@ -37,13 +38,24 @@ TrainTargetModelResult = Annotated[
     description=(
         "Task owners: build a new version of the task's target model from its seed data plus the validated "
         "examples of `fromRounds` (same recipe as the built-in models), load it into the target Triton and "
-        "score it on the task's scoring datasets. Follow it with `trainingRunUpdated`."
+        "judge it against the current target (the retraining gate: lower error on the chosen rounds' held-out "
+        "validated examples with 95% confidence, and no scoring dataset's error worse by more than "
+        "`scoringTolerance`, at least `minHeldOut` held-out examples). It ends published (offered to "
+        "`openNextRound`) or rejected. Follow it with `trainingRunUpdated`."
     )
 )
 async def train_target_model(
-    info: Info, task_code: str, from_rounds: list[int], base_model: str = "", profile: TrainingProfile = TrainingProfile.FULL
+    info: Info,
+    task_code: str,
+    from_rounds: list[int],
+    base_model: str = "",
+    profile: TrainingProfile = TrainingProfile.FULL,
+    scoring_tolerance: float = gate.DEFAULT_SCORING_TOLERANCE,
+    min_held_out: int = gate.DEFAULT_MIN_HELD_OUT,
 ) -> TrainTargetModelResult:
     task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.start_training, task["id"])
-    row = await training.start_training(info.context.services, viewer, task, from_rounds, base_model, profile.value)
+    row = await training.start_training(
+        info.context.services, viewer, task, from_rounds, base_model, profile.value, scoring_tolerance, min_held_out
+    )
     return TrainingStarted(run=TrainingRunNode.from_row(row))
