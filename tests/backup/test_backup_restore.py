@@ -19,12 +19,15 @@ import asyncpg
 import pytest
 
 from server.runtime.postgres import LocalPostgres
-from tests.api.examples_helpers import NEXT_CONTEXT, current_round, submit
-from tests.api.models_helpers import tar_gz_of, upload_model
+from tests.api.examples_helpers import NEXT_CONTEXT, current_round, submit, wait_until
+from tests.api.models_helpers import model_status, tar_gz_of, upload_model
 from tests.api.test_admin_models import _scored_model
 from tests.authz.conftest import extra_api
-from tests.conftest import MODEL_CACHE, ROOT, GraphQLClient, run_sql, seed_builtin_tasks
+from tests.conftest import MODEL_CACHE, ROOT, GraphQLClient, run_sql, seed_builtin_tasks, submissions_triton
 
+EVALUATED = ("evaluated", "not_ranked", "failed")
+CREATE_ROUND = """mutation($m: ID!) { createRound(input: {taskCode: "qa", targetModels: [{modelId: $m}]}) {
+  __typename ... on RoundCreated { round { targetModels { name status { ready } } } } ... on Error { message } } }"""
 BOARD = '{ leaderboard(taskCode: "sentiment") { totalCount edges { node { rank dynascore model { name } } } } }'
 SERVICE_ENV = ("DATABASE_URL", "REDIS_URL", "MODEL_STORE_DIR", "TARGET_MODEL_REPOSITORY", "JWT_SECRET")
 
@@ -64,6 +67,13 @@ def taken(stack, target_models, tmp_path_factory):
     # A researcher's upload: its archive is in the model store (a small real model; its evaluation may run meanwhile).
     uploaded = upload_model(api, token, "qa", "kept-upload", tar_gz_of(MODEL_CACHE / target_models["qa"]))
     assert uploaded["__typename"] == "ModelUploaded", uploaded
+    upload_id = uploaded["model"]["id"]
+    # Evaluated and published before the backup, and its author an admin: after a restore it can be made a round's
+    # target, which loads it into the submissions Triton from the restored model store.
+    wait_until(lambda: model_status(api, token, upload_id)["status"] in EVALUATED, timeout=600, interval=0.5)
+    assert model_status(api, token, upload_id)["status"] in ("evaluated", "not_ranked")
+    api("mutation($m: ID!) { publishModel(modelId: $m) { __typename } }", {"m": upload_id}, token=token)
+    run_sql("UPDATE users SET is_admin = true WHERE username = $1", user["username"])
     round_id = current_round(api, "sentiment")
     context_id = api(NEXT_CONTEXT, {"r": round_id}, token=token)["nextContext"]["id"]
     for i in range(5):
@@ -97,7 +107,7 @@ def taken(stack, target_models, tmp_path_factory):
         "model_repository": _files(stack.model_repository),
     }
     api.http.close()
-    return {"archive": archive, "output": done.stdout, **live}
+    return {"archive": archive, "output": done.stdout, "token": token, "upload_id": upload_id, **live}
 
 
 @pytest.fixture(scope="module")
@@ -246,3 +256,20 @@ def test_scheduled_backups_from_the_environment_keep_the_newest(stack, tmp_path)
     manifest = _manifest(Path(names[1]))
     assert manifest["members"]["files/model_store/model-1.archive"]["bytes"] == len(b"an uploaded archive")
     assert not manifest["secrets_included"]
+
+
+def test_a_restored_submission_is_deployed_again_from_the_restored_archive(stack, taken, restored):
+    """The submissions Triton forgets the model; an API on the restored database and model store loads it again when it
+    is made a round's target (the session's token holds: the restored secrets sign sessions alike)."""
+    [row] = run_sql("SELECT triton_name FROM models WHERE name = 'kept-upload' ORDER BY id DESC LIMIT 1")
+    triton = submissions_triton(stack)
+    triton.unload_model(row["triton_name"])
+    wait_until(lambda: not triton.is_model_ready(row["triton_name"]), timeout=60)
+    env = {"DATABASE_URL": restored["postgres"].dsn, "MODEL_STORE_DIR": str(restored["dir"] / "model_store")}
+    with extra_api(stack, env) as (url, _):
+        client = GraphQLClient(url)
+        opened = client(CREATE_ROUND, {"m": taken["upload_id"]}, token=taken["token"])["createRound"]
+        client.http.close()
+    assert opened["__typename"] == "RoundCreated", opened
+    assert opened["round"]["targetModels"] == [{"name": row["triton_name"], "status": {"ready": True}}]
+    assert triton.is_model_ready(row["triton_name"])
