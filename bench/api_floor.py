@@ -33,7 +33,7 @@ import aiohttp
 import numpy as np
 from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import HEADER, ROOT, Measurement, real_sentences, start_stack
+from bench.common import HEADER, ROOT, Measurement, raw_infer, real_sentences, start_stack
 from bench.fooling_check import BLOCKS, CREATE, MODEL, Run, run_concurrently
 from server.runtime import free_port
 
@@ -84,7 +84,7 @@ async def bench(stack, floor_url: str, requests: int, levels: list[int]) -> list
     async def raw(item) -> bool:
         tensor = InferInput("statement", [1, 1], "BYTES")
         tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
-        return (await triton.infer(MODEL, [tensor])).as_numpy("label") is not None
+        return (await raw_infer(triton, MODEL, [tensor])).as_numpy("label") is not None
 
     async def hop(item) -> bool:
         status, body = await post(floor_url, {"text": item[0]})

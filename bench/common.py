@@ -27,6 +27,24 @@ def real_sentences(n: int, seed: int = 0) -> list[tuple[str, str]]:
     return [(" ".join(rng.choices(words, k=12)), rng.choice(["positive", "negative", "neutral"])) for _ in range(n)]
 
 
+def judged_outputs() -> list:
+    """The outputs createExample asks a classifier for (server/core/inference.py), so that a raw baseline asks the model
+    for the same work (left to its default, tritonclient asks for every output, the 384-float embedding included)."""
+    from tritonclient.http.aio import InferRequestedOutput
+
+    from server.core.inference import CLASSIFICATION_OUTPUTS
+
+    return [InferRequestedOutput(name) for name in CLASSIFICATION_OUTPUTS]
+
+
+async def raw_infer(client, model: str, inputs: list):
+    """A raw Triton call that asks for what the platform asks for: the same outputs, an uncompressed response (aiohttp
+    otherwise offers gzip and Triton spends CPU compressing each answer; server/core/inference.py asks for identity)."""
+    from server.core.inference import PLAIN_RESPONSE
+
+    return await client.infer(model, inputs, outputs=judged_outputs(), headers=PLAIN_RESPONSE)
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))

@@ -15,6 +15,8 @@ import asyncpg
 import numpy as np
 from tritonclient.http.aio import InferenceServerClient, InferInput
 
+from bench.common import raw_infer
+
 MODEL = os.environ.get("FLOOR_MODEL", "sentiment_minilm")
 state: dict = {}
 
@@ -36,7 +38,7 @@ async def _shutdown() -> None:
 async def _answer(body: dict) -> dict:
     tensor = InferInput("statement", [1, 1], "BYTES")
     tensor.set_data_from_numpy(np.array([[body["text"].encode()]], dtype=np.object_))
-    result = await state["triton"].infer(MODEL, [tensor])
+    result = await raw_infer(state["triton"], MODEL, [tensor])
     label = result.as_numpy("label")[0][0].decode()
     answer = {"label": label}
     if body.get("store"):

@@ -26,7 +26,7 @@ import aiohttp
 import numpy as np
 from tritonclient.http.aio import InferenceServerClient, InferInput
 
-from bench.common import HEADER, ROOT, Measurement, real_sentences, start_stack
+from bench.common import HEADER, ROOT, Measurement, raw_infer, real_sentences, start_stack
 
 MODEL = "sentiment_minilm"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
@@ -165,7 +165,7 @@ async def bench(stack, requests: int, levels: list[int], target: str = "builtin"
     async def raw(item) -> bool:
         tensor = InferInput("statement", [1, 1], "BYTES")
         tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
-        result = await triton.infer(model, [tensor])
+        result = await raw_infer(triton, model, [tensor])
         return result.as_numpy("label") is not None
 
     async def api(item) -> bool:

@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
-from bench.common import percentile, real_sentences, start_stack
+from bench.common import percentile, raw_infer, real_sentences, start_stack
 from bench.load_consistency import consistency
 from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, chatter, subscribe, validator
 
@@ -164,7 +164,7 @@ async def raw_triton_baseline(stack, recorder: Recorder, sentences: list[tuple[s
             tensor = InferInput("statement", [1, 1], "BYTES")
             tensor.set_data_from_numpy(np.array([[items.pop().encode()]], dtype=np.object_))
             started = time.perf_counter()
-            await triton.infer("sentiment_minilm", [tensor])
+            await raw_infer(triton, "sentiment_minilm", [tensor])
             latencies.append((time.perf_counter() - started) * 1000)
 
     try:
