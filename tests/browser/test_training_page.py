@@ -3,7 +3,7 @@ retraining of the built-in sentiment task's target from round 1 (40 validated ex
 gate) after the form refused an out-of-range tolerance, sees its progress, then the run end rejected with the gate's
 two comparisons (held-out examples, one scoring dataset) and its cost; overrides the gate with a reason (refused
 without one) and sees it published, then opens round 2 with the new version. A queued run is cancelled (asked first),
-and offline the page says so and waits. Nothing overflows the phone and axe finds nothing."""
+and offline the page says so and waits. Nothing overflows the phone (in Arabic too) and axe finds nothing."""
 
 from __future__ import annotations
 
@@ -135,6 +135,18 @@ def test_an_owner_retrains_sees_the_gate_reject_overrides_and_opens_the_next_rou
             "WHERE t.code = 'sentiment' AND r.number = 2"
         )
         assert targets == [{"t": f'[{{"name": "{model}", "version": "2"}}]'}]
+
+        # In Arabic the page mirrors, the gate's tables included, and still fits the phone.
+        page.goto(f"{app_url}/#/account")
+        page.locator("main").get_by_label("Language").select_option("ar")
+        expect(page.get_by_role("heading", level=1, name="حسابك")).to_be_visible()
+        page.goto(f"{app_url}/#/owner/sentiment/training")
+        expect(page.get_by_role("heading", level=1, name=re.compile("^إعادة تدريب "))).to_be_visible()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        expect(page.get_by_test_id("training-run").get_by_test_id("run-status")).to_have_text("منشورة")
+        expect(page.get_by_test_id("gate-held-out")).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert axe_violations(page) == []
     finally:
         _reset(stack, model)
 
