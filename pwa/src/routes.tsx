@@ -37,6 +37,8 @@ const CreateTaskPage = lazyPage<PageProps>(() => import("./owner/create/CreateTa
 const WebhooksPage = lazyPage<PageProps>(() => import("./owner/webhooks/WebhooksPage").then((m) => m.WebhooksPage));
 // Owners' task settings: texts, config versions, owners, visibility (pwa/src/owner/settings/).
 const SettingsPage = lazyPage<PageProps>(() => import("./owner/settings/SettingsPage").then((m) => m.SettingsPage));
+// Owners retrain the target model: runs with progress, the retraining gate's comparisons, cancel, override (pwa/src/owner/training/).
+const TrainingPage = lazyPage<PageProps>(() => import("./owner/training/TrainingPage").then((m) => m.TrainingPage));
 const InboxPage = lazyPage<PageProps>(() => import("./inbox/InboxPage").then((m) => m.InboxPage));
 // Admin pages: users, task approvals, models, audit log (pwa/src/admin/).
 const AdminUsersPage = lazyPage<PageProps>(() => import("./admin/UsersPage").then((m) => m.UsersPage));
@@ -85,6 +87,7 @@ export const routes: Route[] = [
   { path: "/owner/:code/flags", title: "flags", page: FlagQueuePage },
   { path: "/owner/:code/webhooks", title: "webhooks", page: WebhooksPage },
   { path: "/owner/:code/settings", title: "settings", page: SettingsPage },
+  { path: "/owner/:code/training", title: "training", page: TrainingPage },
   { path: "/inbox", title: "inbox", page: InboxPage },
   { path: "/admin", title: "adminUsers", page: AdminUsersPage },
   { path: "/admin/approvals", title: "adminApprovals", page: AdminApprovalsPage },

@@ -22,6 +22,7 @@ PAGES = [
     "/owner/sentiment/browse",
     "/owner/sentiment/flags",
     "/owner/sentiment/webhooks",
+    "/owner/sentiment/training",
     "/owner/sentiment/campaigns",
     "/new-task",
     "/admin",

@@ -27,6 +27,7 @@ import { OWNER_EN } from "../owner/text";
 import { TRANSCRIPT_EN } from "../transcript/text";
 import { SUGGEST_EN } from "../suggest/text";
 import { RUNS_EN } from "../owner/runs/text";
+import { TRAINING_EN } from "../owner/training/text";
 import { SHELL_EN } from "../ui/text";
 import { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { EnglishCatalogs, LocaleCatalog } from "./catalogs";
@@ -41,7 +42,7 @@ const ENGLISH: EnglishCatalogs = {
   leaderboard: LEADERBOARD_EN, browse: BROWSE_EN, campaigns: CAMPAIGN_EN, create: CREATE_EN, webhooks: WEBHOOK_EN, i18n: I18N_EN,
   annotate: ANNOTATE_EN, chat: CHAT_EN, transcript: TRANSCRIPT_EN, validate: VALIDATE_EN, exampleView: EXAMPLE_VIEW_EN, claims: CLAIM_EN, votes: VOTE_EN, models: MODELS_EN,
   offline: OFFLINE_EN, settings: SETTINGS_EN, owner: OWNER_EN, shell: SHELL_EN, outboxPage: OUTBOX_PAGE_EN, examples: EXAMPLES_EN,
-  network: NETWORK_EN, suggest: SUGGEST_EN, runs: RUNS_EN,
+  network: NETWORK_EN, suggest: SUGGEST_EN, runs: RUNS_EN, training: TRAINING_EN,
 };
 const LOCALES = { es, fr, ar } as const satisfies Record<string, LocaleCatalog>;
 

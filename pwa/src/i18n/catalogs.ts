@@ -30,6 +30,7 @@ import type { OWNER_EN } from "../owner/text";
 import type { TRANSCRIPT_EN } from "../transcript/text";
 import type { SUGGEST_EN } from "../suggest/text";
 import type { RUNS_EN } from "../owner/runs/text";
+import type { TRAINING_EN } from "../owner/training/text";
 import type { SHELL_EN } from "../ui/text";
 import type { EXAMPLE_VIEW_EN, VALIDATE_EN } from "../validate/text";
 import type { I18N_EN } from "./text";
@@ -66,6 +67,7 @@ export interface EnglishCatalogs {
   network: typeof NETWORK_EN;
   suggest: typeof SUGGEST_EN;
   runs: typeof RUNS_EN;
+  training: typeof TRAINING_EN;
 }
 
 export type Domain = keyof EnglishCatalogs;

@@ -161,6 +161,7 @@ export function OwnerTaskPage({ params }: PageProps) {
         <p><a href={href(`/owner/${encodeURIComponent(code)}/flags`)} data-testid="flag-queue-link">{T.flagQueueLink}</a></p>
         <p><a href={href(`/owner/${encodeURIComponent(code)}/webhooks`)} data-testid="webhooks-link">{T.webhooksLink}</a></p>
         <p><a href={href(`/owner/${encodeURIComponent(code)}/settings`)} data-testid="settings-link">{T.settingsLink}</a></p>
+        <p><a href={href(`/owner/${encodeURIComponent(code)}/training`)} data-testid="training-link">{T.trainingLink}</a></p>
       </header>
       <div class="columns">
         <div class="col-main">

@@ -29,6 +29,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   flagQueueLink: "قائمة البلاغات",
   webhooksLink: "خطافات الويب",
   settingsLink: "الإعدادات",
+  trainingLink: "إعادة تدريب النموذج المستهدف",
   ratesTitle: "معدل خطأ النموذج لكل جولة",
   ratesRegion: "الأرقام لكل جولة (تُمرَّر أفقيًا)",
   ratesCaption: "الأرقام لكل جولة",

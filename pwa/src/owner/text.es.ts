@@ -29,6 +29,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   flagQueueLink: "Cola de reportes",
   webhooksLink: "Webhooks",
   settingsLink: "Ajustes",
+  trainingLink: "Reentrenar el modelo objetivo",
   ratesTitle: "Tasa de error del modelo por ronda",
   ratesRegion: "Cifras por ronda (se desplaza en horizontal)",
   ratesCaption: "Cifras por ronda",

@@ -29,6 +29,7 @@ export const owner: Translation<typeof OWNER_EN> = {
   flagQueueLink: "File des signalements",
   webhooksLink: "Webhooks",
   settingsLink: "Paramètres",
+  trainingLink: "Réentraîner le modèle cible",
   ratesTitle: "Taux d’erreur du modèle par manche",
   ratesRegion: "Chiffres par manche (défile horizontalement)",
   ratesCaption: "Chiffres par manche",

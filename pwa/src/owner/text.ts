@@ -35,6 +35,7 @@ export const OWNER_EN = {
   flagQueueLink: "Flag queue",
   webhooksLink: "Webhooks",
   settingsLink: "Settings",
+  trainingLink: "Retraining the target model",
   ratesTitle: "Model error rate per round",
   ratesRegion: "Numbers per round (scrolls sideways)",
   ratesCaption: "Numbers per round",

@@ -32,7 +32,7 @@ export const shell: Translation<typeof SHELL_EN> = {
     tasks: "المهام", annotate: "التوصيف", validate: "التحقق", examples: "أمثلتي", outbox: "صندوق الصادر", models: "النماذج",
     model: "النموذج", leaderboards: "جداول الترتيب", leaderboard: "الترتيب", battleLeaderboard: "ترتيب المقارنات", owner: "مهامك", newTask: "إنشاء مهمة",
     ownerTask: "مالك المهمة", campaigns: "الحملات", campaign: "الحملة", browse: "تصفح الأمثلة", flags: "قائمة البلاغات",
-    webhooks: "خطافات الويب", settings: "إعدادات المهمة", inbox: "الإشعارات", adminUsers: "المستخدمون · الإدارة",
+    webhooks: "خطافات الويب", settings: "إعدادات المهمة", training: "إعادة التدريب", inbox: "الإشعارات", adminUsers: "المستخدمون · الإدارة",
     adminApprovals: "الموافقة على المهام · الإدارة", adminModels: "النماذج · الإدارة", adminAudit: "سجل التدقيق · الإدارة",
     join: "الانضمام", account: "حسابك", forgot: "إعادة تعيين كلمة المرور", reset: "اختر كلمة مرور جديدة",
     verify: "تأكيد عنوان بريدك الإلكتروني", login: "تسجيل الدخول",

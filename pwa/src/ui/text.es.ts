@@ -32,7 +32,7 @@ export const shell: Translation<typeof SHELL_EN> = {
     tasks: "Tareas", annotate: "Anotar", validate: "Validar", examples: "Mis ejemplos", outbox: "Bandeja de salida", models: "Modelos",
     model: "Modelo", leaderboards: "Clasificaciones", leaderboard: "Clasificación", battleLeaderboard: "Clasificación de batallas", owner: "Tus tareas", newTask: "Crear una tarea",
     ownerTask: "Propietario de la tarea", campaigns: "Campañas", campaign: "Campaña", browse: "Explorar ejemplos", flags: "Cola de reportes",
-    webhooks: "Webhooks", settings: "Ajustes de la tarea", inbox: "Notificaciones", adminUsers: "Usuarios · Administración",
+    webhooks: "Webhooks", settings: "Ajustes de la tarea", training: "Reentrenamiento", inbox: "Notificaciones", adminUsers: "Usuarios · Administración",
     adminApprovals: "Aprobación de tareas · Administración", adminModels: "Modelos · Administración", adminAudit: "Registro de auditoría · Administración",
     join: "Unirse", account: "Tu cuenta", forgot: "Restablece tu contraseña", reset: "Elige una contraseña nueva",
     verify: "Confirma tu dirección de correo", login: "Iniciar sesión",

@@ -32,7 +32,7 @@ export const shell: Translation<typeof SHELL_EN> = {
     tasks: "Tâches", annotate: "Annoter", validate: "Valider", examples: "Mes exemples", outbox: "Boîte d’envoi", models: "Modèles",
     model: "Modèle", leaderboards: "Classements", leaderboard: "Classement", battleLeaderboard: "Classement des batailles", owner: "Vos tâches", newTask: "Créer une tâche",
     ownerTask: "Propriétaire de la tâche", campaigns: "Campagnes", campaign: "Campagne", browse: "Parcourir les exemples",
-    flags: "File des signalements", webhooks: "Webhooks", settings: "Paramètres de la tâche", inbox: "Notifications",
+    flags: "File des signalements", webhooks: "Webhooks", settings: "Paramètres de la tâche", training: "Réentraînement", inbox: "Notifications",
     adminUsers: "Utilisateurs · Administration", adminApprovals: "Approbation des tâches · Administration",
     adminModels: "Modèles · Administration", adminAudit: "Journal d’audit · Administration", join: "Rejoindre",
     account: "Votre compte", forgot: "Réinitialiser votre mot de passe", reset: "Choisir un nouveau mot de passe",

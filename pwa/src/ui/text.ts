@@ -34,7 +34,7 @@ export const SHELL_EN = {
     tasks: "Tasks", annotate: "Annotate", validate: "Validate", examples: "My examples", outbox: "Outbox", models: "Models",
     model: "Model", leaderboards: "Leaderboards", leaderboard: "Leaderboard", battleLeaderboard: "Battle leaderboard", owner: "Your tasks", newTask: "Create a task",
     ownerTask: "Task owner", campaigns: "Campaigns", campaign: "Campaign", browse: "Browse examples", flags: "Flag queue",
-    webhooks: "Webhooks", settings: "Task settings", inbox: "Notifications", adminUsers: "Users · Admin",
+    webhooks: "Webhooks", settings: "Task settings", training: "Retraining", inbox: "Notifications", adminUsers: "Users · Admin",
     adminApprovals: "Task approvals · Admin", adminModels: "Models · Admin", adminAudit: "Audit log · Admin", join: "Join",
     account: "Your account", forgot: "Reset your password", reset: "Choose a new password",
     verify: "Confirm your email address", login: "Log in",

@@ -417,6 +417,10 @@ export type TaskVisibility =
   | 'HIDDEN'
   | 'ARCHIVED';
 
+export type TrainingProfile =
+  | 'FAST'
+  | 'FULL';
+
 /** The settings to change; a field left out (or null) keeps its value. */
 export type UpdateLlmEndpointInput = {
   /** The endpoint to change (its name cannot change). */
@@ -665,6 +669,20 @@ export type CancelAdversaryRunMutation = { cancelAdversaryRun:
     | { __typename: 'AdversaryRunCancelled', run: { id: string, status: AdversaryRunStatus, requested: number, produced: number, fooled: number, validated: number, validatedFooled: number, awaitingValidation: number, refused: number, generator: string, error: string, startedBy: string, createdAt: string, finishedAt: string | null } }
     | { __typename: 'InputError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'AuthenticationError', code: string, message: string }
+    | { __typename: 'PermissionError', code: string, message: string }
+   };
+
+export type CancelTrainingRunMutationVariables = Exact<{
+  runId: string;
+}>;
+
+
+export type CancelTrainingRunMutation = { cancelTrainingRun:
+    | { __typename: 'TrainingRunCancelled', run: { id: string, status: string, progress: number, fromRounds: Array<number>, profile: string, modelName: string, modelVersion: string, nValidated: number, scoringTolerance: number, minHeldOut: number, cancelRequested: boolean, overrideReason: string, overriddenAt: string | null, overriddenBy: string | null, wallSeconds: number, cpuSeconds: number, createdAt: string, statusLog: Array<{ at: string, status: string, message: string }>, trainingData: { validatedExamples: number, validatedRead: number, validatedHeldOut: number } | null, gate: { passed: boolean, currentVersion: string, newVersion: string, summary: string, heldOut: { examples: number, minimum: number, enough: boolean, currentError: number | null, newError: number | null, difference: number | null, ciLow: number | null, ciHigh: number | null, mcnemarP: number | null, onlyCurrentWrong: number, onlyNewWrong: number, better: boolean }, scoring: Array<{ dataset: string, currentError: number, newError: number, difference: number, tolerance: number, passed: boolean }> } | null } }
+    | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
     | { __typename: 'PermissionError', code: string, message: string }
    };
@@ -1185,6 +1203,36 @@ export type OpenFirstRoundMutationVariables = Exact<{
 
 export type OpenFirstRoundMutation = { createRound:
     | { __typename: 'RoundCreated', round: { id: string, number: number } }
+    | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'AuthenticationError', code: string, message: string }
+    | { __typename: 'PermissionError', code: string, message: string }
+   };
+
+export type OpenNextRoundMutationVariables = Exact<{
+  taskCode: string;
+  modelVersion: string;
+}>;
+
+
+export type OpenNextRoundMutation = { openNextRound:
+    | { __typename: 'NextRoundOpened', round: { id: string, number: number, targetModels: Array<{ name: string, version: string }> } }
+    | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'AuthenticationError', code: string, message: string }
+    | { __typename: 'PermissionError', code: string, message: string }
+   };
+
+export type OverrideTrainingGateMutationVariables = Exact<{
+  runId: string;
+  reason: string;
+}>;
+
+
+export type OverrideTrainingGateMutation = { overrideTrainingGate:
+    | { __typename: 'TrainingGateOverridden', run: { id: string, status: string, progress: number, fromRounds: Array<number>, profile: string, modelName: string, modelVersion: string, nValidated: number, scoringTolerance: number, minHeldOut: number, cancelRequested: boolean, overrideReason: string, overriddenAt: string | null, overriddenBy: string | null, wallSeconds: number, cpuSeconds: number, createdAt: string, statusLog: Array<{ at: string, status: string, message: string }>, trainingData: { validatedExamples: number, validatedRead: number, validatedHeldOut: number } | null, gate: { passed: boolean, currentVersion: string, newVersion: string, summary: string, heldOut: { examples: number, minimum: number, enough: boolean, currentError: number | null, newError: number | null, difference: number | null, ciLow: number | null, ciHigh: number | null, mcnemarP: number | null, onlyCurrentWrong: number, onlyNewWrong: number, better: boolean }, scoring: Array<{ dataset: string, currentError: number, newError: number, difference: number, tolerance: number, passed: boolean }> } | null } }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'ConflictError', code: string, message: string }
@@ -1743,6 +1791,39 @@ export type TasksQueryVariables = Exact<{
 
 
 export type TasksQuery = { tasks: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, code: string, name: string, description: string, status: TaskStatus, reviewNote: string | null, config: Record<string, unknown>, instructionsHtml: string, viewerIsOwner: boolean, currentRound: { id: string, number: number, mer: number | null, vmer: number | null, totalCollected: number, totalFooled: number, endAt: string | null } | null } }> } };
+
+export type TrainTargetModelMutationVariables = Exact<{
+  taskCode: string;
+  fromRounds: Array<number> | number;
+  profile: TrainingProfile;
+  scoringTolerance: number;
+  minHeldOut: number;
+}>;
+
+
+export type TrainTargetModelMutation = { trainTargetModel:
+    | { __typename: 'TrainingStarted', run: { id: string, status: string, progress: number, fromRounds: Array<number>, profile: string, modelName: string, modelVersion: string, nValidated: number, scoringTolerance: number, minHeldOut: number, cancelRequested: boolean, overrideReason: string, overriddenAt: string | null, overriddenBy: string | null, wallSeconds: number, cpuSeconds: number, createdAt: string, statusLog: Array<{ at: string, status: string, message: string }>, trainingData: { validatedExamples: number, validatedRead: number, validatedHeldOut: number } | null, gate: { passed: boolean, currentVersion: string, newVersion: string, summary: string, heldOut: { examples: number, minimum: number, enough: boolean, currentError: number | null, newError: number | null, difference: number | null, ciLow: number | null, ciHigh: number | null, mcnemarP: number | null, onlyCurrentWrong: number, onlyNewWrong: number, better: boolean }, scoring: Array<{ dataset: string, currentError: number, newError: number, difference: number, tolerance: number, passed: boolean }> } | null } }
+    | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'AuthenticationError', code: string, message: string }
+    | { __typename: 'PermissionError', code: string, message: string }
+   };
+
+export type TrainingRunWatchSubscriptionVariables = Exact<{
+  runId: string;
+}>;
+
+
+export type TrainingRunWatchSubscription = { trainingRunUpdated: { id: string, status: string, progress: number, fromRounds: Array<number>, profile: string, modelName: string, modelVersion: string, nValidated: number, scoringTolerance: number, minHeldOut: number, cancelRequested: boolean, overrideReason: string, overriddenAt: string | null, overriddenBy: string | null, wallSeconds: number, cpuSeconds: number, createdAt: string, statusLog: Array<{ at: string, status: string, message: string }>, trainingData: { validatedExamples: number, validatedRead: number, validatedHeldOut: number } | null, gate: { passed: boolean, currentVersion: string, newVersion: string, summary: string, heldOut: { examples: number, minimum: number, enough: boolean, currentError: number | null, newError: number | null, difference: number | null, ciLow: number | null, ciHigh: number | null, mcnemarP: number | null, onlyCurrentWrong: number, onlyNewWrong: number, better: boolean }, scoring: Array<{ dataset: string, currentError: number, newError: number, difference: number, tolerance: number, passed: boolean }> } | null } };
+
+export type TrainingRunsQueryVariables = Exact<{
+  taskCode: string;
+  first: number;
+}>;
+
+
+export type TrainingRunsQuery = { trainingRuns: Array<{ id: string, status: string, progress: number, fromRounds: Array<number>, profile: string, modelName: string, modelVersion: string, nValidated: number, scoringTolerance: number, minHeldOut: number, cancelRequested: boolean, overrideReason: string, overriddenAt: string | null, overriddenBy: string | null, wallSeconds: number, cpuSeconds: number, createdAt: string, statusLog: Array<{ at: string, status: string, message: string }>, trainingData: { validatedExamples: number, validatedRead: number, validatedHeldOut: number } | null, gate: { passed: boolean, currentVersion: string, newVersion: string, summary: string, heldOut: { examples: number, minimum: number, enough: boolean, currentError: number | null, newError: number | null, difference: number | null, ciLow: number | null, ciHigh: number | null, mcnemarP: number | null, onlyCurrentWrong: number, onlyNewWrong: number, better: boolean }, scoring: Array<{ dataset: string, currentError: number, newError: number, difference: number, tolerance: number, passed: boolean }> } | null }> };
 
 export type UnreadCountQueryVariables = Exact<{ [key: string]: never; }>;
 

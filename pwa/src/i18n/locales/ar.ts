@@ -24,6 +24,7 @@ import { owner } from "../../owner/text.ar";
 import { transcript } from "../../transcript/text.ar";
 import { suggest } from "../../suggest/text.ar";
 import { runs } from "../../owner/runs/text.ar";
+import { training } from "../../owner/training/text.ar";
 import { shell } from "../../ui/text.ar";
 import { exampleView, validate } from "../../validate/text.ar";
 import type { LocaleCatalog } from "../catalogs";
@@ -35,5 +36,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   network,
   suggest,
   runs,
+  training,
 };
 export default catalog;

@@ -24,6 +24,7 @@ import { owner } from "../../owner/text.es";
 import { transcript } from "../../transcript/text.es";
 import { suggest } from "../../suggest/text.es";
 import { runs } from "../../owner/runs/text.es";
+import { training } from "../../owner/training/text.es";
 import { shell } from "../../ui/text.es";
 import { exampleView, validate } from "../../validate/text.es";
 import type { LocaleCatalog } from "../catalogs";
@@ -35,5 +36,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   network,
   suggest,
   runs,
+  training,
 };
 export default catalog;

@@ -24,6 +24,7 @@ import { owner } from "../../owner/text.fr";
 import { transcript } from "../../transcript/text.fr";
 import { suggest } from "../../suggest/text.fr";
 import { runs } from "../../owner/runs/text.fr";
+import { training } from "../../owner/training/text.fr";
 import { shell } from "../../ui/text.fr";
 import { exampleView, validate } from "../../validate/text.fr";
 import type { LocaleCatalog } from "../catalogs";
@@ -35,5 +36,6 @@ const catalog: LocaleCatalog = { account, attack, battle, admin, auth, forms, in
   network,
   suggest,
   runs,
+  training,
 };
 export default catalog;
