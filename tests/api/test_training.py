@@ -243,8 +243,9 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
             "WHERE t.code = 'sentiment' AND r.number = 1"
         )
         place = (where["round"], where["context"], where["author"], model)
-        # A fifth is held out for the gate: enough that the trained-on positives alone still exceed the cap.
-        inserted = run_sql(INSERT_VALIDATED, *place, cap * 5 // 4 + 150, cap * 5 // 4 + 110, "validated", False)
+        # A fifth is held out for the gate and ~12% of the rest as the development split: enough that the trained-on
+        # positives alone still exceed the cap.
+        inserted = run_sql(INSERT_VALIDATED, *place, cap * 3 // 2 + 150, cap * 3 // 2 + 110, "validated", False)
         for status, retracted in (("validated", True), ("open", False), ("rejected", False)):
             run_sql(INSERT_VALIDATED, *place, 2, 0, status, retracted)  # never trained on
         n = len(inserted)
