@@ -14,6 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 RECIPE_ENV = "DYNABENCH_RETRAIN_RECIPE"
 RECIPES = ("continue", "scratch")
@@ -67,14 +68,16 @@ def in_dev_split(example_id: int, share: float = DEV_SHARE) -> bool:
     return dev_fraction(str(int(example_id))) < share
 
 
-def dev_key(row: Mapping) -> str:
+def dev_key(row: Mapping[str, Any]) -> str:
     """An example's id when it has one (a database row), else its text fields and label."""
     if row.get("example_id") is not None:
         return str(int(row["example_id"]))
     return "row:" + "\x1f".join(f"{k}={row[k]}" for k in sorted(row) if k != "example_id")
 
 
-def split_dev(rows: Sequence[dict], share: float = DEV_SHARE, minimum: int = DEV_MIN) -> tuple[list[dict], list[dict]]:
+def split_dev(
+    rows: Sequence[dict[str, Any]], share: float = DEV_SHARE, minimum: int = DEV_MIN
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(training rows, development rows): a row is in the development split when dev_fraction(dev_key) < share; a
     split smaller than `minimum` is not made (every row trains)."""
     dev = [row for row in rows if dev_fraction(dev_key(row)) < share]
