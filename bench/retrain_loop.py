@@ -3,7 +3,12 @@ v2 retrained from every validated one → round 2 opened with v2 → a fresh rep
 the training never saw.
 
     .venv/bin/python -m bench.retrain_loop [--quick] [--replay 3000] [--fresh 600] [--test 3600] [--r2-dev 720]
-                                           [--profile fast|full] [--json out.json]
+                                           [--profile fast|full] [--recipe continue|scratch] [--json out.json]
+
+`--recipe` sets DYNABENCH_RETRAIN_RECIPE for the stack's worker (server/modelbuild/continuation.py): `continue`
+(the default: from the current version, development split, steps scaled with the data) or `scratch` (the recipe
+before it: from the base encoder, the profile's steps). The replay is seeded, so two runs differing only in
+`--recipe` retrain on the same validated examples (the ablation of docs/design.md §4.8).
 
 Everything goes through the product. DynaSent R1 dev is shuffled (seeded) and split: a *fresh* slice (never
 replayed before round 2, never trained on) and the *replayed* rest. Each replayed sentence is written with
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import sys
@@ -46,7 +52,8 @@ VOTE = "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e,
 TRAIN = """mutation($p: TrainingProfile!) { trainTargetModel(taskCode: "sentiment", fromRounds: [1], profile: $p) {
   __typename ... on TrainingStarted { run { id } } ... on Error { message } } }"""
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics
-  statusLog { message } trainingData { validatedExamples validatedRead validatedHeldOut validatedShare minDraws seedExamples steps }
+  statusLog { message } trainingData { validatedExamples validatedRead validatedHeldOut validatedShare minDraws seedExamples steps
+  validatedDev bestStep startedFrom }
   gate { passed summary heldOut { examples currentError newError difference ciLow ciHigh mcnemarP } } } } }"""
 # The loop measures every version, also one the retraining gate rejects (its decision is reported beside the table).
 OVERRIDE = """mutation($r: ID!) { overrideTrainingGate(runId: $r, reason: "bench/retrain_loop.py measures every version") {
@@ -165,7 +172,7 @@ async def loop(stack, args) -> dict:
     admin = (await gql(http, login, {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
     tokens: dict[str, str] = {}
 
-    started = time.perf_counter()
+    started = wall = time.perf_counter()
     round1 = await current_round(http)
     fooled, votes = await replay(http, replayed, True, tokens)
     still_open = await wait_for_outcomes(http, tokens["author"], round1["id"])
@@ -187,7 +194,8 @@ async def loop(stack, args) -> dict:
         assert overridden["__typename"] == "TrainingGateOverridden", overridden
     v2 = status["modelVersion"]
     if not still_open:  # every outcome was in when training read them: the run trained on exactly those
-        trainable = validated - status["trainingData"]["validatedHeldOut"]  # the gate's share is never trained on
+        data = status["trainingData"]  # the gate's share and the development split are never trained on
+        trainable = validated - data["validatedHeldOut"] - data["validatedDev"]
         assert status["nValidated"] == trainable, f"trained on {status['nValidated']} of round 1's {trainable} trainable"
 
     opened = (await gql(http, OPEN_NEXT, {"v": v2}, admin))["openNextRound"]
@@ -223,6 +231,8 @@ async def loop(stack, args) -> dict:
         "replay_s": round(replay_s, 1),
         "train_s": round(train_s, 1),
         "v2": v2,
+        "recipe": args.recipe,
+        "wall_s": round(time.perf_counter() - wall, 1),
         "sizes": {"fresh": len(fresh), "r1_test": len(test), "r2_dev": len(r2_dev)},
     }
 
@@ -232,10 +242,13 @@ def report(result: dict, args, v1_meta: dict) -> str:
     lines = [
         f"Replayed {result['replayed']} DynaSent R1 dev sentences in round 1 ({result['fooled']} fooled v1; "
         f"{result['votes']} real votes cast; {result['validated']} validated, {result['still_open']} still open; "
-        f"{result['replay_s']:.0f} s). v2 ({args.profile} profile, {result['train_s']:.0f} s) trained on "
+        f"{result['replay_s']:.0f} s). v2 ({args.profile} profile, recipe {args.recipe}, {result['train_s']:.0f} s "
+        f"from the request to the gate's decision) started from {data['startedFrom']} and trained on "
         f"{data['seedExamples']} seed rows + {result['trained_on']} validated examples (of {data['validatedRead']} "
-        f"read; {data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} time(s), "
-        f"{data['steps']} steps). Fresh replay: {result['sizes']['fresh']} R1 dev sentences never replayed before, "
+        f"read; {data['validatedHeldOut']} held out for the gate, {data['validatedDev']} as the development split; "
+        f"{data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} time(s), "
+        f"{data['steps']} steps, kept step {data['bestStep'] if data['bestStep'] is not None else data['steps']}). "
+        f"Fresh replay: {result['sizes']['fresh']} R1 dev sentences never replayed before, "
         f"written in round 2 (judged by v2). Errors: {result['sizes']['r1_test']} R1 test sentences, "
         f"{result['sizes']['r2_dev']} R2 dev sentences.",
         "",
@@ -270,6 +283,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--test", type=int, default=None, help="R1 test rows for the error column (3600: all)")
     parser.add_argument("--r2-dev", type=int, default=None, help="R2 dev rows for the error column (720: all)")
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
+    parser.add_argument("--recipe", choices=["continue", "scratch"], default="continue", help="the retraining recipe")
     parser.add_argument("--model-repository", type=Path, default=None, help="a built repository to copy (default: build)")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args(argv)
@@ -296,9 +310,12 @@ def main(argv: list[str] | None = None) -> int:
     repository = Path(tempfile.mkdtemp(prefix="dynabench-loop-")) / "models"
     shutil.copytree(source, repository)
     v1_meta = json.loads((repository / MODEL / "1" / "metadata.json").read_text())
+    os.environ["DYNABENCH_RETRAIN_RECIPE"] = args.recipe  # the stack's worker inherits it
     stack = start_stack(repository, args.profile)
     try:
         result = asyncio.run(loop(stack, args))
+        v2_meta = json.loads((repository / MODEL / result["v2"] / "metadata.json").read_text())
+        result["v2_recipe"] = {**v2_meta.get("recipe", {}), "train_seconds": v2_meta.get("train_seconds")}
     finally:
         stack.stop()
         shutil.rmtree(repository.parent, ignore_errors=True)

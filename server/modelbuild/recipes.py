@@ -118,8 +118,10 @@ def build_classifier(
     cfg,
     emit: Callable[[BuildEvent], None],
     validated: list[dict] | None = None,
+    **retraining,
 ) -> dict:
-    """Train and score a classifier; with `validated` (retraining) its metadata says which were trained on."""
+    """Train and score a classifier; with `validated` (retraining) its metadata says which were trained on.
+    `retraining` goes to train_classifier (init_from, class_weights, selection: continuation.py's recipe)."""
     if local_base:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -130,7 +132,7 @@ def build_classifier(
 
     try:
         model, tokenizer, result = train_classifier(
-            spec, task_data.train, base_ref, weights_dir, cfg, on_step, local_files_only=local_base, validated=validated
+            spec, task_data.train, base_ref, weights_dir, cfg, on_step, local_base, validated, **retraining
         )
     except OSError as exc:  # transformers reports unreachable hub / missing files as OSError
         raise BuildError(f"cannot load base model {base_ref!r}: {exc}") from exc
@@ -138,6 +140,8 @@ def build_classifier(
     acc = accuracy(spec, model, tokenizer, task_data.heldout)
     subsets = {name: accuracy(spec, model, tokenizer, rows) for name, rows in task_data.extra_heldout.items() if rows}
     trained_on = {} if result.validated is None else {"n_seed_train": result.n_seed_used, "validated": result.validated}
+    if result.selection is not None:
+        trained_on["selection"] = result.selection
     return {
         "model_kind": "fine-tuned MiniLM encoder + mean-pooling linear head (transformers, python backend)",
         "n_train": result.n_train_used,

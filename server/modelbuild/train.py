@@ -13,7 +13,10 @@ frozen, batches are padded to their longest row only, and bf16 autocast is used 
 supports it. The ``fast`` profile also keeps only the first encoder layers.
 
 Retraining passes the validated examples separately (``validated=``): they are never capped, and each
-batch carries a fixed share of them (``server/modelbuild/mixing.py``, docs/design.md §4.8).
+batch carries a fixed share of them (``server/modelbuild/mixing.py``, docs/design.md §4.8). It may also continue
+from a saved classifier (``init_from=``: the current version's ``weights/``), weight the validated rows' loss per
+label (``class_weights=``) and keep the best checkpoint on a development split (``selection=``,
+``server/modelbuild/continuation.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.core.settings import torch_threads
+from server.modelbuild.continuation import EarlyStop, selection_score
 from server.modelbuild.mixing import BatchMixer, validated_summary
 from server.modelbuild.tasks import TaskSpec
 
@@ -102,6 +106,18 @@ def _columns(spec: TaskSpec, rows: list[dict]) -> list[list[str]]:
     return [[r[f] for r in rows] for f in spec.inputs]
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Model selection of a retraining run: once every validated example was drawn, the model is scored every
+    `every` steps (and at the last) on `dev` (the validated development split) and `seed_dev` (seed rows kept out of
+    the pool); the best checkpoint is kept, and `patience` evaluations in a row without a better one end the run."""
+
+    dev: list[dict]
+    seed_dev: list[dict]
+    every: int
+    patience: int
+
+
 @dataclass
 class TrainResult:
     steps: int
@@ -110,6 +126,7 @@ class TrainResult:
     n_train_used: int  # seed rows in the pool + validated examples drawn at least once
     n_seed_used: int = 0
     validated: dict | None = None  # mixing.validated_summary of the validated examples (None: none given)
+    selection: dict | None = None  # the evaluations, the kept step and why the run ended (with `selection=`)
 
 
 def _balanced(records: list[dict], cap: int | None, rng: random.Random) -> list[dict]:
@@ -125,6 +142,25 @@ def _balanced(records: list[dict], cap: int | None, rng: random.Random) -> list[
     return out
 
 
+def _load(spec: TaskSpec, base_model: str, cfg: TrainConfig, local_files_only: bool, init_from: Path | None):
+    """(tokenizer, encoder, model): the base encoder with a new head, or the classifier saved in `init_from`."""
+    from safetensors.torch import load_file
+    from transformers import AutoModel, AutoTokenizer
+
+    source, local = (str(init_from), True) if init_from is not None else (base_model, local_files_only)
+    tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=local)
+    # A saved classifier keeps the layers it was trained with (its config.json); the base is cut to the profile's.
+    kwargs = {"num_hidden_layers": cfg.num_layers} if cfg.num_layers and init_from is None else {}
+    try:  # BERT-like encoders: skip the unused pooler
+        encoder = AutoModel.from_pretrained(source, add_pooling_layer=False, local_files_only=local, **kwargs)
+    except TypeError:
+        encoder = AutoModel.from_pretrained(source, local_files_only=local, **kwargs)
+    model = MeanPoolClassifier.create(encoder, spec.num_labels, cfg.dropout)
+    if init_from is not None:
+        model.classifier.load_state_dict(load_file(str(init_from / "classifier.safetensors")))
+    return tokenizer, encoder, model
+
+
 def train_classifier(
     spec: TaskSpec,
     train: list[dict],
@@ -134,16 +170,20 @@ def train_classifier(
     progress: Callable[[int, int, float], None] | None = None,
     local_files_only: bool = False,
     validated: list[dict] | None = None,
+    init_from: Path | None = None,
+    class_weights: dict[str, float] | None = None,
+    selection: Selection | None = None,
 ):
-    """Fine-tune ``base_model`` on ``train`` (capped per label) plus every row of ``validated`` (mixed in at a
-    fixed share, each drawn at least once); save encoder, tokenizer and head to ``out_dir``.
+    """Fine-tune ``base_model`` (or the classifier saved in ``init_from``) on ``train`` (capped per label) plus every
+    row of ``validated`` (mixed in at a fixed share, each drawn at least once; its loss weighted by
+    ``class_weights`` per label); save encoder, tokenizer and head (of the best checkpoint, with ``selection``) to
+    ``out_dir``.
 
     Returns (model, tokenizer, TrainResult); the model is left in eval mode.
     """
     import torch
     import transformers
     from safetensors.torch import save_file
-    from transformers import AutoModel, AutoTokenizer
 
     transformers.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
@@ -159,13 +199,7 @@ def train_classifier(
     total = mixer.steps  # the recipe's steps, or more so that every validated example is drawn
     budget = cfg.time_budget * total / cfg.steps if cfg.time_budget else None
 
-    tokenizer = AutoTokenizer.from_pretrained(base_model, local_files_only=local_files_only)
-    kwargs = {"num_hidden_layers": cfg.num_layers} if cfg.num_layers else {}
-    try:  # BERT-like encoders: skip the unused pooler
-        encoder = AutoModel.from_pretrained(base_model, add_pooling_layer=False, local_files_only=local_files_only, **kwargs)
-    except TypeError:
-        encoder = AutoModel.from_pretrained(base_model, local_files_only=local_files_only, **kwargs)
-    model = MeanPoolClassifier.create(encoder, spec.num_labels, cfg.dropout)
+    tokenizer, encoder, model = _load(spec, base_model, cfg, local_files_only, init_from)
     embeddings = getattr(encoder, "embeddings", None)
     if embeddings is not None and hasattr(embeddings, "word_embeddings"):
         embeddings.word_embeddings.weight.requires_grad_(False)
@@ -197,6 +231,20 @@ def train_classifier(
     scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lr_lambda)
     use_bf16 = cpu_supports_bf16()
 
+    def dev_scores() -> dict:  # the selection's accuracies, in eval mode (no dropout, no RNG drawn)
+        assert selection is not None
+        model.eval()
+        scores = {
+            "dev": accuracy(spec, model, tokenizer, selection.dev),
+            "seed": accuracy(spec, model, tokenizer, selection.seed_dev),
+        }
+        model.train()
+        return {**scores, "score": selection_score(scores["dev"], scores["seed"])}
+
+    history: list[dict] = [{"step": 0, **dev_scores()}] if selection else []  # the starting model, not a candidate
+    early = EarlyStop(selection.patience) if selection else None
+    best: tuple[dict, list[int]] | None = None  # (state, draws) of the best checkpoint
+    reason = "planned steps"
     model.train()
     loss_ema = math.nan
     step = 0
@@ -207,7 +255,11 @@ def train_classifier(
         labels = torch.tensor([label2id[r["label"]] for r in batch])
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
             logits = model(**enc)
-        loss = torch.nn.functional.cross_entropy(logits.float(), labels)
+        if class_weights:
+            weights = torch.tensor([1.0] * len(seed_idx) + [class_weights.get(extra[i]["label"], 1.0) for i in extra_idx])
+            loss = (torch.nn.functional.cross_entropy(logits.float(), labels, reduction="none") * weights).mean()
+        else:
+            loss = torch.nn.functional.cross_entropy(logits.float(), labels)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         optimizer.step()
@@ -218,9 +270,22 @@ def train_classifier(
         if progress:
             progress(step, total, loss_ema)
         # The time budget (scaled with the steps) never stops a run before every validated example was drawn.
-        if budget is not None and time.monotonic() - started > budget and mixer.covered:
+        out_of_time = budget is not None and time.monotonic() - started > budget and mixer.covered
+        if selection and early and mixer.covered and (step % selection.every == 0 or step == total or out_of_time):
+            history.append({"step": step, **dev_scores()})
+            if early.observe(step, history[-1]["score"]):
+                best = ({k: v.detach().clone() for k, v in model.state_dict().items()}, list(mixer.draws))
+            if early.stop:
+                reason = f"no better development score in {selection.patience} evaluations"
+                break
+        if out_of_time:
+            reason = "time budget"
             break
     train_seconds = time.monotonic() - started
+    draws = list(mixer.draws)
+    if best is not None:  # the kept checkpoint: what it was trained on is what had been drawn by its step
+        model.load_state_dict(best[0])
+        draws = best[1]
     model.eval()
     out_dir.mkdir(parents=True, exist_ok=True)
     encoder.save_pretrained(out_dir, safe_serialization=True)
@@ -247,7 +312,11 @@ def train_classifier(
         + "\n",
         encoding="utf-8",
     )
-    summary = validated_summary(extra, mixer.draws, mixer.share) if validated is not None else None
+    summary = validated_summary(extra, draws, mixer.share) if validated is not None else None
+    chosen = None
+    if selection and early:
+        rounded = [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in h.items()} for h in history]
+        chosen = {"best_step": early.best_step, "stopped_at": step, "stop_reason": reason, "evaluations": rounded}
     result = TrainResult(
         steps=step,
         train_seconds=train_seconds,
@@ -255,6 +324,7 @@ def train_classifier(
         n_train_used=len(rows) + (summary["trained"] if summary else 0),
         n_seed_used=len(rows),
         validated=summary,
+        selection=chosen,
     )
     return model, tokenizer, result
 

@@ -5,7 +5,8 @@ The job recomputes everything from the run's row (the validated examples of the 
 again), so a retry after a killed worker builds the same version number again and ends in the same state.
 What the run says it trained on (`n_validated`, `trained_on`) is the training code's own count of the
 validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written; the
-gate's held-out examples (gate.is_held_out) are never among them.
+gate's held-out examples (gate.is_held_out) and the recipe's development split (modelbuild/continuation.py) are never
+among them. A classifier continues from the version the gate compares with (judging.current_version).
 
 Cancelling (`cancelTrainingRun`) sets the row's `cancel_requested`; a watcher reads it every second and the build's
 progress callback raises BuildCancelled at the next step. A cancelled run leaves no version directory behind.
@@ -126,7 +127,8 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         TrainingStatus.TRAINING,
         f"Training {spec.model_name} ({run['profile']} profile) on the seed data plus every usable one of the "
         f"{len(trained)} validated examples of rounds {run['from_rounds'] or 'none'} outside the gate's held-out "
-        f"share{skipped}; {len(gate_rows)} held-out example(s) judge it.",
+        f"share{skipped} (a classifier continues from the current version, a development split of them picking the "
+        f"checkpoint when there are enough); {len(gate_rows)} held-out example(s) judge it.",
         guarded=True,
         progress=0.0,
     )
@@ -152,9 +154,20 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
     model_dir = repository / spec.model_name
     before = existing_versions(model_dir)
     held_ids = [row["example_id"] for row in gate_rows]
+    # The version the gate compares with is also the one a classifier continues from (docs/design.md §4.8).
+    current = await judging.current_version(task, run["from_rounds"], spec.model_name, str(max(before, default=1)))
     try:
         version, meta = await asyncio.to_thread(
-            build_next_version, spec, repository, extra, run["profile"], run["base_model"] or None, on_event, None, held_ids
+            build_next_version,
+            spec,
+            repository,
+            extra,
+            run["profile"],
+            run["base_model"] or None,
+            on_event,
+            None,
+            held_ids,
+            current,
         )
     except BuildCancelled as exc:
         return await _cancelled(services, run_id, f"while training, {exc}", cost)
@@ -169,10 +182,11 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         services,
         run_id,
         TrainingStatus.EVALUATING,
-        f"Built version {version} from {meta.get('n_seed_train')} seed rows and {drawn['trained']} validated examples "
-        f"({drawn['share']:.0%} of the training draws, each drawn at least {drawn['min_draws']} time(s); ids digest "
-        f"{drawn['digest'][:12]}): held-out {meta.get('heldout_metric')} {score}; {cost.text()} so far; loading it "
-        "into the target Triton.",
+        f"Built version {version} from {meta.get('started_from', 'the base encoder')} on {meta.get('n_seed_train')} seed "
+        f"rows and {drawn['trained']} validated examples ({drawn['share']:.0%} of the training draws, each drawn at "
+        f"least {drawn['min_draws']} time(s); ids digest {drawn['digest'][:12]}; {len(drawn.get('dev_ids', []))} more "
+        f"held out as the development split{_selection_text(meta)}): held-out {meta.get('heldout_metric')} {score}; "
+        f"{cost.text()} so far; loading it into the target Triton.",
         n_validated=drawn["trained"],
         trained_on=_trained_on(meta, len(examples), len(examples) - len(trained)),
         model_version=str(version),
@@ -188,7 +202,6 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         return TrainingStatus.FAILED.value
     if stop.is_set():
         return await _cancelled(services, run_id, "after loading", cost, model_dir / str(version), loaded=True)
-    current = await judging.current_version(task, run["from_rounds"], spec.model_name, str(max(before, default=1)))
     try:
         decision, scores = await judging.judge(services, task["id"], config, spec, gate_rows, (current, str(version)), run)
     except Exception as exc:  # noqa: BLE001 — an unanswering version: the run fails, the current target serves on
@@ -254,4 +267,14 @@ def _trained_on(meta: dict, read: int, held_out: int) -> TrainedOn:
         "min_draws": trained["min_draws"],
         "seed": meta.get("n_seed_train", 0),
         "steps": meta.get("train_steps", 0),
+        "dev": len(trained.get("dev_ids", [])),
+        "best_step": meta.get("recipe", {}).get("best_step"),
+        "started_from": meta.get("started_from", "base encoder"),
     }
+
+
+def _selection_text(meta: dict) -> str:
+    recipe = meta.get("recipe", {})
+    if recipe.get("best_step") is None:
+        return ""
+    return f"; kept step {recipe['best_step']} of {recipe['stopped_at']} ({recipe['stop_reason']})"

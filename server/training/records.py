@@ -78,6 +78,9 @@ class TrainedOn(TypedDict):
     min_draws: int
     seed: int  # seed rows in the training pool (after the recipe's per-label cap)
     steps: int
+    dev: int  # validated examples held out as the development split (model selection): never trained on
+    best_step: int | None  # the checkpoint kept (None: no development split, the last step)
+    started_from: str  # "version N" (continued from the current version) or "base encoder"
 
 
 class ValidatedExample(TypedDict):

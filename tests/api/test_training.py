@@ -3,6 +3,7 @@ training run in the worker), serve the new version next to the old one, open the
 
 import hashlib
 import json
+import re
 import shutil
 from datetime import timedelta
 
@@ -11,6 +12,7 @@ import tritonclient.http as triton_http
 from strawberry.relay import from_base64
 from websockets.sync.client import connect
 
+from server.modelbuild.continuation import in_dev_split
 from server.training.gate import is_held_out
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example, submit, wait_until
 from tests.api.models_helpers import create_dataset
@@ -30,7 +32,7 @@ OVERRIDE = """mutation($r: ID!, $why: String!) { overrideTrainingGate(runId: $r,
 ENDED = ("published", "rejected", "failed", "cancelled")
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated statusLog { message }
   trainingData { validatedExamples validatedAvailable validatedRead validatedHeldOut validatedByLabel { label count } validatedDigest
-                 validatedShare minDraws seedExamples steps } } } }"""
+                 validatedShare minDraws seedExamples steps validatedDev bestStep startedFrom } } } }"""
 # Validated examples written straight into round 1 (thousands through validateExample would take minutes);
 # $5 = how many, labels: the first $6 positive, then negative and neutral alternately.
 INSERT_VALIDATED = """
@@ -215,7 +217,7 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
         assert summary["version"] == "2" and summary["validated_examples"] == 0 and summary["heldout"] > 0.3
         assert summary["status"] == "rejected" and summary["gate"]["passed"] is False
         assert "Not enough held-out examples: 0 in the gate set" in done.stdout
-        assert "100/100" in done.stderr  # the progress bar reached the end
+        assert re.search(r"\b(\d+)/\1\b", done.stderr)  # the progress bar reached the end
         assert run_sql("SELECT status, model_version FROM training_runs") == [{"status": "rejected", "model_version": "2"}]
     finally:
         shutil.rmtree(model_dir / "2", ignore_errors=True)
@@ -241,18 +243,21 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
             "WHERE t.code = 'sentiment' AND r.number = 1"
         )
         place = (where["round"], where["context"], where["author"], model)
-        # A fifth is held out for the gate: enough that the trained-on positives alone still exceed the cap.
-        inserted = run_sql(INSERT_VALIDATED, *place, cap * 5 // 4 + 150, cap * 5 // 4 + 110, "validated", False)
+        # A fifth is held out for the gate and ~12% of the rest as the development split: enough that the trained-on
+        # positives alone still exceed the cap.
+        inserted = run_sql(INSERT_VALIDATED, *place, cap * 3 // 2 + 150, cap * 3 // 2 + 110, "validated", False)
         for status, retracted in (("validated", True), ("open", False), ("rejected", False)):
             run_sql(INSERT_VALIDATED, *place, 2, 0, status, retracted)  # never trained on
         n = len(inserted)
         held = sorted(row["id"] for row in inserted if is_held_out(row["id"]))  # the gate's, never trained on
-        ids = sorted(row["id"] for row in inserted if not is_held_out(row["id"]))
+        # The recipe's development split (continuation.py) of the others: model selection, never trained on.
+        dev = sorted(row["id"] for row in inserted if not is_held_out(row["id"]) and in_dev_split(row["id"]))
+        ids = sorted(row["id"] for row in inserted if not is_held_out(row["id"]) and not in_dev_split(row["id"]))
         by_label: dict[str, int] = {}
         for row in inserted:
-            if not is_held_out(row["id"]):
+            if row["id"] in ids:
                 by_label[row["label"]] = by_label.get(row["label"], 0) + 1
-        assert len(ids) > cap and by_label["positive"] > cap and len(held) > 30
+        assert len(ids) > cap and by_label["positive"] > cap and len(held) > 30 and len(dev) > 30
 
         started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
         assert started["__typename"] == "TrainingStarted", started
@@ -264,16 +269,18 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
         assert run["status"] in ("published", "rejected"), run["statusLog"]  # the gate's verdict is not this test's
         assert run["nValidated"] == len(ids)
         data = run["trainingData"]
-        assert data["validatedExamples"] == data["validatedAvailable"] == len(ids)
-        assert data["validatedRead"] == n and data["validatedHeldOut"] == len(held)
+        assert data["validatedExamples"] == len(ids) and data["validatedAvailable"] == len(ids) + len(dev)
+        assert data["validatedRead"] == n and data["validatedHeldOut"] == len(held) and data["validatedDev"] == len(dev)
+        assert data["startedFrom"] == "version 1" and 0 < data["bestStep"] <= data["steps"]
         assert {c["label"]: c["count"] for c in data["validatedByLabel"]} == by_label
         assert data["validatedDigest"] == hashlib.sha256("\n".join(map(str, ids)).encode()).hexdigest()
-        # At least 30% of the draws, each example drawn at least once: more steps than the recipe's 100.
+        # At least 30% of the draws, each example drawn at least once (the kept checkpoint too): more than 100 steps.
         assert data["validatedShare"] >= 0.3 and data["minDraws"] >= 1
         assert data["steps"] >= len(ids) / (0.3 * 16) > 100 and 0 < data["seedExamples"] <= 3 * cap
         metadata = json.loads((model_dir / "2" / "metadata.json").read_text())
         assert metadata["validated"]["example_ids"] == ids and metadata["n_validated_examples"] == len(ids)
-        assert metadata["validated"]["held_out_ids"] == held
+        assert metadata["validated"]["held_out_ids"] == held and metadata["validated"]["dev_ids"] == dev
+        assert metadata["recipe"]["name"] == "continue" and metadata["recipe"]["dev"] == len(dev)
         assert metadata["validated"]["digest"] == data["validatedDigest"]
     finally:
         shutil.rmtree(model_dir / "2", ignore_errors=True)

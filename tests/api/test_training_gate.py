@@ -6,6 +6,7 @@ import json
 import shutil
 from datetime import timedelta
 
+from server.modelbuild.continuation import in_dev_split
 from server.training.gate import is_held_out
 from tests.api.examples_helpers import current_round, wait_until
 from tests.api.models_helpers import create_dataset
@@ -17,7 +18,7 @@ TRAIN = """mutation($t: String!, $r: [Int!]!, $m: Int!) {
   __typename ... on TrainingStarted { run { id status scoringTolerance minHeldOut } } ... on Error { code message } } }"""
 GATE_RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun {
   status progress modelVersion nValidated cancelRequested wallSeconds cpuSeconds statusLog { status message }
-  trainingData { validatedExamples validatedRead validatedHeldOut }
+  trainingData { validatedExamples validatedRead validatedHeldOut validatedDev }
   gate { passed currentVersion newVersion summary
          heldOut { examples minimum enough currentError newError difference ciLow ciHigh mcnemarP onlyCurrentWrong
                    onlyNewWrong better }
@@ -85,7 +86,13 @@ def test_a_version_that_is_not_better_is_rejected_until_an_owner_overrides(stack
         run_id = started["run"]["id"]
         run = _ended(api, admin_token, run_id)
         assert run["status"] == "rejected", run["statusLog"]
-        assert run["trainingData"] == {"validatedExamples": 200 - len(held), "validatedRead": 200, "validatedHeldOut": len(held)}
+        dev = [row["id"] for row in inserted if not is_held_out(row["id"]) and in_dev_split(row["id"])]
+        assert run["trainingData"] == {
+            "validatedExamples": 200 - len(held) - len(dev),
+            "validatedRead": 200,
+            "validatedHeldOut": len(held),
+            "validatedDev": len(dev),
+        }
         gate = run["gate"]
         assert (gate["passed"], gate["currentVersion"], gate["newVersion"]) == (False, "1", "2")
         held_out = gate["heldOut"]

@@ -63,6 +63,16 @@ class TrainingData:
     min_draws: int = strawberry.field(description="The fewest times a trained-on validated example was drawn.")
     seed_examples: int = strawberry.field(description="Seed rows in the training pool (after the per-label cap).")
     steps: int = strawberry.field(description="Training steps (iterations for the QA ranker) run.")
+    validated_dev: int = strawberry.field(
+        description="Of the validated examples outside the gate's share, the development split (about 12%, chosen by "
+        "a hash of the example id) that picked the kept checkpoint: not trained on by this run."
+    )
+    best_step: int | None = strawberry.field(
+        description="The training step whose checkpoint was kept (best on the development split); null: no split, the last step."
+    )
+    started_from: str = strawberry.field(
+        description='"version N": continued from the current version\'s weights; "base encoder": trained from the base.'
+    )
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> TrainingData | None:
@@ -79,6 +89,9 @@ class TrainingData:
             min_draws=doc["min_draws"],
             seed_examples=doc["seed"],
             steps=doc["steps"],
+            validated_dev=doc.get("dev", 0),
+            best_step=doc.get("best_step"),
+            started_from=doc.get("started_from", "base encoder"),
         )
 
 
