@@ -211,6 +211,7 @@ def _build_one(
             )
         )
         if spec.kind == "classification":
+            assert base_ref is not None  # resolved above whenever a classifier is built
             meta = build_classifier(spec, task_data, base_ref, local_base, weights_dir, train_cfg, emit)
             meta["base_model"] = base_ref
             emit(BuildEvent(spec.name, spec.model_name, "offline", message="ONNX int8 export"))

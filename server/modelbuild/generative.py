@@ -292,5 +292,5 @@ def greedy_reply(weights: Path, prompt: str, max_new_tokens: int = 40) -> str:
     ids = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
     with torch.inference_mode():
         out = model.generate(ids, max_new_tokens=max_new_tokens, do_sample=False, tokenizer=tokenizer)
-    text = tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True)
+    text = str(tokenizer.decode(out[0, ids.shape[1] :], skip_special_tokens=True))  # one sequence: one string
     return text.split(DEFAULT_STOP)[0]

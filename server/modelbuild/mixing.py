@@ -60,7 +60,8 @@ class Cycle:
     """Indices 0..n-1 in reshuffled passes: `take(k)` returns the next k (a pass is used up before a new one)."""
 
     def __init__(self, n: int, rng: random.Random) -> None:
-        self.n, self.rng, self.order = n, rng, []
+        self.n, self.rng = n, rng
+        self.order: list[int] = []
 
     def take(self, k: int) -> list[int]:
         if k <= 0 or self.n == 0:
