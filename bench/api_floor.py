@@ -30,10 +30,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiohttp
-import numpy as np
-from tritonclient.http.aio import InferenceServerClient, InferInput
+from tritonclient.http.aio import InferenceServerClient
 
-from bench.common import HEADER, ROOT, Measurement, raw_infer, real_sentences, start_stack
+from bench.common import (
+    HEADER,
+    ROOT,
+    Measurement,
+    annotator_on_sentiment,
+    raw_infer,
+    real_sentences,
+    start_stack,
+    statement_tensor,
+)
 from bench.fooling_check import BLOCKS, CREATE, MODEL, Run, run_concurrently
 from server.runtime import free_port
 
@@ -72,19 +80,10 @@ async def bench(stack, floor_url: str, requests: int, levels: list[int]) -> list
             return response.status, await response.json()
 
     graphql = f"{stack.api_url}/graphql"
-    signup = 'mutation { signUp(input: {username: "bench-floor", password: "bench password"}) { ... on AuthPayload { token } } }'
-    _, answer = await post(graphql, {"query": signup})
-    headers = {"Authorization": f"Bearer {answer['data']['signUp']['token']}"}
-    _, ids = await post(
-        graphql, {"query": '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'}
-    )
-    round_id = ids["data"]["task"]["currentRound"]["id"]
-    context_id = ids["data"]["task"]["currentRound"]["contexts"]["edges"][0]["node"]["id"]
+    headers, round_id, context_id = await annotator_on_sentiment(post, graphql, "bench-floor")
 
     async def raw(item) -> bool:
-        tensor = InferInput("statement", [1, 1], "BYTES")
-        tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
-        return (await raw_infer(triton, MODEL, [tensor])).as_numpy("label") is not None
+        return (await raw_infer(triton, MODEL, [statement_tensor(item[0])])).as_numpy("label") is not None
 
     async def hop(item) -> bool:
         status, body = await post(floor_url, {"text": item[0]})

@@ -45,6 +45,30 @@ async def raw_infer(client, model: str, inputs: list):
     return await client.infer(model, inputs, outputs=judged_outputs(), headers=PLAIN_RESPONSE)
 
 
+ROUND_AND_CONTEXT = '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'
+
+
+async def annotator_on_sentiment(post, graphql: str, username: str) -> tuple[dict[str, str], str, str]:
+    """A new account's auth headers, the sentiment task's current round id and one of its context ids (`post(url,
+    body, headers)` answers (status, json))."""
+    signup = f'mutation {{ signUp(input: {{username: "{username}", password: "bench password"}}) {{ ... on AuthPayload {{ token }} }} }}'
+    _, answer = await post(graphql, {"query": signup})
+    _, ids = await post(graphql, {"query": ROUND_AND_CONTEXT})
+    current = ids["data"]["task"]["currentRound"]
+    headers = {"Authorization": f"Bearer {answer['data']['signUp']['token']}"}
+    return headers, current["id"], current["contexts"]["edges"][0]["node"]["id"]
+
+
+def statement_tensor(text: str):
+    """The sentiment models' one input, for a raw Triton call."""
+    import numpy as np
+    from tritonclient.http.aio import InferInput
+
+    tensor = InferInput("statement", [1, 1], "BYTES")
+    tensor.set_data_from_numpy(np.array([[text.encode()]], dtype=np.object_))
+    return tensor
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))

@@ -23,10 +23,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import aiohttp
-import numpy as np
-from tritonclient.http.aio import InferenceServerClient, InferInput
+from tritonclient.http.aio import InferenceServerClient
 
-from bench.common import HEADER, ROOT, Measurement, raw_infer, real_sentences, start_stack
+from bench.common import (
+    HEADER,
+    ROOT,
+    Measurement,
+    annotator_on_sentiment,
+    raw_infer,
+    real_sentences,
+    start_stack,
+    statement_tensor,
+)
 
 MODEL = "sentiment_minilm"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) {
@@ -148,24 +156,10 @@ async def bench(stack, requests: int, levels: list[int], target: str = "builtin"
     # Requests alternate over the API processes (compose runs two replicas behind the proxy by default).
     urls = itertools.cycle([f"{url}/graphql" for url in stack.api_urls])
     graphql = f"{stack.api_url}/graphql"
-    _, signup = await post(
-        graphql,
-        {
-            "query": f'mutation {{ signUp(input: {{username: "bench-{target}", password: "bench password"}}) {{ ... on AuthPayload {{ token }} }} }}'
-        },
-    )
-    token = signup["data"]["signUp"]["token"]
-    headers = {"Authorization": f"Bearer {token}"}
-    _, ids = await post(
-        graphql, {"query": '{ task(code: "sentiment") { currentRound { id contexts(first: 1) { edges { node { id } } } } } }'}
-    )
-    round_id = ids["data"]["task"]["currentRound"]["id"]
-    context_id = ids["data"]["task"]["currentRound"]["contexts"]["edges"][0]["node"]["id"]
+    headers, round_id, context_id = await annotator_on_sentiment(post, graphql, f"bench-{target}")
 
     async def raw(item) -> bool:
-        tensor = InferInput("statement", [1, 1], "BYTES")
-        tensor.set_data_from_numpy(np.array([[item[0].encode()]], dtype=np.object_))
-        result = await raw_infer(triton, model, [tensor])
+        result = await raw_infer(triton, model, [statement_tensor(item[0])])
         return result.as_numpy("label") is not None
 
     async def api(item) -> bool:
