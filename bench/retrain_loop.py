@@ -1,9 +1,11 @@
-"""The whole loop on real data: v1 from seed data → DynaSent round 1 dev replayed as submissions and validations →
-v2 retrained from every validated one → round 2 opened with v2 → a fresh replay → both versions measured on data
-the training never saw.
+"""The whole loop on real data, two rounds: v1 from seed data → DynaSent round 1 dev replayed as submissions and
+validations → v2 retrained from every validated one → round 2 opened with v2 → a fresh replay, and DynaSent's own
+round-2 sentences replayed and validated there → v3 retrained from both rounds → every version measured on data the
+training never saw, each figure with its 95% interval.
 
-    .venv/bin/python -m bench.retrain_loop [--quick] [--replay 3000] [--fresh 600] [--test 3600] [--r2-dev 720]
-                                           [--profile fast|full] [--recipe continue|scratch] [--json out.json]
+    .venv/bin/python -m bench.retrain_loop [--quick] [--replay 3000] [--fresh 600] [--test 3600] [--r2-dev 360]
+                                           [--one-round] [--profile fast|full] [--recipe continue|scratch]
+                                           [--json out.json]
 
 `--recipe` sets DYNABENCH_RETRAIN_RECIPE for the stack's worker (server/modelbuild/continuation.py): `continue`
 (the default: from the current version, development split, steps scaled with the data) or `scratch` (the recipe
@@ -16,10 +18,13 @@ submitExamples in round 1 (judged by v1) with its gold label as the writer's int
 v1 gets its five real validators' votes through validateExample (CORRECT when the validator's label equals the
 gold label, as in tests/api/test_validation_real_data.py). trainTargetModel then trains v2 on the seed data plus
 every validated example (the run's own count is checked against round 1's validated examples), openNextRound
-opens round 2 judged by v2, and the fresh slice is written there with submitExamples: v2's fooling rate is the
-product's verdicts; v1's on the same sentences is read with raw tritonclient calls pinned to version 1 (the same
-predicate: the model's label differs from the writer's). Errors on DynaSent R1 *test* (never replayed) and on
-DynaSent R2 dev (the next round's real data) come from raw tritonclient calls pinned to each version.
+opens round 2 judged by v2, and the fresh slice is written there with submitExamples (never validated, so never
+trained on): v2's fooling rate is the product's verdicts; the other versions' on the same sentences are read with
+raw tritonclient calls pinned to each version (the same predicate: the model's label differs from the writer's).
+DynaSent R2 dev is shuffled and split too: `--r2-dev` rows measure every version, the rest is replayed with its
+real votes in round 2 and v3 is trained from rounds 1 and 2 (`--one-round` stops at v2 and measures on all 720).
+Errors on DynaSent R1 *test* (never replayed) and on the R2 dev rows come from raw tritonclient calls pinned to each
+version; each has a Wilson interval, and consecutive versions a paired bootstrap interval of their difference.
 Deterministic sampling (seeded); the numbers are whatever they are.
 """
 
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -45,11 +51,11 @@ MODEL = "sentiment_minilm"
 LABELS = ("positive", "negative", "neutral")
 R1_DEV, R1_TEST = "dynasent-v1.1-round01-yelp-dev.jsonl", "dynasent-v1.1-round01-yelp-test.jsonl"
 R2_DEV = "dynasent-v1.1-round02-dynabench-dev.jsonl"
-QUICK = {"replay": 300, "fresh": 100, "test": 300, "r2_dev": 240}
+QUICK = {"replay": 300, "fresh": 100, "test": 300, "r2_dev": 360}
 SUBMIT = """mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) {
   ... on ExampleSubmitted { verdict example { id } } ... on Error { message } } }"""
 VOTE = "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename } }"
-TRAIN = """mutation($p: TrainingProfile!) { trainTargetModel(taskCode: "sentiment", fromRounds: [1], profile: $p) {
+TRAIN = """mutation($p: TrainingProfile!, $r: [Int!]!) { trainTargetModel(taskCode: "sentiment", fromRounds: $r, profile: $p) {
   __typename ... on TrainingStarted { run { id } } ... on Error { message } } }"""
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics
   statusLog { message } trainingData { validatedExamples validatedRead validatedHeldOut validatedShare minDraws seedExamples steps
@@ -154,6 +160,48 @@ async def wait_for_outcomes(http, token: str, round_id: str, limit_s: float = 30
         await asyncio.sleep(2)
 
 
+async def retrain(http, admin: str, rounds: list[int], profile: str) -> tuple[dict, float]:
+    """trainTargetModel from `rounds` until the run ends; a version the gate rejects is published anyway (overridden)
+    so that the loop can measure it. Returns the run (its gate decision in "gate") and its seconds."""
+    from bench.validation_fanout import gql
+
+    run = (await gql(http, TRAIN, {"p": profile.upper(), "r": rounds}, admin))["trainTargetModel"]
+    assert run.get("run"), run
+    started = time.perf_counter()
+    status: dict = {}
+    while status.get("status") not in ("published", "rejected", "failed", "cancelled"):
+        await asyncio.sleep(2)
+        status = (await gql(http, RUN, {"id": run["run"]["id"]}, admin))["node"]
+    assert status["status"] in ("published", "rejected"), status["statusLog"]
+    status["gate"] = {**status["gate"], "status": status["status"]}
+    if status["status"] == "rejected":
+        overridden = (await gql(http, OVERRIDE, {"r": run["run"]["id"]}, admin))["overrideTrainingGate"]
+        assert overridden["__typename"] == "TrainingGateOverridden", overridden
+    return status, time.perf_counter() - started
+
+
+async def play_round(http, admin: str, rows: list[dict], rounds: list[int], tokens: dict, args) -> dict:
+    """Replays `rows` with their real votes in the current round, then retrains from `rounds`."""
+    started = time.perf_counter()
+    current = await current_round(http)
+    fooled, votes = await replay(http, rows, True, tokens)
+    still_open = await wait_for_outcomes(http, tokens["author"], current["id"])
+    validated = (await current_round(http))["totalValidated"]
+    replay_s = time.perf_counter() - started
+    status, train_s = await retrain(http, admin, rounds, args.profile)
+    return {
+        "round": current["number"],
+        "replayed": len(rows),
+        "fooled": fooled,
+        "votes": votes,
+        "validated": validated,
+        "still_open": still_open,
+        "run": status,
+        "replay_s": round(replay_s, 1),
+        "train_s": round(train_s, 1),
+    }
+
+
 async def loop(stack, args) -> dict:
     import httpx
     from tritonclient.http.aio import InferenceServerClient
@@ -165,111 +213,114 @@ async def loop(stack, args) -> dict:
     rng.shuffle(dev)
     fresh, replayed = dev[: args.fresh], dev[args.fresh : args.fresh + args.replay]
     test = rng.sample(dynasent(R1_TEST), min(args.test, 3600))
-    r2_dev = rng.sample(dynasent(R2_DEV), min(args.r2_dev, 720))
+    r2 = dynasent(R2_DEV)
+    rng.shuffle(r2)
+    r2_eval, r2_replay = r2[: args.r2_dev], (r2[args.r2_dev :] if args.second_round else [])
     http = httpx.AsyncClient(base_url=stack.api_url, timeout=300)
     triton = InferenceServerClient(stack.env["TRITON_URL"])
     login = 'mutation($p: String!) { logIn(input: {username: "admin", password: $p}) { ... on AuthPayload { token } } }'
     admin = (await gql(http, login, {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
     tokens: dict[str, str] = {}
 
-    started = wall = time.perf_counter()
-    round1 = await current_round(http)
-    fooled, votes = await replay(http, replayed, True, tokens)
-    still_open = await wait_for_outcomes(http, tokens["author"], round1["id"])
-    validated = (await current_round(http))["totalValidated"]
-    replay_s = time.perf_counter() - started
-
-    run = (await gql(http, TRAIN, {"p": args.profile.upper()}, admin))["trainTargetModel"]
-    assert run.get("run"), run
-    started = time.perf_counter()
-    status: dict = {}
-    while status.get("status") not in ("published", "rejected", "failed", "cancelled"):
-        await asyncio.sleep(2)
-        status = (await gql(http, RUN, {"id": run["run"]["id"]}, admin))["node"]
-    train_s = time.perf_counter() - started
-    assert status["status"] in ("published", "rejected"), status["statusLog"]
-    gate = {**status["gate"], "status": status["status"]}
-    if status["status"] == "rejected":
-        overridden = (await gql(http, OVERRIDE, {"r": run["run"]["id"]}, admin))["overrideTrainingGate"]
-        assert overridden["__typename"] == "TrainingGateOverridden", overridden
-    v2 = status["modelVersion"]
-    if not still_open:  # every outcome was in when training read them: the run trained on exactly those
-        data = status["trainingData"]  # the gate's share and the development split are never trained on
-        trainable = validated - data["validatedHeldOut"] - data["validatedDev"]
-        assert status["nValidated"] == trainable, f"trained on {status['nValidated']} of round 1's {trainable} trainable"
-
-    opened = (await gql(http, OPEN_NEXT, {"v": v2}, admin))["openNextRound"]
+    wall = time.perf_counter()
+    rounds = [await play_round(http, admin, replayed, [1], tokens, args)]
+    first = rounds[0]
+    if not first["still_open"]:  # every outcome was in when training read them: the run trained on exactly those
+        data = first["run"]["trainingData"]  # the gate's share and the development split are never trained on
+        trainable = first["validated"] - data["validatedHeldOut"] - data["validatedDev"]
+        assert first["run"]["nValidated"] == trainable, f"trained on {first['run']['nValidated']} of {trainable} trainable"
+    versions = ["1", first["run"]["modelVersion"]]
+    opened = (await gql(http, OPEN_NEXT, {"v": versions[1]}, admin))["openNextRound"]
     assert opened["__typename"] == "NextRoundOpened", opened
-    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens)
+    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens)  # written, never validated: never trained on
+    if r2_replay:  # round 2: DynaSent's own round-2 sentences against v2, then v3 from both rounds
+        rounds.append(await play_round(http, admin, r2_replay, [1, 2], tokens, args))
+        versions.append(rounds[1]["run"]["modelVersion"])
+        opened = (await gql(http, OPEN_NEXT, {"v": versions[2]}, admin))["openNextRound"]
+        assert opened["__typename"] == "NextRoundOpened", opened
 
-    fresh_gold = [r["gold_label"] for r in fresh]
-    table = {}
-    for version in ("1", v2):
-        table[version] = {
-            "r1_test_error": error_rate(
-                await predict(triton, version, [r["sentence"] for r in test]), [r["gold_label"] for r in test]
-            ),
-            "r2_dev_error": error_rate(
-                await predict(triton, version, [r["sentence"] for r in r2_dev]), [r["gold_label"] for r in r2_dev]
-            ),
-            "fresh_fooling_raw": error_rate(await predict(triton, version, [r["sentence"] for r in fresh]), fresh_gold),
-        }
-    table[v2]["fresh_fooling_product"] = fresh_fooled_v2 / len(fresh)
+    sets = {"r1_test": test, "r2_dev": r2_eval, "fresh": fresh}
+    wrong: dict[str, dict[str, list[bool]]] = {}
+    for version in versions:
+        wrong[version] = {}
+        for name, rows in sets.items():
+            predicted = await predict(triton, version, [r["sentence"] for r in rows])
+            wrong[version][name] = [p != r["gold_label"] for p, r in zip(predicted, rows, strict=True)]
     await http.aclose()
     await triton.close()
     return {
-        "table": table,
-        "replayed": len(replayed),
-        "fooled": fooled,
-        "votes": votes,
-        "validated": validated,
-        "still_open": still_open,
-        "trained_on": status["nValidated"],
-        "training_data": status["trainingData"],
-        "metrics": status["metrics"],
-        "gate": gate,
-        "replay_s": round(replay_s, 1),
-        "train_s": round(train_s, 1),
-        "v2": v2,
+        "versions": versions,
+        "wrong": wrong,
+        "fresh_fooled_v2": fresh_fooled_v2,
+        "rounds": rounds,
         "recipe": args.recipe,
         "wall_s": round(time.perf_counter() - wall, 1),
-        "sizes": {"fresh": len(fresh), "r1_test": len(test), "r2_dev": len(r2_dev)},
+        "sizes": {name: len(rows) for name, rows in sets.items()},
     }
 
 
-def report(result: dict, args, v1_meta: dict) -> str:
-    data = result["training_data"]
-    lines = [
-        f"Replayed {result['replayed']} DynaSent R1 dev sentences in round 1 ({result['fooled']} fooled v1; "
-        f"{result['votes']} real votes cast; {result['validated']} validated, {result['still_open']} still open; "
-        f"{result['replay_s']:.0f} s). v2 ({args.profile} profile, recipe {args.recipe}, {result['train_s']:.0f} s "
-        f"from the request to the gate's decision) started from {data['startedFrom']} and trained on "
-        f"{data['seedExamples']} seed rows + {result['trained_on']} validated examples (of {data['validatedRead']} "
-        f"read; {data['validatedHeldOut']} held out for the gate, {data['validatedDev']} as the development split; "
-        f"{data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} time(s), "
-        f"{data['steps']} steps, kept step {data['bestStep'] if data['bestStep'] is not None else data['steps']}). "
-        f"Fresh replay: {result['sizes']['fresh']} R1 dev sentences never replayed before, "
-        f"written in round 2 (judged by v2). Errors: {result['sizes']['r1_test']} R1 test sentences, "
-        f"{result['sizes']['r2_dev']} R2 dev sentences.",
+def _share(k: int, n: int) -> str:
+    from server.battles.voters import wilson
+
+    low, high = wilson(k, n)
+    return f"{k / n:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _run_text(played: dict, args) -> str:
+    run, data = played["run"], played["run"]["trainingData"]
+    return (
+        f"Round {played['round']}: replayed {played['replayed']} sentences ({played['fooled']} fooled the target; "
+        f"{played['votes']} real votes cast; {played['validated']} validated, {played['still_open']} still open; "
+        f"{played['replay_s']:.0f} s). v{run['modelVersion']} ({args.profile} profile, recipe {args.recipe}, "
+        f"{played['train_s']:.0f} s from the request to the gate's decision) started from {data['startedFrom']} and "
+        f"trained on {data['seedExamples']} seed rows + {run['nValidated']} validated examples (of "
+        f"{data['validatedRead']} read; {data['validatedHeldOut']} held out for the gate, {data['validatedDev']} as "
+        f"the development split; {data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} "
+        f"time(s), {data['steps']} steps, kept step {data['bestStep'] if data['bestStep'] is not None else data['steps']}"
+        f"). Gate: {run['gate']['status']}"
+        + (" (overridden by the bench to measure it anyway)" if run["gate"]["status"] == "rejected" else "")
+        + f". {run['gate']['summary']}"
+    )
+
+
+def report(result: dict, args, heldout: dict[str, tuple[float, int]]) -> str:
+    """`heldout`: version → (seed held-out accuracy, rows) from the versions' metadata."""
+    from server.training.gate import compare_paired
+
+    sizes, versions, wrong = result["sizes"], result["versions"], result["wrong"]
+    lines = [_run_text(played, args) for played in result["rounds"]]
+    lines += [
+        "",
+        f"Errors with 95% Wilson intervals: {sizes['r1_test']} DynaSent R1 test sentences, {sizes['r2_dev']} R2 dev "
+        f"sentences (never replayed), and the fresh replay: {sizes['fresh']} R1 dev sentences never replayed nor "
+        "trained on, written in round 2 (judged by v2; the other versions' share from raw calls).",
         "",
         "| version | error on DynaSent R1 test | error on DynaSent R2 dev | fooling rate of the fresh replay "
         "| seed held-out accuracy |",
         "|---|---|---|---|---|",
     ]
-    for version, row in result["table"].items():
-        seed = result["metrics"]["heldout"] if version == result["v2"] else v1_meta["heldout_accuracy"]
-        fooling = f"{row['fresh_fooling_raw']:.3f}"
-        if "fresh_fooling_product" in row:
-            fooling = f"{row['fresh_fooling_product']:.3f} (submitExamples; raw calls: {row['fresh_fooling_raw']:.3f})"
-        lines.append(f"| v{version} | {row['r1_test_error']:.3f} | {row['r2_dev_error']:.3f} | {fooling} | {seed:.3f} |")
-    gate = result["gate"]
+    for index, version in enumerate(versions):
+        cells = [_share(sum(wrong[version][name]), sizes[name]) for name in ("r1_test", "r2_dev", "fresh")]
+        if index == 1:
+            cells[2] = f"{_share(result['fresh_fooled_v2'], sizes['fresh'])} (submitExamples; raw calls {cells[2]})"
+        accuracy, rows = heldout[version]
+        cells.append(_share(round(accuracy * rows), rows))
+        lines.append(f"| v{version} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        f"Retraining gate: {gate['status']} (overridden by the bench to measure v2 anyway)"
-        if gate["status"] == "rejected"
-        else f"Retraining gate: {gate['status']}",
-        gate["summary"],
+        "Paired differences (new - old error; 95% paired bootstrap interval; exact McNemar p):",
+        "",
+        "| versions | R1 test | R2 dev | fresh replay (raw calls) |",
+        "|---|---|---|---|",
     ]
+    pairs = list(itertools.pairwise(versions)) + ([(versions[0], versions[-1])] if len(versions) > 2 else [])
+    for old, new in pairs:
+        cells = []
+        for name in ("r1_test", "r2_dev", "fresh"):
+            c = compare_paired(wrong[old][name], wrong[new][name], minimum=1)
+            cells.append(f"{c['difference']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}] p={c['mcnemar_p']:.3g}")
+        lines.append(f"| v{new} - v{old} | " + " | ".join(cells) + " |")
+    lines.append(f"\nWall time of the loop: {result['wall_s']:.0f} s.")
     return "\n".join(lines)
 
 
@@ -281,18 +332,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--replay", type=int, default=None, help="R1 dev rows replayed in round 1 and validated (3000)")
     parser.add_argument("--fresh", type=int, default=None, help="R1 dev rows held back for the fresh replay in round 2 (600)")
     parser.add_argument("--test", type=int, default=None, help="R1 test rows for the error column (3600: all)")
-    parser.add_argument("--r2-dev", type=int, default=None, help="R2 dev rows for the error column (720: all)")
+    parser.add_argument(
+        "--r2-dev", type=int, default=None, help="R2 dev rows for the error column (360 of 720; 720 with --one-round)"
+    )
+    parser.add_argument(
+        "--one-round",
+        dest="second_round",
+        action="store_false",
+        help="stop after v2 (default: replay the rest of R2 dev in round 2, retrain v3)",
+    )
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--recipe", choices=["continue", "scratch"], default="continue", help="the retraining recipe")
     parser.add_argument("--model-repository", type=Path, default=None, help="a built repository to copy (default: build)")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args(argv)
-    defaults = QUICK if args.quick else {"replay": 3000, "fresh": 600, "test": 3600, "r2_dev": 720}
+    defaults = QUICK if args.quick else {"replay": 3000, "fresh": 600, "test": 3600, "r2_dev": 360 if args.second_round else 720}
     for name, value in defaults.items():
         if getattr(args, name) is None:
             setattr(args, name, value)
     if args.fresh + args.replay > 3600:
         parser.error("--fresh + --replay must be at most 3600 (DynaSent R1 dev)")
+    if args.r2_dev > 720 or (args.second_round and args.r2_dev >= 720):
+        parser.error("--r2-dev must leave R2 dev rows for round 2's replay (720 in all), or pass --one-round")
     return args
 
 
@@ -309,19 +370,19 @@ def main(argv: list[str] | None = None) -> int:
     # v2 is written next to v1: work on a copy.
     repository = Path(tempfile.mkdtemp(prefix="dynabench-loop-")) / "models"
     shutil.copytree(source, repository)
-    v1_meta = json.loads((repository / MODEL / "1" / "metadata.json").read_text())
     os.environ["DYNABENCH_RETRAIN_RECIPE"] = args.recipe  # the stack's worker inherits it
     stack = start_stack(repository, args.profile)
     try:
         result = asyncio.run(loop(stack, args))
-        v2_meta = json.loads((repository / MODEL / result["v2"] / "metadata.json").read_text())
-        result["v2_recipe"] = {**v2_meta.get("recipe", {}), "train_seconds": v2_meta.get("train_seconds")}
+        metas = {v: json.loads((repository / MODEL / v / "metadata.json").read_text()) for v in result["versions"]}
     finally:
         stack.stop()
         shutil.rmtree(repository.parent, ignore_errors=True)
-    print("\n" + report(result, args, v1_meta))
+    heldout = {v: (meta["heldout_accuracy"], meta["n_heldout"]) for v, meta in metas.items()}
+    result["recipes"] = {v: {**meta.get("recipe", {}), "train_seconds": meta.get("train_seconds")} for v, meta in metas.items()}
+    print("\n" + report(result, args, heldout))
     if args.json:
-        args.json.write_text(json.dumps({**result, "v1_heldout": v1_meta["heldout_accuracy"]}, indent=2) + "\n")
+        args.json.write_text(json.dumps({**result, "heldout": heldout}, indent=2) + "\n")
     return 0
 
 

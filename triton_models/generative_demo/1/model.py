@@ -200,9 +200,15 @@ class TritonPythonModel:
             except (ValueError, UnicodeDecodeError) as exc:
                 sender.send(pb_utils.InferenceResponse(error=pb_utils.TritonError(str(exc))), flags=final)
                 continue
-            sent, whole = 0, []
+            sent, whole, stopped = 0, [], []
+
+            def cancelled(sender=sender, stopped=stopped):
+                if sender.is_cancelled():
+                    stopped.append(True)  # the generation stops here, before its end
+                return bool(stopped)
+
             try:
-                for delta in self.generator.deltas(prompt, params, sender.is_cancelled):
+                for delta in self.generator.deltas(prompt, params, cancelled):
                     if streaming:
                         sender.send(self._respond(delta))
                         sent += 1
@@ -212,8 +218,8 @@ class TritonPythonModel:
                 sender.send(pb_utils.InferenceResponse(error=pb_utils.TritonError(f"generation failed: {exc}")), flags=final)
                 continue
             if sender.is_cancelled():
-                name = request.request_id()
-                pb_utils.Logger.log_info(f"generative request {name!r} cancelled by the client after {sent} responses")
+                name, when = request.request_id(), "stopped generating" if stopped else "after the text had ended"
+                pb_utils.Logger.log_info(f"generative request {name!r} cancelled by the client after {sent} responses, {when}")
             if sender.is_cancelled() or (streaming and sent):  # the last delta went out already (or nobody listens)
                 sender.send(flags=final)
             else:
