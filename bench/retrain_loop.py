@@ -101,14 +101,14 @@ async def current_round(http) -> dict:
     return (await gql(http, CURRENT))["task"]["currentRound"]
 
 
-async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str]) -> tuple[int, int]:
-    """Submit rows as examples of sentiment's current round; cast their real validators' votes if `validate`.
-    Returns (fooled, votes cast)."""
+async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str], author: str = "author") -> tuple[int, int]:
+    """Submit rows as examples of sentiment's current round (written by `author`, whose token is kept in `tokens`);
+    cast their real validators' votes if `validate`. Returns (fooled, votes cast)."""
     from bench.validation_fanout import gql, sign_up
 
     current = await current_round(http)
     round_id, context_id = current["id"], current["contexts"]["edges"][0]["node"]["id"]
-    author = tokens.setdefault("author", await sign_up(http, f"author_{uuid.uuid4().hex[:6]}"))
+    writer = tokens.get(author) or tokens.setdefault(author, await sign_up(http, f"{author}_{uuid.uuid4().hex[:6]}"))
     fooled = votes = 0
     for start in range(0, len(rows), 50):
         batch = rows[start : start + 50]
@@ -122,7 +122,7 @@ async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str])
             }
             for r in batch
         ]
-        results = (await gql(http, SUBMIT, {"i": inputs}, author))["submitExamples"]
+        results = (await gql(http, SUBMIT, {"i": inputs}, writer))["submitExamples"]
         for row, result in zip(batch, results, strict=True):
             assert "verdict" in result, result
             if result["verdict"] != "FOOLED":
@@ -224,20 +224,25 @@ async def loop(stack, args) -> dict:
 
     wall = time.perf_counter()
     rounds = [await play_round(http, admin, replayed, [1], tokens, args)]
-    first = rounds[0]
-    if not first["still_open"]:  # every outcome was in when training read them: the run trained on exactly those
-        data = first["run"]["trainingData"]  # the gate's share and the development split are never trained on
-        trainable = first["validated"] - data["validatedHeldOut"] - data["validatedDev"]
-        assert first["run"]["nValidated"] == trainable, f"trained on {first['run']['nValidated']} of {trainable} trainable"
-    versions = ["1", first["run"]["modelVersion"]]
+    versions = ["1", rounds[0]["run"]["modelVersion"]]
     opened = (await gql(http, OPEN_NEXT, {"v": versions[1]}, admin))["openNextRound"]
     assert opened["__typename"] == "NextRoundOpened", opened
-    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens)  # written, never validated: never trained on
+    # Written by another author (round 2's wait for outcomes counts the replayed author's open examples), never
+    # validated: never trained on.
+    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens, author="fresh")
     if r2_replay:  # round 2: DynaSent's own round-2 sentences against v2, then v3 from both rounds
         rounds.append(await play_round(http, admin, r2_replay, [1, 2], tokens, args))
         versions.append(rounds[1]["run"]["modelVersion"])
         opened = (await gql(http, OPEN_NEXT, {"v": versions[2]}, admin))["openNextRound"]
         assert opened["__typename"] == "NextRoundOpened", opened
+
+    validated = 0
+    for played in rounds:
+        validated += played["validated"]
+        if not played["still_open"]:  # every outcome was in when training read them: the run trained on exactly those
+            data = played["run"]["trainingData"]  # the gate's share and the development split are never trained on
+            trainable = validated - data["validatedHeldOut"] - data["validatedDev"]
+            assert played["run"]["nValidated"] == trainable, f"trained on {played['run']['nValidated']} of {trainable}"
 
     sets = {"r1_test": test, "r2_dev": r2_eval, "fresh": fresh}
     wrong: dict[str, dict[str, list[bool]]] = {}
