@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--users 200] [--duration 60] [--validators 0.3] [--think 0.5,3]
                                    [--profile fast|full] [--model-repository DIR] [--history 100000]
-                                   [--chatters 0.05]
+                                   [--chatters 0.05] [--pg-statements 20]
 
 Starts its own stack (PostgreSQL, Redis, Triton, two arq workers, two API processes), writes
 `--history` examples of an older task into it (bench/seed_scale.py, with statistics), signs up
@@ -24,6 +24,9 @@ vote on an example its author retracted meanwhile) and errors (HTTP or GraphQL e
 results, lost subscriptions), throughput, subscription messages; then waits for the workers to
 settle and checks that every counter equals a recount from rows. Exits 1 on any error or mismatch.
 
+`--pg-statements N` starts PostgreSQL with pg_stat_statements (`POSTGRES_SETTINGS`) and prints its N costliest
+statements of the run (share of execution time, calls, mean, rows and buffer blocks per call).
+
 The simulated users are in bench/load_users.py, the recount in bench/load_consistency.py.
 """
 
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -248,9 +252,19 @@ def main() -> int:
         default=100_000,
         help="examples already in the database (another task, bench/seed_scale.py, analyzed) before the run",
     )
+    parser.add_argument(
+        "--pg-statements",
+        type=int,
+        default=0,
+        metavar="N",
+        help="load pg_stat_statements and print PostgreSQL's N costliest statements of the run",
+    )
     args = parser.parse_args()
     think_range = tuple(float(x) for x in args.think.split(","))
+    if args.pg_statements:
+        os.environ["POSTGRES_SETTINGS"] = "shared_preload_libraries=pg_stat_statements;pg_stat_statements.track=all"
     stack = start_stack(args.model_repository, args.profile, api_processes=2, worker_processes=2)
+    statements = ""
     try:
         if args.history:
             # A platform in use: statistics exist, so PostgreSQL does not plan (and cache) every
@@ -259,12 +273,53 @@ def main() -> int:
 
             seeded = asyncio.run(seed(stack.env["DATABASE_URL"], examples=args.history))
             print(f"History: {seeded.examples:,} examples, {seeded.validations:,} votes in another task ({seeded.seconds:.1f} s)")
+        if args.pg_statements:
+            asyncio.run(statement_stats(stack.env["DATABASE_URL"], 0))  # from here on
         recorder = asyncio.run(run(stack, args.users, args.duration, args.validators, think_range, args.chatters))
+        if args.pg_statements:
+            statements = asyncio.run(statement_stats(stack.env["DATABASE_URL"], args.pg_statements))
         mismatches = asyncio.run(consistency(stack.env["DATABASE_URL"]))
         n_examples = asyncio.run(_count(stack.env["DATABASE_URL"]))
     finally:
         stack.stop()
-    return report(recorder, args, mismatches, n_examples)
+    status = report(recorder, args, mismatches, n_examples)
+    print(statements)
+    return status
+
+
+async def statement_stats(dsn: str, top: int) -> str:
+    """top = 0: start counting (the extension created, its counts reset); else the `top` statements by total execution
+    time since, as a table."""
+    connection = await asyncpg.connect(dsn)
+    try:
+        if not top:
+            await connection.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
+            await connection.execute("SELECT pg_stat_statements_reset()")
+            return ""
+        total, calls = await connection.fetchrow("SELECT sum(total_exec_time), sum(calls) FROM pg_stat_statements")
+        rows = await connection.fetch(
+            "SELECT calls, total_exec_time, mean_exec_time, rows, shared_blks_hit + shared_blks_read AS blocks, "
+            "left(regexp_replace(query, '\\s+', ' ', 'g'), 150) AS query FROM pg_stat_statements "
+            "ORDER BY total_exec_time DESC LIMIT $1",
+            top,
+        )
+    finally:
+        await connection.close()
+    lines = [
+        f"\nPostgreSQL statements (pg_stat_statements, the run and the checks after it): {calls:,} calls, "
+        f"{total / 1000:.1f} s of execution in all",
+        "",
+        "| share | total (s) | calls | mean (ms) | rows/call | blocks/call | statement |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        n = max(row["calls"], 1)
+        lines.append(
+            f"| {row['total_exec_time'] / total:.1%} | {row['total_exec_time'] / 1000:.2f} | {row['calls']:,} | "
+            f"{row['mean_exec_time']:.2f} | {row['rows'] / n:.1f} | {row['blocks'] / n:.0f} | "
+            f"`{row['query'].replace('|', '¦')}` |"
+        )
+    return "\n".join(lines)
 
 
 async def _count(dsn: str) -> int:

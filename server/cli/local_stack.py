@@ -31,6 +31,7 @@ from server.runtime import (
     free_port,
     prepare_triton_runtime,
 )
+from server.runtime.postgres import settings_from_env
 from server.runtime.sandboxed_triton import SandboxedTriton
 from server.runtime.triton import restricted_control
 from server.sandbox.bwrap import SandboxLimits
@@ -183,6 +184,7 @@ class LocalStack:
                     self.postgres_port,
                     durable=self.durable,
                     password=self.secrets["postgres_password"],
+                    settings=settings_from_env(),
                 ),
             )
         with progress("Starting Redis (append-only)"):

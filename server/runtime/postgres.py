@@ -65,6 +65,20 @@ def _clean_env(user: RunAs | None) -> dict[str, str]:
     return env
 
 
+def settings_from_env(value: str | None = None) -> dict[str, str]:
+    """`POSTGRES_SETTINGS`: server settings for a local PostgreSQL, `key=value` pairs separated by `;` (values may
+    hold commas, e.g. `shared_preload_libraries=pg_stat_statements;work_mem=16MB`). A malformed pair stops the start
+    with its text rather than run with half of them."""
+    text = os.environ.get("POSTGRES_SETTINGS", "") if value is None else value
+    settings = {}
+    for pair in filter(None, (part.strip() for part in text.split(";"))):
+        key, sep, setting = pair.partition("=")
+        if not sep or not key.strip().replace("_", "").replace(".", "").isalnum() or not setting.strip():
+            raise ServiceStartError("PostgreSQL", f"POSTGRES_SETTINGS: {pair!r} is not key=value")
+        settings[key.strip()] = setting.strip()
+    return settings
+
+
 class LocalPostgres(ChildService):
     """PostgreSQL on 127.0.0.1:port; cluster files in ``data_dir/pgdata``, log in ``data_dir/postgres.log``."""
 

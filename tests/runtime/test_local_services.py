@@ -72,6 +72,21 @@ def test_postgres_start_query_restart_and_reuse(tmp_path: Path) -> None:
     assert gone([again.process.pid])
 
 
+def test_postgres_settings_from_the_environment_reach_the_server(tmp_path: Path, monkeypatch) -> None:
+    from server.runtime.postgres import settings_from_env
+
+    monkeypatch.setenv("POSTGRES_SETTINGS", " shared_preload_libraries=pg_stat_statements ; work_mem=12MB;")
+    settings = settings_from_env()
+    assert settings == {"shared_preload_libraries": "pg_stat_statements", "work_mem": "12MB"}
+    with LocalPostgres(tmp_path / "pg", durable=False, settings=settings) as pg:
+        assert pg.psql("show work_mem").strip() == "12MB"
+        assert pg.psql("show shared_preload_libraries").strip() == "pg_stat_statements"
+        pg.psql("create extension pg_stat_statements; select count(*) from pg_stat_statements", database="dynabench")
+    for bad in ("work_mem", "=1", "work_mem=", "a b=1", "x=1;; y"):
+        with pytest.raises(ServiceStartError, match=r"POSTGRES_SETTINGS: .* is not key=value"):
+            settings_from_env(bad)
+
+
 def test_postgres_port_in_use(tmp_path: Path) -> None:
     sock, taken = listening_socket()
     with sock, pytest.raises(PortInUseError, match=f"port {taken} .*--postgres-port"):
