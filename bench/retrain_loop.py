@@ -67,6 +67,9 @@ OVERRIDE = """mutation($r: ID!) { overrideTrainingGate(runId: $r, reason: "bench
 OPEN_NEXT = """mutation($v: String!) { openNextRound(taskCode: "sentiment", modelVersion: $v) {
   __typename ... on NextRoundOpened { round { id number } } ... on Error { message } } }"""
 CURRENT = '{ task(code: "sentiment") { currentRound { id number totalValidated contexts(first: 1) { edges { node { id } } } } } }'
+CONFIG = '{ task(code: "sentiment") { config } }'
+UPDATE = """mutation($c: JSON!) { updateTask(input: {taskCode: "sentiment", config: $c}) {
+  __typename ... on Error { message } } }"""
 MINE = """query($r: ID!, $after: String) { myExamples(roundId: $r, first: 100, after: $after) {
   edges { node { status fooled } } pageInfo { hasNextPage endCursor } } }"""
 
@@ -101,9 +104,12 @@ async def current_round(http) -> dict:
     return (await gql(http, CURRENT))["task"]["currentRound"]
 
 
-async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str], author: str = "author") -> tuple[int, int]:
+async def replay(
+    http, rows: list[dict], validate: bool, tokens: dict[str, str], author: str = "author", every: bool = False
+) -> tuple[int, int]:
     """Submit rows as examples of sentiment's current round (written by `author`, whose token is kept in `tokens`);
-    cast their real validators' votes if `validate`. Returns (fooled, votes cast)."""
+    cast their real validators' votes if `validate`, on the fooling ones (or on `every` one). Returns (fooled, votes
+    cast)."""
     from bench.validation_fanout import gql, sign_up
 
     current = await current_round(http)
@@ -125,11 +131,9 @@ async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str],
         results = (await gql(http, SUBMIT, {"i": inputs}, writer))["submitExamples"]
         for row, result in zip(batch, results, strict=True):
             assert "verdict" in result, result
-            if result["verdict"] != "FOOLED":
-                continue  # only fooling examples are validated (the task's config)
-            fooled += 1
-            if not validate:
-                continue
+            fooled += result["verdict"] == "FOOLED"
+            if not validate or (result["verdict"] != "FOOLED" and not every):
+                continue  # only fooling examples are validated (the built-in config), unless every one is
             for label, workers in row["label_distribution"].items():
                 for worker in workers:
                     token = tokens.get(worker) or tokens.setdefault(
@@ -142,7 +146,7 @@ async def replay(http, rows: list[dict], validate: bool, tokens: dict[str, str],
 
 
 async def wait_for_outcomes(http, token: str, round_id: str, limit_s: float = 300) -> int:
-    """Until no fooled example of the round is still open (the worker aggregates votes asynchronously);
+    """Until no example of the round is still open (the worker aggregates votes asynchronously);
     returns how many are still open when it gives up."""
     from bench.validation_fanout import gql
 
@@ -151,7 +155,7 @@ async def wait_for_outcomes(http, token: str, round_id: str, limit_s: float = 30
         still_open, after = 0, None
         while True:
             page = (await gql(http, MINE, {"r": round_id, "after": after}, token))["myExamples"]
-            still_open += sum(e["node"]["fooled"] and e["node"]["status"] == "open" for e in page["edges"])
+            still_open += sum(e["node"]["status"] == "open" for e in page["edges"])  # awaiting votes (or their count)
             if not page["pageInfo"]["hasNextPage"]:
                 break
             after = page["pageInfo"]["endCursor"]
@@ -184,7 +188,7 @@ async def play_round(http, admin: str, rows: list[dict], rounds: list[int], toke
     """Replays `rows` with their real votes in the current round, then retrains from `rounds`."""
     started = time.perf_counter()
     current = await current_round(http)
-    fooled, votes = await replay(http, rows, True, tokens)
+    fooled, votes = await replay(http, rows, True, tokens, every=args.validate_all)
     still_open = await wait_for_outcomes(http, tokens["author"], current["id"])
     validated = (await current_round(http))["totalValidated"]
     replay_s = time.perf_counter() - started
@@ -222,6 +226,11 @@ async def loop(stack, args) -> dict:
     admin = (await gql(http, login, {"p": stack.secrets["admin_password"]}))["logIn"]["token"]
     tokens: dict[str, str] = {}
 
+    if args.validate_all:  # as DynaSent was collected: every sentence validated, not only those that fooled the model
+        config = (await gql(http, CONFIG, {}, admin))["task"]["config"]
+        config["validation"] = {**config.get("validation", {}), "validate_non_fooling": True}
+        updated = (await gql(http, UPDATE, {"c": config}, admin))["updateTask"]
+        assert updated["__typename"] == "TaskUpdated", updated
     wall = time.perf_counter()
     rounds = [await play_round(http, admin, replayed, [1], tokens, args)]
     versions = ["1", rounds[0]["run"]["modelVersion"]]
@@ -294,6 +303,10 @@ def report(result: dict, args, heldout: dict[str, tuple[float, int]]) -> str:
 
     sizes, versions, wrong = result["sizes"], result["versions"], result["wrong"]
     lines = [_run_text(played, args) for played in result["rounds"]]
+    if args.validate_all:
+        lines.insert(
+            0, "The task validates every example (validation.validate_non_fooling): each replayed sentence got its votes."
+        )
     lines += [
         "",
         f"Errors with 95% Wilson intervals: {sizes['r1_test']} DynaSent R1 test sentences, {sizes['r2_dev']} R2 dev "
@@ -345,6 +358,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         dest="second_round",
         action="store_false",
         help="stop after v2 (default: replay the rest of R2 dev in round 2, retrain v3)",
+    )
+    parser.add_argument(
+        "--validate-all",
+        action="store_true",
+        help="the task validates every example (config validation.validate_non_fooling), each with its real votes",
     )
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--recipe", choices=["continue", "scratch"], default="continue", help="the retraining recipe")

@@ -117,6 +117,9 @@ async def training_corpus(
         if spec is None:
             corpus.notes.append(f"{label}: not a built-in model; its training data is not known to the platform.")
             continue
+        if spec.kind == "generative":  # dialogues generated at build time (generative_data.py), not seed rows
+            corpus.notes.append(f"{label}: a generative model; its generated training dialogues are not compared.")
+            continue
         meta = await asyncio.to_thread(_metadata, repository, name, version)
         run = runs.get((name, version))
         validated = (meta or {}).get("validated")
