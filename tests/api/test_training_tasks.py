@@ -18,7 +18,7 @@ from tests.api.examples_helpers import NEXT_CONTEXT, current_round, submit, wait
 from tests.api.models_helpers import create_dataset
 from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks, target_triton
 
-ROWS = 300  # ~60 for the gate, ~29 for the development split, the rest trained on
+ROWS = 200  # ~40 for the gate, ~19 for the development split, the rest trained on
 TRAIN = """mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1], profile: FAST) {
   __typename ... on TrainingStarted { run { id } } ... on Error { code message } } }"""
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated statusLog { message }
@@ -67,7 +67,7 @@ def _hatemoji(split: str = "validation", count: int = ROWS) -> list[dict]:
 
 
 TASKS = {"nli": (_anli, ("context", "hypothesis")), "hate_speech": (_hatemoji, ("statement",))}
-SCORING_ROWS = 100  # of the same source's test split: the gate's scoring comparison
+SCORING_ROWS = 60  # of the same source's test split: the gate's scoring comparison
 
 
 def _scoring_rows(task: str) -> list[dict]:
