@@ -148,6 +148,18 @@ CASES = [
         {},
         0,
     ),
+    # Every aggregation recounts its author's and voters' counters of the round (validation/aggregating.recount_user):
+    # proportional to the person's own examples and votes, never to the round's size.
+    *(
+        (
+            f"per-user counters recount, {who}",
+            validation_queries.RECOUNT_USER,
+            lambda w, attr=attr: {"user_id": getattr(w, attr), "round_id": w.rounds[-1]},
+            {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}},
+            PAGE_READ_BUDGET,
+        )
+        for who, attr in (("a validator", "validator"), ("least active author", "rare"))
+    ),
     # Badges need the days an author was active: proportional to the author's own history by nature.
     (
         "myBadges active days, busiest author",

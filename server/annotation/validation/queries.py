@@ -172,11 +172,14 @@ UNAGGREGATED = Query(
 )
 LOCK_USER_STATS = Query('SELECT id FROM user_round_stats WHERE "user" = :user_id AND round = :round_id FOR UPDATE')
 # The per-user counters of one round, recounted from rows (stats read them; createExample, votes and
-# retractions move them one at a time).
+# retractions move them one at a time). The votes are counted from the person's own (each vote's example read by its
+# key): a join on the round let PostgreSQL walk the whole round's examples for every recount (half of its time under
+# bench/load.py; tests/scale/list_query_plans.py keeps the plan).
 RECOUNT_USER = Query("""
 INSERT INTO user_round_stats ("user", round, submitted, fooled, fooled_rejected, retracted, validations_done)
 SELECT :user_id, :round_id, a.submitted, a.fooled, a.fooled_rejected, a.retracted,
-  (SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example WHERE v."user" = :user_id AND e.round = :round_id)
+  (SELECT count(*) FROM validations v
+    WHERE v."user" = :user_id AND (SELECT e.round FROM examples e WHERE e.id = v.example) = :round_id)
 FROM (SELECT count(*) AS submitted, count(*) FILTER (WHERE fooled AND NOT retracted) AS fooled,
              count(*) FILTER (WHERE fooled AND NOT retracted AND status = 'rejected') AS fooled_rejected,
              count(*) FILTER (WHERE retracted) AS retracted
