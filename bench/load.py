@@ -183,7 +183,8 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
     errors = sum(recorder.errors.values())
     print(
         f"\n{args.users} users ({round(args.users * args.validators)} validators, {round(args.users * args.chatters)} chatting) for {args.duration:.0f} s, think "
-        f"{args.think} s, 2 API processes, 2 workers, {args.profile} models, {args.history:,} examples of history\n"
+        f"{args.think} s, 2 API processes, 2 workers, {f'models of {args.model_repository}' if args.model_repository else f'{args.profile} models'}, "
+        f"{args.history:,} examples of history\n"
     )
     print("| operation | n | p50 (ms) | p99 (ms) | mean (ms) | refused | errors |\n|---|---|---|---|---|---|---|")
     for op in sorted(recorder.latencies, key=lambda o: -len(recorder.latencies[o])):
