@@ -12,12 +12,21 @@ from tests.browser.helpers import seed, sign_up, sql
 PHONE = {"width": 390, "height": 844}
 TOTAL = 30
 
-# Remembers whether the "no examples wait" line was ever in the page (a MutationObserver: no sampling gaps).
-WATCH_EMPTY = """() => {
+# Remembers whether the "no examples wait" line was ever in the page, and every count shown (MutationObservers: no
+# sampling gaps).
+WATCH_COUNTS = """() => {
   window.__emptySeen = Boolean(document.querySelector('[data-testid="queue-empty"]'));
   new MutationObserver(() => {
     if (document.querySelector('[data-testid="queue-empty"]')) window.__emptySeen = true;
   }).observe(document.body, { childList: true, subtree: true });
+  // Every count shown, in order: with no example added, it may only go down (never back up as answers cross).
+  window.__counts = [];
+  const record = () => {
+    const count = document.querySelector('[data-testid="queue-count"]');
+    if (count) window.__counts.push(Number(count.getAttribute("data-count")));
+  };
+  record();
+  new MutationObserver(record).observe(document.body, { attributes: true, attributeFilter: ["data-count"], subtree: true });
 }"""
 
 
@@ -42,7 +51,7 @@ def test_a_validator_votes_through_more_than_a_page_and_never_sees_none_until_th
     expect(page.get_by_test_id("live-state")).to_have_attribute("data-live", "live")
     count = page.get_by_test_id("queue-count")
     expect(count).to_have_text(f"({TOTAL} waiting)")
-    page.evaluate(WATCH_EMPTY)
+    page.evaluate(WATCH_COUNTS)
 
     correct = page.get_by_role("button", name="Correct", exact=True)
     seen: set[str] = set()
@@ -67,6 +76,8 @@ def test_a_validator_votes_through_more_than_a_page_and_never_sees_none_until_th
     expect(page.get_by_test_id("queue-empty")).to_be_visible()
     expect(count).to_have_text("(0 waiting)")
     assert len(seen) == TOTAL
+    counts = page.evaluate("window.__counts")
+    assert all(later <= earlier for earlier, later in zip(counts, counts[1:])), f"the count went back up: {counts}"
     expect(page.get_by_test_id("vote-notice")).to_contain_text("is stored")
     votes = sql("SELECT count(DISTINCT example) AS n FROM validations")[0]["n"]
     assert votes == TOTAL

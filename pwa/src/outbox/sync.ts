@@ -174,8 +174,10 @@ async function sendVotes(votes: ValidationOutboxItem[]): Promise<boolean> {
       inFlight.delete(vote.clientId);
     }
     const next = afterVote(attempted, result);
-    await applyVote(attempted.clientId, next.item);
+    // Told before the outbox lets go of the vote: a page hiding the example while its vote is held drops it from its
+    // queue first, so the example never shows again for a moment (nor its count goes back up).
     if (next.outcome === "done" || next.outcome === "refused") voteSettled.emit({ item: next.item ?? attempted, outcome: next.outcome });
+    await applyVote(attempted.clientId, next.item);
     if (next.outcome === "signIn") {
       session.update((s) => (s ? { ...s, expired: true } : s));
       syncState.set({ kind: "signIn" });

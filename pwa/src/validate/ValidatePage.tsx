@@ -35,7 +35,7 @@ import { generativeOf } from "../chat/config";
 import { formatNumber } from "../i18n/format";
 import { RATED_VOTE_KEYS, ratedFields, ratedVoteLabel, unseenFields } from "./rating";
 import { RatingFields } from "./RatingFields";
-import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, removedHeld, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
 import { VALIDATE_TEXT as T } from "./text";
 import "./validate.css";
@@ -134,8 +134,10 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   };
   const voted = votedExampleIds(items, username);
   const visible = queue ? visibleQueue(queue, voted) : [];
-  // Every vote this device holds for the round hides its example (sending, or refused and kept to send again).
-  const shown = shownWaiting(waiting, heldVotes(items, username, roundId), visible.length);
+  // Every vote this device holds for the round hides its example (sending, or refused and kept to send again); left
+  // out of the count until the server has told the example is gone (then the count itself dropped).
+  const queuedIds = useMemo(() => new Set((queue ?? []).map((example) => example.id)), [queue]);
+  const shown = shownWaiting(waiting, heldVotes(items, username, roundId, queuedIds), visible.length);
   const current = visible[0] ?? null;
   const currentRef = useRef<QueueExample | null>(null);
   currentRef.current = current;
@@ -244,10 +246,13 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
           setDry(false);
           exhausted.current = null;
         } else {
-          const added = newlyAdded(before, update);
+          // Each new example adds one; each removal of a queued one takes one (it was counted: decided, or voted on
+          // by this validator, whose held vote stops being subtracted as the example leaves the queue).
+          const delta = newlyAdded(before, update) - removedHeld(before, update);
           // The server's absolute count (sent when examples beyond the ones it sends live arrive or are decided).
           if (update.waiting) setWaiting(update.waiting);
-          else if (added) setWaiting((w) => (w ? { ...w, count: w.count + added } : w));
+          else if (delta) setWaiting((w) => (w ? { ...w, count: Math.max(0, w.count + delta) } : w));
+          if (update.waiting || update.removedIds.length) rereadSeq.current++; // a re-read in flight may predate it
           if (update.removedIds.length) rereadWaiting();
         }
         setQueue(store(applyQueueUpdate(before, update)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueExample } from "../api/types";
-import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, removedHeld, shownWaiting, visibleQueue, wantsRefill } from "./queue";
 
 function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
   return {
@@ -81,15 +81,39 @@ describe("emptyQueue", () => {
 });
 
 describe("heldVotes", () => {
-  it("counts this user's votes of the round on this device, sent or refused", () => {
+  it("counts this user's votes of the round on this device, sent or refused, whose examples are still queued", () => {
     const items = [
-      { kind: "validation", username: "ann", roundId: "r1", state: "pending" },
-      { kind: "validation", username: "ann", roundId: "r1", state: "failed" },
-      { kind: "validation", username: "ann", roundId: "r2", state: "pending" },
-      { kind: "validation", username: "bob", roundId: "r1", state: "pending" },
-      { kind: "example", username: "ann", roundId: "r1", state: "pending" },
+      { kind: "validation", username: "ann", roundId: "r1", exampleId: "1", state: "pending" },
+      { kind: "validation", username: "ann", roundId: "r1", exampleId: "2", state: "failed" },
+      { kind: "validation", username: "ann", roundId: "r1", exampleId: "3", state: "pending" }, // removal came first
+      { kind: "validation", username: "ann", roundId: "r2", exampleId: "1", state: "pending" },
+      { kind: "validation", username: "bob", roundId: "r1", exampleId: "1", state: "pending" },
+      { kind: "example", username: "ann", roundId: "r1", exampleId: "1", state: "pending" },
     ];
-    expect(heldVotes(items, "ann", "r1")).toBe(2);
+    expect(heldVotes(items, "ann", "r1", new Set(["1", "2", "4"]))).toBe(2);
+  });
+});
+
+describe("the count through a vote, whichever of the removal and the vote's answer arrives first", () => {
+  // 6 wait; the validator votes on example "a". The count shown must go 6 -> 5 and stay there.
+  const queue = [ex("a", "2026-01-01T00:00:01Z"), ex("b", "2026-01-01T00:00:02Z")];
+  const vote = [{ kind: "validation", username: "ann", roundId: "r1", exampleId: "a" }];
+  const shown = (waiting: number, held: typeof vote, q: QueueExample[]) =>
+    shownWaiting({ count: waiting, capped: false }, heldVotes(held, "ann", "r1", new Set(q.map((e) => e.id))), 1)?.count;
+
+  it("removal first: the count drops with the removal, the held vote is no longer subtracted", () => {
+    expect(shown(6, vote, queue)).toBe(5); // just voted
+    const removal = { added: [], removedIds: ["a"], reset: false };
+    const after = applyQueueUpdate(queue, removal);
+    expect(removedHeld(queue, removal)).toBe(1);
+    expect(shown(6 - 1, vote, after)).toBe(5); // removal arrived, the vote not yet answered
+    expect(shown(5, [], after)).toBe(5); // the vote's answer
+  });
+
+  it("answer first: the example leaves the queue and the count drops once", () => {
+    const after = queue.filter((e) => e.id !== "a");
+    expect(shown(6 - 1, [], after)).toBe(5);
+    expect(removedHeld(after, { added: [], removedIds: ["a"], reset: false })).toBe(0); // the late removal: no drop
   });
 });
 

@@ -99,9 +99,27 @@ export function emptyQueue(shown: Waiting | null, isOnline: boolean, dry: boolea
   return dry ? "held" : "loading";
 }
 
-/** The votes this device holds for the round (sending or refused): their examples are hidden, so not counted. */
-export function heldVotes(items: { kind?: string; username: string; roundId?: string }[], username: string, roundId: string): number {
-  return items.filter((item) => item.kind === "validation" && item.username === username && item.roundId === roundId).length;
+/**
+ * The votes this device holds for the round (sending or refused) whose examples the server still counts as waiting:
+ * those still in the queue. Their examples are hidden, so they are left out of the count; once the server tells the
+ * example has left (a removal, or the vote settled) the count itself has dropped, and subtracting the vote again would
+ * count it twice.
+ */
+export function heldVotes(
+  items: { kind?: string; username: string; roundId?: string; exampleId?: string }[],
+  username: string,
+  roundId: string,
+  queued: ReadonlySet<string>,
+): number {
+  return items.filter(
+    (item) => item.kind === "validation" && item.username === username && item.roundId === roundId && queued.has(item.exampleId ?? ""),
+  ).length;
+}
+
+/** How many of an update's removals the queue held: each was counted as waiting, so the count drops by one each. */
+export function removedHeld(queue: QueueExample[], update: ValidationQueueUpdate): number {
+  const removed = new Set(update.removedIds);
+  return queue.filter((example) => removed.has(example.id)).length;
 }
 
 /**
