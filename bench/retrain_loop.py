@@ -55,10 +55,12 @@ QUICK = {"replay": 300, "fresh": 100, "test": 300, "r2_dev": 360}
 SUBMIT = """mutation($i: [CreateExampleInput!]!) { submitExamples(inputs: $i) {
   ... on ExampleSubmitted { verdict example { id } } ... on Error { message } } }"""
 VOTE = "mutation($e: ID!, $l: ValidationLabel!) { validateExample(exampleId: $e, label: $l) { __typename } }"
-TRAIN = """mutation($p: TrainingProfile!, $r: [Int!]!) { trainTargetModel(taskCode: "sentiment", fromRounds: $r, profile: $p) {
+RETRACT = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }"
+TRAIN = """mutation($p: TrainingProfile!, $r: [Int!]!, $a: Boolean!) {
+  trainTargetModel(taskCode: "sentiment", fromRounds: $r, profile: $p, includeAgreed: $a) {
   __typename ... on TrainingStarted { run { id } } ... on Error { message } } }"""
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated metrics
-  statusLog { message } trainingData { validatedExamples validatedRead validatedHeldOut validatedShare minDraws seedExamples steps
+  statusLog { message } trainingData { validatedExamples validatedRead agreedRead validatedHeldOut validatedShare minDraws seedExamples steps
   validatedDev bestStep startedFrom }
   gate { passed summary heldOut { examples currentError newError difference ciLow ciHigh mcnemarP } } } } }"""
 # The loop measures every version, also one the retraining gate rejects (its decision is reported beside the table).
@@ -105,11 +107,18 @@ async def current_round(http) -> dict:
 
 
 async def replay(
-    http, rows: list[dict], validate: bool, tokens: dict[str, str], author: str = "author", every: bool = False
+    http,
+    rows: list[dict],
+    validate: bool,
+    tokens: dict[str, str],
+    author: str = "author",
+    every: bool = False,
+    retract: bool = False,
 ) -> tuple[int, int]:
     """Submit rows as examples of sentiment's current round (written by `author`, whose token is kept in `tokens`);
-    cast their real validators' votes if `validate`, on the fooling ones (or on `every` one). Returns (fooled, votes
-    cast)."""
+    cast their real validators' votes if `validate`, on the fooling ones (or on `every` one); `retract` withdraws
+    each once its verdict is in (never trained on, not even as an example the model agreed with). Returns (fooled,
+    votes cast)."""
     from bench.validation_fanout import gql, sign_up
 
     current = await current_round(http)
@@ -132,6 +141,9 @@ async def replay(
         for row, result in zip(batch, results, strict=True):
             assert "verdict" in result, result
             fooled += result["verdict"] == "FOOLED"
+            if retract:
+                retracted = (await gql(http, RETRACT, {"e": result["example"]["id"]}, writer))["retractExample"]
+                assert retracted["__typename"] == "ExampleChanged", retracted
             if not validate or (result["verdict"] != "FOOLED" and not every):
                 continue  # only fooling examples are validated (the built-in config), unless every one is
             for label, workers in row["label_distribution"].items():
@@ -164,12 +176,12 @@ async def wait_for_outcomes(http, token: str, round_id: str, limit_s: float = 30
         await asyncio.sleep(2)
 
 
-async def retrain(http, admin: str, rounds: list[int], profile: str) -> tuple[dict, float]:
+async def retrain(http, admin: str, rounds: list[int], profile: str, agreed: bool) -> tuple[dict, float]:
     """trainTargetModel from `rounds` until the run ends; a version the gate rejects is published anyway (overridden)
     so that the loop can measure it. Returns the run (its gate decision in "gate") and its seconds."""
     from bench.validation_fanout import gql
 
-    run = (await gql(http, TRAIN, {"p": profile.upper(), "r": rounds}, admin))["trainTargetModel"]
+    run = (await gql(http, TRAIN, {"p": profile.upper(), "r": rounds, "a": agreed}, admin))["trainTargetModel"]
     assert run.get("run"), run
     started = time.perf_counter()
     status: dict = {}
@@ -192,7 +204,7 @@ async def play_round(http, admin: str, rows: list[dict], rounds: list[int], toke
     still_open = await wait_for_outcomes(http, tokens["author"], current["id"])
     validated = (await current_round(http))["totalValidated"]
     replay_s = time.perf_counter() - started
-    status, train_s = await retrain(http, admin, rounds, args.profile)
+    status, train_s = await retrain(http, admin, rounds, args.profile, not args.validated_only)
     return {
         "round": current["number"],
         "replayed": len(rows),
@@ -237,20 +249,23 @@ async def loop(stack, args) -> dict:
     opened = (await gql(http, OPEN_NEXT, {"v": versions[1]}, admin))["openNextRound"]
     assert opened["__typename"] == "NextRoundOpened", opened
     # Written by another author (round 2's wait for outcomes counts the replayed author's open examples), never
-    # validated: never trained on.
-    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens, author="fresh")
+    # validated and retracted once judged: never trained on.
+    fresh_fooled_v2, _ = await replay(http, fresh, False, tokens, author="fresh", retract=True)
     if r2_replay:  # round 2: DynaSent's own round-2 sentences against v2, then v3 from both rounds
         rounds.append(await play_round(http, admin, r2_replay, [1, 2], tokens, args))
         versions.append(rounds[1]["run"]["modelVersion"])
         opened = (await gql(http, OPEN_NEXT, {"v": versions[2]}, admin))["openNextRound"]
         assert opened["__typename"] == "NextRoundOpened", opened
 
-    validated = 0
+    validated = agreed = 0
     for played in rounds:
         validated += played["validated"]
+        # Not fooling and not validated (the built-in config): closed, read as the examples the target agreed with.
+        agreed += 0 if args.validate_all or args.validated_only else played["replayed"] - played["fooled"]
         if not played["still_open"]:  # every outcome was in when training read them: the run trained on exactly those
             data = played["run"]["trainingData"]  # the gate's share and the development split are never trained on
-            trainable = validated - data["validatedHeldOut"] - data["validatedDev"]
+            assert data["agreedRead"] == agreed, f"read {data['agreedRead']} agreed examples of {agreed}"
+            trainable = validated + agreed - data["validatedHeldOut"] - data["validatedDev"]
             assert played["run"]["nValidated"] == trainable, f"trained on {played['run']['nValidated']} of {trainable}"
 
     sets = {"r1_test": test, "r2_dev": r2_eval, "fresh": fresh}
@@ -288,7 +303,8 @@ def _run_text(played: dict, args) -> str:
         f"{played['replay_s']:.0f} s). v{run['modelVersion']} ({args.profile} profile, recipe {args.recipe}, "
         f"{played['train_s']:.0f} s from the request to the gate's decision) started from {data['startedFrom']} and "
         f"trained on {data['seedExamples']} seed rows + {run['nValidated']} validated examples (of "
-        f"{data['validatedRead']} read; {data['validatedHeldOut']} held out for the gate, {data['validatedDev']} as "
+        f"{data['validatedRead']} read, {data['agreedRead']} of them the non-fooling ones the target agreed with; "
+        f"{data['validatedHeldOut']} held out for the gate, {data['validatedDev']} as "
         f"the development split; {data['validatedShare']:.0%} of the draws, each drawn at least {data['minDraws']} "
         f"time(s), {data['steps']} steps, kept step {data['bestStep'] if data['bestStep'] is not None else data['steps']}"
         f"). Gate: {run['gate']['status']}"
@@ -307,6 +323,8 @@ def report(result: dict, args, heldout: dict[str, tuple[float, int]]) -> str:
         lines.insert(
             0, "The task validates every example (validation.validate_non_fooling): each replayed sentence got its votes."
         )
+    elif args.validated_only:
+        lines.insert(0, "Runs with includeAgreed: false: trained on, and judged with, the validated (fooling) examples only.")
     lines += [
         "",
         f"Errors with 95% Wilson intervals: {sizes['r1_test']} DynaSent R1 test sentences, {sizes['r2_dev']} R2 dev "
@@ -363,6 +381,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--validate-all",
         action="store_true",
         help="the task validates every example (config validation.validate_non_fooling), each with its real votes",
+    )
+    parser.add_argument(
+        "--validated-only",
+        action="store_true",
+        help="retrain with includeAgreed: false (without the non-fooling examples the target agreed with)",
     )
     parser.add_argument("--profile", choices=["fast", "full"], default="fast")
     parser.add_argument("--recipe", choices=["continue", "scratch"], default="continue", help="the retraining recipe")

@@ -184,6 +184,7 @@ class Client:
         profile: str = "full",
         scoring_tolerance: float = 0.01,
         min_held_out: int = 30,
+        include_agreed: bool = True,
     ) -> TrainingRunInfo:
         return self.run(
             self.aio.train_target_model(
@@ -193,6 +194,7 @@ class Client:
                 profile=profile,
                 scoring_tolerance=scoring_tolerance,
                 min_held_out=min_held_out,
+                include_agreed=include_agreed,
             )
         )
 

@@ -34,12 +34,14 @@ class TrainingMixin:
         profile: str = "full",
         scoring_tolerance: float = 0.01,
         min_held_out: int = 30,
+        include_agreed: bool = True,
     ) -> TrainingRunInfo:
         """Task owners: retrain the task's target model on its seed data plus the validated examples of `rounds`
         (numbers); `base_model` a Hugging Face model directory on the worker ("" for the default), `profile` "fast" or
         "full". The retraining gate publishes the new version only if its error on the rounds' held-out examples is
         lower (95%) and no scoring dataset's error grows by more than `scoring_tolerance`, with at least
-        `min_held_out` held-out examples. Returns the queued run; follow it with `wait_for_training` or
+        `min_held_out` held-out examples. `include_agreed` (default) also trains on, and judges with, the examples
+        that did not fool the target and that the task does not validate (their writer's label). Returns the queued run; follow it with `wait_for_training` or
         `training_updates`."""
         try:
             chosen = TrainingProfile(profile.upper())
@@ -53,6 +55,7 @@ class TrainingMixin:
                 profile=chosen,
                 scoring_tolerance=scoring_tolerance,
                 min_held_out=min_held_out,
+                include_agreed=include_agreed,
             )
         )
         return raise_for_result(answer.train_target_model).run  # type: ignore[union-attr]

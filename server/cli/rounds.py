@@ -172,6 +172,11 @@ def configure_train(parser: argparse.ArgumentParser) -> None:
         "--base-model", default="", help="a Hugging Face model directory on the worker (default: all-MiniLM-L6-v2)"
     )
     parser.add_argument("--profile", choices=["fast", "full"], default="full")
+    parser.add_argument(
+        "--validated-only",
+        action="store_true",
+        help="leave out the non-fooling examples the target agreed with that the task does not validate",
+    )
     parser.add_argument("--api-url", default=os.environ.get("DYNABENCH_API_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--token", default=os.environ.get("DYNABENCH_TOKEN"), help="a task owner's token (or $DYNABENCH_TOKEN)")
 
@@ -196,7 +201,9 @@ def run_train(args: argparse.Namespace) -> int:
     try:
         with client:
             try:
-                started = client.train_target_model(args.task, rounds, base_model=args.base_model, profile=args.profile)
+                started = client.train_target_model(
+                    args.task, rounds, base_model=args.base_model, profile=args.profile, include_agreed=not args.validated_only
+                )
             except ApiError as exc:
                 fields = exc.field_errors if isinstance(exc, InputError) else {}
                 problems = "; ".join(f"{field}: {message}" for field, message in fields.items())

@@ -4,7 +4,8 @@
 The job recomputes everything from the run's row (the validated examples of the chosen rounds are read
 again), so a retry after a killed worker builds the same version number again and ends in the same state.
 What the run says it trained on (`n_validated`, `trained_on`) is the training code's own count of the
-validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written; the
+validated examples it drew into batches (server/modelbuild/mixing.py), recorded once the build is written; unless the
+run leaves them out (`include_agreed`), the closed examples the target agreed with count among them. The
 gate's held-out examples (gate.is_held_out) and the recipe's development split (modelbuild/continuation.py) are never
 among them. A classifier continues from the version the gate compares with (judging.current_version).
 
@@ -104,7 +105,9 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
     assert spec is not None
     repository = Path(services.settings.target_model_repository)
     examples = []
-    for row in await queries.validated_examples(task["id"], run["from_rounds"]):
+    rows = await queries.validated_examples(task["id"], run["from_rounds"], run["include_agreed"])
+    agreed = sum(row["agreed"] for row in rows)
+    for row in rows:
         stored, context = row["input"], row["context"]
         examples.append(
             {
@@ -121,13 +124,19 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
     skipped = (
         f" ({len(trained) - len(extra)} of them lack an input or label the model takes)" if len(extra) < len(trained) else ""
     )
+    # Counted among the validated ones from here on: their label is the writer's, which the target agreed with.
+    with_agreed = (
+        f" (with {agreed} non-fooling example(s) the target agreed with, which the task does not validate)"
+        if run["include_agreed"]
+        else " (the non-fooling examples nobody validated left out, as asked)"
+    )
     started = await _record(
         services,
         run_id,
         TrainingStatus.TRAINING,
         f"Training {spec.model_name} ({run['profile']} profile) on the seed data plus every usable one of the "
-        f"{len(trained)} validated examples of rounds {run['from_rounds'] or 'none'} outside the gate's held-out "
-        f"share{skipped} (a classifier continues from the current version, a development split of them picking the "
+        f"{len(trained)} validated examples of rounds {run['from_rounds'] or 'none'}{with_agreed} outside the gate's "
+        f"held-out share{skipped} (a classifier continues from the current version, a development split of them picking the "
         f"checkpoint when there are enough); {len(gate_rows)} held-out example(s) judge it.",
         guarded=True,
         progress=0.0,
@@ -188,7 +197,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         f"held out as the development split{_selection_text(meta)}): held-out {meta.get('heldout_metric')} {score}; "
         f"{cost.text()} so far; loading it into the target Triton.",
         n_validated=drawn["trained"],
-        trained_on=_trained_on(meta, len(examples), len(examples) - len(trained)),
+        trained_on=_trained_on(meta, len(examples), len(examples) - len(trained), agreed),
         model_version=str(version),
         progress=0.9,
         metrics={"heldout_metric": meta.get("heldout_metric"), "heldout": score, "scores": []},
@@ -253,13 +262,14 @@ async def _cancelled(
     return TrainingStatus.CANCELLED.value
 
 
-def _trained_on(meta: dict, read: int, held_out: int) -> TrainedOn:
+def _trained_on(meta: dict, read: int, held_out: int, agreed: int) -> TrainedOn:
     """The run's record of what the build trained on (the ids themselves stay in the version's metadata.json)."""
     trained = meta["validated"]
     return {
         "validated": trained["trained"],
         "available": trained["available"],
         "read": read,
+        "agreed": agreed,
         "held_out": held_out,
         "by_label": trained["by_label"],
         "digest": trained["digest"],

@@ -55,9 +55,9 @@ LOCK_ACTIVE = Query("SELECT id FROM training_runs WHERE task = :task AND status 
 
 INSERT_RUN = Query("""
     INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, status_log, model_name,
-                               scoring_tolerance, min_held_out)
+                               scoring_tolerance, min_held_out, include_agreed)
     VALUES (:task, :requested_by, :from_rounds::jsonb, :base_model, :profile, 'queued', :entries::jsonb, :model_name,
-            :scoring_tolerance, :min_held_out)
+            :scoring_tolerance, :min_held_out, :include_agreed)
     RETURNING id
 """)
 
@@ -80,6 +80,7 @@ async def insert_run(
     model_name: str,
     scoring_tolerance: float,
     min_held_out: int,
+    include_agreed: bool,
 ) -> int:
     return await INSERT_RUN.value(
         task=task_id,
@@ -91,6 +92,7 @@ async def insert_run(
         model_name=model_name,
         scoring_tolerance=scoring_tolerance,
         min_held_out=min_held_out,
+        include_agreed=include_agreed,
     )
 
 
@@ -180,16 +182,19 @@ async def override_gate(run_id: int, actor: int, reason: str, entry: LogEntry) -
 
 # What a run trains on -------------------------------------------------------------------------
 
+# Validated examples, and with `agreed` the closed ones: not fooling (the target agreed with the writer's label) and
+# not sent to validators because the task does not validate non-fooling examples.
 VALIDATED_EXAMPLES = Query(
     """
-    SELECT e.id, e.input::text AS input, c.fields::text AS context
+    SELECT e.id, e.input::text AS input, c.fields::text AS context, e.status = 'closed' AS agreed
       FROM examples e JOIN contexts c ON c.id = e.context JOIN rounds r ON r.id = e.round
-     WHERE r.task = :task AND r.number = ANY(:numbers::int[]) AND e.status = 'validated' AND NOT e.retracted
+     WHERE r.task = :task AND r.number = ANY(:numbers::int[]) AND NOT e.retracted
+       AND (e.status = 'validated' OR (:agreed AND e.status = 'closed' AND e.fooled IS FALSE))
      ORDER BY e.id
 """,
     json=("input", "context"),
 )
 
 
-async def validated_examples(task_id: int, round_numbers: list[int]) -> list[ValidatedExample]:
-    return cast(list[ValidatedExample], await VALIDATED_EXAMPLES.rows(task=task_id, numbers=round_numbers))
+async def validated_examples(task_id: int, round_numbers: list[int], agreed: bool) -> list[ValidatedExample]:
+    return cast(list[ValidatedExample], await VALIDATED_EXAMPLES.rows(task=task_id, numbers=round_numbers, agreed=agreed))

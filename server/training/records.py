@@ -56,6 +56,7 @@ class TrainingRunRow(TypedDict):
     gate: Any  # dict once decoded: gate.GateDecision plus the current version, or {} until judged
     scoring_tolerance: float
     min_held_out: int
+    include_agreed: bool
     cancel_requested: bool
     overridden_by: int | None
     override_reason: str
@@ -70,7 +71,8 @@ class TrainedOn(TypedDict):
 
     validated: int  # validated examples drawn into at least one batch
     available: int  # validated examples of the chosen rounds the model could take
-    read: int  # validated examples of the chosen rounds
+    read: int  # validated examples of the chosen rounds (with the agreed ones, when the run includes them)
+    agreed: int  # of those read, the non-fooling examples the target agreed with that no validator checked
     held_out: int  # of those, the gate's (gate.is_held_out): never trained on
     by_label: dict[str, int]
     digest: str  # sha256 of their ids, ascending, one per line
@@ -84,11 +86,13 @@ class TrainedOn(TypedDict):
 
 
 class ValidatedExample(TypedDict):
-    """A validated example of a task: what the annotator wrote and the context it was written against."""
+    """A validated example of a task (or one the target agreed with, `agreed`): what the annotator wrote and the
+    context it was written against."""
 
     id: int
     input: dict[str, Any]
     context: dict[str, Any]
+    agreed: bool
 
 
 def log_entry(status: str, message: str) -> LogEntry:

@@ -56,10 +56,12 @@ async def start_training(
     profile: str,
     scoring_tolerance: float = gate.DEFAULT_SCORING_TOLERANCE,
     min_held_out: int = gate.DEFAULT_MIN_HELD_OUT,
+    include_agreed: bool = True,
 ) -> TrainingRunRow:
     """Queue a retraining of the task's current target model; who may retrain that model is
     `permissions.retrain_target_model` (a built-in model only from its own task, or by an admin). The run's gate
-    allows each scoring dataset's error to grow by `scoring_tolerance` and needs `min_held_out` gate examples."""
+    allows each scoring dataset's error to grow by `scoring_tolerance` and needs `min_held_out` gate examples; with
+    `include_agreed` it also reads the closed examples the target agreed with (docs/design.md §4.8)."""
     from server.modelbuild.retrain import spec_for_model
 
     problems = []
@@ -128,12 +130,14 @@ async def start_training(
             profile,
             log_entry(
                 TrainingStatus.QUEUED,
-                f"Queued: seed data + validated examples of rounds {rounds or 'none'}; the gate needs at least "
+                f"Queued: seed data + validated examples of rounds {rounds or 'none'}"
+                f"{' and the non-fooling ones the target agreed with' if include_agreed else ''}; the gate needs at least "
                 f"{min_held_out} held-out examples and a scoring tolerance of {scoring_tolerance:.1%}.",
             ),
             spec.model_name,
             scoring_tolerance,
             min_held_out,
+            include_agreed,
         )
     # No fixed job id: arq keeps finished job ids for a while and would silently drop a reused one.
     await jobs.enqueue(services.arq, training_jobs.train_target_model, run_id)

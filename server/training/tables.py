@@ -29,6 +29,9 @@ class TrainingRun(Table, tablename="training_runs"):
     gate = JSONB(default="{}")  # gate.GateDecision and the current version it was compared with
     scoring_tolerance = Float(default=0.01)  # the gate's tolerance on each scoring dataset's error (absolute)
     min_held_out = Integer(default=30)  # fewer gate examples: not enough to be offered
+    # Also the non-fooling examples the target agreed with that the task does not validate (status closed): the
+    # writer's label, confirmed by the model alone (docs/design.md §4.8)
+    include_agreed = Boolean(default=True)
     cancel_requested = Boolean(default=False)
     # Who offered a rejected version anyway: a users id (a SQL foreign key, ON DELETE SET NULL), declared as an integer
     # because the table's account column for personal data is requested_by (server/accounts/personal_queries.py); the

@@ -19,8 +19,9 @@ from tests.api.models_helpers import create_dataset
 from tests.conftest import SHARED_DATA, run_sql, seed_builtin_tasks, target_triton
 
 VALIDATE = "mutation($e: ID!) { validateExample(exampleId: $e, label: CORRECT) { __typename } }"
-TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!) { trainTargetModel(taskCode: $t, fromRounds: $r, profile: $p) {
-  __typename ... on TrainingStarted { run { id status modelName } } ... on InputError { message fields { field message } }
+TRAIN = """mutation($t: String!, $r: [Int!]!, $p: TrainingProfile!, $a: Boolean = true) {
+  trainTargetModel(taskCode: $t, fromRounds: $r, profile: $p, includeAgreed: $a) {
+  __typename ... on TrainingStarted { run { id status modelName includeAgreed } } ... on InputError { message fields { field message } }
   ... on Error { code message } } }"""
 OPEN_NEXT = """mutation($t: String!, $v: String!) { openNextRound(taskCode: $t, modelVersion: $v) {
   __typename ... on NextRoundOpened { round { id number targetModels { name version } } } ... on Error { code message } } }"""
@@ -31,10 +32,11 @@ OVERRIDE = """mutation($r: ID!, $why: String!) { overrideTrainingGate(runId: $r,
   __typename ... on TrainingGateOverridden { run { status overriddenBy overrideReason } } ... on Error { code message } } }"""
 ENDED = ("published", "rejected", "failed", "cancelled")
 RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelVersion nValidated statusLog { message }
-  trainingData { validatedExamples validatedAvailable validatedRead validatedHeldOut validatedByLabel { label count } validatedDigest
+  includeAgreed trainingData { validatedExamples validatedAvailable validatedRead agreedRead validatedHeldOut validatedByLabel { label count } validatedDigest
                  validatedShare minDraws seedExamples steps validatedDev bestStep startedFrom } } } }"""
 # Validated examples written straight into round 1 (thousands through validateExample would take minutes);
-# $5 = how many, labels: the first $6 positive, then negative and neutral alternately.
+# $5 = how many, labels: the first $6 positive, then negative and neutral alternately; $7 the status (a closed one did
+# not fool the model: the model agreed with its label).
 INSERT_VALIDATED = """
 INSERT INTO examples (client_id, round, context, "user", input, model_output, fooled, status, retracted, flagged,
                       flag_reason, explanation, pending_reason, model_name, model_version, created_at)
@@ -42,7 +44,7 @@ SELECT gen_random_uuid(), $1, $2, $3,
        jsonb_build_object('statement', 'Visit ' || i || ': ' || (ARRAY['the staff smiled all evening.',
            'the soup came cold, twice.', 'we ordered the set menu.'])[CASE WHEN i <= $6 THEN 1 ELSE 2 + i % 2 END],
            'label', (ARRAY['positive', 'negative', 'neutral'])[CASE WHEN i <= $6 THEN 1 ELSE 2 + i % 2 END]),
-       '{}', true, $7, $8, false, '', '', '', $4, '1', now()
+       '{}', $7 <> 'closed', $7, $8, false, '', '', '', $4, '1', now()
   FROM generate_series(1, $5) AS i
 RETURNING id, input->>'label' AS label
 """
@@ -57,6 +59,16 @@ def _infer(url, model, version, text):
         return result.as_numpy("label")[0][0].decode(), result.get_response()["model_version"]
     finally:
         client.close()
+
+
+def _round_one_place(model):
+    """(round, first context, author) ids of sentiment's round 1 and the model: INSERT_VALIDATED's first parameters."""
+    [where] = run_sql(
+        "SELECT r.id AS round, (SELECT min(c.id) FROM contexts c WHERE c.round = r.id) AS context, "
+        "(SELECT id FROM users WHERE username = 'author') AS author FROM rounds r JOIN tasks t ON t.id = r.task "
+        "WHERE t.code = 'sentiment' AND r.number = 1"
+    )
+    return where["round"], where["context"], where["author"], model
 
 
 def _validated_round(api):
@@ -80,6 +92,8 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
     model_dir = stack.model_repository / model
     try:
         author, _round_id, examples = _validated_round(api)
+        # Examples the model agreed with, which the task does not validate: this run leaves them out (includeAgreed).
+        run_sql(INSERT_VALIDATED, *_round_one_place(model), 6, 0, "closed", False)
         sample = [json.loads(line) for line in (SHARED_DATA / "dynasent" / "dynasent-v1.1-round01-yelp-test.jsonl").open()]
         sample = [
             {"uid": r["text_id"], "statement": r["sentence"], "label": r["gold_label"]}
@@ -90,8 +104,9 @@ def test_retrain_publish_and_open_next_round(stack, api, admin_token, target_mod
             api, admin_token, "sentiment", "dynasent-sample", "\n".join(json.dumps(r) for r in sample).encode()
         )
         assert created["__typename"] == "DatasetCreated", created
-        started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
+        started = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST", "a": False}, token=admin_token)["trainTargetModel"]
         assert started["__typename"] == "TrainingStarted" and started["run"]["modelName"] == model, started
+        assert started["run"]["includeAgreed"] is False
         again = api(TRAIN, {"t": "sentiment", "r": [1], "p": "FAST"}, token=admin_token)["trainTargetModel"]
         assert again["__typename"] == "ConflictError" and "already running" in again["message"]
 
@@ -228,7 +243,8 @@ def test_cli_train_follows_the_run_to_the_end(stack, api, admin_token, target_mo
 
 def test_retrain_trains_on_every_validated_example(stack, api, admin_token, target_models):
     """More validated examples of one label than the recipe's per-label cap: the run says it trained on all N, and
-    the new version's metadata lists exactly their ids (retracted and unvalidated examples are not among them)."""
+    the new version's metadata lists exactly their ids, with the non-fooling ones the model agreed with that nobody
+    validated (closed); retracted, open, rejected and flagged examples are not among them."""
     from server.modelbuild.train import PROFILES
 
     model = target_models["sentiment"]
@@ -237,16 +253,19 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
     try:
         seed_builtin_tasks()
         api.sign_up("author")
-        [where] = run_sql(
-            "SELECT r.id AS round, (SELECT min(c.id) FROM contexts c WHERE c.round = r.id) AS context, "
-            "(SELECT id FROM users WHERE username = 'author') AS author FROM rounds r JOIN tasks t ON t.id = r.task "
-            "WHERE t.code = 'sentiment' AND r.number = 1"
-        )
-        place = (where["round"], where["context"], where["author"], model)
+        place = _round_one_place(model)
         # A fifth is held out for the gate and ~12% of the rest as the development split: enough that the trained-on
         # positives alone still exceed the cap.
         inserted = run_sql(INSERT_VALIDATED, *place, cap * 3 // 2 + 150, cap * 3 // 2 + 110, "validated", False)
-        for status, retracted in (("validated", True), ("open", False), ("rejected", False)):
+        agreed = run_sql(INSERT_VALIDATED, *place, 40, 0, "closed", False)  # read with the validated ones
+        inserted += agreed
+        for status, retracted in (
+            ("validated", True),
+            ("closed", True),
+            ("open", False),
+            ("rejected", False),
+            ("flagged", False),
+        ):
             run_sql(INSERT_VALIDATED, *place, 2, 0, status, retracted)  # never trained on
         n = len(inserted)
         held = sorted(row["id"] for row in inserted if is_held_out(row["id"]))  # the gate's, never trained on
@@ -267,8 +286,9 @@ def test_retrain_trains_on_every_validated_example(stack, api, admin_token, targ
             interval=1.0,
         )
         assert run["status"] in ("published", "rejected"), run["statusLog"]  # the gate's verdict is not this test's
-        assert run["nValidated"] == len(ids)
+        assert run["nValidated"] == len(ids) and run["includeAgreed"] is True
         data = run["trainingData"]
+        assert data["agreedRead"] == len(agreed)
         assert data["validatedExamples"] == len(ids) and data["validatedAvailable"] == len(ids) + len(dev)
         assert data["validatedRead"] == n and data["validatedHeldOut"] == len(held) and data["validatedDev"] == len(dev)
         assert data["startedFrom"] == "version 1" and 0 < data["bestStep"] <= data["steps"]

@@ -4,6 +4,8 @@ until the last example; the vote bar stays in reach (sticky) while the example i
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from playwright.sync_api import expect
 
 from tests.api.examples_helpers import NEXT_CONTEXT, current_round, fooling_example
@@ -77,7 +79,7 @@ def test_a_validator_votes_through_more_than_a_page_and_never_sees_none_until_th
     expect(count).to_have_text("(0 waiting)")
     assert len(seen) == TOTAL
     counts = page.evaluate("window.__counts")
-    assert all(later <= earlier for earlier, later in zip(counts, counts[1:])), f"the count went back up: {counts}"
+    assert all(later <= earlier for earlier, later in pairwise(counts)), f"the count went back up: {counts}"
     expect(page.get_by_test_id("vote-notice")).to_contain_text("is stored")
     votes = sql("SELECT count(DISTINCT example) AS n FROM validations")[0]["n"]
     assert votes == TOTAL

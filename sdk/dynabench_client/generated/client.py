@@ -1149,10 +1149,11 @@ class GeneratedClient(AsyncBaseClient):
         profile: TrainingProfile,
         scoring_tolerance: float,
         min_held_out: int,
+        include_agreed: bool,
         **kwargs: Any,
     ) -> TrainTargetModel:
         query = gql("""
-            mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $baseModel: String!, $profile: TrainingProfile!, $scoringTolerance: Float! = 0.01, $minHeldOut: Int! = 30) {
+            mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $baseModel: String!, $profile: TrainingProfile!, $scoringTolerance: Float! = 0.01, $minHeldOut: Int! = 30, $includeAgreed: Boolean! = true) {
               trainTargetModel(
                 taskCode: $taskCode
                 fromRounds: $fromRounds
@@ -1160,6 +1161,7 @@ class GeneratedClient(AsyncBaseClient):
                 profile: $profile
                 scoringTolerance: $scoringTolerance
                 minHeldOut: $minHeldOut
+                includeAgreed: $includeAgreed
               ) {
                 __typename
                 ... on TrainingStarted {
@@ -1207,6 +1209,7 @@ class GeneratedClient(AsyncBaseClient):
               modelName
               modelVersion
               nValidated
+              includeAgreed
               metrics
               cancelRequested
               wallSeconds
@@ -1254,6 +1257,7 @@ class GeneratedClient(AsyncBaseClient):
             "profile": profile,
             "scoringTolerance": scoring_tolerance,
             "minHeldOut": min_held_out,
+            "includeAgreed": include_agreed,
         }
         response = await self.execute(
             query=query,
@@ -1314,6 +1318,7 @@ class GeneratedClient(AsyncBaseClient):
               modelName
               modelVersion
               nValidated
+              includeAgreed
               metrics
               cancelRequested
               wallSeconds
@@ -1414,6 +1419,7 @@ class GeneratedClient(AsyncBaseClient):
               modelName
               modelVersion
               nValidated
+              includeAgreed
               metrics
               cancelRequested
               wallSeconds
@@ -1485,6 +1491,7 @@ class GeneratedClient(AsyncBaseClient):
               modelName
               modelVersion
               nValidated
+              includeAgreed
               metrics
               cancelRequested
               wallSeconds
@@ -1553,6 +1560,7 @@ class GeneratedClient(AsyncBaseClient):
               modelName
               modelVersion
               nValidated
+              includeAgreed
               metrics
               cancelRequested
               wallSeconds

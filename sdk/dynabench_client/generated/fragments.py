@@ -103,6 +103,7 @@ class TrainingRunInfo(BaseModel):
     model_name: str = Field(alias="modelName")
     model_version: str = Field(alias="modelVersion")
     n_validated: int = Field(alias="nValidated")
+    include_agreed: bool = Field(alias="includeAgreed")
     metrics: Any
     cancel_requested: bool = Field(alias="cancelRequested")
     wall_seconds: float = Field(alias="wallSeconds")

@@ -46,7 +46,14 @@ class TrainingData:
     validated_available: int = strawberry.field(
         description="Validated examples of the chosen rounds the model can take (an input and a label it knows)."
     )
-    validated_read: int = strawberry.field(description="Validated examples of the chosen rounds.")
+    validated_read: int = strawberry.field(
+        description="Validated examples of the chosen rounds, with `agreedRead` (unless the run left those out)."
+    )
+    agreed_read: int = strawberry.field(
+        description="Of `validatedRead`, the non-fooling examples the target model agreed with that the task does not "
+        "send to validators (their label is the writer's, confirmed by the model alone); counted as validated in the "
+        "other figures. 0 when the run left them out (`includeAgreed`)."
+    )
     validated_held_out: int = strawberry.field(
         description="Of those, the retraining gate's held-out share (about 20%, chosen by a hash of the example id): "
         "never trained on, by this run or any later one."
@@ -82,6 +89,7 @@ class TrainingData:
             validated_examples=doc["validated"],
             validated_available=doc["available"],
             validated_read=doc["read"],
+            agreed_read=doc.get("agreed", 0),
             validated_held_out=doc.get("held_out", 0),
             validated_by_label=[TrainedLabelCount(label=k, count=v) for k, v in doc["by_label"].items()],
             validated_digest=doc["digest"],
@@ -165,6 +173,10 @@ class TrainingRunNode(relay.Node):
     gate: TrainingGate | None = strawberry.field(description="The retraining gate's comparisons (null until judged).")
     scoring_tolerance: float = strawberry.field(description="How much worse (absolute error) a scoring dataset may get.")
     min_held_out: int = strawberry.field(description="The fewest held-out gate examples the run needs.")
+    include_agreed: bool = strawberry.field(
+        description="The run also trains on, and judges with, the non-fooling examples the target agreed with that "
+        "the task does not validate (see `trainTargetModel`)."
+    )
     cancel_requested: bool = strawberry.field(description="An owner asked the run to stop (cancelTrainingRun).")
     override_reason: str = strawberry.field(description="Why an owner offered a rejected version anyway (empty if not).")
     overridden_at: datetime | None
@@ -195,6 +207,7 @@ class TrainingRunNode(relay.Node):
             gate=TrainingGate.from_doc(from_json(row.get("gate")) or {}),
             scoring_tolerance=row["scoring_tolerance"],
             min_held_out=row["min_held_out"],
+            include_agreed=row["include_agreed"],
             cancel_requested=row["cancel_requested"],
             override_reason=row["override_reason"],
             overridden_at=row["overridden_at"],

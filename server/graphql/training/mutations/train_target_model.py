@@ -41,7 +41,11 @@ TrainTargetModelResult = Annotated[
         "judge it against the current target (the retraining gate: lower error on the chosen rounds' held-out "
         "validated examples with 95% confidence, and no scoring dataset's error worse by more than "
         "`scoringTolerance`, at least `minHeldOut` held-out examples). It ends published (offered to "
-        "`openNextRound`) or rejected. Follow it with `trainingRunUpdated`."
+        "`openNextRound`) or rejected. Follow it with `trainingRunUpdated`. With `includeAgreed` (the default) "
+        "the examples that did not fool the target and that the task does not send to validators count as "
+        "validated with their writer's label, which the target agreed with: without them a task that validates "
+        "only fooling examples trains on, and judges with, nothing but the examples the current version got "
+        "wrong (docs/design.md §4.8)."
     )
 )
 async def train_target_model(
@@ -52,10 +56,19 @@ async def train_target_model(
     profile: TrainingProfile = TrainingProfile.FULL,
     scoring_tolerance: float = gate.DEFAULT_SCORING_TOLERANCE,
     min_held_out: int = gate.DEFAULT_MIN_HELD_OUT,
+    include_agreed: bool = True,
 ) -> TrainTargetModelResult:
     task = await owned_task(info, task_code)
     viewer = await authorize(info, permissions.start_training, task["id"])
     row = await training.start_training(
-        info.context.services, viewer, task, from_rounds, base_model, profile.value, scoring_tolerance, min_held_out
+        info.context.services,
+        viewer,
+        task,
+        from_rounds,
+        base_model,
+        profile.value,
+        scoring_tolerance,
+        min_held_out,
+        include_agreed,
     )
     return TrainingStarted(run=TrainingRunNode.from_row(row))
