@@ -1,8 +1,9 @@
 /**
  * One training run: its status in words, a progress bar while it is active, the version, rounds, profile, what it
- * trained on, its cost and its log (collapsible); once judged, the gate's comparisons; and what the run offers by its
- * status (training.ts actionsFor): cancel (asked first), override the gate with a reason, open the next round with
- * its version (asked first: that closes the open round).
+ * trained on (and how many of those were examples the model agreed with, or that the run left them out), its cost and
+ * its log (collapsible); once judged, the gate's comparisons; and what the run offers by its status (training.ts
+ * actionsFor): cancel (asked first), override the gate with a reason, open the next round with its version (asked
+ * first: that closes the open round).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
@@ -131,8 +132,11 @@ export function RunCard({ run, taskCode, online, versionInUse, onChanged, onRoun
           {" · "}{T.profileName[run.profile.toLowerCase() as "fast" | "full"] ?? run.profile}
         </dd></div>
         {run.trainingData && (
-          <div><dt>{T.trainedOn}</dt><dd>{T.trained(run.trainingData.validatedExamples, run.trainingData.validatedHeldOut)}</dd></div>
+          <div><dt>{T.trainedOn}</dt><dd data-testid="run-trained">{T.trained(run.trainingData.validatedExamples, run.trainingData.validatedHeldOut)}</dd></div>
         )}
+        <div><dt>{T.agreedOn}</dt><dd data-testid="run-agreed">
+          {!run.includeAgreed ? T.agreedLeftOut : run.trainingData ? T.agreedCount(run.trainingData.agreedRead) : T.agreedIncluded}
+        </dd></div>
         <div><dt>{T.gateRules}</dt><dd>{T.rules(formatNumber(run.scoringTolerance, { maximumFractionDigits: 4 }), run.minHeldOut)}</dd></div>
         <div><dt>{T.cost}</dt><dd data-testid="run-cost">{T.costValue(formatDuration(run.wallSeconds), formatCpu(run.cpuSeconds))}</dd></div>
       </dl>

@@ -1,7 +1,8 @@
 /**
  * "Start a retraining": the rounds to train from (checkboxes), the profile (fast / full), the gate's scoring tolerance
- * and fewest held-out examples, checked here as the server checks them (training.ts checkTrainForm); the server's
- * refusals are shown next to their fields, or in the status line.
+ * and fewest held-out examples, checked here as the server checks them (training.ts checkTrainForm), and whether to
+ * also train and judge on the examples the model agreed with (ticked at first); the server's refusals are shown next
+ * to their fields, or in the status line.
  */
 import { useState } from "preact/hooks";
 import { describeError, request } from "../../api/client";
@@ -9,8 +10,8 @@ import { fieldErrors } from "../../api/types";
 import { errorText, Status, useFocusFirstInvalid, type Message } from "../status";
 import { TRAIN_TARGET_MODEL, type TrainingProfile, type TrainingRun } from "./documents";
 import {
-  checkTrainForm, DEFAULT_MIN_HELD_OUT, DEFAULT_TOLERANCE, MAX_MIN_HELD_OUT, MAX_ROUNDS, trainRequest, type TrainField,
-  type TrainForm, type TrainProblem,
+  checkTrainForm, initialTrainForm, MAX_MIN_HELD_OUT, MAX_ROUNDS, trainRequest, type TrainField, type TrainForm,
+  type TrainProblem,
 } from "./training";
 import { TRAINING_TEXT as T } from "./text";
 
@@ -34,9 +35,7 @@ const problemText = (problem: TrainProblem) =>
   })[problem];
 
 export function StartForm({ taskCode, rounds, online, blocked, onStarted }: StartFormProps) {
-  const [form, setForm] = useState<TrainForm>(() => ({
-    rounds: rounds.length ? [rounds[0]] : [], profile: "FULL", tolerance: DEFAULT_TOLERANCE, minHeldOut: DEFAULT_MIN_HELD_OUT,
-  }));
+  const [form, setForm] = useState<TrainForm>(() => initialTrainForm(rounds));
   const [errors, setErrors] = useState<Partial<Record<TrainField, string>>>({});
   const [message, setMessage] = useState<Message>(null);
   const [busy, setBusy] = useState(false);
@@ -133,6 +132,12 @@ export function StartForm({ taskCode, rounds, online, blocked, onStarted }: Star
             onInput={(e) => set({ minHeldOut: e.currentTarget.value }, "minHeldOut")} />
           <p class="hint" id="train-min-held-out-hint">{T.minHeldOutHint(MAX_MIN_HELD_OUT)}</p>
           {fieldError("minHeldOut")}
+        </div>
+        <div class="field checkbox">
+          <input id="train-include-agreed" type="checkbox" checked={form.includeAgreed} aria-describedby="train-include-agreed-hint"
+            onChange={(e) => { const includeAgreed = e.currentTarget.checked; setForm((f) => ({ ...f, includeAgreed })); }} />
+          <label for="train-include-agreed">{T.includeAgreed}</label>
+          <p class="hint" id="train-include-agreed-hint">{T.includeAgreedHint}</p>
         </div>
         {blocked && <p class="note" data-testid="train-blocked">{T.activeNote}</p>}
         <button type="submit" class="primary" disabled={busy || !online || blocked}>{busy ? T.starting : T.start}</button>

@@ -15,9 +15,9 @@ export type HeldOut = Gate["heldOut"];
 export type ScoringRow = Gate["scoring"][number];
 
 const RUN = `id status progress fromRounds profile modelName modelVersion nValidated scoringTolerance minHeldOut
-  cancelRequested overrideReason overriddenAt overriddenBy wallSeconds cpuSeconds createdAt
+  includeAgreed cancelRequested overrideReason overriddenAt overriddenBy wallSeconds cpuSeconds createdAt
   statusLog { at status message }
-  trainingData { validatedExamples validatedRead validatedHeldOut }
+  trainingData { validatedExamples validatedRead agreedRead validatedHeldOut }
   gate { passed currentVersion newVersion summary
     heldOut { examples minimum enough currentError newError difference ciLow ciHigh mcnemarP onlyCurrentWrong onlyNewWrong better }
     scoring { dataset currentError newError difference tolerance passed } }`;
@@ -35,9 +35,9 @@ export const TRAINING_RUN_WATCH = doc<TrainingRunWatchSubscription, TrainingRunW
 
 export const TRAIN_TARGET_MODEL = doc<TrainTargetModelMutation, TrainTargetModelMutationVariables>(
   `mutation TrainTargetModel($taskCode: String!, $fromRounds: [Int!]!, $profile: TrainingProfile!, $scoringTolerance: Float!,
-    $minHeldOut: Int!) {
+    $minHeldOut: Int!, $includeAgreed: Boolean!) {
     trainTargetModel(taskCode: $taskCode, fromRounds: $fromRounds, profile: $profile, scoringTolerance: $scoringTolerance,
-      minHeldOut: $minHeldOut) { __typename ... on TrainingStarted { run { ${RUN} } } ${ERRORS} } }`,
+      minHeldOut: $minHeldOut, includeAgreed: $includeAgreed) { __typename ... on TrainingStarted { run { ${RUN} } } ${ERRORS} } }`,
 );
 
 export const CANCEL_TRAINING_RUN = doc<CancelTrainingRunMutation, CancelTrainingRunMutationVariables>(

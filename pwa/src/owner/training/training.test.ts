@@ -1,20 +1,24 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { formatNumber } from "../../i18n/format";
 import { activateCatalog } from "../../i18n/runtime";
 import type { TrainingRun } from "./documents";
+import { TRAINING_TEXT as T } from "./text";
 import {
   actionsFor, activeIds, canStart, checkReason, checkTrainForm, formatCpu, formatDifference, formatDuration, formatError,
-  formatInterval, formatP, formatProgress, liveMode, mergeRun, parseDecimal, parseWhole, statusChanges, trainRequest,
-  versionsInUse, type TrainForm,
+  formatInterval, formatP, formatProgress, initialTrainForm, liveMode, mergeRun, parseDecimal, parseWhole, statusChanges,
+  trainRequest, versionsInUse, type TrainForm,
 } from "./training";
 
 const run = (status: string, extra: Partial<TrainingRun> = {}): TrainingRun => ({
   id: `r-${status}`, status, progress: 0.5, fromRounds: [1], profile: "fast", modelName: "sentiment-m", modelVersion: "2",
-  nValidated: 0, scoringTolerance: 0.01, minHeldOut: 30, cancelRequested: false, overrideReason: "", overriddenAt: null,
+  nValidated: 0, scoringTolerance: 0.01, minHeldOut: 30, includeAgreed: true, cancelRequested: false, overrideReason: "", overriddenAt: null,
   overriddenBy: null, wallSeconds: 12, cpuSeconds: 30, createdAt: "2026-11-28T10:00:00Z", statusLog: [], trainingData: null,
   gate: null, ...extra,
 });
 
-const form = (patch: Partial<TrainForm> = {}): TrainForm => ({ rounds: [1], profile: "FAST", tolerance: "0.01", minHeldOut: "30", ...patch });
+const form = (patch: Partial<TrainForm> = {}): TrainForm => ({
+  rounds: [1], profile: "FAST", tolerance: "0.01", minHeldOut: "30", includeAgreed: true, ...patch,
+});
 
 afterEach(() => activateCatalog("en", null));
 
@@ -48,9 +52,22 @@ describe("the retraining form", () => {
 
   it("sends the rounds once and sorted, the numbers parsed", () => {
     expect(trainRequest(form({ rounds: [3, 1, 3], tolerance: "0,05", minHeldOut: " 12" }), [1, 2, 3])).toEqual({
-      fromRounds: [1, 3], profile: "FAST", scoringTolerance: 0.05, minHeldOut: 12,
+      fromRounds: [1, 3], profile: "FAST", scoringTolerance: 0.05, minHeldOut: 12, includeAgreed: true,
     });
     expect(trainRequest(form({ minHeldOut: "0" }), [1])).toBeNull();
+  });
+
+  it("sends whether to include the examples the model agreed with, as ticked", () => {
+    expect(trainRequest(form(), [1])?.includeAgreed).toBe(true);
+    expect(trainRequest(form({ includeAgreed: false }), [1])?.includeAgreed).toBe(false);
+  });
+
+  it("starts with the newest round ticked, the server's defaults and the agreed examples included", () => {
+    expect(initialTrainForm([3, 2, 1])).toEqual({ rounds: [3], profile: "FULL", tolerance: "0.01", minHeldOut: "30", includeAgreed: true });
+    expect(initialTrainForm([])).toEqual({ rounds: [], profile: "FULL", tolerance: "0.01", minHeldOut: "30", includeAgreed: true });
+    expect(trainRequest(initialTrainForm([2, 1]), [2, 1])).toEqual({
+      fromRounds: [2], profile: "FULL", scoringTolerance: 0.01, minHeldOut: 30, includeAgreed: true,
+    });
   });
 
   it("needs an override reason of at most 500 characters", () => {
@@ -142,6 +159,15 @@ describe("numbers", () => {
     expect(formatDuration(3780)).toBe("1 hr 3 min");
     expect(formatCpu(31.25)).toBe("31.3");
     expect(formatCpu(1234.5)).toBe("1,235");
+  });
+
+  it("says how many of a run's examples the model agreed with, formatted in the locale", async () => {
+    expect(T.agreedCount(1234)).toBe("1,234 read with the validated ones");
+    expect(T.agreedLeftOut).toBe("Left out");
+    const { default: ar } = await import("../../i18n/locales/ar");
+    activateCatalog("ar", ar);
+    expect(T.agreedCount(1234)).toBe(`${formatNumber(1234)} قُرئت مع الأمثلة المعتمدة`);
+    expect(T.includeAgreed).toBe("درّب أيضًا على الأمثلة التي وافق عليها النموذج");
   });
 
   it("uses the locale's digits and separators", async () => {

@@ -30,6 +30,7 @@ export interface TrainForm {
   profile: TrainingProfile;
   tolerance: string; // as typed: a decimal from 0 to 1 ("." or ",")
   minHeldOut: string; // as typed: a whole number from 1 to 100,000
+  includeAgreed: boolean; // also train and judge on the non-fooling examples the target agreed with (not validated)
 }
 
 export type TrainField = "fromRounds" | "scoringTolerance" | "minHeldOut" | "profile";
@@ -40,6 +41,15 @@ export interface TrainRequest {
   profile: TrainingProfile;
   scoringTolerance: number;
   minHeldOut: number;
+  includeAgreed: boolean;
+}
+
+/** The form at first: the newest round ticked (rounds are newest first), the server's defaults, agreed examples in. */
+export function initialTrainForm(rounds: readonly number[]): TrainForm {
+  return {
+    rounds: rounds.length ? [rounds[0]] : [], profile: "FULL", tolerance: DEFAULT_TOLERANCE, minHeldOut: DEFAULT_MIN_HELD_OUT,
+    includeAgreed: true,
+  };
 }
 
 /** A decimal as typed in any of the app's locales ("0.02", "0,02", " .5 "), else null. */
@@ -77,6 +87,7 @@ export function trainRequest(form: TrainForm, known: readonly number[]): TrainRe
     profile: form.profile,
     scoringTolerance: parseDecimal(form.tolerance)!,
     minHeldOut: parseWhole(form.minHeldOut)!,
+    includeAgreed: form.includeAgreed,
   };
 }
 
