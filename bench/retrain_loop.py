@@ -5,7 +5,7 @@ training never saw, each figure with its 95% interval.
 
     .venv/bin/python -m bench.retrain_loop [--quick] [--replay 3000] [--fresh 600] [--test 3600] [--r2-dev 360]
                                            [--one-round] [--profile fast|full] [--recipe continue|scratch]
-                                           [--json out.json]
+                                           [--validate-all | --validated-only] [--json out.json]
 
 `--recipe` sets DYNABENCH_RETRAIN_RECIPE for the stack's worker (server/modelbuild/continuation.py): `continue`
 (the default: from the current version, development split, steps scaled with the data) or `scratch` (the recipe
@@ -17,9 +17,9 @@ replayed before round 2, never trained on) and the *replayed* rest. Each replaye
 submitExamples in round 1 (judged by v1) with its gold label as the writer's intended label; each one that fooled
 v1 gets its five real validators' votes through validateExample (CORRECT when the validator's label equals the
 gold label, as in tests/api/test_validation_real_data.py). trainTargetModel then trains v2 on the seed data plus
-every validated example (the run's own count is checked against round 1's validated examples), openNextRound
-opens round 2 judged by v2, and the fresh slice is written there with submitExamples (never validated, so never
-trained on): v2's fooling rate is the product's verdicts; the other versions' on the same sentences are read with
+every validated example and (unless `--validated-only`) the non-fooling ones the target agreed with (the run's own
+counts are checked against round 1's), openNextRound opens round 2 judged by v2, and the fresh slice is written
+there with submitExamples, by another writer who retracts each once judged (so never trained on): v2's fooling rate is the product's verdicts; the other versions' on the same sentences are read with
 raw tritonclient calls pinned to each version (the same predicate: the model's label differs from the writer's).
 DynaSent R2 dev is shuffled and split too: `--r2-dev` rows measure every version, the rest is replayed with its
 real votes in round 2 and v3 is trained from rounds 1 and 2 (`--one-round` stops at v2 and measures on all 720).
