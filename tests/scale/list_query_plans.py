@@ -36,7 +36,8 @@ def _literal(value) -> str:
     if isinstance(value, str):
         return "'" + value.replace("'", "''") + "'"
     if isinstance(value, list):
-        return "ARRAY[" + ", ".join(map(_literal, value)) + "]::text[]"
+        kind = "int" if value and all(isinstance(v, int) for v in value) else "text"
+        return "ARRAY[" + ", ".join(map(_literal, value)) + f"]::{kind}[]"
     assert value is None or isinstance(value, (int, bool)), value
     return "NULL" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
@@ -99,21 +100,30 @@ CASES = [
         "examplesToValidate, current round",
         validation_queries.EXAMPLES_TO_VALIDATE,
         lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "after_id": 0, "limit": 21},
-        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        {
+            "examples": {"examples_open_by_round"},
+            "validations": {"validations_user", "validations_unique_example_user"},
+        },
         PAGE_READ_BUDGET,
     ),
     (
         "examplesToValidate, oldest round, deep cursor",
         validation_queries.EXAMPLES_TO_VALIDATE,
         lambda w: {"round_id": w.rounds[0], "user_id": w.validator, "after_id": 300_000, "limit": 21},
-        {"examples": {"examples_open_by_round"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        {
+            "examples": {"examples_open_by_round"},
+            "validations": {"validations_user", "validations_unique_example_user"},
+        },
         PAGE_READ_BUDGET,
     ),
     (
         "examplesToValidate subscription snapshot",
         validation_queries.QUEUE_SNAPSHOT,
         lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "limit": validation_api.QUEUE_SNAPSHOT},
-        {"examples": {"examples_open_queue"}, "validations": {"validations_user", "validations_unique_example_user"}},
+        {
+            "examples": {"examples_open_queue"},
+            "validations": {"validations_user", "validations_unique_example_user"},
+        },
         PAGE_READ_BUDGET,
     ),
     (
@@ -122,7 +132,12 @@ CASES = [
         lambda w: {"round_id": w.rounds[-1], "user_id": w.validator, "first": 5},
         {
             "examples": {"examples_open_by_round"},
-            "validations": {"validations_user", "validations_unique_example_user", "validations_example"},
+            "validations": {
+                "validations_user",
+                "validations_user_example",
+                "validations_unique_example_user",
+                "validations_example",
+            },
         },
         5_000,
     ),
@@ -155,17 +170,40 @@ CASES = [
             f"per-user counters recount, {who}",
             validation_queries.RECOUNT_USER,
             lambda w, attr=attr: {"user_id": getattr(w, attr), "round_id": w.rounds[-1]},
-            {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}},
+            {
+                "examples": {"examples_user_round_id", "examples_pkey"},
+                "validations": {"validations_user"},
+            },
             PAGE_READ_BUDGET,
         )
         for who, attr in (("a validator", "validator"), ("least active author", "rare"))
+    ),
+    # The live queues' waiting counts (validationWaiting), a batch of 23 validators at once: the round's backlog counted
+    # once, up to the cap, then each one's own open examples and votes taken away (counting the backlog per validator
+    # read 233,000 rows here).
+    (
+        "validationWaiting counts of 23 validators, the busiest author among them",
+        validation_queries.COUNT_VOTABLE_MANY,
+        lambda w: {
+            "round_id": w.rounds[-1],
+            "user_ids": [w.validator, w.busiest, w.rare, *w.seeded.user_ids[:: len(w.seeded.user_ids) // 20]],
+            "cap": validation_api.WAITING_CAP,
+        },
+        {
+            "examples": {"examples_open_by_round", "examples_user_round_id", "examples_pkey"},
+            "validations": {"validations_user"},
+        },
+        3 * validation_api.WAITING_CAP,
     ),
     # Badges need the days an author was active: proportional to the author's own history by nature.
     (
         "myBadges active days, busiest author",
         validation_queries.ACTIVE_DAYS,
         lambda w: {"task_id": w.seeded.task_id, "user_id": w.busiest},
-        {"examples": {"examples_user_round_id", "examples_pkey"}, "validations": {"validations_user"}},
+        {
+            "examples": {"examples_user_round_id", "examples_pkey"},
+            "validations": {"validations_user"},
+        },
         None,
     ),
     # Owners browsing a round (roundExamples): newest first, by filter; the task's flag queue (flaggedExamples).

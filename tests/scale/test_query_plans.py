@@ -177,6 +177,31 @@ def test_next_examples_to_validate_hands_out_open_fooling_examples_once(world):
     run_sql("DELETE FROM validation_claims")
 
 
+def test_validation_waiting_counts_equal_a_count_from_rows(world):
+    """validationWaiting (one validator) and the batched count of the live queues agree with the definition, counted
+    from rows: the round's open examples not the validator's own, not voted on by them, not gold, up to the cap."""
+    from server.annotation.validation import queries as validation_queries
+    from server.graphql.annotation.schema import WAITING_CAP
+
+    query = "query($r: ID!) { validationWaiting(roundId: $r) { count capped } }"
+    reference = """SELECT least($3::int, count(*))::int AS n FROM examples e WHERE e.round = $1 AND e.status = 'open'
+                   AND NOT e.retracted AND e."user" <> $2
+                   AND NOT EXISTS (SELECT 1 FROM validations v WHERE v.example = e.id AND v."user" = $2)
+                   AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id)"""
+    users = [world.validator, world.busiest, world.rare]
+    for round_id in (world.rounds[-1], world.rounds[0]):
+        for cap in (WAITING_CAP, 50):  # the product's cap, and one far below the backlog
+            expected = {user: run_sql(reference, round_id, user, cap)[0]["n"] for user in users}
+            statement = validation_queries.COUNT_VOTABLE_MANY  # the live queues' batch, as the API sends it
+            args = statement.arguments({"round_id": round_id, "user_ids": users, "cap": cap})
+            batched = {row["user_id"]: row["waiting"] for row in run_sql(statement.sql, *args)}
+            assert batched == expected, (round_id, cap)
+        for user in users:
+            answer = world.api(query, {"r": to_base64("Round", round_id)}, world.token(user))["validationWaiting"]
+            count = run_sql(reference, round_id, user, WAITING_CAP)[0]["n"]
+            assert answer == {"count": count, "capped": count >= WAITING_CAP}
+
+
 def test_round_contexts_pages(world):
     query = (
         "query($r: ID!, $a: String) { node(id: $r) { ... on Round { contexts(first: 100, after: $a) "

@@ -59,13 +59,38 @@ _VOTABLE = (
 )
 EXAMPLES_TO_VALIDATE = Query(_VOTABLE + "AND e.id > :after_id ORDER BY e.id LIMIT :limit", json=_EXAMPLE_JSON)
 QUEUE_SNAPSHOT = Query(_VOTABLE + "ORDER BY e.fooled DESC NULLS LAST, e.id LIMIT :limit", json=_EXAMPLE_JSON)
-# How many wait for each of these validators, counted up to a cap (the same partial index; a huge backlog reads
-# "cap+"); several at once for a process's live queues (batched: server/core/batched_reads.py).
-COUNT_VOTABLE_MANY = Query(
-    "SELECT counted.id AS user_id, (SELECT count(*) FROM ("
-    + _VOTABLE.replace("SELECT *", "SELECT 1", 1).replace(":user_id", "counted.id")
-    + "LIMIT :cap) waiting) AS waiting FROM unnest(:user_ids::int[]) AS counted(id)"
+# How many wait for each of these validators, counted up to a cap (a huge backlog reads "cap+"); several at once for a
+# process's live queues (batched: server/core/batched_reads.py). The round's open examples are counted once for all
+# of them (partial index examples_open_by_round), then each validator's own open examples and the open ones they voted
+# on are taken away (gold items are never counted): counting the backlog per validator, with a vote probe per example,
+# was a third of PostgreSQL's time under bench/load.py (140,000 buffer blocks per batch of 24 validators). The
+# backlog's count stops once it is past the cap for every one of them: the count then reads the cap. A validator's
+# votes are read through validations_user, each checked against its example: proportional to their votes (a
+# restriction to the round's id range planned badly under load: 4.7 million blocks a call).
+COUNT_VOTABLE_MANY = Query("""
+WITH counted AS (
+  SELECT u.id,
+    (SELECT count(*) FROM examples e
+      WHERE e."user" = u.id AND e.round = :round_id AND e.status = 'open' AND NOT e.retracted
+        AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id)) AS own,
+    (SELECT count(*) FROM validations v JOIN examples e ON e.id = v.example
+      WHERE v."user" = u.id AND e.round = :round_id AND e.status = 'open' AND NOT e.retracted AND e."user" <> u.id
+        AND NOT EXISTS (SELECT 1 FROM gold_items g WHERE g.example = e.id)) AS voted
+  FROM unnest(:user_ids::int[]) AS u(id)
+),
+gold AS (
+  SELECT count(*) AS n FROM gold_items g JOIN examples e ON e.id = g.example
+   WHERE e.round = :round_id AND e.status = 'open' AND NOT e.retracted
+),
+backlog AS (
+  SELECT count(*) AS n FROM (
+    SELECT 1 FROM examples e WHERE e.round = :round_id AND e.status = 'open' AND NOT e.retracted
+     LIMIT :cap + (SELECT coalesce(max(own + voted), 0) FROM counted) + (SELECT n FROM gold)) open_examples
 )
+SELECT counted.id AS user_id, greatest(0, least(:cap, backlog.n - gold.n - counted.own - counted.voted)) AS waiting
+  FROM counted, gold, backlog
+""")
+
 # An example announced to the live queue, unless it is a gold item (then None, like a vanished one).
 QUEUE_EXAMPLE = Query("SELECT * FROM examples e WHERE e.id = :id " + _NOT_GOLD, json=_EXAMPLE_JSON)
 
