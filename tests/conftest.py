@@ -112,6 +112,10 @@ SESSION_LIMITS = {
     # that never return wait these out (tests/security/test_hostile_models.py).
     "MODEL_LOAD_TIMEOUT_S": "90",
     "SMOKE_TEST_TIMEOUT_S": "30",
+    # An uploaded classifier's train.py (tests/api/test_training_submissions.py, tests/security/test_hostile_training.py):
+    # the hostile one that never ends waits this out, the one that writes without end fills this much.
+    "SUBMISSION_TRAINING_TIMEOUT_S": "45",
+    "SUBMISSION_TRAINING_OUTPUT_MB": "64",
     "EVALUATION_BATCH_TIMEOUT_S": "60",
     # The worker's once-a-minute sweeps (round targets kept loaded, datasets' contamination checks, ...) run every 10 s.
     "SWEEP_INTERVAL_S": "10",

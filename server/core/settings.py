@@ -87,6 +87,12 @@ class Settings:
     # How long an uploaded model may take: to load, to answer the smoke test, to answer one evaluation batch.
     model_load_timeout_s: float = 600.0
     smoke_test_timeout_s: float = 120.0
+    # An uploaded classifier's own train.py, retraining it as a round's target (server/sandbox/training.py): its wall
+    # time, memory (a cgroup, where one can be made) and CPU share.
+    submission_training_timeout_s: float = 3600.0
+    submission_training_memory_gb: float = 4.0
+    submission_training_cpu_cores: float = 1.0
+    submission_training_output_mb: int = 1024  # what train.py may write (a tmpfs: it counts in the memory limit)
     evaluation_batch_timeout_s: float = 300.0
     # An evaluation that loses the model's Triton (down, restarting) is tried again this many times in all, this
     # long apart; then the model fails with the reason. Broken outputs and models the sandbox stopped never are.
@@ -199,6 +205,9 @@ class Settings:
             uploads_disabled_reason=env.get("UPLOADS_DISABLED_REASON", ""),
             model_load_timeout_s=float(env.get("MODEL_LOAD_TIMEOUT_S", cls.model_load_timeout_s)),
             smoke_test_timeout_s=float(env.get("SMOKE_TEST_TIMEOUT_S", cls.smoke_test_timeout_s)),
+            submission_training_timeout_s=float(env.get("SUBMISSION_TRAINING_TIMEOUT_S", cls.submission_training_timeout_s)),
+            submission_training_memory_gb=float(env.get("SUBMISSION_TRAINING_MEMORY_GB", cls.submission_training_memory_gb)),
+            submission_training_cpu_cores=float(env.get("SUBMISSION_TRAINING_CPU_CORES", cls.submission_training_cpu_cores)),
             evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
             evaluation_attempts=max(1, int(env.get("EVALUATION_ATTEMPTS", cls.evaluation_attempts))),
             evaluation_retry_s=float(env.get("EVALUATION_RETRY_S", cls.evaluation_retry_s)),

@@ -131,8 +131,9 @@ async def requeue_not_ranked(task_id: int | None, entries: list[dict[str, str]])
 
 # Timestamps are the statement's clock (as when the row was built in Python), not the transaction's start.
 INSERT_MODEL = Query("""
-    INSERT INTO models (task, owner, name, card, anonymous, status, status_log, created_at)
-    VALUES (:task, :owner, :name, :card::jsonb, :anonymous, :status, :status_log::jsonb, clock_timestamp())
+    INSERT INTO models (task, owner, name, card, anonymous, status, status_log, published, retrained_from, created_at)
+    VALUES (:task, :owner, :name, :card::jsonb, :anonymous, :status, :status_log::jsonb, :published, :retrained_from,
+            clock_timestamp())
     RETURNING *
 """)
 SET_TRITON_NAME = Query("UPDATE models SET triton_name = :triton_name, triton_version = :triton_version WHERE id = :id")
@@ -147,6 +148,8 @@ async def insert_model(
     anonymous: bool,
     status: ModelStatus,
     status_log: list[dict[str, str]],
+    published: bool = False,
+    retrained_from: int | None = None,
 ) -> ModelRow:
     """The new row, its card and log as JSON text."""
     row = await INSERT_MODEL.row(
@@ -157,6 +160,8 @@ async def insert_model(
         anonymous=anonymous,
         status=str(status),
         status_log=to_json(status_log),
+        published=published,
+        retrained_from=retrained_from,
     )
     return cast(ModelRow, row)
 

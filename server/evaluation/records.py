@@ -63,6 +63,7 @@ class ModelRow(TypedDict):
     created_at: datetime
     taken_down_at: datetime | None  # an admin took it down (server/evaluation/models/takedown.py)
     taken_down_reason: str
+    retrained_from: int | None  # the submission a retraining run built this one from (server/training/submissions.py)
 
 
 class ResidentModelRow(TypedDict):

@@ -1,6 +1,6 @@
 """The evaluation domain's tables: researchers' models, datasets and their examples, scores, saved leaderboard weightings."""
 
-from piccolo.columns import JSONB, Boolean, Float, ForeignKey, Timestamptz, Varchar
+from piccolo.columns import JSONB, Boolean, Float, ForeignKey, Integer, Timestamptz, Varchar
 from piccolo.columns.defaults.timestamptz import TimestamptzNow
 from piccolo.constraints import Unique
 from piccolo.table import Table
@@ -26,6 +26,9 @@ class Model(Table, tablename="models"):
     # An admin's take-down (server/evaluation/models/takedown.py): unpublished for good, off leaderboards and rounds.
     taken_down_at = Timestamptz(null=True, default=None)
     taken_down_reason = Varchar(length=500, default="")
+    # The submission a retraining run built this one from (training_runs.new_model): a models id, a SQL foreign key
+    # (ON DELETE SET NULL) declared as an integer because Piccolo's self-reference would load the whole chain.
+    retrained_from = Integer(null=True, default=None)
 
 
 class Dataset(Table, tablename="datasets"):

@@ -17,55 +17,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
-from server.core import events
 from server.core.errors import not_found
 from server.core.i18n import tr
 from server.core.services import Services
 from server.tasks import reads as task_reads
 from server.tasks.service import load_config
-from server.training import gate, judging, queries
-from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingRunRow, TrainingStatus, log_entry
+from server.training import gate, judging, queries, submissions
+from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingRunRow, TrainingStatus
+from server.training.run_record import Cost, cancelled_run, record_run
 
 CANCEL_POLL_SECONDS = 1.0
-
-
-class Cost:
-    """The run's cost so far: wall seconds, and CPU seconds of the worker process (the training thread, torch's
-    intra-op threads, inference and evaluation bookkeeping; Triton's own CPU is another process's and not counted)."""
-
-    def __init__(self) -> None:
-        self.wall_started, self.cpu_started = time.monotonic(), time.process_time()
-
-    def values(self) -> dict[str, float]:
-        return {
-            "wall_seconds": round(time.monotonic() - self.wall_started, 2),
-            "cpu_seconds": round(time.process_time() - self.cpu_started, 2),
-        }
-
-    def text(self) -> str:
-        values = self.values()
-        return f"{values['wall_seconds']:.1f} s wall, {values['cpu_seconds']:.1f} s CPU"
-
-
-async def _record(
-    services: Services,
-    run_id: int,
-    status: TrainingStatus | None = None,
-    message: str | None = None,
-    guarded: bool = False,
-    **values: Any,
-) -> bool:
-    entry = log_entry(status or TrainingStatus.TRAINING, message) if message is not None else None
-    done = await queries.record(run_id, status, entry, values, guarded=guarded)
-    if done:
-        await events.publish(services.redis, events.TrainingChanged(run_id=run_id, status=status.value if status else None))
-    return done
 
 
 async def _watch_cancel(run_id: int, stop: threading.Event) -> None:
@@ -86,6 +51,8 @@ async def run_training(services: Services, run_id: int) -> str:
     stop = threading.Event()
     watcher = asyncio.create_task(_watch_cancel(run_id, stop))
     try:
+        if run["source_model"] is not None:  # an uploaded classifier, retrained by its own train.py
+            return await submissions.train_judge_publish(services, run, stop, Cost())
         return await _train_judge_publish(services, run, stop, Cost())
     finally:
         stop.set()
@@ -130,7 +97,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         if run["include_agreed"]
         else " (the non-fooling examples nobody validated left out, as asked)"
     )
-    started = await _record(
+    started = await record_run(
         services,
         run_id,
         TrainingStatus.TRAINING,
@@ -145,7 +112,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         now = await queries.run_by_id(run_id)
         if now is None or now["status"] not in ACTIVE_STATUSES:
             return now["status"] if now else TrainingStatus.CANCELLED.value
-        return await _cancelled(services, run_id, "before training began", cost)
+        return await cancelled_run(services, run_id, "before training began", cost)
     loop = asyncio.get_running_loop()
     last = [0.0]
     reached = [0, 0]
@@ -158,7 +125,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
             if time.monotonic() - last[0] > 1.0:
                 last[0] = time.monotonic()
                 share = round(0.9 * event.step / event.total, 3)
-                asyncio.run_coroutine_threadsafe(_record(services, run_id, progress=share), loop)
+                asyncio.run_coroutine_threadsafe(record_run(services, run_id, progress=share), loop)
 
     model_dir = repository / spec.model_name
     before = existing_versions(model_dir)
@@ -179,15 +146,15 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
             current,
         )
     except BuildCancelled as exc:
-        return await _cancelled(services, run_id, f"while training, {exc}", cost)
+        return await cancelled_run(services, run_id, f"while training, {exc}", cost)
     except (BuildError, OSError, ValueError) as exc:
-        await _record(services, run_id, TrainingStatus.FAILED, f"Training failed: {exc} ({cost.text()}).", **cost.values())
+        await record_run(services, run_id, TrainingStatus.FAILED, f"Training failed: {exc} ({cost.text()}).", **cost.values())
         return TrainingStatus.FAILED.value
     if stop.is_set():
-        return await _cancelled(services, run_id, "after training", cost, model_dir / str(version))
+        return await cancelled_run(services, run_id, "after training", cost, model_dir / str(version))
     score = meta.get("heldout_accuracy", meta.get("heldout_f1"))
     drawn = meta["validated"]
-    await _record(
+    await record_run(
         services,
         run_id,
         TrainingStatus.EVALUATING,
@@ -207,18 +174,22 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         await asyncio.wait_for(services.triton.load_model(spec.model_name), timeout=600)
     except Exception as exc:  # noqa: BLE001 — Triton's own message is what the owner needs
         message = f"Triton did not load version {version}: {exc} ({cost.text()})."
-        await _record(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
         return TrainingStatus.FAILED.value
     if stop.is_set():
-        return await _cancelled(services, run_id, "after loading", cost, model_dir / str(version), loaded=True)
+        return await cancelled_run(services, run_id, "after loading", cost, model_dir / str(version), loaded=True)
     try:
-        decision, scores = await judging.judge(services, task["id"], config, spec, gate_rows, (current, str(version)), run)
+        contenders = (
+            judging.Contender(spec.model_name, current, current),
+            judging.Contender(spec.model_name, str(version), str(version)),
+        )
+        decision, scores = await judging.judge(services, task["id"], config, gate_rows, contenders, services.triton, run)
     except Exception as exc:  # noqa: BLE001 — an unanswering version: the run fails, the current target serves on
         message = f"Judging version {version} against version {current} failed: {exc} ({cost.text()})."
-        await _record(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
         return TrainingStatus.FAILED.value
     if stop.is_set():
-        return await _cancelled(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
+        return await cancelled_run(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
     status = TrainingStatus.PUBLISHED if decision["passed"] else TrainingStatus.REJECTED
     outcome = (
         "Open the next round with it (openNextRound)."
@@ -226,7 +197,7 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         else "It stays loaded but is not offered as the next target unless an owner overrides the gate "
         "(overrideTrainingGate); the current target keeps serving."
     )
-    finished = await _record(
+    finished = await record_run(
         services,
         run_id,
         status,
@@ -239,27 +210,8 @@ async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: th
         **cost.values(),
     )
     if not finished:  # asked to stop between the last check and this write
-        return await _cancelled(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
+        return await cancelled_run(services, run_id, "while judging", cost, model_dir / str(version), loaded=True)
     return status.value
-
-
-async def _cancelled(
-    services: Services, run_id: int, when: str, cost: Cost, version_dir: Path | None = None, loaded: bool = False
-) -> str:
-    """End the run as cancelled: its version directory removed (and Triton told to drop it, when it was loaded)."""
-    if version_dir is not None:
-        shutil.rmtree(version_dir, ignore_errors=True)
-        if loaded:
-            with contextlib.suppress(Exception):  # Triton drops the removed version; the others keep serving
-                await asyncio.wait_for(services.triton.load_model(version_dir.parent.name), timeout=600)
-    await _record(
-        services,
-        run_id,
-        TrainingStatus.CANCELLED,
-        f"Cancelled {when}; no new version was kept and the current target keeps serving ({cost.text()}).",
-        **cost.values(),
-    )
-    return TrainingStatus.CANCELLED.value
 
 
 def _trained_on(meta: dict, read: int, held_out: int, agreed: int) -> TrainedOn:

@@ -1,10 +1,12 @@
-"""The retraining gate, measured: the current target version and the new one answer every held-out example of the
-chosen rounds through the target Triton (errors paired per example), and both are scored on the task's scoring
-datasets; server/training/gate.py (pure) compares and decides (docs/design.md §4.8)."""
+"""The retraining gate, measured: the current target and the new version answer every held-out example of the chosen
+rounds (errors paired per example), and both are scored on the task's scoring datasets; server/training/gate.py
+(pure) compares and decides (docs/design.md §4.8). A built-in model's two versions answer from the target Triton, an
+uploaded classifier and its retrained copy from the sandboxed submissions Triton (two models there)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from server.annotation.fooling import model_is_wrong, squad_f1
@@ -12,7 +14,6 @@ from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.evaluation import reads as evaluation_reads
 from server.evaluation.models.evaluate import infer_all, measure_dataset
-from server.modelbuild.tasks import TaskSpec
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.training import gate
@@ -30,9 +31,19 @@ async def current_version(task: Mapping[str, Any], from_rounds: Sequence[int], m
     return pinned or fallback
 
 
-def is_wrong(config: TaskConfig, spec: TaskSpec, row: Mapping[str, Any], predicted: str) -> bool:
+@dataclass(frozen=True)
+class Contender:
+    """One side of the comparison: a Triton model (of `client`) at an exact version, and how the run's record names it
+    (a version number, or "model 57" for a submission)."""
+
+    name: str
+    version: str
+    label: str
+
+
+def is_wrong(config: TaskConfig, row: Mapping[str, Any], predicted: str) -> bool:
     """The platform's own verdict on one answer (fooling.model_is_wrong), against the validated label or answer."""
-    if spec.kind == "classification":
+    if config.kind == "classification":
         return predicted != row["label"]
     try:
         return model_is_wrong(config, row["answer"], {"answer": predicted})
@@ -40,11 +51,11 @@ def is_wrong(config: TaskConfig, spec: TaskSpec, row: Mapping[str, Any], predict
         return squad_f1(predicted, row["answer"]) < QA_WRONG_BELOW_F1
 
 
-async def scores(services: Services, task_id: int, config: TaskConfig, model_name: str, version: str) -> list[dict]:
+async def scores(services: Services, task_id: int, config: TaskConfig, contender: Contender, client: Any) -> list[dict]:
     """This exact version on each of the task's scoring datasets, with the evaluation job's metrics."""
     measured_all = []
     for dataset in await evaluation_reads.scoring_datasets(task_id):
-        measured = await measure_dataset(services, config, model_name, dataset, client=services.triton, version=version)
+        measured = await measure_dataset(services, config, contender.name, dataset, client=client, version=contender.version)
         if measured is not None:
             measured_all.append({"dataset": dataset["name"], **measured})
     return measured_all
@@ -54,25 +65,26 @@ async def judge(
     services: Services,
     task_id: int,
     config: TaskConfig,
-    spec: TaskSpec,
     gate_rows: Sequence[Mapping[str, Any]],
-    versions: tuple[str, str],
+    contenders: tuple[Contender, Contender],
+    client: Any,
     run: Mapping[str, Any],
 ) -> tuple[dict, list[dict]]:
-    """The gate's record ({**gate.GateDecision, current_version, new_version}) and the new version's scores."""
-    current, new = versions
-    inputs = [{"fields": {name: row[name] for name in spec.inputs}} for row in gate_rows]
-    wrong: dict[str, list[bool]] = {}
-    for version in (current, new):
-        predictions, _ = await infer_all(services, config, spec.model_name, inputs, client=services.triton, version=version)
-        wrong[version] = [is_wrong(config, spec, row, p) for row, p in zip(gate_rows, predictions, strict=True)]
-    held_out = gate.compare_paired(wrong[current], wrong[new], run["min_held_out"])
-    current_scores = await scores(services, task_id, config, spec.model_name, current)
-    new_scores = await scores(services, task_id, config, spec.model_name, new)
+    """The gate's record ({**gate.GateDecision, current_version, new_version}) and the new version's scores;
+    `contenders` is (current, new), both answering from `client`."""
+    current, new = contenders
+    inputs = [{"fields": {name: row[name] for name in config.model_inputs}} for row in gate_rows]
+    wrong: list[list[bool]] = []
+    for contender in contenders:
+        predictions, _ = await infer_all(services, config, contender.name, inputs, client=client, version=contender.version)
+        wrong.append([is_wrong(config, row, p) for row, p in zip(gate_rows, predictions, strict=True)])
+    held_out = gate.compare_paired(wrong[0], wrong[1], run["min_held_out"])
+    current_scores = await scores(services, task_id, config, current, client)
+    new_scores = await scores(services, task_id, config, new, client)
     scoring = gate.compare_scoring(
         {s["dataset"]: s["perf"] for s in current_scores},
         {s["dataset"]: s["perf"] for s in new_scores},
         run["scoring_tolerance"],
     )
     decision = gate.decide(held_out, scoring)
-    return {**decision, "current_version": current, "new_version": new}, new_scores
+    return {**decision, "current_version": current.label, "new_version": new.label}, new_scores

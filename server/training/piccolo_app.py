@@ -8,6 +8,6 @@ APP_CONFIG = AppConfig(
     app_name="training",
     migrations_folder_path=os.path.join(os.path.dirname(__file__), "piccolo_migrations"),
     table_classes=[TrainingRun],
-    migration_dependencies=["server.accounts.piccolo_app", "server.tasks.piccolo_app"],
+    migration_dependencies=["server.accounts.piccolo_app", "server.tasks.piccolo_app", "server.evaluation.piccolo_app"],
     commands=[],
 )

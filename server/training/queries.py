@@ -55,9 +55,9 @@ LOCK_ACTIVE = Query("SELECT id FROM training_runs WHERE task = :task AND status 
 
 INSERT_RUN = Query("""
     INSERT INTO training_runs (task, requested_by, from_rounds, base_model, profile, status, status_log, model_name,
-                               scoring_tolerance, min_held_out, include_agreed)
+                               scoring_tolerance, min_held_out, include_agreed, source_model)
     VALUES (:task, :requested_by, :from_rounds::jsonb, :base_model, :profile, 'queued', :entries::jsonb, :model_name,
-            :scoring_tolerance, :min_held_out, :include_agreed)
+            :scoring_tolerance, :min_held_out, :include_agreed, :source_model)
     RETURNING id
 """)
 
@@ -81,6 +81,7 @@ async def insert_run(
     scoring_tolerance: float,
     min_held_out: int,
     include_agreed: bool,
+    source_model: int | None = None,
 ) -> int:
     return await INSERT_RUN.value(
         task=task_id,
@@ -93,6 +94,7 @@ async def insert_run(
         scoring_tolerance=scoring_tolerance,
         min_held_out=min_held_out,
         include_agreed=include_agreed,
+        source_model=source_model,
     )
 
 
@@ -103,7 +105,17 @@ def _active() -> list[str]:
 # The job's progress ---------------------------------------------------------------------------
 
 # Columns the job sets as it goes (with the status and a log entry appended in the same statement).
-_RECORDED = ("progress", "n_validated", "model_version", "metrics", "trained_on", "gate", "wall_seconds", "cpu_seconds")
+_RECORDED = (
+    "progress",
+    "n_validated",
+    "model_version",
+    "new_model",
+    "metrics",
+    "trained_on",
+    "gate",
+    "wall_seconds",
+    "cpu_seconds",
+)
 _JSONB = ("metrics", "trained_on", "gate")
 # A guarded write happens only while the run is still the job's: active and not asked to stop. The job's first write
 # (queued → training) and its last (published / rejected) are guarded, so a cancellation is never overwritten.

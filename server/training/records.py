@@ -61,6 +61,8 @@ class TrainingRunRow(TypedDict):
     overridden_by: int | None
     override_reason: str
     overridden_at: datetime | None
+    source_model: int | None  # the uploaded classifier retrained (null for a built-in model)
+    new_model: int | None  # the submission the run built from it
     wall_seconds: float
     cpu_seconds: float
     created_at: datetime

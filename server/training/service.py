@@ -3,6 +3,8 @@ next round with the version it published."""
 
 from __future__ import annotations
 
+import asyncio
+
 from server import permissions
 from server.accounts.viewer import Viewer
 from server.admin import audit
@@ -17,9 +19,10 @@ from server.evaluation import jobs as evaluation_jobs
 from server.evaluation import reads as evaluation_reads
 from server.tasks import reads as task_reads
 from server.tasks.contexts import copy_contexts
-from server.tasks.records import RoundRow, TaskRow
-from server.tasks.service import create_round, get_task_by_code
-from server.training import gate, queries
+from server.tasks.records import RoundRow, TargetModelRef, TaskRow
+from server.tasks.service import create_round, get_task_by_code, load_config
+from server.tasks.targets import TargetRequest
+from server.training import gate, queries, submissions
 from server.training import jobs as training_jobs
 from server.training.records import ACTIVE_STATUSES, TrainingProfile, TrainingRunRow, TrainingStatus, log_entry
 
@@ -58,8 +61,9 @@ async def start_training(
     min_held_out: int = gate.DEFAULT_MIN_HELD_OUT,
     include_agreed: bool = True,
 ) -> TrainingRunRow:
-    """Queue a retraining of the task's current target model; who may retrain that model is
-    `permissions.retrain_target_model` (a built-in model only from its own task, or by an admin). The run's gate
+    """Queue a retraining of the task's current target model: a built-in recipe's, or an uploaded classifier's own
+    train.py (server/training/submissions.py); who may retrain it is `permissions.retrain_target_model` (a built-in
+    model only from its own task, or by an admin). The run's gate
     allows each scoring dataset's error to grow by `scoring_tolerance` and needs `min_held_out` gate examples; with
     `include_agreed` it also reads the closed examples the target agreed with (docs/design.md §4.8)."""
     from server.modelbuild.retrain import spec_for_model
@@ -84,7 +88,12 @@ async def start_training(
     current = await task_reads.round_by_number(task["id"], task["current_round"])
     targets = from_json(current["target_models"]) if current else []
     spec = spec_for_model(targets[0]["name"]) if targets else None
-    if spec is not None and spec.kind == "generative":
+    source = await evaluation_reads.model(targets[0]["model_id"]) if targets and targets[0].get("model_id") else None
+    if source is not None:
+        why = await asyncio.to_thread(submissions.retraining_problem, services.settings, source, load_config(task))
+        if why:
+            problems.append(FieldProblem("taskCode", tr("the task's current target cannot be retrained: {why}", why=why)))
+    elif spec is not None and spec.kind == "generative":
         problems.append(
             FieldProblem(
                 "taskCode",
@@ -95,16 +104,23 @@ async def start_training(
         problems.append(
             FieldProblem(
                 "taskCode",
-                tr("the task's current target model is not one of the built-in recipes, so there is nothing to retrain"),
+                tr(
+                    "the task's current target model is neither one of the built-in recipes nor an uploaded classifier, "
+                    "so there is nothing to retrain"
+                ),
             )
         )
     if problems:
         raise invalid(tr("The training request is not valid."), *problems)
-    assert spec is not None
     denied = permissions.retrain_target_model(viewer, task, targets[0]["name"])
     if denied is not None:
         raise ServiceError(denied.code, denied.message)
-    if not services.settings.target_model_repository:
+    if source is not None and services.settings.uploads_disabled_reason:
+        raise ServiceError(
+            "SERVICE_UNAVAILABLE",
+            tr("Retraining an uploaded model needs the sandbox that runs uploaded code, which is not available on this server."),
+        )
+    if source is None and not services.settings.target_model_repository:
         raise ServiceError(
             "CONFLICT",
             tr(
@@ -134,10 +150,11 @@ async def start_training(
                 f"{' and the non-fooling ones the target agreed with' if include_agreed else ''}; the gate needs at least "
                 f"{min_held_out} held-out examples and a scoring tolerance of {scoring_tolerance:.1%}.",
             ),
-            spec.model_name,
+            source["triton_name"] if source is not None else spec.model_name if spec else "",
             scoring_tolerance,
             min_held_out,
             include_agreed,
+            source["id"] if source is not None else None,
         )
     # No fixed job id: arq keeps finished job ids for a while and would silently drop a reused one.
     await jobs.enqueue(services.arq, training_jobs.train_target_model, run_id)
@@ -169,7 +186,13 @@ async def open_next_round(services: Services, task_code: str, model_version: str
             ),
         )
     previous = await task_reads.round_by_number(task["id"], task["current_round"])
-    row = await create_round(task_code, [{"name": run["model_name"], "version": version}], services=services, announce=False)
+    if run["source_model"] is not None:  # a retrained submission: the round is judged by the model the run built
+        if run["new_model"] is None:
+            raise ServiceError("CONFLICT", tr("The model this run built was deleted; nothing can judge the next round."))
+        target: TargetModelRef | TargetRequest = TargetRequest(model_id=run["new_model"])
+    else:
+        target = {"name": run["model_name"], "version": version}
+    row = await create_round(task_code, [target], services=services, announce=False)
     if previous is not None:
         await copy_contexts(previous["id"], row["id"])
     await events.publish(services.redis, events.RoundCreated(round_id=row["id"]))

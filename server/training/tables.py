@@ -39,6 +39,10 @@ class TrainingRun(Table, tablename="training_runs"):
     overridden_by = Integer(null=True, default=None)
     override_reason = Varchar(length=500, default="")
     overridden_at = Timestamptz(null=True, default=None)
+    # A run that retrains an uploaded classifier (a round's target): the submission it started from and the one it
+    # built (models ids, SQL foreign keys ON DELETE SET NULL); null for built-in models.
+    source_model = Integer(null=True, default=None)
+    new_model = Integer(null=True, default=None)
     wall_seconds = Float(default=0.0)  # the job's cost: wall time and the worker process's CPU time
     cpu_seconds = Float(default=0.0)
     created_at = Timestamptz(default=TimestamptzNow())

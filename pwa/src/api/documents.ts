@@ -117,7 +117,7 @@ export const EXAMPLE_UPDATED = doc<ExampleUpdatedSubscription, ExampleUpdatedSub
 
 // ---- Validation ------------------------------------------------------------------------------
 
-const ROUND_DETAIL_FIELDS = `${ROUND_FIELDS} startAt totalValidated totalValidatedFooled targetModels { name version }`;
+const ROUND_DETAIL_FIELDS = `${ROUND_FIELDS} startAt totalValidated totalValidatedFooled targetModels { name version modelId }`;
 const TASK_FIELDS = `id code name description config status reviewNote active viewerIsOwner hasScoringDataset scoringNotice currentRound { ${ROUND_FIELDS} }
   rounds(first: 100) { pageInfo { hasNextPage endCursor } edges { cursor node { ${ROUND_DETAIL_FIELDS} } } }`;
 

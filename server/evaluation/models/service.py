@@ -15,6 +15,7 @@ from server.core import jobs
 from server.core.disk import disk_full, is_disk_full
 from server.core.errors import FieldProblem, ServiceError, invalid
 from server.core.i18n import tr
+from server.core.jsonutil import from_json
 from server.core.services import Services
 from server.core.settings import Settings
 from server.core.storable import check_upload, text_problem
@@ -35,7 +36,7 @@ from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.visibility import visible_task_by_code
 
-__all__ = ["CARD_FIELDS", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
+__all__ = ["CARD_FIELDS", "check_archive", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
 
 CARD_FIELDS = ("description", "parameters", "languages", "license", "source_url", "paper")
 NAME = re.compile(r"^[\w .:()+-]{1,100}$")
@@ -95,7 +96,7 @@ async def upload_model(
             if is_disk_full(exc):
                 raise disk_full(tr("your archive")) from None
             raise
-        await asyncio.to_thread(_check_archive, staging, settings, config)
+        await asyncio.to_thread(check_archive, staging, settings, config)
         model = await queries.insert_model(
             task["id"],
             owner_id,
@@ -128,7 +129,8 @@ def _copy_capped(upload: BinaryIO, destination: Path, limit: int) -> None:
             out.write(chunk)
 
 
-def _check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
+def check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
+    """Every check an upload passes (layout, config limits, the task's contract); ARCHIVE_REJECTED with the reason."""
     limits = ArchiveLimits(max_files=settings.upload_max_files, max_total_bytes=settings.upload_max_bytes)
     try:
         repository = read_model_repository(path, limits)
@@ -144,6 +146,28 @@ def _check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
     except ArchiveRejected as exc:
         details = {"reason": exc.code, "entry": exc.entry}
         raise ServiceError("ARCHIVE_REJECTED", researcher_message(exc), details=details) from None
+
+
+async def store_retrained_model(services: Services, parent: ModelRow, checked_archive: Path, name: str) -> ModelRow:
+    """A version of `parent` built by a retraining run from an archive that passed `check_archive`: a new model of
+    the same owner, task, card and visibility (published when the parent is, so a round may be judged by it), moved
+    into the model store and queued for deployment like an upload (server/training/submissions.py)."""
+    model = await queries.insert_model(
+        parent["task"],
+        parent["owner"],
+        name,
+        from_json(parent["card"]),
+        parent["anonymous"],
+        ModelStatus.UPLOADED,
+        [log_entry(ModelStatus.UPLOADED, f"Retrained from model {parent['id']}; its output passed every upload check.")],
+        published=parent["published"],
+        retrained_from=parent["id"],
+    )
+    checked_archive.rename(archive_path(services.settings, model["id"]))  # noqa: ASYNC240 — a rename within the store
+    model["triton_name"], model["triton_version"] = triton_name(model["id"]), "1"
+    await queries.set_triton_name(model["id"], model["triton_name"], "1")
+    await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])
+    return model
 
 
 async def set_published(model_id: int, published: bool) -> ModelRow:

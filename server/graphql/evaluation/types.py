@@ -114,6 +114,9 @@ class ModelNode(relay.Node):
     published: bool
     anonymous: bool
     created_at: datetime
+    retrained_from_id: relay.GlobalID | None = strawberry.field(
+        description="The model a retraining run built this one from with its own train.py (null for an upload)."
+    )
     row: strawberry.Private[ModelRow]
 
     @classmethod
@@ -126,6 +129,7 @@ class ModelNode(relay.Node):
             published=row["published"],
             anonymous=row["anonymous"],
             created_at=row["created_at"],
+            retrained_from_id=relay.GlobalID("Model", str(row["retrained_from"])) if row.get("retrained_from") else None,
             row=row,
         )
 

@@ -152,6 +152,10 @@ class TrainingGate:
         )
 
 
+def _model_id(pk: int | None) -> relay.GlobalID | None:
+    return relay.GlobalID("Model", str(pk)) if pk is not None else None
+
+
 @strawberry.type(name="TrainingRun")
 class TrainingRunNode(relay.Node):
     id: relay.NodeID[int]
@@ -164,7 +168,17 @@ class TrainingRunNode(relay.Node):
     base_model: str
     profile: str
     model_name: str
-    model_version: str = strawberry.field(description="The Triton version this run built (empty until built).")
+    model_version: str = strawberry.field(
+        description="The version this run built (empty until built): a Triton version of a built-in model, or "
+        "`model-<id>` for the submission it built from an uploaded classifier (openNextRound takes either)."
+    )
+    source_model_id: relay.GlobalID | None = strawberry.field(
+        description="The uploaded classifier this run retrains with its own train.py (null for a built-in model)."
+    )
+    new_model_id: relay.GlobalID | None = strawberry.field(
+        description="The submission the run built from it: a new model of the same owner (null until built, and for "
+        "a built-in model)."
+    )
     n_validated: int = strawberry.field(
         description="Validated examples the new version was trained on, as the training code counted them (0 until built)."
     )
@@ -201,6 +215,8 @@ class TrainingRunNode(relay.Node):
             profile=row["profile"],
             model_name=row["model_name"],
             model_version=row["model_version"],
+            source_model_id=_model_id(row.get("source_model")),
+            new_model_id=_model_id(row.get("new_model")),
             n_validated=row["n_validated"],
             metrics=from_json(row["metrics"]),
             training_data=TrainingData.from_doc(from_json(row.get("trained_on")) or {}),

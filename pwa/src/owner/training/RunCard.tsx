@@ -126,7 +126,7 @@ export function RunCard({ run, taskCode, online, versionInUse, onChanged, onRoun
         </div>
       )}
       <dl class="run-facts">
-        <div><dt>{T.version}</dt><dd data-testid="run-version">{run.modelVersion ? <bdi>{`${run.modelName} ${run.modelVersion}`}</bdi> : T.notBuilt}</dd></div>
+        <div><dt>{T.version}</dt><dd data-testid="run-version">{run.modelVersion ? <bdi>{run.newModelId ? T.retrainedUpload(run.modelVersion) : `${run.modelName} ${run.modelVersion}`}</bdi> : T.notBuilt}</dd></div>
         <div><dt>{T.fromRounds}</dt><dd data-testid="run-rounds">
           {run.fromRounds.length ? T.roundList(run.fromRounds.map((n) => formatNumber(n)).join(", ")) : T.seedOnly}
           {" · "}{T.profileName[run.profile.toLowerCase() as "fast" | "full"] ?? run.profile}

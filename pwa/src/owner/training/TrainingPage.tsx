@@ -20,7 +20,7 @@ import { TaskState } from "../TaskState";
 import { TRAINING_RUN_WATCH, TRAINING_RUNS, type TrainingRun } from "./documents";
 import { RunCard, runTitleId, statusWord } from "./RunCard";
 import { StartForm } from "./StartForm";
-import { activeIds, canStart, liveMode, mergeRun, POLL_MS, RUNS_SHOWN, statusChanges, versionsInUse } from "./training";
+import { activeIds, canStart, liveMode, mergeRun, POLL_MS, RUNS_SHOWN, runVersionKey, statusChanges, versionsInUse } from "./training";
 import { TRAINING_TEXT as T } from "./text";
 import "./training.css";
 
@@ -136,7 +136,7 @@ export function TrainingPage({ params }: PageProps) {
         <ul class="training-runs" aria-labelledby="training-runs-title" data-testid="training-runs">
           {runs.map((run) => (
             <RunCard key={run.id} run={run} taskCode={code} online={isOnline}
-              versionInUse={inUse.has(`${run.modelName}:${run.modelVersion}`)}
+              versionInUse={inUse.has(runVersionKey(run))}
               onChanged={merge} onRoundOpened={() => void detail.reload()} />
           ))}
         </ul>

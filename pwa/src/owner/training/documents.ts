@@ -14,7 +14,7 @@ export type Gate = NonNullable<TrainingRun["gate"]>;
 export type HeldOut = Gate["heldOut"];
 export type ScoringRow = Gate["scoring"][number];
 
-const RUN = `id status progress fromRounds profile modelName modelVersion nValidated scoringTolerance minHeldOut
+const RUN = `id status progress fromRounds profile modelName modelVersion sourceModelId newModelId nValidated scoringTolerance minHeldOut
   includeAgreed cancelRequested overrideReason overriddenAt overriddenBy wallSeconds cpuSeconds createdAt
   statusLog { at status message }
   trainingData { validatedExamples validatedRead agreedRead validatedHeldOut }

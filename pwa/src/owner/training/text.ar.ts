@@ -53,6 +53,7 @@ export const training: Translation<typeof TRAINING_EN> = {
   progress: (percent) => `اكتمل ${percent}`,
   version: "النسخة",
   notBuilt: "لم تُبنَ بعد",
+  retrainedUpload: (version: string) => `${version}: نموذج جديد لمالك النموذج المرفوع، بناه ملف train.py الخاص به`,
   fromRounds: "دُرّبت من",
   roundList: (numbers) => `الجولات ${numbers}`,
   seedOnly: "البيانات الأولية فقط",

@@ -53,6 +53,7 @@ export const training: Translation<typeof TRAINING_EN> = {
   progress: (percent) => `${percent} hecho`,
   version: "Versión",
   notBuilt: "Aún no construida",
+  retrainedUpload: (version: string) => `${version}: un modelo nuevo del propietario del modelo subido, construido por su propio train.py`,
   fromRounds: "Entrenado con",
   roundList: (numbers) => `Rondas ${numbers}`,
   seedOnly: "Solo datos semilla",

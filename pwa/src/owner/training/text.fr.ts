@@ -53,6 +53,7 @@ export const training: Translation<typeof TRAINING_EN> = {
   progress: (percent) => `${percent} effectué`,
   version: "Numéro de version",
   notBuilt: "Pas encore construite",
+  retrainedUpload: (version: string) => `${version} : un nouveau modèle du propriétaire du modèle téléversé, construit par son propre train.py`,
   fromRounds: "Entraîné sur",
   roundList: (numbers) => `Manches ${numbers}`,
   seedOnly: "Données d’amorçage seules",

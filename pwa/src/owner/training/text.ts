@@ -57,6 +57,7 @@ export const TRAINING_EN = {
   progress: (percent: string) => `${percent} done`,
   version: "Version",
   notBuilt: "Not built yet",
+  retrainedUpload: (version: string) => `${version}: a new model of the uploaded model's owner, built by its own train.py`,
   fromRounds: "Trained from",
   roundList: (numbers: string) => `Rounds ${numbers}`,
   seedOnly: "Seed data only",

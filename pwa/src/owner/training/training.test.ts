@@ -6,14 +6,14 @@ import { TRAINING_TEXT as T } from "./text";
 import {
   actionsFor, activeIds, canStart, checkReason, checkTrainForm, formatCpu, formatDifference, formatDuration, formatError,
   formatInterval, formatP, formatProgress, initialTrainForm, liveMode, mergeRun, parseDecimal, parseWhole, statusChanges,
-  trainRequest, versionsInUse, type TrainForm,
+  runVersionKey, trainRequest, versionsInUse, type TrainForm,
 } from "./training";
 
 const run = (status: string, extra: Partial<TrainingRun> = {}): TrainingRun => ({
   id: `r-${status}`, status, progress: 0.5, fromRounds: [1], profile: "fast", modelName: "sentiment-m", modelVersion: "2",
   nValidated: 0, scoringTolerance: 0.01, minHeldOut: 30, includeAgreed: true, cancelRequested: false, overrideReason: "", overriddenAt: null,
   overriddenBy: null, wallSeconds: 12, cpuSeconds: 30, createdAt: "2026-11-28T10:00:00Z", statusLog: [], trainingData: null,
-  gate: null, ...extra,
+  gate: null, sourceModelId: null, newModelId: null, ...extra,
 });
 
 const form = (patch: Partial<TrainForm> = {}): TrainForm => ({
@@ -101,6 +101,14 @@ describe("what a run offers", () => {
       { endAt: null, targetModels: [{ name: "m", version: "2" }] },
     ];
     expect([...versionsInUse(rounds)]).toEqual(["m:2"]);
+  });
+
+  it("knows a retrained upload's new model in the open round by its id", () => {
+    const rounds = [{ endAt: null, targetModels: [{ name: "submission-9", version: "1", modelId: "TW9kZWw6OQ==" }] }];
+    const inUse = versionsInUse(rounds);
+    expect(inUse.has(runVersionKey(run("published", { modelVersion: "model-9", newModelId: "TW9kZWw6OQ==" })))).toBe(true);
+    expect(inUse.has(runVersionKey(run("published", { modelVersion: "model-8", newModelId: "TW9kZWw6OA==" })))).toBe(false);
+    expect(runVersionKey(run("published"))).toBe("sentiment-m:2");
   });
 });
 

@@ -144,8 +144,17 @@ export function statusChanges(before: readonly TrainingRun[] | undefined, after:
 }
 
 /** The version a round is judged by now, as `name:version` keys (the open-round action hides for these). */
-export function versionsInUse(rounds: readonly { endAt?: string | null; targetModels: readonly { name: string; version: string }[] }[]) {
-  return new Set(rounds.filter((r) => !r.endAt).flatMap((r) => r.targetModels.map((t) => `${t.name}:${t.version}`)));
+export function versionsInUse(
+  rounds: readonly { endAt?: string | null; targetModels: readonly { name: string; version: string; modelId?: string | null }[] }[],
+) {
+  return new Set(
+    rounds.filter((r) => !r.endAt).flatMap((r) => r.targetModels.map((t) => (t.modelId ? `model:${t.modelId}` : `${t.name}:${t.version}`))),
+  );
+}
+
+/** The key versionsInUse gives the version a run built: a retrained upload's new model, or the model's version. */
+export function runVersionKey(run: { modelName: string; modelVersion: string; newModelId?: string | null }) {
+  return run.newModelId ? `model:${run.newModelId}` : `${run.modelName}:${run.modelVersion}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

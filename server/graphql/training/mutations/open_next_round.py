@@ -29,7 +29,8 @@ OpenNextRoundResult = Annotated[
 @mutation(
     description=(
         "Task owners: close the current round and open the next one, judged by `modelVersion` of the target "
-        "model (a published training run's version), with the current round's contexts."
+        "model (a published training run's version; `model-<id>` for a retrained uploaded classifier, judged then by "
+        "that new model), with the current round's contexts."
     )
 )
 async def open_next_round(info: Info, task_code: str, model_version: str) -> OpenNextRoundResult:

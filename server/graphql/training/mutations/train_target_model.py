@@ -45,7 +45,10 @@ TrainTargetModelResult = Annotated[
         "the examples that did not fool the target and that the task does not send to validators count as "
         "validated with their writer's label, which the target agreed with: without them a task that validates "
         "only fooling examples trains on, and judges with, nothing but the examples the current version got "
-        "wrong (docs/design.md §4.8)."
+        "wrong (docs/design.md §4.8). When the target is an uploaded classifier whose archive has a `train.py`, that "
+        "script is the recipe: it runs in the sandbox on the same examples and builds a new model of the same owner "
+        "(`newModelId`), deployed and evaluated like an upload and judged by the same gate in the submissions Triton "
+        "(docs/design.md §4.8b)."
     )
 )
 async def train_target_model(

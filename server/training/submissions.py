@@ -1,0 +1,328 @@
+"""Retraining an uploaded classifier that judges a round (issue #35, point 4; docs/design.md §4.8b).
+
+The owner's archive carries its own recipe, ``train.py`` beside ``model.py`` in its newest version folder. The job gives it the validated
+examples of the chosen rounds (the gate's held-out share never among them) in a one-shot sandbox
+(server/sandbox/training.py), and what it writes is checked exactly like an upload. The result is a new model of
+the same owner (``retrained_from`` the current one), deployed and evaluated in the sandboxed submissions Triton like
+any upload; then the gate compares the two there, on the held-out examples and the scoring datasets, and the run is
+published (openNextRound opens a round judged by the new model) or rejected. The current target serves throughout.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from server.core.errors import ServiceError
+from server.core.i18n import tr
+from server.core.services import Services
+from server.core.settings import Settings
+from server.evaluation import reads as evaluation_reads
+from server.evaluation.archive import ArchiveLimits, ArchiveRejected, read_model_repository
+from server.evaluation.archive.repository import ModelRepository
+from server.evaluation.archive.write import write_model_repository
+from server.evaluation.models.log_text import scrub
+from server.evaluation.models.residency import ensure_loaded
+from server.evaluation.models.service import check_archive, store_retrained_model
+from server.evaluation.models.status import archive_path
+from server.evaluation.records import ModelRow, ModelStatus
+from server.modelbuild.mixing import ids_digest
+from server.sandbox.bwrap import SandboxUnavailable, check_available
+from server.sandbox.training import TRAIN_SCRIPT, TrainingLimits, run_train_script
+from server.tasks import reads as task_reads
+from server.tasks.config import TaskConfig
+from server.tasks.service import load_config
+from server.training import gate, judging, queries
+from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus
+from server.training.run_record import Cost, cancelled_run, record_run
+
+LOG_TAIL_CHARS = 2000  # of train.py's own output, quoted in the run's log
+DEPLOY_WAIT_S = 2.5 * 3600  # the new model's deployment and evaluation (each step has its own limits too)
+POLL_S = 1.0
+VERSION_PREFIX = "model-"  # a retrained submission's version, as openNextRound takes it: "model-<its id>"
+
+
+def version_of(model_id: int) -> str:
+    return f"{VERSION_PREFIX}{model_id}"
+
+
+def model_id_of(version: str) -> int | None:
+    number = version.removeprefix(VERSION_PREFIX)
+    return int(number) if version.startswith(VERSION_PREFIX) and number.isdigit() else None
+
+
+def stored_repository(settings: Settings, model_id: int):
+    limits = ArchiveLimits(max_files=settings.upload_max_files, max_total_bytes=settings.upload_max_bytes)
+    return read_model_repository(archive_path(settings, model_id), limits)
+
+
+def train_script(repository: ModelRepository) -> str | None:
+    """The path of the archive's recipe in its model directory: train.py in the newest version folder, or None."""
+    path = f"{max(repository.versions, default=1)}/{TRAIN_SCRIPT}"
+    return path if path in repository.files else None
+
+
+def retraining_problem(settings: Settings, model: ModelRow, config: TaskConfig) -> str | None:
+    """Why this submission cannot be retrained (None: it can): only a classifier whose archive has a train.py."""
+    if config.kind != "classification":
+        return tr("only an uploaded classifier can be retrained; point the round at another model")
+    try:
+        repository = stored_repository(settings, model["id"])
+    except (ArchiveRejected, OSError):
+        return tr("its stored archive could not be read")
+    if train_script(repository) is None:
+        return tr(
+            "the uploaded model '{name}' has no train.py beside its model.py, so there is no recipe to retrain it "
+            "with (its owner can upload a version that has one: triton_models/README.md)",
+            name=model["name"],
+        )
+    return None
+
+
+def training_records(config: TaskConfig, examples: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Examples → the rows train.py reads: the model's inputs, the label, the example's id; one the model cannot take
+    (an input missing, a label not the task's) is left out."""
+    rows = []
+    for example in examples:
+        fields = {**example["context"], **example["input"]}
+        record = {name: fields.get(name) for name in config.model_inputs}
+        label = example["input"].get("label")
+        if any(not isinstance(value, str) or not value for value in record.values()) or label not in (config.labels or []):
+            continue
+        rows.append({**record, "label": label, "example_id": example["id"]})
+    return rows
+
+
+def _write_inputs(
+    folder: Path, settings: Settings, parent: ModelRow, config: TaskConfig, run: TrainingRunRow, rows
+) -> tuple[Path, str]:
+    """The current version's model directory and the data folder, readable by the sandbox's user: the model folder
+    and the recipe's path in it."""
+    repository = stored_repository(settings, parent["id"])
+    script = train_script(repository)
+    if script is None:
+        raise ValueError("its archive has no train.py any more")
+    model_dir = write_model_repository(repository, folder / "current")
+    data = folder / "data"
+    data.mkdir()
+    with (data / "train.jsonl").open("w") as out:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+    description = {
+        "kind": config.kind,
+        "model_inputs": config.model_inputs,
+        "labels": config.labels,
+        "rounds": run["from_rounds"],
+        "profile": run["profile"],
+        "examples": len(rows),
+    }
+    (data / "task.json").write_text(json.dumps(description))
+    for path in (folder, folder / "current", data):
+        os.chmod(path, 0o755)
+    for path in data.iterdir():
+        os.chmod(path, 0o644)
+    return model_dir, script
+
+
+def _limits(settings: Settings) -> TrainingLimits:
+    return TrainingLimits(
+        wall_seconds=settings.submission_training_timeout_s,
+        memory_bytes=int(settings.submission_training_memory_gb * 1024**3),
+        cpu_cores=settings.submission_training_cpu_cores,
+        output_bytes=min(settings.upload_max_bytes, settings.submission_training_output_mb * 1024**2),
+    )
+
+
+async def train_judge_publish(services: Services, run: TrainingRunRow, stop: threading.Event, cost: Cost) -> str:
+    run_id, settings = run["id"], services.settings
+    parent = await evaluation_reads.model(run["source_model"]) if run["source_model"] else None
+    if parent is None:
+        await record_run(services, run_id, TrainingStatus.FAILED, "The uploaded model to retrain was deleted.")
+        return TrainingStatus.FAILED.value
+    task = await task_reads.task_by_id(run["task"])
+    config = load_config(task)
+    examples = await queries.validated_examples(task["id"], run["from_rounds"], run["include_agreed"])
+    agreed = sum(example["agreed"] for example in examples)
+    rows = training_records(config, examples)  # type: ignore[arg-type]
+    trained = [row for row in rows if not gate.is_held_out(row["example_id"])]
+    gate_rows = [row for row in rows if gate.is_held_out(row["example_id"])]
+    started = await record_run(
+        services,
+        run_id,
+        TrainingStatus.TRAINING,
+        f"Running the {TRAIN_SCRIPT} of '{parent['name']}' (model {parent['id']}, its owner's recipe) in a sandbox, on "
+        f"{len(trained)} validated example(s) of rounds {run['from_rounds'] or 'none'} outside the gate's held-out share "
+        f"({agreed} of those read are non-fooling ones the target agreed with); {len(gate_rows)} held-out example(s) "
+        f"judge it. Limits: {settings.submission_training_timeout_s:g} s, no network.",
+        guarded=True,
+        progress=0.05,
+    )
+    if not started:
+        return await _ended_before_start(services, run_id, cost)
+    staging = Path(settings.model_store_dir) / f".retrain-{run_id}-{datetime.now(UTC).timestamp():.6f}"
+    try:
+        try:
+            await asyncio.to_thread(check_available)
+        except SandboxUnavailable as exc:
+            message = (
+                f"The sandbox that runs {TRAIN_SCRIPT} cannot start on this worker ({exc}); docs/deploy.md says what a "
+                f"worker needs to retrain uploaded models. The current target keeps serving."
+            )
+            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+            return TrainingStatus.FAILED.value
+        try:
+            outcome = await _train(settings, parent, config, run, trained, stop)
+        except (ArchiveRejected, OSError, ValueError) as exc:
+            message = f"The model to retrain could not be prepared: {scrub(str(exc))} ({cost.text()})."
+            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+            return TrainingStatus.FAILED.value
+        if stop.is_set() or outcome.reason == "cancelled":
+            return await cancelled_run(services, run_id, "while training", cost)
+        if not outcome.ok:
+            tail = scrub(outcome.log[-LOG_TAIL_CHARS:]).strip() or "(nothing)"
+            message = f"{TRAIN_SCRIPT} did not finish: {outcome.reason} ({cost.text()}). The end of its output:\n{tail}"
+            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+            return TrainingStatus.FAILED.value
+        await asyncio.to_thread(staging.write_bytes, outcome.output)
+        try:
+            await asyncio.to_thread(check_archive, staging, settings, config)
+        except ServiceError as exc:
+            message = f"What {TRAIN_SCRIPT} wrote was refused, as an upload would be: {exc.message} ({cost.text()})."
+            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+            return TrainingStatus.FAILED.value
+        if stop.is_set():
+            return await cancelled_run(services, run_id, "after training", cost)
+        name = f"{parent['name'][:70].strip()} (retrained run {run_id})"
+        new = await store_retrained_model(services, parent, staging, name)
+    finally:
+        staging.unlink(missing_ok=True)
+    await record_run(
+        services,
+        run_id,
+        TrainingStatus.EVALUATING,
+        f"{TRAIN_SCRIPT} built model {new['id']} ('{name}', {parent['name']}'s owner's): its output passed every upload "
+        f"check; deploying and evaluating it in the sandboxed submissions Triton, as any upload ({cost.text()} so far).",
+        new_model=new["id"],
+        model_version=version_of(new["id"]),
+        n_validated=len(trained),
+        trained_on=_trained_on(trained, len(examples), len(gate_rows), agreed, parent["id"]),
+        progress=0.6,
+        **cost.values(),
+    )
+    return await _judge_and_decide(services, run, parent, new, gate_rows, config, stop, cost)
+
+
+async def _train(settings: Settings, parent: ModelRow, config: TaskConfig, run: TrainingRunRow, rows, stop):
+    with tempfile.TemporaryDirectory(prefix="dynabench-retrain-") as folder:
+        model_dir, script = await asyncio.to_thread(_write_inputs, Path(folder), settings, parent, config, run, rows)
+        limits = _limits(settings)
+        return await run_train_script(model_dir, script, Path(folder) / "data", limits, stop, name=f"train-{run['id']}")
+
+
+async def _ended_before_start(services: Services, run_id: int, cost: Cost) -> str:
+    now = await queries.run_by_id(run_id)
+    if now is None or now["status"] not in (TrainingStatus.QUEUED, TrainingStatus.TRAINING, TrainingStatus.EVALUATING):
+        return now["status"] if now else TrainingStatus.CANCELLED.value
+    return await cancelled_run(services, run_id, "before training began", cost)
+
+
+async def _wait_until_evaluated(model_id: int, stop: threading.Event) -> ModelRow | None:
+    """The new model once its deployment and evaluation ended (evaluated, not ranked or failed); None when the run was
+    asked to stop or it took longer than DEPLOY_WAIT_S."""
+    deadline = time.monotonic() + DEPLOY_WAIT_S
+    while time.monotonic() < deadline and not stop.is_set():
+        model = await evaluation_reads.model(model_id)
+        if model is None or model["status"] in (ModelStatus.EVALUATED, ModelStatus.NOT_RANKED, ModelStatus.FAILED):
+            return model
+        await asyncio.sleep(POLL_S)
+    return None
+
+
+async def _judge_and_decide(
+    services: Services,
+    run: TrainingRunRow,
+    parent: ModelRow,
+    new: ModelRow,
+    gate_rows: list[dict],
+    config: TaskConfig,
+    stop: threading.Event,
+    cost: Cost,
+) -> str:
+    run_id = run["id"]
+    evaluated = await _wait_until_evaluated(new["id"], stop)
+    if stop.is_set():
+        kept = f"model {new['id']} stays its owner's, not offered"
+        return await cancelled_run(services, run_id, f"while model {new['id']} was being evaluated", cost, kept=kept)
+    if evaluated is None or evaluated["status"] == ModelStatus.FAILED:
+        last = (evaluated or {}).get("status_log") or [{"message": "it was deleted, or its evaluation did not end in time"}]
+        message = f"Model {new['id']} failed its deployment or evaluation: {last[-1]['message']} ({cost.text()})."
+        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+        return TrainingStatus.FAILED.value
+    contenders = []
+    for model in (parent, evaluated):
+        problem = await ensure_loaded(services, model)
+        if problem:
+            message = f"Model {model['id']} could not be loaded to be judged: {problem} ({cost.text()})."
+            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+            return TrainingStatus.FAILED.value
+        contenders.append(judging.Contender(model["triton_name"], model["triton_version"] or "1", f"model {model['id']}"))
+    try:
+        decision, scores = await judging.judge(
+            services, run["task"], config, gate_rows, (contenders[0], contenders[1]), services.triton_submissions, run
+        )
+    except Exception as exc:  # noqa: BLE001 — an unanswering model: the run fails, the current target serves on
+        message = f"Judging model {new['id']} against model {parent['id']} failed: {scrub(str(exc))} ({cost.text()})."
+        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
+        return TrainingStatus.FAILED.value
+    status = TrainingStatus.PUBLISHED if decision["passed"] else TrainingStatus.REJECTED
+    outcome = (
+        f"Open the next round with it (openNextRound, version {version_of(new['id'])})."
+        if decision["passed"]
+        else "It stays its owner's model but is not offered as the next target unless an owner overrides the gate "
+        "(overrideTrainingGate); the current target keeps serving."
+    )
+    finished = await record_run(
+        services,
+        run_id,
+        status,
+        f"Model {new['id']} compared with model {parent['id']} in the submissions Triton. {decision['summary']} {outcome} "
+        f"({cost.text()}).",
+        guarded=True,
+        progress=1.0,
+        metrics={"heldout_metric": None, "heldout": None, "scores": scores},
+        gate=decision,
+        **cost.values(),
+    )
+    if not finished:
+        kept = f"model {new['id']} stays its owner's, not offered"
+        return await cancelled_run(services, run_id, "while judging", cost, kept=kept)
+    return status.value
+
+
+def _trained_on(trained: list[dict], read: int, held_out: int, agreed: int, parent_id: int) -> TrainedOn:
+    by_label: dict[str, int] = {}
+    for row in trained:
+        by_label[row["label"]] = by_label.get(row["label"], 0) + 1
+    return {
+        "validated": len(trained),
+        "available": len(trained),
+        "read": read,
+        "agreed": agreed,
+        "held_out": held_out,
+        "by_label": by_label,
+        "digest": ids_digest([row["example_id"] for row in trained]),
+        "share": 0.0,  # the owner's recipe decides how it uses them; the platform does not know
+        "min_draws": 0,
+        "seed": 0,
+        "steps": 0,
+        "dev": 0,
+        "best_step": None,
+        "started_from": f"model {parent_id} (its own {TRAIN_SCRIPT})",
+    }

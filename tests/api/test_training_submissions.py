@@ -1,0 +1,96 @@
+"""Retraining an owner's uploaded classifier that judges a round (issue #35, point 4): its own train.py runs in the
+sandbox on the round's validated examples, the output is checked like an upload and becomes a new model of the same
+owner, deployed and evaluated in the submissions Triton, judged by the gate there, and the next round opens with it."""
+
+from __future__ import annotations
+
+import numpy as np
+from strawberry.relay import from_base64
+from tritonclient.http import InferInput
+
+from server.training.gate import is_held_out
+from tests.api.examples_helpers import NEXT_CONTEXT, submit
+from tests.api.retraining_helpers import (
+    insert_validated,
+    retrainable_archive,
+    run_of,
+    task_judged_by_upload,
+    train,
+    wait_for_end,
+)
+from tests.conftest import run_sql, submissions_triton
+
+OPEN_NEXT = """mutation($t: String!, $v: String!) { openNextRound(taskCode: $t, modelVersion: $v) {
+  __typename ... on NextRoundOpened { round { id number targetModels { name version modelId } } } ... on Error { code message } } }"""
+MODEL = "query($m: ID!) { node(id: $m) { ... on Model { name status published retrainedFromId } } }"
+# Words the uploaded model has never seen, one pair per label: it gets these wrong until it is trained on them.
+NEW_WORDS = {"positive": "splendid marvellous", "negative": "dreadful abysmal", "neutral": "tuesday receipt"}
+
+
+def _label_of(stack, triton_name: str, text: str) -> str:
+    client = submissions_triton(stack)
+    tensor = InferInput("statement", [1, 1], "BYTES")
+    tensor.set_data_from_numpy(np.array([[text.encode()]], dtype=object))
+    return client.infer(triton_name, [tensor]).as_numpy("label")[0][0].decode()
+
+
+def test_an_uploaded_classifier_is_retrained_by_its_own_train_py(stack, api, admin_token):
+    world = task_judged_by_upload(api, admin_token, "retrain_upload", retrainable_archive())
+    number = world["round"]["number"]
+    rows = [{"text": f"Visit {i}: {NEW_WORDS[label]}.", "label": label} for i in range(90) for label in [list(NEW_WORDS)[i % 3]]]
+    ids = insert_validated(world, number, rows)
+    held_out = sum(is_held_out(i) for i in ids)
+    [source] = run_sql("SELECT triton_name FROM models WHERE id = $1", int(from_base64(world["model"])[1]))
+    assert _label_of(stack, source["triton_name"], "Visit 7: splendid marvellous.") != "positive"  # it has to learn it
+
+    # Only the task's owners (and admins) retrain; the model's owner is not one of them.
+    denied = api(
+        "mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1]) { __typename } }",
+        {"t": world["code"]},
+        token=world["researcher"],
+    )["trainTargetModel"]
+    assert denied["__typename"] == "PermissionError"
+
+    started = train(api, world, [number])
+    assert started["sourceModelId"] == world["model"] and started["modelName"] == source["triton_name"]
+    run = wait_for_end(api, world["owner"], started["id"])
+    assert run["status"] == "published", run["statusLog"]
+    new_model = run["newModelId"]
+    new_pk = int(from_base64(new_model)[1])
+    assert run["modelVersion"] == f"model-{new_pk}"
+    data = run["trainingData"]
+    assert data["validatedExamples"] == len(ids) - held_out == run["nValidated"]
+    assert data["validatedHeldOut"] == held_out and data["validatedRead"] == len(ids)
+    assert "train.py" in data["startedFrom"]
+    gate = run["gate"]
+    assert gate["passed"] and gate["heldOut"]["better"] and gate["heldOut"]["examples"] == held_out
+    assert gate["heldOut"]["newError"] == 0.0 < gate["heldOut"]["currentError"]
+    assert gate["currentVersion"] == f"model {from_base64(world['model'])[1]}" and gate["newVersion"] == f"model {new_pk}"
+    assert any("added" in entry["message"] or "train.py" in entry["message"] for entry in run["statusLog"])
+    assert run["cpuSeconds"] > 0 and run["wallSeconds"] > 0
+
+    # A new model of the researcher's (not the task owner's), published like the one it was built from.
+    built = api(MODEL, {"m": new_model}, token=world["researcher"])["node"]
+    assert built["status"] == "evaluated" and built["published"] and built["retrainedFromId"] == world["model"]
+    [owner_of] = run_sql(
+        "SELECT u.username FROM models m JOIN users u ON u.id = m.owner WHERE m.id = $1 AND m.retrained_from = $2",
+        new_pk,
+        int(from_base64(world["model"])[1]),
+    )
+    assert owner_of["username"] == "retrain_upload_researcher"
+    [new_row] = run_sql("SELECT triton_name FROM models WHERE id = $1", new_pk)
+    assert _label_of(stack, new_row["triton_name"], "Visit 1000: splendid marvellous.") == "positive"
+    assert _label_of(stack, new_row["triton_name"], "Visit 1001: dreadful abysmal.") == "negative"
+
+    # The next round is judged by the retrained model; an annotator's example is answered by it.
+    opened = api(OPEN_NEXT, {"t": world["code"], "v": run["modelVersion"]}, token=world["owner"])["openNextRound"]
+    assert opened["__typename"] == "NextRoundOpened", opened
+    assert opened["round"]["targetModels"] == [{"name": new_row["triton_name"], "version": "1", "modelId": new_model}]
+    annotator = api.sign_up("retrain_annotator")
+    context = api(NEXT_CONTEXT, {"r": opened["round"]["id"]}, token=annotator)["nextContext"]
+    written = submit(api, annotator, opened["round"]["id"], context["id"], {"statement": "A splendid lunch."}, label="positive")
+    assert written["__typename"] == "ExampleSubmitted", written
+    assert written["predictions"][0]["modelName"] == new_row["triton_name"]
+    assert written["predictions"][0]["label"] == "positive" and written["verdict"] != "FOOLED"
+    # The run is the task owner's to read; the model's owner does not see the task's training runs.
+    assert run_of(api, world["researcher"], started["id"]) is None
