@@ -29,7 +29,7 @@ CREATE_ROUND = f"""mutation($i: CreateRoundInput!) {{ createRound(input: $i) {{ 
 TRAIN = f"""mutation($t: String!, $r: [Int!]!, $m: Int!) {{
   trainTargetModel(taskCode: $t, fromRounds: $r, profile: FAST, minHeldOut: $m) {{ __typename
   ... on TrainingStarted {{ run {{ id status modelName sourceModelId }} }} {ERR} }} }}"""
-RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { status modelName modelVersion sourceModelId newModelId
+RUN = """query($id: ID!) { node(id: $id) { ... on TrainingRun { id status modelName modelVersion sourceModelId newModelId
   nValidated cpuSeconds wallSeconds statusLog { status message }
   trainingData { validatedExamples validatedRead validatedHeldOut validatedByLabel { label count } startedFrom }
   gate { passed currentVersion newVersion heldOut { examples enough better currentError newError } } } } }"""
@@ -47,13 +47,15 @@ RETURNING id
 
 
 def retrainable_archive(train_py: str | None = None, name: str = "bayes") -> bytes:
-    """The naive Bayes sentiment model (tests/api/retrainable), with its train.py or `train_py` in its place."""
+    """The naive Bayes sentiment model (tests/api/retrainable), with its train.py, `train_py` in its place, or none
+    ("")."""
     entries = {
         f"{name}/config.pbtxt": CONFIG.format(name=name).encode(),
-        f"{name}/1/train.py": (train_py or (RETRAINABLE / "train.py").read_text()).encode(),
         f"{name}/1/model.py": (RETRAINABLE / "model.py").read_bytes(),
         f"{name}/1/counts.json": (RETRAINABLE / "counts.json").read_bytes(),
     }
+    if train_py != "":
+        entries[f"{name}/1/train.py"] = (train_py or (RETRAINABLE / "train.py").read_text()).encode()
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
         for path, data in entries.items():

@@ -94,3 +94,48 @@ def test_an_uploaded_classifier_is_retrained_by_its_own_train_py(stack, api, adm
     assert written["predictions"][0]["label"] == "positive" and written["verdict"] != "FOOLED"
     # The run is the task owner's to read; the model's owner does not see the task's training runs.
     assert run_of(api, world["researcher"], started["id"]) is None
+
+
+OVERRIDE = """mutation($r: ID!, $why: String!) { overrideTrainingGate(runId: $r, reason: $why) {
+  __typename ... on TrainingGateOverridden { run { status overrideReason } } ... on Error { code message } } }"""
+
+
+def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack, api, admin_token):
+    world = task_judged_by_upload(api, admin_token, "retrain_reject", retrainable_archive())
+    number = world["round"]["number"]
+    # The same new words under every label: nothing to learn, so the new model is no better on the held-out share.
+    rows = [{"text": f"Visit {i}: splendid marvellous.", "label": ("negative", "positive", "neutral")[i % 3]} for i in range(90)]
+    insert_validated(world, number, rows)
+    run = wait_for_end(api, world["owner"], train(api, world, [number])["id"])
+    assert run["status"] == "rejected" and run["newModelId"], run["statusLog"]
+    assert run["gate"]["passed"] is False and run["gate"]["heldOut"]["better"] is False
+    refused = api(OPEN_NEXT, {"t": world["code"], "v": run["modelVersion"]}, token=world["owner"])["openNextRound"]
+    assert refused["__typename"] == "ConflictError" and "rejected by the retraining gate" in refused["message"]
+
+    why = "The held-out examples repeat one sentence; we want the counts anyway."
+    overridden = api(OVERRIDE, {"r": run["id"], "why": why}, token=world["owner"])
+    assert overridden["overrideTrainingGate"]["__typename"] == "TrainingGateOverridden", overridden
+    opened = api(OPEN_NEXT, {"t": world["code"], "v": run["modelVersion"]}, token=world["owner"])["openNextRound"]
+    assert opened["__typename"] == "NextRoundOpened", opened
+    assert opened["round"]["targetModels"][0]["modelId"] == run["newModelId"]
+
+
+def test_a_target_without_a_recipe_says_what_to_add(stack, api, admin_token):
+    world = task_judged_by_upload(api, admin_token, "retrain_none", retrainable_archive(""))
+    answer = api(
+        """mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1]) { __typename
+           ... on InputError { fields { field message } } } }""",
+        {"t": world["code"]},
+        token=world["owner"],
+    )["trainTargetModel"]
+    assert answer == {
+        "__typename": "InputError",
+        "fields": [
+            {
+                "field": "taskCode",
+                "message": "the task's current target cannot be retrained: the uploaded model 'naive bayes' has no "
+                "train.py beside its model.py, so there is no recipe to retrain it with (its owner can upload a version "
+                "that has one: triton_models/README.md)",
+            }
+        ],
+    }
