@@ -89,7 +89,7 @@ class Settings:
     smoke_test_timeout_s: float = 120.0
     # An uploaded classifier's own train.py, retraining it as a round's target (server/sandbox/training.py): its wall
     # time, memory (a cgroup, where one can be made) and CPU share.
-    submission_training_timeout_s: float = 3600.0
+    submission_training_timeout_s: float = 1800.0  # at most 3,000 (the worker's job timeout is an hour)
     submission_training_memory_gb: float = 4.0
     submission_training_cpu_cores: float = 1.0
     submission_training_output_mb: int = 1024  # what train.py may write (a tmpfs: it counts in the memory limit)

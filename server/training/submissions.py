@@ -44,7 +44,11 @@ from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus
 from server.training.run_record import Cost, cancelled_run, record_run
 
 LOG_TAIL_CHARS = 2000  # of train.py's own output, quoted in the run's log
-DEPLOY_WAIT_S = 2.5 * 3600  # the new model's deployment and evaluation (each step has its own limits too)
+# The worker's job timeout is an hour (workers/main.py); a job past it is retried, and a retry after the model was
+# stored only judges it. So the script's wall time is capped below it, and so is the wait for the new model's
+# deployment and evaluation (each step of which has its own limits too).
+MAX_TRAIN_WALL_S = 3000.0
+DEPLOY_WAIT_S = 1800.0
 POLL_S = 1.0
 VERSION_PREFIX = "model-"  # a retrained submission's version, as openNextRound takes it: "model-<its id>"
 
@@ -133,7 +137,7 @@ def _write_inputs(
 
 def _limits(settings: Settings) -> TrainingLimits:
     return TrainingLimits(
-        wall_seconds=settings.submission_training_timeout_s,
+        wall_seconds=min(settings.submission_training_timeout_s, MAX_TRAIN_WALL_S),
         memory_bytes=int(settings.submission_training_memory_gb * 1024**3),
         cpu_cores=settings.submission_training_cpu_cores,
         output_bytes=min(settings.upload_max_bytes, settings.submission_training_output_mb * 1024**2),
@@ -153,6 +157,12 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
     rows = training_records(config, examples)  # type: ignore[arg-type]
     trained = [row for row in rows if not gate.is_held_out(row["example_id"])]
     gate_rows = [row for row in rows if gate.is_held_out(row["example_id"])]
+    if run["new_model"] is not None:  # a retried job (its worker died): the model was built and stored; judge it
+        built = await evaluation_reads.model(run["new_model"])
+        if built is None:
+            await record_run(services, run_id, TrainingStatus.FAILED, "The model this run built was deleted.")
+            return TrainingStatus.FAILED.value
+        return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost)
     started = await record_run(
         services,
         run_id,
@@ -160,7 +170,7 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
         f"Running the {TRAIN_SCRIPT} of '{parent['name']}' (model {parent['id']}, its owner's recipe) in a sandbox, on "
         f"{len(trained)} validated example(s) of rounds {run['from_rounds'] or 'none'} outside the gate's held-out share "
         f"({agreed} of those read are non-fooling ones the target agreed with); {len(gate_rows)} held-out example(s) "
-        f"judge it. Limits: {settings.submission_training_timeout_s:g} s, no network.",
+        f"judge it. Limits: {_limits(settings).wall_seconds:g} s, no network.",
         guarded=True,
         progress=0.05,
     )
