@@ -89,7 +89,7 @@ class Settings:
     smoke_test_timeout_s: float = 120.0
     # An uploaded classifier's own train.py, retraining it as a round's target (server/sandbox/training.py): its wall
     # time, memory (a cgroup, where one can be made) and CPU share.
-    submission_training_timeout_s: float = 1800.0  # at most 3,000 (the worker's job timeout is an hour)
+    submission_training_timeout_s: float = 1800.0  # at most 2,400 (the worker's job timeout is an hour)
     submission_training_memory_gb: float = 4.0
     submission_training_cpu_cores: float = 1.0
     submission_training_output_mb: int = 1024  # what train.py may write (a tmpfs: it counts in the memory limit)
@@ -208,6 +208,7 @@ class Settings:
             submission_training_timeout_s=float(env.get("SUBMISSION_TRAINING_TIMEOUT_S", cls.submission_training_timeout_s)),
             submission_training_memory_gb=float(env.get("SUBMISSION_TRAINING_MEMORY_GB", cls.submission_training_memory_gb)),
             submission_training_cpu_cores=float(env.get("SUBMISSION_TRAINING_CPU_CORES", cls.submission_training_cpu_cores)),
+            submission_training_output_mb=int(env.get("SUBMISSION_TRAINING_OUTPUT_MB", cls.submission_training_output_mb)),
             evaluation_batch_timeout_s=float(env.get("EVALUATION_BATCH_TIMEOUT_S", cls.evaluation_batch_timeout_s)),
             evaluation_attempts=max(1, int(env.get("EVALUATION_ATTEMPTS", cls.evaluation_attempts))),
             evaluation_retry_s=float(env.get("EVALUATION_RETRY_S", cls.evaluation_retry_s)),

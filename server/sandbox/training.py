@@ -4,12 +4,12 @@ The worker starts it like the submissions sandbox (server/sandbox/bwrap.py), wit
 less: read-only ``/sandbox/model`` (the current version's model directory, ``1/train.py`` among its files), read-only
 ``/sandbox/data`` (``train.jsonl`` and ``task.json``), a private ``/tmp``, and ``/sandbox/output``, a tmpfs of a fixed
 size where ``train.py`` writes the new version's model directory (``/sandbox/output/<the model's name>``; both
-folders are its arguments). No network at all, its own PID, IPC and UTS
-namespaces, ``nobody`` when the worker runs as root (every capability dropped, no_new_privs), a cgroup's memory,
-process and CPU limits where one can be made, RLIMIT_CPU always, and a wall-clock limit. When it ends well, the
-new directory leaves as a tar stream on stdout (read up to a cap; nothing of it touches the host's disk until
-the caller stores it) and is checked exactly like an upload. ``train.py``'s own output goes to stderr, of which
-the tail is kept for the run's log.
+folders are its arguments). No network at all, its own PID, IPC and UTS namespaces, ``nobody`` when the worker runs
+as root (every capability dropped, no_new_privs), a cgroup's memory, process and CPU limits where one can be made
+(else RLIMIT_AS and RLIMIT_NPROC), RLIMIT_CPU always, sized memory-backed folders and a wall-clock limit. When it
+ends well, the new directory leaves as a tar stream on stdout, written (up to a cap) into the caller's staging file,
+which the caller checks exactly like an upload. ``train.py``'s own output goes to stderr, of which the tail is kept
+for the run's log.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ from server.sandbox.cgroups import SandboxCgroup
 
 TRAIN_SCRIPT = "train.py"  # in the model's newest version folder, beside model.py
 LOG_TAIL_BYTES = 16_384
+TMP_BYTES = 1 << 30  # the private /tmp
+SHM_BYTES = 256 << 20  # /dev/shm
+AS_HEADROOM_BYTES = 4 << 30  # RLIMIT_AS beyond the memory limit, where no cgroup limits memory
 # Inside the sandbox: train.py's stdout joins its stderr, so that stdout carries nothing but the tar stream.
 RUNNER = (
     'mkdir "/sandbox/output/$2" && "$0" -I "/sandbox/model/$1" /sandbox/data "/sandbox/output/$2" >&2 && '
@@ -51,14 +54,13 @@ class TrainingLimits:
 
 @dataclass
 class TrainingOutcome:
-    ok: bool
-    output: bytes  # the tar stream of the new model directory (empty unless ok)
+    ok: bool  # and the tar stream of the new model directory is in the output file
     log: str  # the tail of train.py's output
     reason: str  # why it did not end well ("" when ok)
     limited_by: str  # how memory and processes were limited ("a cgroup" or the rlimits)
 
 
-def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits) -> list[str]:
+def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits, cgroup: bool = True) -> list[str]:
     """bwrap, then (as root) setpriv down to nobody, then prlimit, then sh running `script` (a path in the model
     directory) and tar."""
     args = _Args()
@@ -74,7 +76,8 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     ]
     if os.geteuid() != 0:
         args.argv += ["--unshare-user"]
-    args.argv += ["--perms", "1777", "--tmpfs", "/tmp"]
+    # Sized: without a cgroup nothing else would bound what the script keeps in memory-backed folders.
+    args.argv += ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     _system_views(args)
     for root in python_roots():
         args.add("--ro-bind", root, str(root))
@@ -83,7 +86,20 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     args.parents("/sandbox/output")
     args.argv += ["--perms", "0777", "--size", str(limits.output_bytes), "--tmpfs", "/sandbox/output"]
     args.parents("/proc")
-    args.argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/dev/shm", "--chdir", "/sandbox/output"]
+    args.argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        str(SHM_BYTES),
+        "--tmpfs",
+        "/dev/shm",
+        "--chdir",
+        "/sandbox/output",
+    ]
     threads = str(max(1, int(limits.cpu_cores + 0.999)))
     for name, value in {
         "PATH": f"{Path(sys.prefix) / 'bin'}:/usr/bin:/bin",
@@ -108,6 +124,8 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     limit = [_prlimit(), f"--cpu={limits.cpu_seconds}", "--core=0"]
     if os.geteuid() != 0:  # counted in its own user namespace; as root the cgroup's pids.max limits them
         limit.append(f"--nproc={limits.max_processes}")
+    if not cgroup:  # address space, with room for what libraries map without using (torch maps gigabytes)
+        limit.append(f"--as={limits.memory_bytes + AS_HEADROOM_BYTES}")
     python = str(Path(sys.prefix) / "bin" / "python")
     # The new directory keeps the model's name: Triton wants it equal to config.pbtxt's.
     return [str(bwrap_binary()), *args.argv, "--", *drop, *limit, "/bin/sh", "-c", RUNNER, python, script, model_dir.name]
@@ -117,30 +135,36 @@ async def run_train_script(
     model_dir: Path,
     script: str,
     data_dir: Path,
+    output_path: Path,
     limits: TrainingLimits,
     stop: threading.Event | None = None,
     name: str = "train",
 ) -> TrainingOutcome:
-    """Run ``model_dir/script`` (e.g. ``1/train.py``) sandboxed; stopped at once when ``stop`` is set, after ``limits.wall_seconds``, or
-    when its output passes ``limits.output_bytes``."""
+    """Run ``model_dir/script`` (e.g. ``1/train.py``) sandboxed, its output (a tar stream) written to ``output_path``;
+    stopped at once when ``stop`` is set, after ``limits.wall_seconds``, or when its output passes
+    ``limits.output_bytes``."""
     from server.sandbox.bwrap import SandboxLimits
 
     cgroup = SandboxCgroup.create(
         f"dynabench-sandbox-{os.getpid()}-{name}",
         SandboxLimits(memory_bytes=limits.memory_bytes, max_processes=limits.max_processes, cpu_cores=limits.cpu_cores),
     )
-    limited_by = cgroup.describe() if cgroup else "RLIMIT_CPU and RLIMIT_NPROC only (no cgroup could be made here)"
-    process = await asyncio.create_subprocess_exec(
-        *command(model_dir, script, data_dir, limits),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-        preexec_fn=cgroup.enter if cgroup else None,
-    )
+    limited_by = cgroup.describe() if cgroup else "RLIMIT_AS, RLIMIT_CPU and RLIMIT_NPROC (no cgroup could be made here)"
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command(model_dir, script, data_dir, limits, cgroup=cgroup is not None),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=cgroup.enter if cgroup else None,
+        )
+    except BaseException:
+        if cgroup is not None:
+            await asyncio.to_thread(cgroup.remove)
+        raise
     assert process.stdout is not None and process.stderr is not None
     log = bytearray()
-    output = bytearray()
     reason = ""
 
     async def read_log() -> None:
@@ -149,10 +173,13 @@ async def run_train_script(
             del log[: max(0, len(log) - LOG_TAIL_BYTES)]
 
     async def read_output() -> str:
-        while chunk := await process.stdout.read(1 << 20):
-            output.extend(chunk)
-            if len(output) > limits.output_bytes:
-                return f"its output passed {limits.output_bytes:,} bytes"
+        written = 0
+        with output_path.open("wb") as out:
+            while chunk := await process.stdout.read(1 << 20):
+                written += len(chunk)
+                if written > limits.output_bytes:
+                    return f"its output passed {limits.output_bytes:,} bytes"
+                out.write(chunk)
         await process.wait()
         return ""
 
@@ -164,6 +191,7 @@ async def run_train_script(
     logger = asyncio.create_task(read_log())
     watch = asyncio.create_task(stopped())
     reader = asyncio.create_task(read_output())
+    peak = None
     try:
         done, _ = await asyncio.wait({reader, watch}, timeout=limits.wall_seconds, return_when=asyncio.FIRST_COMPLETED)
         if reader in done:
@@ -185,15 +213,12 @@ async def run_train_script(
         if cgroup is not None:
             peak = cgroup.peak_memory_bytes()
             await asyncio.to_thread(cgroup.remove)
-            if peak is not None and limits.memory_bytes and peak >= limits.memory_bytes * 0.98 and not reason:
-                reason = f"it reached the memory limit of {limits.memory_bytes / 1024**3:g} GB"
     text = log.decode("utf-8", errors="replace")
     if not reason and process.returncode != 0:
         code = process.returncode
         reason = f"it ended with exit status {code}" if code >= 0 else f"it was killed by signal {-code}"
-        if code in (137, -9) and cgroup is not None:
-            reason += " (the memory limit, or the CPU time limit)"
+        if peak is not None and peak >= limits.memory_bytes * 0.98:
+            reason += f" (it reached the memory limit of {limits.memory_bytes / 1024**3:g} GB)"
         elif code in (152, -24):
             reason = "it used up its CPU time limit"
-    ok = not reason
-    return TrainingOutcome(ok, bytes(output) if ok else b"", text, reason, limited_by)
+    return TrainingOutcome(not reason, text, reason, limited_by)

@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 import time
 from pathlib import Path
+
+import asyncpg
+import redis.exceptions
 
 from server.core.errors import not_found
 from server.core.i18n import tr
@@ -31,6 +35,8 @@ from server.training.records import ACTIVE_STATUSES, TrainedOn, TrainingRunRow, 
 from server.training.run_record import Cost, cancelled_run, record_run
 
 CANCEL_POLL_SECONDS = 1.0
+TRANSIENT = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, redis.exceptions.ConnectionError)
+log = logging.getLogger(__name__)
 
 
 async def _watch_cancel(run_id: int, stop: threading.Event) -> None:
@@ -50,10 +56,22 @@ async def run_training(services: Services, run_id: int) -> str:
         return run["status"]
     stop = threading.Event()
     watcher = asyncio.create_task(_watch_cancel(run_id, stop))
+    from server.modelbuild.retrain import spec_for_model  # lazy: the build's modules are heavy
+
+    cost = Cost()
     try:
-        if run["source_model"] is not None:  # an uploaded classifier, retrained by its own train.py
-            return await submissions.train_judge_publish(services, run, stop, Cost())
-        return await _train_judge_publish(services, run, stop, Cost())
+        # An uploaded classifier, retrained by its own train.py (its row may be gone: the run fails saying so).
+        if run["source_model"] is not None or spec_for_model(run["model_name"]) is None:
+            return await submissions.train_judge_publish(services, run, stop, cost)
+        return await _train_judge_publish(services, run, stop, cost)
+    except TRANSIENT:  # a service away for a moment: arq retries the job, which recomputes from the run's row
+        raise
+    except Exception:  # a bug: the run must not stay active (a retry would do the same)
+        log.exception("training run %s failed unexpectedly", run_id)
+        await record_run(
+            services, run_id, TrainingStatus.FAILED, "Failed unexpectedly; the current target keeps serving.", **cost.values()
+        )
+        return TrainingStatus.FAILED.value
     finally:
         stop.set()
         watcher.cancel()

@@ -150,7 +150,7 @@ async def start_training(
                 f"{' and the non-fooling ones the target agreed with' if include_agreed else ''}; the gate needs at least "
                 f"{min_held_out} held-out examples and a scoring tolerance of {scoring_tolerance:.1%}.",
             ),
-            source["triton_name"] if source is not None else spec.model_name if spec else "",
+            source["name"] if source is not None else spec.model_name if spec else "",
             scoring_tolerance,
             min_held_out,
             include_agreed,
@@ -186,7 +186,7 @@ async def open_next_round(services: Services, task_code: str, model_version: str
             ),
         )
     previous = await task_reads.round_by_number(task["id"], task["current_round"])
-    if run["source_model"] is not None:  # a retrained submission: the round is judged by the model the run built
+    if submissions.model_id_of(version) is not None:  # a retrained submission: judged by the model the run built
         if run["new_model"] is None:
             raise ServiceError("CONFLICT", tr("The model this run built was deleted; nothing can judge the next round."))
         target: TargetModelRef | TargetRequest = TargetRequest(model_id=run["new_model"])
@@ -238,6 +238,10 @@ async def override_gate(services: Services, viewer: Viewer, run: TrainingRunRow,
             run["id"],
             run["model_version"],
             reason,
+        )
+    if run["new_model"] is not None and (why := await submissions.offer_built_model(run["new_model"])):
+        await queries.record(
+            run["id"], None, log_entry(TrainingStatus.PUBLISHED, f"Model {run['new_model']} was not published: {why}."), {}
         )
     await events.publish(services.redis, events.TrainingChanged(run_id=run["id"], status=TrainingStatus.PUBLISHED.value))
     return await get_run(run["id"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import tempfile
 import threading
 import time
@@ -20,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from server.core import db
 from server.core.errors import ServiceError
 from server.core.i18n import tr
 from server.core.services import Services
@@ -30,7 +32,7 @@ from server.evaluation.archive.repository import ModelRepository
 from server.evaluation.archive.write import write_model_repository
 from server.evaluation.models.log_text import scrub
 from server.evaluation.models.residency import ensure_loaded
-from server.evaluation.models.service import check_archive, store_retrained_model
+from server.evaluation.models.service import check_archive, deploy_retrained_model, insert_retrained_model, set_published
 from server.evaluation.models.status import archive_path
 from server.evaluation.records import ModelRow, ModelStatus
 from server.modelbuild.mixing import ids_digest
@@ -44,11 +46,13 @@ from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus
 from server.training.run_record import Cost, cancelled_run, record_run
 
 LOG_TAIL_CHARS = 2000  # of train.py's own output, quoted in the run's log
-# The worker's job timeout is an hour (workers/main.py); a job past it is retried, and a retry after the model was
-# stored only judges it. So the script's wall time is capped below it, and so is the wait for the new model's
-# deployment and evaluation (each step of which has its own limits too).
-MAX_TRAIN_WALL_S = 3000.0
-DEPLOY_WAIT_S = 1800.0
+# The worker's job timeout is an hour (workers/main.py), past which arq fails the job without a word to the run: the
+# job keeps to a budget below it (the script's wall time capped, the wait for the new model's deployment and evaluation
+# and the judging within what is left) and ends the run as failed when it runs out. A job retried after its worker
+# died, once the model was stored, only judges it.
+JOB_BUDGET_S = 3300.0
+MAX_TRAIN_WALL_S = 2400.0
+JUDGING_RESERVE_S = 300.0
 POLL_S = 1.0
 VERSION_PREFIX = "model-"  # a retrained submission's version, as openNextRound takes it: "model-<its id>"
 
@@ -145,7 +149,7 @@ def _limits(settings: Settings) -> TrainingLimits:
 
 
 async def train_judge_publish(services: Services, run: TrainingRunRow, stop: threading.Event, cost: Cost) -> str:
-    run_id, settings = run["id"], services.settings
+    run_id = run["id"]
     parent = await evaluation_reads.model(run["source_model"]) if run["source_model"] else None
     if parent is None:
         await record_run(services, run_id, TrainingStatus.FAILED, "The uploaded model to retrain was deleted.")
@@ -153,16 +157,17 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
     task = await task_reads.task_by_id(run["task"])
     config = load_config(task)
     examples = await queries.validated_examples(task["id"], run["from_rounds"], run["include_agreed"])
-    agreed = sum(example["agreed"] for example in examples)
     rows = training_records(config, examples)  # type: ignore[arg-type]
     trained = [row for row in rows if not gate.is_held_out(row["example_id"])]
     gate_rows = [row for row in rows if gate.is_held_out(row["example_id"])]
+    deadline = time.monotonic() + JOB_BUDGET_S
     if run["new_model"] is not None:  # a retried job (its worker died): the model was built and stored; judge it
         built = await evaluation_reads.model(run["new_model"])
         if built is None:
             await record_run(services, run_id, TrainingStatus.FAILED, "The model this run built was deleted.")
             return TrainingStatus.FAILED.value
-        return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost)
+        return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
+    agreed = sum(example["agreed"] for example in examples)
     started = await record_run(
         services,
         run_id,
@@ -170,70 +175,95 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
         f"Running the {TRAIN_SCRIPT} of '{parent['name']}' (model {parent['id']}, its owner's recipe) in a sandbox, on "
         f"{len(trained)} validated example(s) of rounds {run['from_rounds'] or 'none'} outside the gate's held-out share "
         f"({agreed} of those read are non-fooling ones the target agreed with); {len(gate_rows)} held-out example(s) "
-        f"judge it. Limits: {_limits(settings).wall_seconds:g} s, no network.",
+        f"judge it. Limits: {_limits(services.settings).wall_seconds:g} s, no network.",
         guarded=True,
         progress=0.05,
     )
     if not started:
         return await _ended_before_start(services, run_id, cost)
-    staging = Path(settings.model_store_dir) / f".retrain-{run_id}-{datetime.now(UTC).timestamp():.6f}"
-    try:
-        try:
-            await asyncio.to_thread(check_available)
-        except SandboxUnavailable as exc:
-            message = (
-                f"The sandbox that runs {TRAIN_SCRIPT} cannot start on this worker ({exc}); docs/deploy.md says what a "
-                f"worker needs to retrain uploaded models. The current target keeps serving."
-            )
-            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-            return TrainingStatus.FAILED.value
-        try:
-            outcome = await _train(settings, parent, config, run, trained, stop)
-        except (ArchiveRejected, OSError, ValueError) as exc:
-            message = f"The model to retrain could not be prepared: {scrub(str(exc))} ({cost.text()})."
-            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-            return TrainingStatus.FAILED.value
-        if stop.is_set() or outcome.reason == "cancelled":
-            return await cancelled_run(services, run_id, "while training", cost)
-        if not outcome.ok:
-            tail = scrub(outcome.log[-LOG_TAIL_CHARS:]).strip() or "(nothing)"
-            message = f"{TRAIN_SCRIPT} did not finish: {outcome.reason} ({cost.text()}). The end of its output:\n{tail}"
-            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-            return TrainingStatus.FAILED.value
-        await asyncio.to_thread(staging.write_bytes, outcome.output)
-        try:
-            await asyncio.to_thread(check_archive, staging, settings, config)
-        except ServiceError as exc:
-            message = f"What {TRAIN_SCRIPT} wrote was refused, as an upload would be: {exc.message} ({cost.text()})."
-            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-            return TrainingStatus.FAILED.value
-        if stop.is_set():
-            return await cancelled_run(services, run_id, "after training", cost)
-        name = f"{parent['name'][:70].strip()} (retrained run {run_id})"
-        new = await store_retrained_model(services, parent, staging, name)
-    finally:
-        staging.unlink(missing_ok=True)
+    built = await _build(services, run, parent, config, trained, stop, cost)
+    if isinstance(built, str):  # the run ended (failed or cancelled)
+        return built
     await record_run(
         services,
         run_id,
         TrainingStatus.EVALUATING,
-        f"{TRAIN_SCRIPT} built model {new['id']} ('{name}', {parent['name']}'s owner's): its output passed every upload "
-        f"check; deploying and evaluating it in the sandboxed submissions Triton, as any upload ({cost.text()} so far).",
-        new_model=new["id"],
-        model_version=version_of(new["id"]),
+        f"{TRAIN_SCRIPT} built model {built['id']} ('{built['name']}', {parent['name']}'s owner's): its output passed "
+        f"every upload check; deploying and evaluating it in the sandboxed submissions Triton, as any upload "
+        f"({cost.text()} so far).",
+        model_version=version_of(built["id"]),
         n_validated=len(trained),
         trained_on=_trained_on(trained, len(examples), len(gate_rows), agreed, parent["id"]),
         progress=0.6,
         **cost.values(),
     )
-    return await _judge_and_decide(services, run, parent, new, gate_rows, config, stop, cost)
+    return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
 
 
-async def _train(settings: Settings, parent: ModelRow, config: TaskConfig, run: TrainingRunRow, rows, stop):
+async def _failed(services: Services, run_id: int, message: str, cost: Cost) -> str:
+    await record_run(services, run_id, TrainingStatus.FAILED, f"{message} ({cost.text()}).", **cost.values())
+    return TrainingStatus.FAILED.value
+
+
+async def _build(
+    services: Services,
+    run: TrainingRunRow,
+    parent: ModelRow,
+    config: TaskConfig,
+    trained: list[dict],
+    stop: threading.Event,
+    cost: Cost,
+) -> ModelRow | str:
+    """Run the recipe, check its output like an upload and store it as the parent owner's new model (the run's
+    `new_model` set in the same transaction, so a retry never builds a second one): the model, or the run's end."""
+    run_id, settings = run["id"], services.settings
+    store = Path(settings.model_store_dir)
+    # Named like an upload's staging file, so the store's sweep removes one a crash left behind.
+    staging = store / f".upload-retrain-{run_id}-{datetime.now(UTC).timestamp():.6f}"
+    try:
+        try:
+            await asyncio.to_thread(check_available)
+            await asyncio.to_thread(store.mkdir, parents=True, exist_ok=True)
+            outcome = await _train(settings, parent, config, run, trained, stop, staging)
+        except (SandboxUnavailable, RuntimeError, subprocess.SubprocessError) as exc:
+            return await _failed(
+                services,
+                run_id,
+                f"The sandbox that runs {TRAIN_SCRIPT} cannot start on this worker ({scrub(str(exc))}); docs/deploy.md "
+                "says what a worker needs to retrain uploaded models. The current target keeps serving",
+                cost,
+            )
+        except (ArchiveRejected, OSError, ValueError) as exc:
+            return await _failed(services, run_id, f"The model to retrain could not be prepared: {scrub(str(exc))}", cost)
+        if stop.is_set() or outcome.reason == "cancelled":
+            return await cancelled_run(services, run_id, "while training", cost)
+        if not outcome.ok:
+            tail = scrub(outcome.log[-LOG_TAIL_CHARS:]).strip() or "(nothing)"
+            message = f"{TRAIN_SCRIPT} did not finish: {outcome.reason}. The end of its output:\n{tail}\n"
+            return await _failed(services, run_id, message, cost)
+        try:
+            await asyncio.to_thread(check_archive, staging, settings, config)
+        except ServiceError as exc:
+            return await _failed(
+                services, run_id, f"What {TRAIN_SCRIPT} wrote was refused, as an upload would be: {exc.message}", cost
+            )
+        if stop.is_set():
+            return await cancelled_run(services, run_id, "after training", cost)
+        async with db.transaction():
+            new = await insert_retrained_model(parent, f"{parent['name'][:70].strip()} (retrained run {run_id})")
+            await queries.record(run_id, None, None, {"new_model": new["id"]})
+        await deploy_retrained_model(services, new, staging)
+        return new
+    finally:
+        await asyncio.to_thread(staging.unlink, True)
+
+
+async def _train(settings: Settings, parent: ModelRow, config: TaskConfig, run: TrainingRunRow, rows, stop, output: Path):
     with tempfile.TemporaryDirectory(prefix="dynabench-retrain-") as folder:
         model_dir, script = await asyncio.to_thread(_write_inputs, Path(folder), settings, parent, config, run, rows)
         limits = _limits(settings)
-        return await run_train_script(model_dir, script, Path(folder) / "data", limits, stop, name=f"train-{run['id']}")
+        data = Path(folder) / "data"
+        return await run_train_script(model_dir, script, data, output, limits, stop, name=f"train-{run['id']}")
 
 
 async def _ended_before_start(services: Services, run_id: int, cost: Cost) -> str:
@@ -243,16 +273,28 @@ async def _ended_before_start(services: Services, run_id: int, cost: Cost) -> st
     return await cancelled_run(services, run_id, "before training began", cost)
 
 
-async def _wait_until_evaluated(model_id: int, stop: threading.Event) -> ModelRow | None:
+async def _wait_until_evaluated(model_id: int, stop: threading.Event, until: float) -> ModelRow | None:
     """The new model once its deployment and evaluation ended (evaluated, not ranked or failed); None when the run was
-    asked to stop or it took longer than DEPLOY_WAIT_S."""
-    deadline = time.monotonic() + DEPLOY_WAIT_S
-    while time.monotonic() < deadline and not stop.is_set():
+    asked to stop or `until` (a monotonic time) passed."""
+    while time.monotonic() < until and not stop.is_set():
         model = await evaluation_reads.model(model_id)
         if model is None or model["status"] in (ModelStatus.EVALUATED, ModelStatus.NOT_RANKED, ModelStatus.FAILED):
             return model
         await asyncio.sleep(POLL_S)
     return None
+
+
+async def offer_built_model(model_id: int) -> str:
+    """Publish the model a run built, now that it is offered (gate passed, or overridden), if the model it was built
+    from is still published and not taken down; otherwise why not (its owner may publish it)."""
+    model = await evaluation_reads.model(model_id)
+    parent = await evaluation_reads.model(model["retrained_from"]) if model and model["retrained_from"] else None
+    if model is None:
+        return "it was deleted"
+    if parent is None or not parent["published"] or parent["taken_down_at"] is not None:
+        return "the model it was built from is no longer published, so it is left to its owner to publish"
+    await set_published(model_id, True)
+    return ""
 
 
 async def _judge_and_decide(
@@ -264,39 +306,38 @@ async def _judge_and_decide(
     config: TaskConfig,
     stop: threading.Event,
     cost: Cost,
+    deadline: float,
 ) -> str:
     run_id = run["id"]
-    evaluated = await _wait_until_evaluated(new["id"], stop)
+    kept = f"model {new['id']} stays its owner's, unpublished"
+    evaluated = await _wait_until_evaluated(new["id"], stop, deadline - JUDGING_RESERVE_S)
     if stop.is_set():
-        kept = f"model {new['id']} stays its owner's, not offered"
         return await cancelled_run(services, run_id, f"while model {new['id']} was being evaluated", cost, kept=kept)
     if evaluated is None or evaluated["status"] == ModelStatus.FAILED:
         last = (evaluated or {}).get("status_log") or [{"message": "it was deleted, or its evaluation did not end in time"}]
-        message = f"Model {new['id']} failed its deployment or evaluation: {last[-1]['message']} ({cost.text()})."
-        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-        return TrainingStatus.FAILED.value
+        reason = scrub(str(last[-1]["message"]), new["triton_name"])
+        return await _failed(services, run_id, f"Model {new['id']} failed its deployment or evaluation: {reason}", cost)
     contenders = []
     for model in (parent, evaluated):
         problem = await ensure_loaded(services, model)
         if problem:
-            message = f"Model {model['id']} could not be loaded to be judged: {problem} ({cost.text()})."
-            await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-            return TrainingStatus.FAILED.value
+            reason = scrub(problem, model["triton_name"])
+            return await _failed(services, run_id, f"Model {model['id']} could not be loaded to be judged: {reason}", cost)
         contenders.append(judging.Contender(model["triton_name"], model["triton_version"] or "1", f"model {model['id']}"))
     try:
-        decision, scores = await judging.judge(
-            services, run["task"], config, gate_rows, (contenders[0], contenders[1]), services.triton_submissions, run
-        )
-    except Exception as exc:  # noqa: BLE001 — an unanswering model: the run fails, the current target serves on
-        message = f"Judging model {new['id']} against model {parent['id']} failed: {scrub(str(exc))} ({cost.text()})."
-        await record_run(services, run_id, TrainingStatus.FAILED, message, **cost.values())
-        return TrainingStatus.FAILED.value
+        async with asyncio.timeout(max(1.0, deadline - time.monotonic())):
+            decision, scores = await judging.judge(
+                services, run["task"], config, gate_rows, (contenders[0], contenders[1]), services.triton_submissions, run
+            )
+    except Exception as exc:  # noqa: BLE001 — an unanswering model, or out of time: the run fails, the target serves on
+        reason = "it did not end within the job's time" if isinstance(exc, TimeoutError) else scrub(str(exc), new["triton_name"])
+        return await _failed(services, run_id, f"Judging model {new['id']} against model {parent['id']} failed: {reason}", cost)
     status = TrainingStatus.PUBLISHED if decision["passed"] else TrainingStatus.REJECTED
     outcome = (
         f"Open the next round with it (openNextRound, version {version_of(new['id'])})."
         if decision["passed"]
-        else "It stays its owner's model but is not offered as the next target unless an owner overrides the gate "
-        "(overrideTrainingGate); the current target keeps serving."
+        else "It stays its owner's model, unpublished, and is not offered as the next target unless an owner overrides "
+        "the gate (overrideTrainingGate); the current target keeps serving."
     )
     finished = await record_run(
         services,
@@ -311,8 +352,9 @@ async def _judge_and_decide(
         **cost.values(),
     )
     if not finished:
-        kept = f"model {new['id']} stays its owner's, not offered"
         return await cancelled_run(services, run_id, "while judging", cost, kept=kept)
+    if decision["passed"] and (why := await offer_built_model(new["id"])):
+        await record_run(services, run_id, status, f"Model {new['id']} was not published: {why}.")
     return status.value
 
 

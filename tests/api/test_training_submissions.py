@@ -52,7 +52,7 @@ def test_an_uploaded_classifier_is_retrained_by_its_own_train_py(stack, api, adm
     assert denied["__typename"] == "PermissionError"
 
     started = train(api, world, [number])
-    assert started["sourceModelId"] == world["model"] and started["modelName"] == source["triton_name"]
+    assert started["sourceModelId"] == world["model"] and started["modelName"] == "naive bayes"  # not its Triton name
     run = wait_for_end(api, world["owner"], started["id"])
     assert run["status"] == "published", run["statusLog"]
     new_model = run["newModelId"]
@@ -69,7 +69,7 @@ def test_an_uploaded_classifier_is_retrained_by_its_own_train_py(stack, api, adm
     assert any("added" in entry["message"] or "train.py" in entry["message"] for entry in run["statusLog"])
     assert run["cpuSeconds"] > 0 and run["wallSeconds"] > 0
 
-    # A new model of the researcher's (not the task owner's), published like the one it was built from.
+    # A new model of the researcher's (not the task owner's), published once the gate offered it.
     built = api(MODEL, {"m": new_model}, token=world["researcher"])["node"]
     assert built["status"] == "evaluated" and built["published"] and built["retrainedFromId"] == world["model"]
     [owner_of] = run_sql(
@@ -108,6 +108,9 @@ def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack
     insert_validated(world, number, rows)
     run = wait_for_end(api, world["owner"], train(api, world, [number])["id"])
     assert run["status"] == "rejected" and run["newModelId"], run["statusLog"]
+    # Not offered, so not published: the model's owner sees it, the task's owner does not.
+    assert api(MODEL, {"m": run["newModelId"]}, token=world["researcher"])["node"]["published"] is False
+    assert api(MODEL, {"m": run["newModelId"]}, token=world["owner"])["node"] is None
     assert run["gate"]["passed"] is False and run["gate"]["heldOut"]["better"] is False
     refused = api(OPEN_NEXT, {"t": world["code"], "v": run["modelVersion"]}, token=world["owner"])["openNextRound"]
     assert refused["__typename"] == "ConflictError" and "rejected by the retraining gate" in refused["message"]
@@ -115,6 +118,7 @@ def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack
     why = "The held-out examples repeat one sentence; we want the counts anyway."
     overridden = api(OVERRIDE, {"r": run["id"], "why": why}, token=world["owner"])
     assert overridden["overrideTrainingGate"]["__typename"] == "TrainingGateOverridden", overridden
+    assert api(MODEL, {"m": run["newModelId"]}, token=world["owner"])["node"]["published"] is True  # offered now
     opened = api(OPEN_NEXT, {"t": world["code"], "v": run["modelVersion"]}, token=world["owner"])["openNextRound"]
     assert opened["__typename"] == "NextRoundOpened", opened
     assert opened["round"]["targetModels"][0]["modelId"] == run["newModelId"]

@@ -34,7 +34,10 @@ def _model(tmp_path: Path, script: str) -> tuple[Path, Path]:
 
 
 def _run(model: Path, data: Path, limits: TrainingLimits = LIMITS, stop: threading.Event | None = None):
-    return asyncio.run(run_train_script(model, "1/train.py", data, limits, stop, name=f"test-{os.getpid()}"))
+    output = data.parent / "output.tar"
+    outcome = asyncio.run(run_train_script(model, "1/train.py", data, output, limits, stop, name=f"test-{os.getpid()}"))
+    outcome.output = output.read_bytes() if outcome.ok else b""  # type: ignore[attr-defined]
+    return outcome
 
 
 def _sandboxed_processes() -> list[psutil.Process]:
@@ -145,3 +148,24 @@ def test_no_network_nothing_of_the_host_and_few_processes(tmp_path):
     report = dict(item.split("=") for item in outcome.log.split() if "=" in item)
     assert report == {"network": "BLOCKED", "host-files": "BLOCKED", "processes": "BLOCKED", "fork": "BLOCKED"}, outcome.log
     assert _sandboxed_processes() == []
+
+
+def test_without_a_cgroup_the_address_space_is_limited(tmp_path, monkeypatch):
+    from server.sandbox import training
+
+    monkeypatch.setattr(training.SandboxCgroup, "create", classmethod(lambda cls, name, limits: None))
+    monkeypatch.setattr(training, "AS_HEADROOM_BYTES", 0)
+    model, data = _model(
+        tmp_path,
+        """
+        try:
+            hog = bytearray(1 << 30)
+        except MemoryError:
+            print("refused a gigabyte", flush=True)
+            raise SystemExit(5)
+        print("got a gigabyte", flush=True)
+        """,
+    )
+    outcome = _run(model, data, TrainingLimits(wall_seconds=60, memory_bytes=512 * 1024**2, output_bytes=1 << 20))
+    assert outcome.reason == "it ended with exit status 5" and "refused a gigabyte" in outcome.log, outcome.log
+    assert outcome.limited_by.startswith("RLIMIT_AS")

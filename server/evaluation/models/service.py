@@ -36,7 +36,17 @@ from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.tasks.visibility import visible_task_by_code
 
-__all__ = ["CARD_FIELDS", "check_archive", "get_model", "models_of_owner", "remove_archive", "set_published", "upload_model"]
+__all__ = [
+    "CARD_FIELDS",
+    "check_archive",
+    "deploy_retrained_model",
+    "get_model",
+    "insert_retrained_model",
+    "models_of_owner",
+    "remove_archive",
+    "set_published",
+    "upload_model",
+]
 
 CARD_FIELDS = ("description", "parameters", "languages", "license", "source_url", "paper")
 NAME = re.compile(r"^[\w .:()+-]{1,100}$")
@@ -148,10 +158,10 @@ def check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
         raise ServiceError("ARCHIVE_REJECTED", researcher_message(exc), details=details) from None
 
 
-async def store_retrained_model(services: Services, parent: ModelRow, checked_archive: Path, name: str) -> ModelRow:
-    """A version of `parent` built by a retraining run from an archive that passed `check_archive`: a new model of
-    the same owner, task, card and visibility (published when the parent is, so a round may be judged by it), moved
-    into the model store and queued for deployment like an upload (server/training/submissions.py)."""
+async def insert_retrained_model(parent: ModelRow, name: str) -> ModelRow:
+    """A version of `parent` a retraining run built (server/training/submissions.py), in the caller's transaction: a new
+    model of the same owner, task, card and anonymity, `retrained_from` the parent, unpublished until the run's gate
+    (or an owner's override) offers it. Its archive follows with `deploy_retrained_model`."""
     model = await queries.insert_model(
         parent["task"],
         parent["owner"],
@@ -160,14 +170,17 @@ async def store_retrained_model(services: Services, parent: ModelRow, checked_ar
         parent["anonymous"],
         ModelStatus.UPLOADED,
         [log_entry(ModelStatus.UPLOADED, f"Retrained from model {parent['id']}; its output passed every upload check.")],
-        published=parent["published"],
         retrained_from=parent["id"],
     )
-    checked_archive.rename(archive_path(services.settings, model["id"]))  # noqa: ASYNC240 — a rename within the store
     model["triton_name"], model["triton_version"] = triton_name(model["id"]), "1"
     await queries.set_triton_name(model["id"], model["triton_name"], "1")
-    await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])
     return model
+
+
+async def deploy_retrained_model(services: Services, model: ModelRow, checked_archive: Path) -> None:
+    """Move the archive that passed `check_archive` into the model store and queue its deployment, as an upload's."""
+    checked_archive.rename(archive_path(services.settings, model["id"]))  # noqa: ASYNC240 — a rename within the store
+    await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])
 
 
 async def set_published(model_id: int, published: bool) -> ModelRow:
