@@ -145,7 +145,7 @@ export const VALIDATE_EXAMPLE = doc<ValidateExampleMutation, ValidateExampleMuta
 
 // ---- Researchers: models and the leaderboard ---------------------------------------------------
 
-const MODEL_FIELDS = `id name card status published anonymous createdAt statusLog { at status message }
+const MODEL_FIELDS = `id name card status published anonymous createdAt retrainedFromId statusLog { at status message }
   owner { username } task { code name } inTheLoop`;
 
 export const MY_MODELS = doc<MyModelsQuery, MyModelsQueryVariables>(

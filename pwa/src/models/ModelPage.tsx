@@ -60,6 +60,11 @@ export function ModelPage({ params }: PageProps) {
               <p role="status" aria-live="polite" data-testid="model-status">
                 <StatusBadge status={model.status} /> <InTheLoop rounds={model.inTheLoop ?? []} /> {model.task?.name}
               </p>
+              {model.retrainedFromId && (
+                <p data-testid="model-retrained-from">
+                  <a href={href(`/models/${encodeURIComponent(model.retrainedFromId)}`)}>{T.retrainedFrom}</a>
+                </p>
+              )}
               <h3>{T.logTitle}</h3>
               {log.length === 0 ? <p class="hint">{T.logEmpty}</p> : (
                 <ol class="status-log" data-testid="status-log">

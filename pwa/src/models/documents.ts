@@ -21,7 +21,7 @@ export type WatchedModel = Model & { scores: ModelScore[] };
 /** One model, as it is now and after every change, with its scores per scoring dataset (owner only for the log). */
 export const MODEL_WATCH = doc<ModelWatchSubscription, ModelWatchSubscriptionVariables>(
   `subscription ModelWatch($modelId: ID!) { modelUpdated(modelId: $modelId) {
-    id name card status published anonymous createdAt statusLog { at status message } owner { username }
+    id name card status published anonymous createdAt retrainedFromId statusLog { at status message } owner { username }
     task { code name } inTheLoop scores { dataset { id name } perf throughput memoryGb robustness fairness } } }`,
 );
 

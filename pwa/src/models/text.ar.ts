@@ -15,6 +15,7 @@ export const models: Translation<typeof MODELS_EN> = {
     failed: "فشل",
   },
   inTheLoop: (rounds) => `ضمن الحلقة للجولة ${rounds}`,
+  retrainedFrom: "بُني بإعادة تدريب من نموذجك السابق، بملف train.py الخاص به: افتح ذلك النموذج",
   mineTitle: "نماذجك",
   loading: "جارٍ التحميل…",
   noModels: "لم ترفع أي نموذج بعد.",

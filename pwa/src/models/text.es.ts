@@ -15,6 +15,7 @@ export const models: Translation<typeof MODELS_EN> = {
     failed: "Con error",
   },
   inTheLoop: (rounds) => `En el bucle de la ronda ${rounds}`,
+  retrainedFrom: "Construido por un reentrenamiento a partir de tu modelo anterior, con su propio train.py: abrir ese modelo",
   mineTitle: "Tus modelos",
   loading: "Cargando…",
   noModels: "Todavía no has subido ningún modelo.",

@@ -15,6 +15,7 @@ export const models: Translation<typeof MODELS_EN> = {
     failed: "Échec",
   },
   inTheLoop: (rounds) => `Dans la boucle pour la manche ${rounds}`,
+  retrainedFrom: "Construit par un réentraînement à partir de votre modèle précédent, avec son propre train.py : ouvrir ce modèle",
   mineTitle: "Vos modèles",
   loading: "Chargement…",
   noModels: "Vous n’avez pas encore envoyé de modèle.",

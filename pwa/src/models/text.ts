@@ -15,6 +15,7 @@ export const MODELS_EN = {
     failed: "Failed",
   } as Record<string, string>,
   inTheLoop: (rounds: string) => `In the loop for round ${rounds}`,
+  retrainedFrom: "Built by a retraining run from your earlier model, with its own train.py: open that model",
   // List
   mineTitle: "Your models",
   loading: "Loading…",

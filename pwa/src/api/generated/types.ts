@@ -1125,7 +1125,7 @@ export type ModelNodeQueryVariables = Exact<{
 
 
 export type ModelNodeQuery = { node:
-    | { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }
+    | { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, retrainedFromId: string | null, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }
     | Record<PropertyKey, never>
    | null };
 
@@ -1134,7 +1134,7 @@ export type ModelWatchSubscriptionVariables = Exact<{
 }>;
 
 
-export type ModelWatchSubscription = { modelUpdated: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null, scores: Array<{ perf: number, throughput: number | null, memoryGb: number | null, robustness: number | null, fairness: number | null, dataset: { id: string, name: string } }> } };
+export type ModelWatchSubscription = { modelUpdated: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, retrainedFromId: string | null, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null, scores: Array<{ perf: number, throughput: number | null, memoryGb: number | null, robustness: number | null, fairness: number | null, dataset: { id: string, name: string } }> } };
 
 export type MyAccountQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1166,7 +1166,7 @@ export type MyModelsQueryVariables = Exact<{
 }>;
 
 
-export type MyModelsQuery = { myModels: Array<{ id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }> };
+export type MyModelsQuery = { myModels: Array<{ id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, retrainedFromId: string | null, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null }> };
 
 export type NextContextQueryVariables = Exact<{
   roundId: string;
@@ -1259,7 +1259,7 @@ export type PublishModelMutationVariables = Exact<{
 
 
 export type PublishModelMutation = { publishModel:
-    | { __typename: 'ModelChanged', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
+    | { __typename: 'ModelChanged', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, retrainedFromId: string | null, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
     | { __typename: 'InputError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'AuthenticationError', code: string, message: string }
@@ -1896,7 +1896,7 @@ export type UploadModelMutationVariables = Exact<{
 
 
 export type UploadModelMutation = { uploadModel:
-    | { __typename: 'ModelUploaded', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
+    | { __typename: 'ModelUploaded', model: { id: string, name: string, card: Record<string, unknown>, status: string, published: boolean, anonymous: boolean, createdAt: string, retrainedFromId: string | null, inTheLoop: Array<number>, statusLog: Array<{ at: string, status: string, message: string }> | null, owner: { username: string } | null, task: { code: string, name: string } | null } }
     | { __typename: 'ArchiveRejectedError', code: string, message: string }
     | { __typename: 'InputError', code: string, message: string, fields: Array<{ field: string, message: string }> }
     | { __typename: 'RateLimitedError', code: string, message: string }
