@@ -97,6 +97,14 @@ class SandboxLimits:
         )
 
 
+def isolation_flags() -> list[str]:
+    """Its own network (loopback only), PID, IPC, UTS and cgroup namespaces, dying with its parent, no controlling
+    terminal, no inherited environment; and its own user namespace when not root (unprivileged bwrap needs one)."""
+    flags = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    flags += ["--die-with-parent", "--new-session", "--clearenv"]
+    return flags + (["--unshare-user"] if os.geteuid() != 0 else [])
+
+
 class _Args:
     """bwrap arguments that create every parent folder with mode 0755 (bwrap's own are 0700)."""
 
@@ -151,18 +159,7 @@ def command(
 ) -> list[str]:
     """The full argv: bwrap, then (as root) setpriv down to nobody, then the agent, then tritonserver."""
     args = _Args()
-    args.argv += [
-        "--unshare-net",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--unshare-cgroup-try",
-        "--die-with-parent",
-        "--new-session",
-        "--clearenv",
-    ]
-    if os.geteuid() != 0:  # unprivileged bwrap needs its own user namespace
-        args.argv += ["--unshare-user"]
+    args.argv += isolation_flags()
     # /tmp first: the binds below may lie under it (a checkout in /tmp) and must land on top of it.
     args.argv += ["--perms", "1777", "--tmpfs", "/tmp"]
     _system_views(args)

@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.sandbox.bwrap import SANDBOX_UID, _Args, _prlimit, _system_views, bwrap_binary, python_roots
+from server.sandbox.bwrap import SANDBOX_UID, _Args, _prlimit, _system_views, bwrap_binary, isolation_flags, python_roots
 from server.sandbox.cgroups import SandboxCgroup
 
 TRAIN_SCRIPT = "train.py"  # in the model's newest version folder, beside model.py
@@ -64,18 +64,7 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     """bwrap, then (as root) setpriv down to nobody, then prlimit, then sh running `script` (a path in the model
     directory) and tar."""
     args = _Args()
-    args.argv += [
-        "--unshare-net",
-        "--unshare-pid",
-        "--unshare-ipc",
-        "--unshare-uts",
-        "--unshare-cgroup-try",
-        "--die-with-parent",
-        "--new-session",
-        "--clearenv",
-    ]
-    if os.geteuid() != 0:
-        args.argv += ["--unshare-user"]
+    args.argv += isolation_flags()
     # Sized: without a cgroup nothing else would bound what the script keeps in memory-backed folders.
     args.argv += ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     _system_views(args)

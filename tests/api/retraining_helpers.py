@@ -13,16 +13,9 @@ from server.tasks.builtin import BUILTIN_TASKS
 from tests.api.examples_helpers import wait_until
 from tests.api.models_helpers import create_dataset, model_status, upload_model
 from tests.conftest import run_sql
+from tests.security.hostile import CONFIG  # the sentiment contract's config.pbtxt
 
 RETRAINABLE = Path(__file__).resolve().parent / "retrainable"
-CONFIG = """name: "{name}"
-backend: "python"
-max_batch_size: 8
-input [ {{ name: "statement" data_type: TYPE_STRING dims: [ 1 ] }} ]
-output [ {{ name: "label" data_type: TYPE_STRING dims: [ 1 ] }}, {{ name: "probs" data_type: TYPE_FP32 dims: [ 3 ] }} ]
-parameters {{ key: "task" value: {{ string_value: "sentiment" }} }}
-parameters {{ key: "labels" value: {{ string_value: "[\\"negative\\", \\"positive\\", \\"neutral\\"]" }} }}
-"""
 ERR = "... on InputError { message fields { field message } } ... on Error { code message }"
 CREATE_ROUND = f"""mutation($i: CreateRoundInput!) {{ createRound(input: $i) {{ __typename
   ... on RoundCreated {{ round {{ id number targetModels {{ name version modelId }} }} }} {ERR} }} }}"""

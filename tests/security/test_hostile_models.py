@@ -18,7 +18,6 @@ import re
 import sys
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
 
 import numpy as np
 import psutil
@@ -48,6 +47,7 @@ from tests.security.hostile import (
     archive,
     probe_results,
     processes_with,
+    service_addresses,
     timeout_setting,
 )
 
@@ -144,17 +144,7 @@ def test_secrets_system_files_and_other_submissions_are_out_of_reach(arena, stac
 
 
 def test_the_platforms_services_and_the_sandboxs_control_api_are_unreachable(arena, stack):
-    def host_port(url: str) -> list:
-        parsed = urlparse(url if "://" in url else f"tcp://{url}")
-        return [parsed.hostname, parsed.port]
-
-    targets = {
-        "postgres": host_port(stack.env["DATABASE_URL"]),
-        "redis": host_port(stack.env["REDIS_URL"]),
-        "api": host_port(stack.api_url),
-        "target-triton": host_port(stack.env["TRITON_URL"]),
-        **{f"worker-metrics-{i}": host_port(url) for i, url in enumerate(stack.worker_metrics_urls)},
-    }
+    targets = service_addresses(stack)
     params = {
         "tcp_targets": targets,
         "benign_name": arena.benign.triton_name,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from urllib.parse import urlparse
 
 import psutil
 import pytest
@@ -24,16 +23,29 @@ from tests.api.retraining_helpers import (
     train,
     wait_for_end,
 )
-from tests.security.hostile import MODELS, probe_results
+from tests.conftest import GraphQLClient, run_sql
+from tests.security.hostile import MODELS, probe_results, service_addresses
+from tests.stack_helpers import clear_job_queue, clear_rate_limits, empty_tables, wait_for_running_jobs
 
 HOSTILE_TRAIN = (MODELS.parent / "train_hostile.py").read_text()
 CANCEL = "mutation($r: ID!) { cancelTrainingRun(runId: $r) { __typename ... on Error { code message } } }"
 
 
-@pytest.fixture
-def hostile(stack, api, admin_token) -> dict:
-    """The task and its upload, for each test (the api fixture empties the tables before every test)."""
-    return task_judged_by_upload(api, admin_token, "hostile_retrain", retrainable_archive(HOSTILE_TRAIN))
+@pytest.fixture(scope="module")
+def hostile(stack) -> dict:
+    """Clean tables once, and the task judged by the hostile upload for the whole module (each test opens a round of
+    its own); the tests use this client, not the `api` fixture, which would empty the tables again."""
+    clear_job_queue()
+    wait_for_running_jobs()
+    clear_rate_limits()
+    empty_tables()
+    client = GraphQLClient(stack.api_url)
+    admin = client.sign_up("hostile-retrain-admin")
+    run_sql("UPDATE users SET is_admin = true WHERE username = 'hostile-retrain-admin'")
+    world = task_judged_by_upload(client, admin, "hostile_retrain", retrainable_archive(HOSTILE_TRAIN))
+    world["api"] = client
+    yield world
+    client.http.close()
 
 
 def _run_with(api, world: dict, params: dict) -> tuple[str, dict]:
@@ -59,17 +71,10 @@ def _still_judged_by_the_upload(api, world: dict, round_: dict) -> None:
     assert written["predictions"][0]["label"] == "positive"
 
 
-def test_the_recipe_reaches_nothing_of_the_platform(api, hostile, stack):
-    def host_port(url: str) -> list:
-        parsed = urlparse(url if "://" in url else f"tcp://{url}")
-        return [parsed.hostname, parsed.port]
+def test_the_recipe_reaches_nothing_of_the_platform(hostile, stack):
+    api = hostile["api"]
 
-    targets = {
-        "postgres": host_port(stack.env["DATABASE_URL"]),
-        "redis": host_port(stack.env["REDIS_URL"]),
-        "api": host_port(stack.api_url),
-        "target-triton": host_port(stack.env["TRITON_URL"]),
-    }
+    targets = service_addresses(stack)
     paths = {
         "secrets-file": str(stack.data_dir / "secrets.json"),
         "data-dir": str(stack.data_dir),
@@ -89,7 +94,8 @@ def test_the_recipe_reaches_nothing_of_the_platform(api, hostile, stack):
     _still_judged_by_the_upload(api, hostile, round_)
 
 
-def test_a_model_that_breaks_the_contract_is_refused_like_an_upload(api, hostile):
+def test_a_model_that_breaks_the_contract_is_refused_like_an_upload(hostile):
+    api = hostile["api"]
     run_id, round_ = _run_with(api, hostile, {"mode": "malformed"})
     run = wait_for_end(api, hostile["owner"], run_id)
     assert run["status"] == "failed" and run["newModelId"] is None, run["statusLog"]
@@ -98,7 +104,8 @@ def test_a_model_that_breaks_the_contract_is_refused_like_an_upload(api, hostile
     _still_judged_by_the_upload(api, hostile, round_)
 
 
-def test_output_without_end_fills_only_its_own_small_disk(api, hostile):
+def test_output_without_end_fills_only_its_own_small_disk(hostile):
+    api = hostile["api"]
     run_id, round_ = _run_with(api, hostile, {"mode": "flood"})
     run = wait_for_end(api, hostile["owner"], run_id)
     assert run["status"] == "failed", run["statusLog"]
@@ -106,7 +113,8 @@ def test_output_without_end_fills_only_its_own_small_disk(api, hostile):
     _still_judged_by_the_upload(api, hostile, round_)
 
 
-def test_a_recipe_that_never_ends_is_cancelled_at_once(api, hostile):
+def test_a_recipe_that_never_ends_is_cancelled_at_once(hostile):
+    api = hostile["api"]
     run_id, round_ = _run_with(api, hostile, {"mode": "hang"})
 
     def sandboxed() -> list[psutil.Process]:

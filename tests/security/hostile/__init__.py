@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import numpy as np
@@ -52,6 +53,22 @@ def archive(source: str, params: dict[str, Any], name: str = "hostile", replace:
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
     return buffer.getvalue()
+
+
+def service_addresses(stack) -> dict[str, list]:
+    """[host, port] of each of the platform's services a sandboxed probe must not reach."""
+
+    def host_port(url: str) -> list:
+        parsed = urlparse(url if "://" in url else f"tcp://{url}")
+        return [parsed.hostname, parsed.port]
+
+    return {
+        "postgres": host_port(stack.env["DATABASE_URL"]),
+        "redis": host_port(stack.env["REDIS_URL"]),
+        "api": host_port(stack.api_url),
+        "target-triton": host_port(stack.env["TRITON_URL"]),
+        **{f"worker-metrics-{i}": host_port(url) for i, url in enumerate(stack.worker_metrics_urls)},
+    }
 
 
 def probe_results(message: str) -> dict[str, str]:
