@@ -54,6 +54,7 @@ class Recorder:
         # the raw Triton baseline is measured at.
         self.in_flight: Counter[str] = Counter()
         self.in_flight_samples: dict[str, list[int]] = defaultdict(list)
+        self.loop_lag_ms: list[float] = []  # how late the load client's own event loop woke a 10 ms sleep
 
     def error(self, op: str, what: str) -> None:
         self.errors[op] += 1
