@@ -47,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
+from bench import api_histograms
 from bench.common import percentile, raw_infer, real_sentences, start_stack
 from bench.load_consistency import consistency
 from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, chatter, subscribe, validator
@@ -135,10 +136,16 @@ async def run(
             return chatter(stack.api_urls[i % len(stack.api_urls)], token, deadline, think, recorder.streams, recorder)
         return annotator(client, token, round_id, sentences, deadline, think)
 
+    token = stack.env.get("METRICS_TOKEN", "")
+    histograms_before = await asyncio.to_thread(api_histograms.scrape, stack.api_urls, token)
     lag = asyncio.create_task(loop_lag(deadline, recorder.loop_lag_ms))
     await asyncio.gather(*(user(i, token, role) for i, (token, role) in enumerate(zip(tokens, roles))))
     recorder.wall = time.monotonic() - started
     await lag
+    after = await asyncio.to_thread(api_histograms.scrape, stack.api_urls, token)
+    recorder.inside_api = api_histograms.summary(
+        api_histograms.delta(after, histograms_before), ["createExample", "nextContext", "validateExample"]
+    )
     cpu_after = cpu_seconds(stack)
     recorder.cpu = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
     alive = [s for s in subscriptions if not s.done()]
@@ -231,6 +238,8 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
             f"{percentile(raw['latencies'], 50):.1f} ms, p99 {raw_p99:.1f} ms; createExample p99 / raw p99 = "
             f"{percentile(create, 99) / raw_p99:.2f} (goal <= 2)"
         )
+    if recorder.inside_api:
+        print(f"Inside the API processes (their own histograms; a quantile is its bucket's upper edge): {recorder.inside_api}")
     if recorder.loop_lag_ms:
         lag = recorder.loop_lag_ms
         print(
@@ -316,7 +325,7 @@ async def statement_stats(dsn: str, top: int) -> str:
             return ""
         total, calls = await connection.fetchrow("SELECT sum(total_exec_time), sum(calls) FROM pg_stat_statements")
         rows = await connection.fetch(
-            "SELECT calls, total_exec_time, mean_exec_time, rows, shared_blks_hit + shared_blks_read AS blocks, "
+            "SELECT calls, total_exec_time, mean_exec_time, max_exec_time, rows, shared_blks_hit + shared_blks_read AS blocks, "
             "left(regexp_replace(query, '\\s+', ' ', 'g'), 150) AS query FROM pg_stat_statements "
             "ORDER BY total_exec_time DESC LIMIT $1",
             top,
@@ -327,14 +336,14 @@ async def statement_stats(dsn: str, top: int) -> str:
         f"\nPostgreSQL statements (pg_stat_statements, the run and the checks after it): {calls:,} calls, "
         f"{total / 1000:.1f} s of execution in all",
         "",
-        "| share | total (s) | calls | mean (ms) | rows/call | blocks/call | statement |",
-        "|---|---|---|---|---|---|---|",
+        "| share | total (s) | calls | mean (ms) | max (ms) | rows/call | blocks/call | statement |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         n = max(row["calls"], 1)
         lines.append(
             f"| {row['total_exec_time'] / total:.1%} | {row['total_exec_time'] / 1000:.2f} | {row['calls']:,} | "
-            f"{row['mean_exec_time']:.2f} | {row['rows'] / n:.1f} | {row['blocks'] / n:.0f} | "
+            f"{row['mean_exec_time']:.2f} | {row['max_exec_time']:.1f} | {row['rows'] / n:.1f} | {row['blocks'] / n:.0f} | "
             f"`{row['query'].replace('|', '¦')}` |"
         )
     return "\n".join(lines)

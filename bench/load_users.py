@@ -55,6 +55,7 @@ class Recorder:
         self.in_flight: Counter[str] = Counter()
         self.in_flight_samples: dict[str, list[int]] = defaultdict(list)
         self.loop_lag_ms: list[float] = []  # how late the load client's own event loop woke a 10 ms sleep
+        self.inside_api = ""  # bench/api_histograms.py's summary of the run
 
     def error(self, op: str, what: str) -> None:
         self.errors[op] += 1

@@ -34,6 +34,7 @@ from server.graphql.core.http_view import harden as harden_http_view
 from server.graphql.schema import build_schema
 from server.observability import graphql as graphql_metrics
 from server.observability.http import RequestContext, log_unhandled, metrics_handler
+from server.observability.metrics import watch_event_loop
 from server.offline.routes import offline_model_file
 
 log = logging.getLogger("dynabench.app")
@@ -113,9 +114,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await asyncio.to_thread(sweep_scratch, settings.export_scratch_dir or None)
         frozen = freeze_startup_heap()
         log.info("API ready (%s objects of startup kept out of garbage collection)", frozen)
+        lag = asyncio.create_task(watch_event_loop())
         try:
             yield
         finally:
+            lag.cancel()
             await replies.cancel_running()  # each stores its text so far as a failed reply, to retry
             await services.close()
             await db.close_pool()

@@ -50,6 +50,11 @@ TRITON_DURATION = Histogram(
     ["model", "outcome"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120, 300),
 )
+EVENT_LOOP_LAG = Histogram(
+    "dynabench_event_loop_lag_seconds",
+    "How late the API process's event loop woke a 0.1 s sleep: what every request in flight waited besides its own work.",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
 OUTBOX_BATCHES = Counter("dynabench_outbox_batches", "submitExamples batches received.")
 OUTBOX_ITEMS = Counter(
     "dynabench_outbox_items",
@@ -91,6 +96,17 @@ _models = BoundedValues(200)
 _error_codes = BoundedValues(50)
 _triton_children: dict[tuple[str, str], object] = {}
 _error_children: dict[str, Counter] = {}
+
+
+async def watch_event_loop(tick: float = 0.1) -> None:
+    """Observe EVENT_LOOP_LAG every `tick` seconds, until cancelled (the API's lifespan runs it)."""
+    import asyncio
+    import time
+
+    while True:
+        start = time.monotonic()
+        await asyncio.sleep(tick)
+        EVENT_LOOP_LAG.observe(max(0.0, time.monotonic() - start - tick))
 
 
 def observe_triton(model: str, outcome: str, seconds: float) -> None:

@@ -98,6 +98,11 @@ def test_graphql_triton_and_outbox_metrics(api, stack, target_models):
     assert delta("dynabench_outbox_items_total", result="new") == 2
     assert delta("dynabench_outbox_items_total", result="duplicate") == 1
     assert delta("dynabench_outbox_items_total", result="error") == 1
+    # The event loop's lag is observed every 0.1 s while the process runs: these requests took some of that time.
+    assert delta("dynabench_event_loop_lag_seconds_count") >= 1
+    assert value(after, "dynabench_event_loop_lag_seconds_bucket", le="+Inf") == value(
+        after, "dynabench_event_loop_lag_seconds_count"
+    )
     # Three examples needed the model (the createExample and two new outbox items). The API may also
     # start a speculative call that a duplicate makes unnecessary, so at least three, not exactly.
     model = target_models["sentiment"]
