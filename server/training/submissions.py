@@ -166,6 +166,9 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
         if built is None:
             await record_run(services, run_id, TrainingStatus.FAILED, "The model this run built was deleted.")
             return TrainingStatus.FAILED.value
+        if not run["model_version"]:  # the worker died between storing the model and saying so
+            message = f"Resumed: model {built['id']} was built and stored before the job was interrupted."
+            await record_run(services, run_id, TrainingStatus.EVALUATING, message, model_version=version_of(built["id"]))
         return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
     agreed = sum(example["agreed"] for example in examples)
     started = await record_run(
