@@ -30,6 +30,7 @@ TRAIN_SCRIPT = "train.py"  # in the model's newest version folder, beside model.
 LOG_TAIL_BYTES = 16_384
 TMP_BYTES = 1 << 30  # the private /tmp
 SHM_BYTES = 256 << 20  # /dev/shm
+NOBODY_PROCESSES = 4096  # the submissions sandbox's own limit, also run as nobody
 AS_HEADROOM_BYTES = 4 << 30  # RLIMIT_AS beyond the memory limit, where no cgroup limits memory
 # Inside the sandbox: train.py's stdout joins its stderr, so that stdout carries nothing but the tar stream.
 RUNNER = (
@@ -113,6 +114,8 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     limit = [_prlimit(), f"--cpu={limits.cpu_seconds}", "--core=0"]
     if os.geteuid() != 0:  # counted in its own user namespace; as root the cgroup's pids.max limits them
         limit.append(f"--nproc={limits.max_processes}")
+    elif not cgroup:  # as nobody, counted with every process of nobody's (the submissions sandbox's too): room for those
+        limit.append(f"--nproc={limits.max_processes + NOBODY_PROCESSES}")
     if not cgroup:  # address space, with room for what libraries map without using (torch maps gigabytes)
         limit.append(f"--as={limits.memory_bytes + AS_HEADROOM_BYTES}")
     python = str(Path(sys.prefix) / "bin" / "python")
