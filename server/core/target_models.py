@@ -28,6 +28,9 @@ def serving_client(services: Services, name: str) -> InferenceServerClient:
 
 _CACHE: dict[tuple[str, str], tuple[float, dict[str, Any]]] = {}
 TTL_SECONDS = 10.0
+# A model found not ready is asked again sooner: one loaded meanwhile (a judge back, a target reloaded) should serve
+# within a second, not after ten (each process kept the "not ready" it last saw).
+NOT_READY_TTL_SECONDS = 1.0
 
 
 async def model_info(client: InferenceServerClient, name: str, version: str = "") -> dict[str, Any]:
@@ -35,7 +38,7 @@ async def model_info(client: InferenceServerClient, name: str, version: str = ""
     ready)."""
     key = (name, version)
     cached = _CACHE.get(key)
-    if cached and time.monotonic() - cached[0] < TTL_SECONDS:
+    if cached and time.monotonic() - cached[0] < (TTL_SECONDS if cached[1]["ready"] else NOT_READY_TTL_SECONDS):
         return cached[1]
     try:
         ready = await client.is_model_ready(name, version)
