@@ -30,7 +30,7 @@ export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 # builds side by side: the classifiers (torch on every core) and the generative demo (one thread, the longest alone).
 mkdir -p .dynabench-test-cache
 build_log=.dynabench-test-cache/build-models.log
-.venv/bin/python -c "from tests.conftest import build_test_models; build_test_models(['sentiment', 'nli', 'hate_speech', 'qa'])" \
+.venv/bin/python -c "from tests.conftest import CLASSIFIER_TASKS, build_test_models; build_test_models(CLASSIFIER_TASKS)" \
   >"$build_log" 2>&1 &
 build_pid=$!
 .venv/bin/python -c "from tests.conftest import build_test_models; build_test_models(['chat_demo'])" \

@@ -68,7 +68,7 @@ def _independent_accuracy(stack, model_name, rows, inputs):
     return 100.0 * correct / len(rows)
 
 
-def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, admin_token):
+def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, classifier_models, admin_token):
     seed_builtin_tasks()
     # Seeded slices of the real sets (3,600 and 1,000 rows, and their perturbed copies, took 3.5 minutes to evaluate
     # on two shared cores): the same path, a sixth of the time.
@@ -83,7 +83,7 @@ def test_upload_deploy_evaluate_on_dynasent_and_anli(stack, api, target_models, 
 
     researcher = api.sign_up("researcher")
     uploaded = {}
-    for task, name in (("sentiment", target_models["sentiment"]), ("nli", target_models["nli"])):
+    for task, name in (("sentiment", classifier_models["sentiment"]), ("nli", classifier_models["nli"])):
         result = upload_model(
             api,
             researcher,
@@ -164,7 +164,7 @@ def test_dataset_rules(api, admin_token):
     assert create_dataset(api, admin_token, "sentiment", "d", rows)["__typename"] == "ConflictError"
 
 
-def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_models, admin_token):
+def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, classifier_models, admin_token):
     seed_builtin_tasks()
     rows = random.Random(3).sample(_dynasent_test_rows(), 300)
     create_dataset(api, admin_token, "sentiment", "slice-a", _jsonl(rows[:150]))
@@ -172,7 +172,7 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
     researcher = api.sign_up("researcher")
     ids = []
     for name in ("alpha", "beta"):
-        result = upload_model(api, researcher, "sentiment", name, tar_gz_of(MODEL_CACHE / target_models["sentiment"]))
+        result = upload_model(api, researcher, "sentiment", name, tar_gz_of(MODEL_CACHE / classifier_models["sentiment"]))
         ids.append(result["model"]["id"])
     for model_id in ids:
         wait_until(lambda: model_status(api, researcher, model_id)["status"] == "evaluated", timeout=900, interval=2)  # noqa: B023 (runs in this iteration)
@@ -214,7 +214,7 @@ def test_leaderboard_ranks_by_dynascore_with_custom_weights(stack, api, target_m
     assert [e["node"]["dynascore"] for e in shared["leaderboard"]["edges"]] == [r["dynascore"] for r in board["rows"]]
 
 
-def test_cli_upload_of_a_directory(stack, api, target_models):
+def test_cli_upload_of_a_directory(stack, api, classifier_models):
     import subprocess
     import sys
 
@@ -231,7 +231,7 @@ def test_cli_upload_of_a_directory(stack, api, target_models):
             "server.cli",
             "model",
             "upload",
-            str(MODEL_CACHE / target_models["hate_speech"]),
+            str(MODEL_CACHE / classifier_models["hate_speech"]),
             "--task",
             task,
             "--name",
@@ -251,13 +251,13 @@ def test_cli_upload_of_a_directory(stack, api, target_models):
     assert run_sql("SELECT count(*) AS n FROM models")[0]["n"] == 1
 
 
-def test_failed_deploy_is_explained_live_on_model_updated(stack, api, target_models):
+def test_failed_deploy_is_explained_live_on_model_updated(stack, api, classifier_models):
     """A repository without weights passes the archive checks but cannot load: the owner watches it fail."""
     from websockets.sync.client import connect
 
     seed_builtin_tasks()
     researcher = api.sign_up("researcher")
-    template = MODEL_CACHE / target_models["sentiment"]
+    template = MODEL_CACHE / classifier_models["sentiment"]
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr(
@@ -337,7 +337,7 @@ def _worker_log_tail(stack, lines=40):
     return "\n".join(logs[-1].read_text(errors="replace").splitlines()[-lines:]) if logs else "(none)"
 
 
-def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack, api, target_models, admin_token):
+def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack, api, classifier_models, admin_token):
     import asyncio
     import os
 
@@ -348,7 +348,8 @@ def test_new_scoring_dataset_triggers_evaluation_and_reruns_are_idempotent(stack
     rows = _dynasent_test_rows(120)
     create_dataset(api, admin_token, "sentiment", "first", _jsonl(rows[:60]))
     researcher = api.sign_up("researcher")
-    model_id = upload_model(api, researcher, "sentiment", "m", tar_gz_of(MODEL_CACHE / target_models["sentiment"]))["model"]["id"]
+    archive = tar_gz_of(MODEL_CACHE / classifier_models["sentiment"])
+    model_id = upload_model(api, researcher, "sentiment", "m", archive)["model"]["id"]
     # Followed live from upload: the message that says "evaluated" carries the scores (a long-lived subscription
     # re-reads them for each message instead of repeating the first message's empty list).
     seen = _follow_model(stack, researcher, model_id, "{ status scores { dataset { name } perf } }", until="evaluated")
