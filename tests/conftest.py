@@ -119,6 +119,8 @@ SESSION_LIMITS = {
     "EVALUATION_BATCH_TIMEOUT_S": "60",
     # The worker's once-a-minute sweeps (round targets kept loaded, datasets' contamination checks, ...) run every 10 s.
     "SWEEP_INTERVAL_S": "10",
+    # A killed worker's jobs run again after its heartbeat expires: 10 s instead of 20 s (workers/liveness.py).
+    "WORKER_HEARTBEAT_TTL_S": "10",
     # A stub the kernel killed (the hostile memory bomb) fails its load after this rather than production's 30 s.
     "SANDBOX_STUB_TIMEOUT_S": "15",
     # Folders of unloaded models' files go soon (tests/api/test_submission_residency.py watches them go).

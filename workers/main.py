@@ -33,6 +33,7 @@ from server.observability.jobs import (
 from server.training import job_functions as training_jobs
 from server.webhooks import job_functions as webhook_jobs
 from workers.liveness import (
+    HEARTBEAT_TTL_S,
     job_ended,
     job_started,
     recover_orphaned_jobs,
@@ -78,6 +79,11 @@ def sweep_seconds(*seconds: int) -> set[int]:
         return own
     often = set(range(min(own) % interval, 60, interval))
     return often if len(often) > len(own) else own
+
+
+def dead_worker_check_seconds(heartbeat_ttl_s: int) -> set[int]:
+    """When the release of dead workers' jobs runs: every half heartbeat TTL, at most every 10 s."""
+    return set(range(2, 60, min(10, max(1, heartbeat_ttl_s // 2))))
 
 
 async def release_jobs_of_dead_workers(ctx: dict) -> list[str]:
@@ -203,11 +209,11 @@ class WorkerSettings:
             unique=True,
             run_at_startup=False,
         ),
-        # Jobs of a worker that died (SIGKILL, lost machine) run again within ~30 s (workers/liveness.py).
+        # Jobs of a worker that died (SIGKILL, lost machine) run again within 1.5 heartbeat TTLs (~30 s; workers/liveness.py).
         cron(
             instrument(release_jobs_of_dead_workers),
             name="cron:release_jobs_of_dead_workers",
-            second={2, 12, 22, 32, 42, 52},
+            second=dead_worker_check_seconds(HEARTBEAT_TTL_S),
             unique=True,
             run_at_startup=True,
         ),
