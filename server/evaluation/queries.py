@@ -137,7 +137,8 @@ INSERT_MODEL = Query("""
     RETURNING *
 """)
 SET_TRITON_NAME = Query("UPDATE models SET triton_name = :triton_name, triton_version = :triton_version WHERE id = :id")
-SET_PUBLISHED = Query("UPDATE models SET published = :published WHERE id = :id")
+# A model an administrator took down is never published again, whoever asks (a gate override included).
+SET_PUBLISHED = Query("UPDATE models SET published = :published WHERE id = :id AND (NOT :published OR taken_down_at IS NULL)")
 
 
 async def insert_model(

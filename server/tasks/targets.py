@@ -90,6 +90,8 @@ async def _submission_target(task_id: int, i: int, model_id: int, services: Serv
         return FieldProblem(
             field, tr("the model '{name}' is not evaluated yet (status: {status})", name=name, status=model["status"])
         )
+    if model["taken_down_at"] is not None:
+        return FieldProblem(field, tr("the model '{name}' was taken down by an administrator", name=name))
     if not model["published"]:
         return FieldProblem(field, tr("the model '{name}' is not published: its owner publishes it first", name=name))
     # An idle submission may have been unloaded to make room (server/evaluation/models/residency.py): load it again.

@@ -78,7 +78,10 @@ def train_script(repository: ModelRepository) -> str | None:
 
 
 def retraining_problem(settings: Settings, model: ModelRow, config: TaskConfig) -> str | None:
-    """Why this submission cannot be retrained (None: it can): only a classifier whose archive has a train.py."""
+    """Why this submission cannot be retrained (None: it can): only a classifier whose archive has a train.py, and not
+    one an administrator took down (its code would run again, and its copy could be published)."""
+    if model["taken_down_at"] is not None:
+        return tr("the uploaded model '{name}' was taken down by an administrator", name=model["name"])
     if config.kind != "classification":
         return tr("only an uploaded classifier can be retrained; point the round at another model")
     try:
@@ -153,6 +156,9 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
     parent = await evaluation_reads.model(run["source_model"]) if run["source_model"] else None
     if parent is None:
         await record_run(services, run_id, TrainingStatus.FAILED, "The uploaded model to retrain was deleted.")
+        return TrainingStatus.FAILED.value
+    if parent["taken_down_at"] is not None and run["new_model"] is None:  # taken down after the run was started
+        await record_run(services, run_id, TrainingStatus.FAILED, "An administrator took the uploaded model to retrain down.")
         return TrainingStatus.FAILED.value
     task = await task_reads.task_by_id(run["task"])
     config = load_config(task)
@@ -294,6 +300,8 @@ async def offer_built_model(model_id: int) -> str:
     parent = await evaluation_reads.model(model["retrained_from"]) if model and model["retrained_from"] else None
     if model is None:
         return "it was deleted"
+    if model["taken_down_at"] is not None:
+        return "an administrator took it down"
     if parent is None or not parent["published"] or parent["taken_down_at"] is not None:
         return "the model it was built from is no longer published, so it is left to its owner to publish"
     await set_published(model_id, True)

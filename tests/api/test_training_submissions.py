@@ -124,6 +124,44 @@ def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack
     assert opened["round"]["targetModels"][0]["modelId"] == run["newModelId"]
 
 
+TAKE_DOWN = """mutation($m: ID!, $why: String!) { takeDownModel(modelId: $m, reason: $why) {
+  __typename ... on Error { code message } } }"""
+RETRAIN = """mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: [1]) { __typename
+  ... on InputError { fields { field message } } } }"""
+
+
+def test_a_model_an_administrator_took_down_is_not_offered_again_nor_retrained(stack, api, admin_token):
+    world = task_judged_by_upload(api, admin_token, "retrain_takedown", retrainable_archive())
+    number = world["round"]["number"]
+    rows = [{"text": f"Visit {i}: splendid marvellous.", "label": ("negative", "positive", "neutral")[i % 3]} for i in range(90)]
+    insert_validated(world, number, rows)
+    run = wait_for_end(api, world["owner"], train(api, world, [number])["id"])
+    assert run["status"] == "rejected" and run["newModelId"], run["statusLog"]
+    # The rejected version is taken down; the task owner's override is recorded, but the model stays unpublished and
+    # cannot judge the next round.
+    taken = api(TAKE_DOWN, {"m": run["newModelId"], "why": "copied weights"}, token=admin_token)["takeDownModel"]
+    assert taken["__typename"] == "ModelTakenDown", taken
+    overridden = api(OVERRIDE, {"r": run["id"], "why": "We want it anyway."}, token=world["owner"])["overrideTrainingGate"]
+    assert overridden["__typename"] == "TrainingGateOverridden", overridden
+    assert api(MODEL, {"m": run["newModelId"]}, token=world["researcher"])["node"]["published"] is False
+    refused = api(
+        OPEN_NEXT.replace("message }", "message } ... on InputError { fields { message } }"),
+        {"t": world["code"], "v": run["modelVersion"]},
+        token=world["owner"],
+    )["openNextRound"]
+    assert refused["__typename"] == "InputError", refused
+    assert "taken down by an administrator" in refused["fields"][0]["message"], refused
+    # The upload that judged the (now closed) round, taken down: its code does not run again to build another version.
+    closed = api(
+        "mutation($r: ID!) { closeRound(roundId: $r) { __typename } }", {"r": world["round"]["id"]}, token=world["owner"]
+    )
+    assert closed["closeRound"]["__typename"] == "RoundClosed", closed
+    taken = api(TAKE_DOWN, {"m": world["model"], "why": "copied weights"}, token=admin_token)["takeDownModel"]
+    assert taken["__typename"] == "ModelTakenDown", taken
+    answer = api(RETRAIN, {"t": world["code"]}, token=world["owner"])["trainTargetModel"]
+    assert answer["__typename"] == "InputError" and "taken down by an administrator" in answer["fields"][0]["message"], answer
+
+
 def test_a_target_without_a_recipe_says_what_to_add(stack, api, admin_token):
     world = task_judged_by_upload(api, admin_token, "retrain_none", retrainable_archive(""))
     answer = api(

@@ -34,6 +34,18 @@ def test_the_stored_archive_and_internal_addresses_are_not_shown():
     )
 
 
+def test_a_retraining_staging_file_is_not_named():
+    text = scrub("could not be prepared: [Errno 28] No space left on device: '.upload-retrain-5-1764403200.123456'")
+    assert text == "could not be prepared: [Errno 28] No space left on device: 'your archive'"
+
+
+def test_characters_a_log_cannot_store_are_replaced_and_lines_kept():
+    # A train.py or a model that prints NUL, terminal escapes or a lone surrogate: the reason must still be stored.
+    text = scrub("step 1\n\x00\x1b[31mboom\x1b[0m\tdone\r\n\ud800end")
+    assert text == "step 1\n\ufffd\ufffd[31mboom\ufffd[0m\tdone\ufffd\n\ufffdend"
+    assert scrub(text) == text
+
+
 def test_plain_messages_urls_and_relative_paths_are_kept():
     for message in (
         "Smoke test passed on 4 examples.",

@@ -4,9 +4,10 @@ Triton's and the python backend's messages name the model by its internal Triton
 its instances ``submission_12_ab12cd34_0_1``) and quote tracebacks with the temporary folder Triton wrote the
 uploaded files into (``/tmp/folderh5IFGa/1/model.py``). :func:`scrub` turns the first into "your model" and the
 second into the file's path inside the model folder (``1/model.py``); other server paths keep only what helps
-(a library's path below site-packages, else the file name), the stored archive becomes "your archive", and internal
-addresses become "the server". Pure and idempotent: applied when a log entry is stored (server/evaluation/models/status.py)
-and again when one is served (entries stored before it existed). Unit tests: tests/unit/test_log_text.py.
+(a library's path below site-packages, else the file name), the stored archive becomes "your archive", internal
+addresses become "the server", and control characters (NUL included) become U+FFFD. Pure and idempotent: applied when
+a log entry is stored (server/evaluation/models/status.py) and again when one is served (entries stored before it
+existed). Unit tests: tests/unit/test_log_text.py.
 """
 
 from __future__ import annotations
@@ -26,10 +27,13 @@ _SUBMISSION = re.compile(
 # The folder Triton writes a load request's files into (any scratch folder before it): dropped.
 _OVERRIDE_FOLDER = re.compile(rf"(?:(?<![\w:/])/(?:{_PATH_CHAR}+/)*)?folder[A-Za-z0-9]{{6}}/")
 # The stored upload (settings.model_store_dir/model-<id>.archive), absolute or relative.
-_STORED_ARCHIVE = re.compile(rf"(?:{_PATH_CHAR}*/)*\.?(?:model-\d+\.archive|upload-\d+-[\d.]+)\b")
+_STORED_ARCHIVE = re.compile(rf"(?:{_PATH_CHAR}*/)*\.?(?:model-\d+\.archive|upload-(?:retrain-)?\d+-[\d.]+)\b")
 # Any other absolute path: keep the part below site-packages/dist-packages, else the file name.
 _ABSOLUTE_PATH = re.compile(rf"(?<![\w:/.])/(?:{_PATH_CHAR}+/)+(?P<file>{_PATH_CHAR}+)")
 _PACKAGES = re.compile(r"/(?:site|dist)-packages/(?P<rest>.+)$")
+# Characters a log entry cannot hold (PostgreSQL's jsonb refuses NUL and unpaired surrogates) or that only garble it:
+# control characters other than newline and tab. A model's or a train.py's output may print anything.
+_UNSTORABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 # Internal addresses (Triton, the sandbox agent, Redis, ...).
 _ADDRESS = re.compile(r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|localhost|\[::1?\])(?::\d+)?(?:/[\w./\-]*)?")
 
@@ -43,6 +47,7 @@ def scrub(message: str, triton_name: str = "") -> str:
     """The message with internal model names, server paths and addresses replaced (see the module's doc)."""
     if triton_name:
         message = re.sub(rf"(?:\bmodel\s+)?(['\"]?){re.escape(triton_name)}\w*\1", YOUR_MODEL, message)
+    message = _UNSTORABLE.sub("\ufffd", message)
     message = _SUBMISSION.sub(YOUR_MODEL, message)
     message = _OVERRIDE_FOLDER.sub("", message)
     message = _STORED_ARCHIVE.sub(YOUR_ARCHIVE, message)
