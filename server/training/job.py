@@ -36,6 +36,8 @@ from server.training.run_record import Cost, cancelled_run, record_run
 
 CANCEL_POLL_SECONDS = 1.0
 TRANSIENT = (OSError, TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, redis.exceptions.ConnectionError)
+OUTAGE_TRIES = 5  # a run's job is tried this many times while a service it needs is away (below arq's max_tries)
+OUTAGE_RETRY_S = 30  # then 60, 90, 120 s: about five minutes in all
 log = logging.getLogger(__name__)
 
 
@@ -64,7 +66,7 @@ async def run_training(services: Services, run_id: int) -> str:
         if run["source_model"] is not None or spec_for_model(run["model_name"]) is None:
             return await submissions.train_judge_publish(services, run, stop, cost)
         return await _train_judge_publish(services, run, stop, cost)
-    except TRANSIENT:  # a service away for a moment: arq retries the job, which recomputes from the run's row
+    except TRANSIENT:  # a service away for a moment: the job is tried again (job_functions.py; retry_after_outage)
         raise
     except Exception:  # a bug: the run must not stay active (a retry would do the same)
         log.exception("training run %s failed unexpectedly", run_id)
@@ -77,6 +79,30 @@ async def run_training(services: Services, run_id: int) -> str:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
+
+
+def retry_after_outage(tries: int) -> float | None:
+    """How long a job that met an unreachable service (its `tries`-th try) waits before the next; None: no more tries."""
+    return OUTAGE_RETRY_S * tries if tries < OUTAGE_TRIES else None
+
+
+async def fail_after_outages(services: Services, run_id: int, tries: int) -> str:
+    """The run ends (if still active): a service it needs stayed unreachable through every try. Failed, or cancelled when
+    its owner asked meanwhile."""
+    run = await queries.run_by_id(run_id)
+    if run is None or run["status"] not in ACTIVE_STATUSES:
+        return run["status"] if run else TrainingStatus.FAILED.value
+    if run["cancel_requested"]:
+        return await cancelled_run(services, run_id, "while a service it needs was unreachable", Cost())
+    await record_run(
+        services,
+        run_id,
+        TrainingStatus.FAILED,
+        f"A service the run needs (the database, Redis or Triton) could not be reached on {tries} tries; "
+        "the current target keeps serving. Start the run again once the platform is back.",
+        guarded=True,
+    )
+    return TrainingStatus.FAILED.value
 
 
 async def _train_judge_publish(services: Services, run: TrainingRunRow, stop: threading.Event, cost: Cost) -> str:
