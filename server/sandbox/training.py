@@ -5,8 +5,8 @@ less: read-only ``/sandbox/model`` (the current version's model directory, ``1/t
 ``/sandbox/data`` (``train.jsonl`` and ``task.json``), a private ``/tmp``, and ``/sandbox/output``, a tmpfs of a fixed
 size where ``train.py`` writes the new version's model directory (``/sandbox/output/<the model's name>``; both
 folders are its arguments). No network at all, its own PID, IPC and UTS namespaces, ``nobody`` when the worker runs
-as root (every capability dropped, no_new_privs), a cgroup's memory, process and CPU limits where one can be made
-(else RLIMIT_AS and RLIMIT_NPROC), RLIMIT_CPU always, sized memory-backed folders and a wall-clock limit. When it
+as root (every capability dropped, no_new_privs), a cgroup's memory, process and CPU limits (required: without one
+it does not start), RLIMIT_CPU, sized memory-backed folders and a wall-clock limit. When it
 ends well, the new directory leaves as a tar stream on stdout, written (up to a cap) into the caller's staging file,
 which the caller checks exactly like an upload. ``train.py``'s own output goes to stderr, of which the tail is kept
 for the run's log.
@@ -30,8 +30,6 @@ TRAIN_SCRIPT = "train.py"  # in the model's newest version folder, beside model.
 LOG_TAIL_BYTES = 16_384
 TMP_BYTES = 1 << 30  # the private /tmp
 SHM_BYTES = 256 << 20  # /dev/shm
-NOBODY_PROCESSES = 4096  # the submissions sandbox's own limit, also run as nobody
-AS_HEADROOM_BYTES = 4 << 30  # RLIMIT_AS beyond the memory limit, where no cgroup limits memory
 # Inside the sandbox: train.py's stdout joins its stderr, so that stdout carries nothing but the tar stream.
 RUNNER = (
     'mkdir "/sandbox/output/$2" && "$0" -I "/sandbox/model/$1" /sandbox/data "/sandbox/output/$2" >&2 && '
@@ -49,7 +47,7 @@ class TrainingLimits:
 
     @property
     def cpu_seconds(self) -> int:
-        """RLIMIT_CPU, also where no cgroup can be made: the whole wall time on every allowed core."""
+        """RLIMIT_CPU besides the cgroup's CPU quota: the whole wall time on every allowed core."""
         return max(1, int(self.wall_seconds * max(1.0, self.cpu_cores)))
 
 
@@ -58,15 +56,15 @@ class TrainingOutcome:
     ok: bool  # and the tar stream of the new model directory is in the output file
     log: str  # the tail of train.py's output
     reason: str  # why it did not end well ("" when ok)
-    limited_by: str  # how memory and processes were limited ("a cgroup" or the rlimits)
+    limited_by: str  # the cgroup that limited memory, CPU and processes
 
 
-def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits, cgroup: bool = True) -> list[str]:
+def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits) -> list[str]:
     """bwrap, then (as root) setpriv down to nobody, then prlimit, then sh running `script` (a path in the model
     directory) and tar."""
     args = _Args()
     args.argv += isolation_flags()
-    # Sized: without a cgroup nothing else would bound what the script keeps in memory-backed folders.
+    # Sized, besides the cgroup's memory limit (which counts what memory-backed folders hold).
     args.argv += ["--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
     _system_views(args)
     for root in python_roots():
@@ -114,10 +112,6 @@ def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits
     limit = [_prlimit(), f"--cpu={limits.cpu_seconds}", "--core=0"]
     if os.geteuid() != 0:  # counted in its own user namespace; as root the cgroup's pids.max limits them
         limit.append(f"--nproc={limits.max_processes}")
-    elif not cgroup:  # as nobody, counted with every process of nobody's (the submissions sandbox's too): room for those
-        limit.append(f"--nproc={limits.max_processes + NOBODY_PROCESSES}")
-    if not cgroup:  # address space, with room for what libraries map without using (torch maps gigabytes)
-        limit.append(f"--as={limits.memory_bytes + AS_HEADROOM_BYTES}")
     python = str(Path(sys.prefix) / "bin" / "python")
     # The new directory keeps the model's name: Triton wants it equal to config.pbtxt's.
     return [str(bwrap_binary()), *args.argv, "--", *drop, *limit, "/bin/sh", "-c", RUNNER, python, script, model_dir.name]
@@ -135,25 +129,32 @@ async def run_train_script(
     """Run ``model_dir/script`` (e.g. ``1/train.py``) sandboxed, its output (a tar stream) written to ``output_path``;
     stopped at once when ``stop`` is set, after ``limits.wall_seconds``, or when its output passes
     ``limits.output_bytes``."""
-    from server.sandbox.bwrap import SandboxLimits
+
+    from server.sandbox.bwrap import SandboxLimits, SandboxUnavailable
 
     cgroup = SandboxCgroup.create(
         f"dynabench-sandbox-{os.getpid()}-{name}",
         SandboxLimits(memory_bytes=limits.memory_bytes, max_processes=limits.max_processes, cpu_cores=limits.cpu_cores),
     )
-    limited_by = cgroup.describe() if cgroup else "RLIMIT_AS, RLIMIT_CPU and RLIMIT_NPROC (no cgroup could be made here)"
+    if cgroup is None:
+        # Per-process rlimits do not bound a script that forks, or mounts memory-backed folders in a user namespace of
+        # its own: a hostile recipe would run for up to 40 minutes with nothing limiting its memory in all.
+        raise SandboxUnavailable(
+            "no cgroup could be made for its memory, CPU and process limits (the worker must be able to create one "
+            "under /sys/fs/cgroup: run it as root, or give it a delegated cgroup)"
+        )
+    limited_by = cgroup.describe()
     try:
         process = await asyncio.create_subprocess_exec(
-            *command(model_dir, script, data_dir, limits, cgroup=cgroup is not None),
+            *command(model_dir, script, data_dir, limits),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=cgroup.enter if cgroup else None,
+            preexec_fn=cgroup.enter,
         )
     except BaseException:
-        if cgroup is not None:
-            await asyncio.to_thread(cgroup.remove)
+        await asyncio.to_thread(cgroup.remove)
         raise
     assert process.stdout is not None and process.stderr is not None
     log = bytearray()
@@ -202,9 +203,8 @@ async def run_train_script(
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(logger, timeout=5)
         logger.cancel()
-        if cgroup is not None:
-            peak = cgroup.peak_memory_bytes()
-            await asyncio.to_thread(cgroup.remove)
+        peak = cgroup.peak_memory_bytes()
+        await asyncio.to_thread(cgroup.remove)
     text = log.decode("utf-8", errors="replace")
     if not reason and process.returncode != 0:
         code = process.returncode
