@@ -17,7 +17,7 @@ import os
 import socket
 import uuid
 
-from arq.constants import in_progress_key_prefix
+from arq.constants import in_progress_key_prefix, keep_cronjob_progress
 from redis.exceptions import RedisError
 
 log = logging.getLogger("dynabench.worker")
@@ -91,8 +91,10 @@ async def recover_orphaned_jobs(ctx: dict, in_progress_timeout_s: float) -> list
         if owner is not None:
             orphan = not await redis.exists(ALIVE + owner)
         else:
+            # arq keeps a finished cron's mark for keep_cronjob_progress (60 s) so that no other worker runs the same
+            # scheduled run again: that mark is not an orphan (a dead job's mark that short expires by itself).
             remaining_ms = await redis.pttl(in_progress_key_prefix + job_id)
-            orphan = 0 < remaining_ms < (in_progress_timeout_s - UNOWNED_GRACE_S) * 1000
+            orphan = keep_cronjob_progress * 1000 < remaining_ms < (in_progress_timeout_s - UNOWNED_GRACE_S) * 1000
         if orphan:
             await redis.delete(in_progress_key_prefix + job_id)
             released.append(job_id)

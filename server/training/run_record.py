@@ -8,10 +8,11 @@ import contextlib
 import resource
 import shutil
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from server.core import events
+from server.core import db, events
 from server.core.services import Services
 from server.training import queries
 from server.training.records import TrainingStatus, log_entry
@@ -47,10 +48,19 @@ async def record_run(
     status: TrainingStatus | None = None,
     message: str | None = None,
     guarded: bool = False,
+    and_then: Callable[[], Awaitable[None]] | None = None,
     **values: Any,
 ) -> bool:
+    """Record the run's status, log entry and values (guarded: only while it is still the job's); `and_then` runs in
+    the same transaction once the record is made (e.g. publishing the model the run offers). Watchers are told after."""
     entry = log_entry(status or TrainingStatus.TRAINING, message) if message is not None else None
-    done = await queries.record(run_id, status, entry, values, guarded=guarded)
+    if and_then is None:
+        done = await queries.record(run_id, status, entry, values, guarded=guarded)
+    else:
+        async with db.transaction():
+            done = await queries.record(run_id, status, entry, values, guarded=guarded)
+            if done:
+                await and_then()
     if done:
         await events.publish(services.redis, events.TrainingChanged(run_id=run_id, status=status.value if status else None))
     return done

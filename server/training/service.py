@@ -239,10 +239,11 @@ async def override_gate(services: Services, viewer: Viewer, run: TrainingRunRow,
             run["model_version"],
             reason,
         )
-    if run["new_model"] is not None and (why := await submissions.offer_built_model(run["new_model"])):
-        await queries.record(
-            run["id"], None, log_entry(TrainingStatus.PUBLISHED, f"Model {run['new_model']} was not published: {why}."), {}
-        )
+        # Published in the override's transaction (an uploaded model's new version), or the log says why not.
+        if run["new_model"] is not None and (why := await submissions.offer_built_model(run["new_model"])):
+            await queries.record(
+                run["id"], None, log_entry(TrainingStatus.PUBLISHED, f"Model {run['new_model']} was not published: {why}."), {}
+            )
     await events.publish(services.redis, events.TrainingChanged(run_id=run["id"], status=TrainingStatus.PUBLISHED.value))
     return await get_run(run["id"])
 

@@ -32,7 +32,13 @@ from server.evaluation.archive.repository import ModelRepository
 from server.evaluation.archive.write import write_model_repository
 from server.evaluation.models.log_text import scrub
 from server.evaluation.models.residency import ensure_loaded
-from server.evaluation.models.service import check_archive, deploy_retrained_model, insert_retrained_model, set_published
+from server.evaluation.models.service import (
+    check_archive,
+    insert_retrained_model,
+    queue_retrained_deployment,
+    set_published,
+    store_retrained_archive,
+)
 from server.evaluation.models.status import archive_path
 from server.evaluation.records import ModelRow, ModelStatus
 from server.modelbuild.mixing import ids_digest
@@ -42,7 +48,7 @@ from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.training import gate, judging, queries
-from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus
+from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus, log_entry
 from server.training.run_record import Cost, cancelled_run, record_run
 
 LOG_TAIL_CHARS = 2000  # of train.py's own output, quoted in the run's log
@@ -175,6 +181,8 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
         if not run["model_version"]:  # the worker died between storing the model and saying so
             message = f"Resumed: model {built['id']} was built and stored before the job was interrupted."
             await record_run(services, run_id, TrainingStatus.EVALUATING, message, model_version=version_of(built["id"]))
+        if built["status"] == ModelStatus.UPLOADED:  # its deployment may never have been queued: queued once now
+            await queue_retrained_deployment(services, built)
         return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
     agreed = sum(example["agreed"] for example in examples)
     started = await record_run(
@@ -261,7 +269,8 @@ async def _build(
         async with db.transaction():
             new = await insert_retrained_model(parent, f"{parent['name'][:70].strip()} (retrained run {run_id})")
             await queries.record(run_id, None, None, {"new_model": new["id"]})
-        await deploy_retrained_model(services, new, staging)
+            await asyncio.to_thread(store_retrained_archive, settings, new, staging)
+        await queue_retrained_deployment(services, new)
         return new
     finally:
         await asyncio.to_thread(staging.unlink, True)
@@ -328,15 +337,17 @@ async def _judge_and_decide(
         last = (evaluated or {}).get("status_log") or [{"message": "it was deleted, or its evaluation did not end in time"}]
         reason = scrub(str(last[-1]["message"]), new["triton_name"])
         return await _failed(services, run_id, f"Model {new['id']} failed its deployment or evaluation: {reason}", cost)
-    contenders = []
-    for model in (parent, evaluated):
-        problem = await ensure_loaded(services, model)
-        if problem:
-            reason = scrub(problem, model["triton_name"])
-            return await _failed(services, run_id, f"Model {model['id']} could not be loaded to be judged: {reason}", cost)
-        contenders.append(judging.Contender(model["triton_name"], model["triton_version"] or "1", f"model {model['id']}"))
+    contenders: list[judging.Contender] = []
     try:
+        # Loading the two (residency may have unloaded either) counts in the job's time, as the judging does.
         async with asyncio.timeout(max(1.0, deadline - time.monotonic())):
+            for model in (parent, evaluated):
+                if problem := await ensure_loaded(services, model):
+                    reason = scrub(problem, model["triton_name"])
+                    return await _failed(
+                        services, run_id, f"Model {model['id']} could not be loaded to be judged: {reason}", cost
+                    )
+                contenders.append(judging.Contender(model["triton_name"], model["triton_version"] or "1", f"model {model['id']}"))
             decision, scores = await judging.judge(
                 services, run["task"], config, gate_rows, (contenders[0], contenders[1]), services.triton_submissions, run
             )
@@ -350,6 +361,11 @@ async def _judge_and_decide(
         else "It stays its owner's model, unpublished, and is not offered as the next target unless an owner overrides "
         "the gate (overrideTrainingGate); the current target keeps serving."
     )
+
+    async def offer() -> None:  # in the transaction of the run's last status: published with it, or why not
+        if decision["passed"] and (why := await offer_built_model(new["id"])):
+            await queries.record(run_id, None, log_entry(status, f"Model {new['id']} was not published: {why}."), {})
+
     finished = await record_run(
         services,
         run_id,
@@ -357,6 +373,7 @@ async def _judge_and_decide(
         f"Model {new['id']} compared with model {parent['id']} in the submissions Triton. {decision['summary']} {outcome} "
         f"({cost.text()}).",
         guarded=True,
+        and_then=offer,
         progress=1.0,
         metrics={"heldout_metric": None, "heldout": None, "scores": scores},
         gate=decision,
@@ -364,8 +381,6 @@ async def _judge_and_decide(
     )
     if not finished:
         return await cancelled_run(services, run_id, "while judging", cost, kept=kept)
-    if decision["passed"] and (why := await offer_built_model(new["id"])):
-        await record_run(services, run_id, status, f"Model {new['id']} was not published: {why}.")
     return status.value
 
 

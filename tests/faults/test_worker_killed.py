@@ -79,3 +79,34 @@ def test_worker_killed_during_evaluation(stack, api, target_models, admin_token)
     triton_name = run_sql("SELECT triton_name FROM models")[0]["triton_name"]
     expected = _independent_accuracy(stack, triton_name, rows, ["statement"])
     assert abs(status["scores"][0]["perf"] - expected) < 1e-6
+
+
+def test_only_dead_workers_jobs_are_released_not_a_finished_crons_mark(stack):
+    """workers/liveness.py against the stack's Redis: a job whose worker's heartbeat is gone, and a job marked with no
+    owner for a while, are released; a live worker's job and a finished cron's mark (arq keeps it 60 s so that no other
+    worker runs the same scheduled run again) are not."""
+    import asyncio
+    import os
+
+    from arq.constants import in_progress_key_prefix
+    from redis.asyncio import Redis
+
+    from workers.liveness import ALIVE, OWNERS, recover_orphaned_jobs
+
+    async def scenario() -> dict[str, bool]:
+        redis = Redis.from_url(os.environ["REDIS_URL"])
+        marks = {"dead-owner": 3_600_000, "live-owner": 3_600_000, "unowned-old": 3_000_000, "cron:sweep:1": 50_000}
+        try:
+            for job_id, ttl_ms in marks.items():
+                await redis.psetex(in_progress_key_prefix + job_id, ttl_ms, b"1")
+            await redis.hset(OWNERS, mapping={"dead-owner": "gone-worker", "live-owner": "test-worker"})
+            await redis.set(ALIVE + "test-worker", b"1", ex=60)
+            await recover_orphaned_jobs({"redis": redis}, 3610)  # the session's worker may run it too: the same outcome
+            return {job_id: bool(await redis.exists(in_progress_key_prefix + job_id)) for job_id in marks}
+        finally:
+            await redis.delete(*(in_progress_key_prefix + job_id for job_id in marks), ALIVE + "test-worker")
+            await redis.hdel(OWNERS, "dead-owner", "live-owner")
+            await redis.aclose()
+
+    kept = asyncio.run(scenario())
+    assert kept == {"dead-owner": False, "live-owner": True, "unowned-old": False, "cron:sweep:1": True}

@@ -39,12 +39,13 @@ from server.tasks.visibility import visible_task_by_code
 __all__ = [
     "CARD_FIELDS",
     "check_archive",
-    "deploy_retrained_model",
     "get_model",
     "insert_retrained_model",
     "models_of_owner",
+    "queue_retrained_deployment",
     "remove_archive",
     "set_published",
+    "store_retrained_archive",
     "upload_model",
 ]
 
@@ -161,7 +162,7 @@ def check_archive(path: Path, settings: Settings, config: TaskConfig) -> None:
 async def insert_retrained_model(parent: ModelRow, name: str) -> ModelRow:
     """A version of `parent` a retraining run built (server/training/submissions.py), in the caller's transaction: a new
     model of the same owner, task, card and anonymity, `retrained_from` the parent, unpublished until the run's gate
-    (or an owner's override) offers it. Its archive follows with `deploy_retrained_model`."""
+    (or an owner's override) offers it. Its archive follows with `store_retrained_archive`."""
     model = await queries.insert_model(
         parent["task"],
         parent["owner"],
@@ -177,10 +178,17 @@ async def insert_retrained_model(parent: ModelRow, name: str) -> ModelRow:
     return model
 
 
-async def deploy_retrained_model(services: Services, model: ModelRow, checked_archive: Path) -> None:
-    """Move the archive that passed `check_archive` into the model store and queue its deployment, as an upload's."""
-    checked_archive.rename(archive_path(services.settings, model["id"]))  # noqa: ASYNC240 — a rename within the store
-    await jobs.enqueue(services.arq, evaluation_jobs.deploy_model, model["id"])
+def store_retrained_archive(settings: Settings, model: ModelRow, checked_archive: Path) -> None:
+    """Move the archive that passed `check_archive` into the model store. Called inside the transaction that inserts
+    the model, before it commits: a committed row always has its archive (one whose row rolled back is swept)."""
+    checked_archive.rename(archive_path(settings, model["id"]))
+
+
+async def queue_retrained_deployment(services: Services, model: ModelRow) -> None:
+    """Queue the stored archive's deployment, as an upload's: once, however often a resumed run asks (the job's id names
+    the row's creation too: an id a restored or reset database hands out again is another model)."""
+    job_id = f"deploy-retrained-{model['id']}-{model['created_at'].timestamp():.6f}"
+    await jobs.enqueue_once(services.arq, job_id, 0, evaluation_jobs.deploy_model, model["id"])
 
 
 async def set_published(model_id: int, published: bool) -> ModelRow:
