@@ -42,7 +42,7 @@ from server.evaluation.models.service import (
 from server.evaluation.models.status import archive_path
 from server.evaluation.records import ModelRow, ModelStatus
 from server.modelbuild.mixing import ids_digest
-from server.sandbox.bwrap import SandboxUnavailable, check_available
+from server.sandbox.bwrap import SANDBOX_UID, SandboxUnavailable, check_available
 from server.sandbox.training import TRAIN_SCRIPT, TrainingLimits, run_train_script
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
@@ -120,7 +120,7 @@ def training_records(config: TaskConfig, examples: list[dict[str, Any]]) -> list
 def _write_inputs(
     folder: Path, settings: Settings, parent: ModelRow, config: TaskConfig, run: TrainingRunRow, rows
 ) -> tuple[Path, str]:
-    """The current version's model directory and the data folder, readable by the sandbox's user: the model folder
+    """The current version's model directory and the data folder, readable by the sandbox's user only: the model folder
     and the recipe's path in it."""
     repository = stored_repository(settings, parent["id"])
     script = train_script(repository)
@@ -141,10 +141,15 @@ def _write_inputs(
         "examples": len(rows),
     }
     (data / "task.json").write_text(json.dumps(description))
-    for path in (folder, folder / "current", data):
-        os.chmod(path, 0o755)
-    for path in data.iterdir():
-        os.chmod(path, 0o644)
+    # The task's examples and the researcher's code: readable by the sandbox's user alone (nobody, when the worker runs
+    # as root; else the worker's own user), not by every account on the host.
+    owner = SANDBOX_UID if os.geteuid() == 0 else None
+    for path in (folder, *folder.rglob("*")):
+        if path.is_symlink():
+            continue
+        if owner is not None:
+            os.chown(path, owner, owner)
+        os.chmod(path, 0o700 if path.is_dir() else 0o600)
     return model_dir, script
 
 
