@@ -15,7 +15,7 @@ from typing import Any
 from server.core import db, events
 from server.core.services import Services
 from server.training import queries
-from server.training.records import TrainingStatus, log_entry
+from server.training.records import ACTIVE_STATUSES, TrainingStatus, log_entry
 
 
 def _cpu_seconds() -> float:
@@ -89,3 +89,12 @@ async def cancelled_run(
         **cost.values(),
     )
     return TrainingStatus.CANCELLED.value
+
+
+async def ended_meanwhile(run_id: int) -> str | None:
+    """After a guarded write did not happen: the run's status if it has ended (e.g. given up as stale: never brought
+    back to life), else None (asked to stop: the job's next step ends it as cancelled)."""
+    now = await queries.run_by_id(run_id)
+    if now is None:
+        return TrainingStatus.FAILED.value
+    return None if now["status"] in ACTIVE_STATUSES else now["status"]

@@ -49,7 +49,7 @@ from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
 from server.training import gate, judging, queries
 from server.training.records import TrainedOn, TrainingRunRow, TrainingStatus, log_entry
-from server.training.run_record import Cost, cancelled_run, record_run
+from server.training.run_record import Cost, cancelled_run, ended_meanwhile, record_run
 
 LOG_TAIL_CHARS = 2000  # of train.py's own output, quoted in the run's log
 # The worker's job timeout is an hour (workers/main.py), past which arq fails the job without a word to the run: the
@@ -185,7 +185,10 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
             return TrainingStatus.FAILED.value
         if not run["model_version"]:  # the worker died between storing the model and saying so
             message = f"Resumed: model {built['id']} was built and stored before the job was interrupted."
-            await record_run(services, run_id, TrainingStatus.EVALUATING, message, model_version=version_of(built["id"]))
+            resumed = version_of(built["id"])
+            recorded = await record_run(services, run_id, TrainingStatus.EVALUATING, message, guarded=True, model_version=resumed)
+            if not recorded and (ended := await ended_meanwhile(run_id)):
+                return ended
         if built["status"] == ModelStatus.UPLOADED:  # its deployment may never have been queued: queued once now
             await queue_retrained_deployment(services, built)
         return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
@@ -206,7 +209,7 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
     built = await _build(services, run, parent, config, trained, stop, cost)
     if isinstance(built, str):  # the run ended (failed or cancelled)
         return built
-    await record_run(
+    evaluating = await record_run(
         services,
         run_id,
         TrainingStatus.EVALUATING,
@@ -217,8 +220,11 @@ async def train_judge_publish(services: Services, run: TrainingRunRow, stop: thr
         n_validated=len(trained),
         trained_on=_trained_on(trained, len(examples), len(gate_rows), agreed, parent["id"]),
         progress=0.6,
+        guarded=True,
         **cost.values(),
     )
+    if not evaluating and (ended := await ended_meanwhile(run_id)):
+        return ended
     return await _judge_and_decide(services, run, parent, built, gate_rows, config, stop, cost, deadline)
 
 
