@@ -254,12 +254,14 @@ def _pytriton_libs() -> Path:
     return Path(next(iter(spec.submodule_search_locations))).parent / "nvidia_pytriton.libs"
 
 
-def check_available() -> None:
-    """Start a trivial sandbox with the same namespaces; SandboxUnavailable with bwrap's own words if not."""
+def check_available(flags: list[str] | None = None) -> None:
+    """Start a trivial sandbox with the same namespaces (or these `flags`); SandboxUnavailable with bwrap's own words
+    if not."""
     args = _Args()
-    args.argv += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent"]
-    if os.geteuid() != 0:
-        args.argv.append("--unshare-user")
+    if flags is None:
+        flags = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--die-with-parent"]
+        flags += ["--unshare-user"] if os.geteuid() != 0 else []
+    args.argv += flags
     _system_views(args)
     argv = [str(bwrap_binary()), *args.argv, "--", "/usr/bin/true"]
     try:

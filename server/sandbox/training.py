@@ -23,7 +23,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.sandbox.bwrap import SANDBOX_UID, _Args, _prlimit, _system_views, bwrap_binary, isolation_flags, python_roots
+from server.sandbox.bwrap import (
+    SANDBOX_UID,
+    _Args,
+    _prlimit,
+    _system_views,
+    bwrap_binary,
+    check_available,
+    isolation_flags,
+    python_roots,
+)
 from server.sandbox.cgroups import SandboxCgroup
 
 TRAIN_SCRIPT = "train.py"  # in the model's newest version folder, beside model.py
@@ -57,6 +66,12 @@ class TrainingOutcome:
     log: str  # the tail of train.py's output
     reason: str  # why it did not end well ("" when ok)
     limited_by: str  # the cgroup that limited memory, CPU and processes
+
+
+def check_training_available() -> None:
+    """bwrap.check_available with this sandbox's own flags (its namespaces, a sized tmpfs): a bwrap that cannot (one older
+    than 0.8 knows no --size) is named as the worker's problem, not blamed on the owner's recipe."""
+    check_available([*isolation_flags(), "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"])
 
 
 def command(model_dir: Path, script: str, data_dir: Path, limits: TrainingLimits) -> list[str]:

@@ -42,8 +42,8 @@ from server.evaluation.models.service import (
 from server.evaluation.models.status import archive_path
 from server.evaluation.records import ModelRow, ModelStatus
 from server.modelbuild.mixing import ids_digest
-from server.sandbox.bwrap import SANDBOX_UID, SandboxUnavailable, check_available
-from server.sandbox.training import TRAIN_SCRIPT, TrainingLimits, run_train_script
+from server.sandbox.bwrap import SANDBOX_UID, SandboxUnavailable
+from server.sandbox.training import TRAIN_SCRIPT, TrainingLimits, check_training_available, run_train_script
 from server.tasks import reads as task_reads
 from server.tasks.config import TaskConfig
 from server.tasks.service import load_config
@@ -250,7 +250,7 @@ async def _build(
     staging = store / f".upload-retrain-{run_id}-{datetime.now(UTC).timestamp():.6f}"
     try:
         try:
-            await asyncio.to_thread(check_available)
+            await asyncio.to_thread(check_training_available)
             await asyncio.to_thread(store.mkdir, parents=True, exist_ok=True)
             outcome = await _train(settings, parent, config, run, trained, stop, staging)
         except (SandboxUnavailable, RuntimeError, subprocess.SubprocessError) as exc:

@@ -161,3 +161,21 @@ def test_without_a_cgroup_the_script_does_not_run(tmp_path, monkeypatch):
     model, data = _model(tmp_path, "print('ran')")
     with pytest.raises(SandboxUnavailable, match="no cgroup could be made for its memory, CPU and process limits"):
         _run(model, data)
+
+
+def test_a_bwrap_without_the_training_sandboxs_options_is_named_before_any_recipe_runs(tmp_path, monkeypatch):
+    # An operator's older bwrap (SANDBOX_BWRAP; 0.6 knows no --size) serves uploads but cannot build this sandbox: the
+    # check names bwrap's refusal, where the recipe's run would have ended as "train.py did not finish".
+    from server.sandbox.bwrap import SandboxUnavailable, bwrap_binary
+    from server.sandbox.training import check_training_available
+
+    check_training_available()  # this machine's bwrap has them
+    old = tmp_path / "bwrap-0.6"
+    old.write_text(
+        '#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\n'
+        f'exec {bwrap_binary()} "$@"\n'
+    )
+    old.chmod(0o755)
+    monkeypatch.setenv("SANDBOX_BWRAP", str(old))
+    with pytest.raises(SandboxUnavailable, match="Unknown option --size"):
+        check_training_available()
