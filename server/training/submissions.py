@@ -72,9 +72,9 @@ def model_id_of(version: str) -> int | None:
     return int(number) if version.startswith(VERSION_PREFIX) and number.isdigit() else None
 
 
-def stored_repository(settings: Settings, model_id: int):
+def stored_repository(settings: Settings, model_id: int, contents: bool = True):
     limits = ArchiveLimits(max_files=settings.upload_max_files, max_total_bytes=settings.upload_max_bytes)
-    return read_model_repository(archive_path(settings, model_id), limits)
+    return read_model_repository(archive_path(settings, model_id), limits, contents=contents)
 
 
 def train_script(repository: ModelRepository) -> str | None:
@@ -91,7 +91,7 @@ def retraining_problem(settings: Settings, model: ModelRow, config: TaskConfig) 
     if config.kind != "classification":
         return tr("only an uploaded classifier can be retrained; point the round at another model")
     try:
-        repository = stored_repository(settings, model["id"])
+        repository = stored_repository(settings, model["id"], contents=False)  # in the API: the file names only
     except (ArchiveRejected, OSError):
         return tr("its stored archive could not be read")
     if train_script(repository) is None:

@@ -100,14 +100,20 @@ OVERRIDE = """mutation($r: ID!, $why: String!) { overrideTrainingGate(runId: $r,
   __typename ... on TrainingGateOverridden { run { status overrideReason } } ... on Error { code message } } }"""
 
 
-def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack, api, admin_token):
-    world = task_judged_by_upload(api, admin_token, "retrain_reject", retrainable_archive())
+def _rejected_run(api, admin_token, code: str) -> tuple[dict, dict]:
+    """A task judged by the naive Bayes upload and a retraining run the gate rejected: (the world, the run)."""
+    world = task_judged_by_upload(api, admin_token, code, retrainable_archive())
     number = world["round"]["number"]
     # The same new words under every label: nothing to learn, so the new model is no better on the held-out share.
     rows = [{"text": f"Visit {i}: splendid marvellous.", "label": ("negative", "positive", "neutral")[i % 3]} for i in range(90)]
     insert_validated(world, number, rows)
     run = wait_for_end(api, world["owner"], train(api, world, [number])["id"])
     assert run["status"] == "rejected" and run["newModelId"], run["statusLog"]
+    return world, run
+
+
+def test_a_version_no_better_is_rejected_until_an_owner_overrides_the_gate(stack, api, admin_token):
+    world, run = _rejected_run(api, admin_token, "retrain_reject")
     # Not offered, so not published: the model's owner sees it, the task's owner does not.
     assert api(MODEL, {"m": run["newModelId"]}, token=world["researcher"])["node"]["published"] is False
     assert api(MODEL, {"m": run["newModelId"]}, token=world["owner"])["node"] is None
@@ -131,12 +137,7 @@ RETRAIN = """mutation($t: String!) { trainTargetModel(taskCode: $t, fromRounds: 
 
 
 def test_a_model_an_administrator_took_down_is_not_offered_again_nor_retrained(stack, api, admin_token):
-    world = task_judged_by_upload(api, admin_token, "retrain_takedown", retrainable_archive())
-    number = world["round"]["number"]
-    rows = [{"text": f"Visit {i}: splendid marvellous.", "label": ("negative", "positive", "neutral")[i % 3]} for i in range(90)]
-    insert_validated(world, number, rows)
-    run = wait_for_end(api, world["owner"], train(api, world, [number])["id"])
-    assert run["status"] == "rejected" and run["newModelId"], run["statusLog"]
+    world, run = _rejected_run(api, admin_token, "retrain_takedown")
     # The rejected version is taken down; the task owner's override is recorded, but the model stays unpublished and
     # cannot judge the next round.
     taken = api(TAKE_DOWN, {"m": run["newModelId"], "why": "copied weights"}, token=admin_token)["takeDownModel"]

@@ -124,3 +124,16 @@ def test_missing_model_py(tmp_path):
 
     renamed = model_entries(config=classification_config() + 'default_model_filename: "serve.py"\n')
     assert "serve.py" in rejected(write_tar(tmp_path / "o.tgz", renamed), "LAYOUT").message
+
+
+def test_the_layout_alone_keeps_no_file_but_the_config_and_checks_the_same(tmp_path):
+    # The retraining check in the API (server/training/submissions.py): the stored archive's names, not its gigabytes.
+    entries = {**model_entries(), "my_model/2/model.py": MODEL_PY, "my_model/2/train.py": b"print('recipe')\n"}
+    path = write_tar(tmp_path / "m.tar.gz", entries)
+    whole = read_model_repository(path, LIMITS)
+    names = read_model_repository(path, LIMITS, contents=False)
+    assert names.files.keys() == whole.files.keys() and "2/train.py" in names.files
+    assert set(names.files.values()) == {b""} and whole.files["2/train.py"] == b"print('recipe')\n"
+    assert (names.name, names.config, names.versions) == (whole.name, whole.config, whole.versions)
+    bad = write_tar(tmp_path / "bad.tar.gz", {**model_entries(), "my_model/stray.txt": b"x"})
+    assert rejected(bad, "LAYOUT", contents=False).code == "LAYOUT"

@@ -98,15 +98,22 @@ def read_model_repository(
     path: Path,
     limits: ArchiveLimits,
     supported_backends: Iterable[str] = frozenset({"python"}),
+    contents: bool = True,
 ) -> ModelRepository:
     """Read and validate an uploaded archive holding exactly one Triton model.
 
     Layouts: ``<name>/config.pbtxt`` + ``<name>/<version>/...``, or the same at the top level
     (then the name comes from config.pbtxt's ``name``). OS junk (``__MACOSX/``, ``.DS_Store``,
     ``._*``) is dropped silently. Does not check the task's I/O contract: see :func:`check_contract`.
+    ``contents=False``: the same checks, but only config.pbtxt is kept in memory (``files`` maps each path to b""), for a
+    question about the layout (does the newest version hold a train.py?) asked of a stored archive of up to gigabytes.
     """
     supported = set(supported_backends)
-    members, data = _scan(path, limits, want=lambda member: not member.ignored and not member.is_dir)
+
+    def wanted(member) -> bool:
+        return not member.ignored and not member.is_dir and (contents or member.path.rsplit("/", 1)[-1] == "config.pbtxt")
+
+    members, data = _scan(path, limits, want=wanted)
     real = [m for m in members if not m.ignored]
     if not real:
         raise ArchiveRejected("NO_CONFIG", tr("the archive holds no files (apart from OS metadata); expected config.pbtxt"))
@@ -261,7 +268,7 @@ def read_model_repository(
                 entry=member.raw_name,
             )
         if not member.is_dir:
-            model_files[rel] = data[member.path]
+            model_files[rel] = data[member.path] if contents else b""
     for label_file in sorted(label_files):
         if label_file not in model_files:
             raise ArchiveRejected(
