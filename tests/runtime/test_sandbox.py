@@ -114,6 +114,33 @@ def test_models_load_only_with_the_control_key_and_each_runs_nested_and_alone(sa
     assert sandboxed.model_ready("first") and sandboxed.model_ready("second")
 
 
+def _tritons() -> set[int]:
+    return {p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == "tritonserver"}
+
+
+def test_unloading_a_model_whose_triton_stopped_answering_succeeds_and_it_can_be_loaded_again(sandboxed):
+    # Its Triton shutting down (its stubs' finalize slow to end): its HTTP port is closed while the process lives on, so
+    # the relay cannot reach it and no crash is reported yet. An unload is done all the same (it is stopped here).
+    slow_to_end = SEEING_MODEL + b"\n    def finalize(self):\n        __import__('time').sleep(20)\n"
+    before = _tritons()
+
+    async def go() -> None:
+        client = triton_client(sandboxed.url, "the-control-key")
+        try:
+            config = json.dumps({**IDENTITY_CONFIG, "name": "fading"})
+            await client.load_model("fading", config=config, files={"file:1/model.py": slow_to_end})
+            [own] = _tritons() - before  # the model's own Triton (one per model)
+            psutil.Process(own).terminate()
+            await asyncio.sleep(1)
+            await client.unload_model("fading")  # answered "stopped answering in the sandbox" (400) before
+        finally:
+            await client.close()
+
+    asyncio.run(go())
+    assert not sandboxed.model_ready("fading")
+    assert _load_and_ask(sandboxed.url, "the-control-key", "fading")["pid"] == 2
+
+
 def _own_folders(tmp_entries: list[str]) -> list[str]:
     from server.sandbox.bwrap import python_roots
 

@@ -160,16 +160,21 @@ class Router:
         if port is None:
             await self.instances.stop(model)
             return await _reply(writer, reader, request, answer(200, {}))
-        status = await self.forward(model, port, request, reader, writer)
+        # A model whose Triton stopped answering is as unloaded as it gets: it is stopped here either way, so the
+        # caller (the residency manager, an operator) is told it is done rather than that it failed.
+        status = await self.forward(model, port, request, reader, writer, gone=answer(200, {}))
         await self.instances.stop(model)
         return status is not None
 
-    async def forward(self, model: str, port: int, request: Request, reader, writer) -> int | None:
+    async def forward(self, model: str, port: int, request: Request, reader, writer, gone: bytes | None = None) -> int | None:
         """Send the request to the model's Triton and its one response back: its status, or None when the
-        client connection cannot carry another request."""
+        client connection cannot carry another request. `gone`: the answer when the model's Triton does not
+        answer (else an error saying why)."""
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", port)
         except OSError:
+            if gone is not None:
+                return 200 if await _reply(writer, reader, request, gone) else None
             return 400 if await _reply(writer, reader, request, error(await self._gone(model))) else None
         try:
             up_writer.write(request.head)
@@ -178,9 +183,9 @@ class Router:
             try:
                 head = await up_reader.readuntil(b"\r\n\r\n")
             except (asyncio.IncompleteReadError, ConnectionError):
-                writer.write(error(await self._gone(model)))
+                writer.write(gone if gone is not None else error(await self._gone(model)))
                 await writer.drain()
-                return 400
+                return 200 if gone is not None else 400
             streams = request.method == "POST" and GENERATE_STREAM.fullmatch(request.path.rstrip("/")) is not None
             return await self._relay_response(model, head, up_reader, writer, reader if streams else None)
         finally:
