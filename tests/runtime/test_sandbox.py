@@ -114,6 +114,13 @@ def test_models_load_only_with_the_control_key_and_each_runs_nested_and_alone(sa
     assert sandboxed.model_ready("first") and sandboxed.model_ready("second")
 
 
+def _listening(process: psutil.Process) -> bool:
+    try:
+        return any(c.status == psutil.CONN_LISTEN for c in process.net_connections(kind="tcp"))
+    except psutil.NoSuchProcess:
+        return False
+
+
 def _tritons() -> set[int]:
     return {p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == "tritonserver"}
 
@@ -130,8 +137,11 @@ def test_unloading_a_model_whose_triton_stopped_answering_succeeds_and_it_can_be
             config = json.dumps({**IDENTITY_CONFIG, "name": "fading"})
             await client.load_model("fading", config=config, files={"file:1/model.py": slow_to_end})
             [own] = _tritons() - before  # the model's own Triton (one per model)
-            psutil.Process(own).terminate()
-            await asyncio.sleep(1)
+            triton = psutil.Process(own)
+            triton.terminate()
+            # Until its HTTP port is closed while the process lives on (its stubs still finalizing): the state under test.
+            await asyncio.to_thread(wait_until, lambda: not _listening(triton), timeout=15, interval=0.05)
+            assert triton.is_running()
             await client.unload_model("fading")  # answered "stopped answering in the sandbox" (400) before
         finally:
             await client.close()
