@@ -121,22 +121,30 @@ def _listening(process: psutil.Process) -> bool:
         return False
 
 
-def _tritons() -> set[int]:
-    return {p.pid for p in psutil.process_iter(["name"]) if p.info["name"] == "tritonserver"}
+def _tritons(sandbox_pid: int) -> set[int]:
+    # This sandbox's only: other tests' Tritons start and stop beside it in the same run.
+    return {p.pid for p in psutil.Process(sandbox_pid).children(recursive=True) if _name(p) == "tritonserver"}
+
+
+def _name(process: psutil.Process) -> str:
+    try:
+        return process.name()
+    except psutil.NoSuchProcess:  # ended since it was listed
+        return ""
 
 
 def test_unloading_a_model_whose_triton_stopped_answering_succeeds_and_it_can_be_loaded_again(sandboxed):
     # Its Triton shutting down (its stubs' finalize slow to end): its HTTP port is closed while the process lives on, so
     # the relay cannot reach it and no crash is reported yet. An unload is done all the same (it is stopped here).
     slow_to_end = SEEING_MODEL + b"\n    def finalize(self):\n        __import__('time').sleep(20)\n"
-    before = _tritons()
+    before = _tritons(sandboxed.pid)
 
     async def go() -> None:
         client = triton_client(sandboxed.url, "the-control-key")
         try:
             config = json.dumps({**IDENTITY_CONFIG, "name": "fading"})
             await client.load_model("fading", config=config, files={"file:1/model.py": slow_to_end})
-            [own] = _tritons() - before  # the model's own Triton (one per model)
+            [own] = _tritons(sandboxed.pid) - before  # the model's own Triton (one per model)
             triton = psutil.Process(own)
             triton.terminate()
             # Until its HTTP port is closed while the process lives on (its stubs still finalizing): the state under test.

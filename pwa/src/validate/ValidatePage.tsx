@@ -35,7 +35,7 @@ import { generativeOf } from "../chat/config";
 import { formatNumber } from "../i18n/format";
 import { RATED_VOTE_KEYS, ratedFields, ratedVoteLabel, unseenFields } from "./rating";
 import { RatingFields } from "./RatingFields";
-import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, removedHeld, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, HAND_OUT_SIZE, heldVotes, newlyAdded, removedHeld, shownWaiting, unconfirmedAfter, visibleQueue, wantsRefill } from "./queue";
 import { HAND_OUT, VALIDATION_QUEUE, VALIDATION_WAITING, type Waiting } from "./documents";
 import { VALIDATE_TEXT as T } from "./text";
 import "./validate.css";
@@ -100,6 +100,8 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
   // Bumped by each re-read and each settled vote: an answer to an older re-read (it can arrive after a newer one, or
   // after a vote it does not count yet) is dropped instead of bringing back a stale count.
   const rereadSeq = useRef(0);
+  // Votes stored by the server whose removal the live queue has not sent yet (queue.ts unconfirmedAfter).
+  const unconfirmed = useRef<Set<string>>(new Set());
   const [live, setLive] = useState<"connecting" | "live" | "fallback">("connecting");
   const [liveError, setLiveError] = useState<string | null>(null);
   const [ownerMode, setOwnerMode] = useState(false);
@@ -168,9 +170,12 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
     rereadTimer.current = setTimeout(() => {
       rereadTimer.current = null;
       const seq = ++rereadSeq.current;
+      const counted = [...unconfirmed.current]; // sent after these votes were stored: its count has them
       request(VALIDATION_WAITING, { roundId }).then(
         ({ validationWaiting }) => {
-          if (seq === rereadSeq.current) setWaiting(validationWaiting);
+          if (seq !== rereadSeq.current) return;
+          setWaiting(validationWaiting);
+          for (const id of counted) unconfirmed.current.delete(id);
         },
         () => undefined, // offline: the count stays as it was
       );
@@ -241,10 +246,17 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         setLive("live");
         setLiveError(null);
         const before = queueRef.current ?? [];
+        unconfirmed.current = unconfirmedAfter(unconfirmed.current, update);
+        // A count read before votes this page knows are stored would count their examples again: read it afresh.
+        const countPredatesVotes = update.waiting !== null && update.waiting !== undefined && unconfirmed.current.size > 0;
         if (update.reset && update.waiting) {
-          setWaiting(update.waiting);
+          const fresh = update.waiting;
+          setWaiting((w) => (countPredatesVotes && w ? w : fresh)); // kept until the re-read below, if it may be stale
           setDry(false);
           exhausted.current = null;
+          if (countPredatesVotes) rereadWaiting();
+        } else if (countPredatesVotes) {
+          rereadWaiting(); // the count stays as this page knows it until then (the queue still follows the update)
         } else {
           // Each new example adds one; each removal of a queued one takes one (it was counted: decided, or voted on
           // by this validator, whose held vote stops being subtracted as the example leaves the queue).
@@ -272,6 +284,7 @@ function Validator({ task, roundId, username }: { task: TaskDetail; roundId: str
         // The server has the vote: the example has left this validator's queue for good.
         if (outcome === "done") {
           rereadSeq.current++; // a re-read sent before the server had this vote would count it still
+          unconfirmed.current.add(item.exampleId);
           const held = queueRef.current;
           if (held?.some((e) => e.id === item.exampleId)) {
             setQueue(store(held.filter((e) => e.id !== item.exampleId)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueExample } from "../api/types";
-import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, removedHeld, shownWaiting, visibleQueue, wantsRefill } from "./queue";
+import { applyQueueUpdate, claimOf, emptyQueue, exampleSummary, heldVotes, intendedAnswer, modelAnswer, newlyAdded, removedHeld, shownWaiting, unconfirmedAfter, visibleQueue, wantsRefill } from "./queue";
 
 function ex(id: string, createdAt: string, input: Record<string, unknown> = { statement: `s${id}`, label: "positive" }): QueueExample {
   return {
@@ -132,5 +132,14 @@ describe("conversations (generative tasks)", () => {
     expect(claimOf({ claimedFooled: false, fooled: null }, true)).toBe("held");
     expect(claimOf({ claimedFooled: null, fooled: false }, false)).toBe("held");
     expect(claimOf({ fooled: true }, false)).toBe("failed");
+  });
+});
+
+describe("unconfirmedAfter", () => {
+  it("takes away the votes this update removes and keeps the rest (a count in it may predate those)", () => {
+    const stored = new Set(["x", "y"]);
+    expect([...unconfirmedAfter(stored, { removedIds: ["x"] })]).toEqual(["y"]);
+    expect(unconfirmedAfter(stored, { removedIds: ["x", "y", "z"] }).size).toBe(0);
+    expect([...stored]).toEqual(["x", "y"]); // the set passed in is left as it was
   });
 });

@@ -116,6 +116,18 @@ export function heldVotes(
   ).length;
 }
 
+/**
+ * The votes the server has stored (their answers came back) that the live queue has not yet confirmed: each vote of this
+ * validator comes back over the queue's stream as a removal, after any count read before it. An absolute count sent
+ * while some remain may predate them (it would count their examples again), so it is not taken as is. Returns the
+ * votes still unconfirmed once this update's removals are taken away.
+ */
+export function unconfirmedAfter(unconfirmed: ReadonlySet<string>, update: { removedIds: string[] }): Set<string> {
+  const left = new Set(unconfirmed);
+  for (const id of update.removedIds) left.delete(id);
+  return left;
+}
+
 /** How many of an update's removals the queue held: each was counted as waiting, so the count drops by one each. */
 export function removedHeld(queue: QueueExample[], update: ValidationQueueUpdate): number {
   const removed = new Set(update.removedIds);
