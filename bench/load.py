@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/load.py [--users 200] [--duration 60] [--validators 0.3] [--think 0.5,3]
                                    [--profile fast|full] [--model-repository DIR] [--history 100000]
-                                   [--chatters 0.05] [--pg-statements 20]
+                                   [--chatters 0.05] [--pg-statements 20] [--probe-triton 5]
 
 Starts its own stack (PostgreSQL, Redis, Triton, two arq workers, two API processes), writes
 `--history` examples of an older task into it (bench/seed_scale.py, with statistics), signs up
@@ -47,9 +47,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import asyncpg
 
-from bench import api_histograms
+from bench import api_histograms, load_tail
 from bench.common import percentile, raw_infer, real_sentences, start_stack
 from bench.load_consistency import consistency
+from bench.load_tail import Span
 from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, chatter, subscribe, validator
 
 
@@ -75,7 +76,13 @@ def cpu_seconds(stack) -> dict[str, float]:
 
 
 async def run(
-    stack, users: int, duration: float, validator_share: float, think_range: tuple[float, float], chatter_share: float = 0.0
+    stack,
+    users: int,
+    duration: float,
+    validator_share: float,
+    think_range: tuple[float, float],
+    chatter_share: float = 0.0,
+    probe_rate: float = 0.0,
 ) -> Recorder:
     recorder = Recorder()
     client = Client(stack.api_urls, recorder)
@@ -138,10 +145,13 @@ async def run(
 
     token = stack.env.get("METRICS_TOKEN", "")
     histograms_before = await asyncio.to_thread(api_histograms.scrape, stack.api_urls, token)
-    lag = asyncio.create_task(loop_lag(deadline, recorder.loop_lag_ms))
+    recorder.run_started = time.perf_counter()
+    lag = asyncio.create_task(loop_lag(deadline, recorder))
+    probes = asyncio.create_task(triton_probes(stack, sentences, deadline, recorder, probe_rate))
     await asyncio.gather(*(user(i, token, role) for i, (token, role) in enumerate(zip(tokens, roles))))
     recorder.wall = time.monotonic() - started
     await lag
+    await probes
     after = await asyncio.to_thread(api_histograms.scrape, stack.api_urls, token)
     recorder.inside_api = api_histograms.summary(
         api_histograms.delta(after, histograms_before), ["createExample", "nextContext", "validateExample"]
@@ -158,13 +168,39 @@ async def run(
     return recorder
 
 
-async def loop_lag(deadline: float, samples: list[float], tick: float = 0.01) -> None:
+async def loop_lag(deadline: float, recorder: Recorder, tick: float = 0.01) -> None:
     """How late this process's event loop wakes a short sleep while the users run: every latency the client measures
     includes that delay besides the platform's own time (the raw baseline, measured after the run, does not)."""
     while time.monotonic() < deadline:
         start = time.monotonic()
         await asyncio.sleep(tick)
-        samples.append((time.monotonic() - start - tick) * 1000)
+        late = (time.monotonic() - start - tick) * 1000
+        recorder.loop_lag_ms.append(late)
+        recorder.loop_lag_at.append((time.perf_counter() - (recorder.run_started or 0.0), late))
+
+
+async def triton_probes(stack, sentences, deadline: float, recorder: Recorder, rate: float) -> None:
+    """`rate` raw calls a second of the target model during the run, one at a time (diagnostic: is the tail Triton's?)."""
+    if rate <= 0:
+        return
+    import numpy as np
+    from tritonclient.http.aio import InferenceServerClient, InferInput
+
+    triton = InferenceServerClient(stack.env["TRITON_URL"])
+    try:
+        i = 0
+        while time.monotonic() < deadline:
+            tensor = InferInput("statement", [1, 1], "BYTES")
+            tensor.set_data_from_numpy(np.array([[sentences[i % len(sentences)][0].encode()]], dtype=np.object_))
+            started = time.perf_counter()
+            await raw_infer(triton, "sentiment_minilm", [tensor])
+            ended = time.perf_counter()
+            base = recorder.run_started or started
+            recorder.triton_probes.append(Span(started - base, ended - base, "raw Triton"))
+            i += 1
+            await asyncio.sleep(max(0.0, 1 / rate - (ended - started)))
+    finally:
+        await triton.close()
 
 
 async def raw_triton_baseline(stack, recorder: Recorder, sentences: list[tuple[str, str]]) -> dict:
@@ -246,6 +282,7 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
             f"The load client's own event loop, waking a 10 ms sleep late by: p50 {percentile(lag, 50):.1f} ms, p99 "
             f"{percentile(lag, 99):.1f} ms, max {max(lag):.1f} ms (in every latency above; not in the raw baseline)"
         )
+    print(load_tail.report(recorder.spans, recorder.loop_lag_at, recorder.triton_probes))
     streams = recorder.streams
     if streams.ttft_ms:
         print(
@@ -286,6 +323,14 @@ def main() -> int:
         metavar="N",
         help="load pg_stat_statements and print PostgreSQL's N costliest statements of the run",
     )
+    parser.add_argument(
+        "--probe-triton",
+        type=float,
+        default=0.0,
+        metavar="RATE",
+        help="also call the target model straight through tritonclient RATE times a second during the run, one at a "
+        "time, and put those calls on the tail's timeline (diagnostic; adds that load)",
+    )
     args = parser.parse_args()
     think_range = tuple(float(x) for x in args.think.split(","))
     if args.pg_statements:
@@ -302,7 +347,9 @@ def main() -> int:
             print(f"History: {seeded.examples:,} examples, {seeded.validations:,} votes in another task ({seeded.seconds:.1f} s)")
         if args.pg_statements:
             asyncio.run(statement_stats(stack.env["DATABASE_URL"], 0))  # from here on
-        recorder = asyncio.run(run(stack, args.users, args.duration, args.validators, think_range, args.chatters))
+        recorder = asyncio.run(
+            run(stack, args.users, args.duration, args.validators, think_range, args.chatters, args.probe_triton)
+        )
         if args.pg_statements:
             statements = asyncio.run(statement_stats(stack.env["DATABASE_URL"], args.pg_statements))
         mismatches = asyncio.run(consistency(stack.env["DATABASE_URL"]))

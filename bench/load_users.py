@@ -16,6 +16,8 @@ from typing import Any
 import aiohttp
 import websockets
 
+from bench.load_tail import Span
+
 CONTEXT = "query($r: ID!) { nextContext(roundId: $r) { id } }"
 CREATE = """mutation($i: CreateExampleInput!) { createExample(input: $i) { __typename
   ... on ExampleSubmitted { verdict example { id } } ... on Error { code message } } }"""
@@ -55,6 +57,10 @@ class Recorder:
         self.in_flight: Counter[str] = Counter()
         self.in_flight_samples: dict[str, list[int]] = defaultdict(list)
         self.loop_lag_ms: list[float] = []  # how late the load client's own event loop woke a 10 ms sleep
+        self.loop_lag_at: list[tuple[float, float]] = []  # (seconds since the run began, ms late) of each wake
+        self.run_started: float | None = None  # time.perf_counter() when the users started
+        self.spans: list[Span] = []  # every timed request of the run (bench/load_tail.py)
+        self.triton_probes: list[Span] = []  # raw Triton calls sent during the run (--probe-triton)
         self.inside_api = ""  # bench/api_histograms.py's summary of the run
 
     def error(self, op: str, what: str) -> None:
@@ -99,7 +105,10 @@ class Client:
             return None
         finally:
             recorder.in_flight[op] -= 1
-        self.recorder.latencies[op].append((time.perf_counter() - started) * 1000)
+        ended = time.perf_counter()
+        self.recorder.latencies[op].append((ended - started) * 1000)
+        if recorder.run_started is not None:
+            recorder.spans.append(Span(started - recorder.run_started, ended - recorder.run_started, op))
         if status != 200 or body.get("errors"):
             self.recorder.error(op, f"HTTP {status} {body.get('errors')}")
             return None

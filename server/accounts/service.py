@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -102,7 +103,7 @@ async def log_in(
         await lockout.check(redis, rules, username, address)
     row = await queries.user_by_username_any_case(username.strip()) if username else None
     # Verify against a dummy hash when the user is unknown so timing does not reveal which usernames exist.
-    password_hash = row["password_hash"] if row else _DUMMY_HASH
+    password_hash = row["password_hash"] if row else _dummy_hash()
     if not credentials.verify_password(password_hash, password) or row is None:
         if redis is not None:
             await lockout.failed(redis, rules, username, address)
@@ -117,7 +118,10 @@ async def log_in(
     return Session(credentials.issue_session_token(row["id"], secret, ttl, epoch=row["session_epoch"]), user)
 
 
-_DUMMY_HASH = credentials.hash_password("not-a-real-password")
+@functools.cache
+def _dummy_hash() -> str:
+    """Made on first use (an argon2 hash takes a tenth of a second at every process start otherwise)."""
+    return credentials.hash_password("not-a-real-password")
 
 
 async def create_api_token(viewer: Viewer, name: str, scopes: list[str]) -> tuple[str, ApiTokenRow]:

@@ -24,8 +24,6 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from scipy.stats import binomtest
-
 MIN_DECISIVE = 10
 MAX_POSITION_SHARE = 0.8
 P_VALUE = 0.001
@@ -78,6 +76,8 @@ def check_voter(voter: Hashable, votes: Iterable[PositionVote]) -> VoterCheck:
     share = counts[favourite] / len(decisive)
     if len(decisive) < MIN_DECISIVE:
         return VoterCheck(voter, len(listed), len(decisive), favourite, share, None, False)
+    from scipy.stats import binomtest  # here: scipy.stats takes a third of a second to import, at every process start
+
     chance = sum(1 / vote.sides for vote in decisive if favourite < vote.sides) / len(decisive)
     p_value = float(binomtest(counts[favourite], len(decisive), chance, alternative="greater").pvalue)
     flagged = share >= MAX_POSITION_SHARE and p_value < P_VALUE

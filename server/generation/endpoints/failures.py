@@ -6,21 +6,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
-import openai
 
 from server.core.i18n import tr
 from server.generation.streaming import GenerationFailed, GenerationTimedOut
 from server.observability.logs import redact
 
-try:  # openai >= 2 talks HTTP through httpx2 (its fork of httpx); older versions through httpx
-    import httpx2
+if TYPE_CHECKING:
+    import openai
 
-    TRANSPORT_ERRORS: tuple[type[BaseException], ...] = (httpx.HTTPError, httpx2.HTTPError, OSError)
-except ImportError:  # pragma: no cover — depends on the installed openai
-    TRANSPORT_ERRORS = (httpx.HTTPError, OSError)
+
+def transport_errors() -> tuple[type[BaseException], ...]:
+    try:  # openai >= 2 talks HTTP through httpx2 (its fork of httpx); older versions through httpx
+        import httpx2
+
+        return (httpx.HTTPError, httpx2.HTTPError, OSError)
+    except ImportError:  # pragma: no cover — depends on the installed openai
+        return (httpx.HTTPError, OSError)
+
 
 MAX_DETAIL = 200
 _SPACES = re.compile(r"\s+")
@@ -62,8 +68,11 @@ def secrets_of(api_key: str, base_url: str) -> list[str]:
 def failure(error: BaseException, name: str, secrets: Iterable[str], *, midway: bool) -> GenerationFailed:
     """The readable failure for `error`, raised while calling (or, `midway`, while streaming from) endpoint `name`;
     `secrets` (`secrets_of`) are scrubbed from anything the server said."""
+    import openai  # here, not at import: it takes a third of a second, and most processes never call an endpoint
+
     secrets = list(secrets)
     kind = type(error).__name__
+    transport = transport_errors()
     if isinstance(error, openai.APITimeoutError | TimeoutError):
         return GenerationTimedOut(tr("The model '{name}' did not answer in time.", name=name))
     if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
@@ -86,12 +95,12 @@ def failure(error: BaseException, name: str, secrets: Iterable[str], *, midway: 
                 detail=detail,
             )
         )
-    if midway and isinstance(error, (openai.APIConnectionError, openai.APIResponseValidationError, *TRANSPORT_ERRORS)):
+    if midway and isinstance(error, (openai.APIConnectionError, openai.APIResponseValidationError, *transport)):
         cause = error.__cause__ or error
         return GenerationFailed(
             tr("The connection to the model '{name}' broke off ({kind}).", name=name, kind=type(cause).__name__)
         )
-    if isinstance(error, (openai.APIConnectionError, *TRANSPORT_ERRORS)):
+    if isinstance(error, (openai.APIConnectionError, *transport)):
         cause = error.__cause__ or error
         return GenerationFailed(tr("The model '{name}' cannot be reached ({kind}).", name=name, kind=type(cause).__name__))
     detail = scrub(str(getattr(error, "message", "") or error), secrets, name) or kind

@@ -17,9 +17,7 @@ import logging
 import math
 from collections.abc import AsyncIterator
 from contextlib import aclosing
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from server.core.i18n import tr
 from server.core.services import Services
@@ -28,6 +26,9 @@ from server.generation.endpoints.records import EndpointRow
 from server.generation.endpoints.service import endpoint_row
 from server.generation.params import HARD_MAX_TOKENS, ChatMessage, GenerationParams, GenerationRequest
 from server.generation.streaming import GenerationFailed, GenerationTimedOut, Piece
+
+if TYPE_CHECKING:  # imported where a call is made: a third of a second at every process start otherwise
+    import openai
 
 log = logging.getLogger("dynabench.generation")
 
@@ -109,6 +110,8 @@ def _arguments(endpoint: EndpointRow, request: GenerationRequest, with_usage: bo
 
 async def _open(client: openai.AsyncOpenAI, endpoint: EndpointRow, request: GenerationRequest, wait_s: float) -> Any:
     """The stream, asking for usage unless this server refused `stream_options` before (then once more without)."""
+    import openai
+
     with_usage = endpoint["base_url"] not in _NO_STREAM_OPTIONS
     try:
         return await asyncio.wait_for(client.chat.completions.create(**_arguments(endpoint, request, with_usage)), wait_s)
@@ -139,6 +142,8 @@ async def _stream(
                 limit=endpoint["max_concurrency"],
             )
         )
+    import openai
+
     client = openai.AsyncOpenAI(
         base_url=endpoint["base_url"],
         api_key=key or NO_KEY,
