@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import random
 import statistics
@@ -50,7 +51,6 @@ import asyncpg
 from bench import api_histograms, load_tail
 from bench.common import percentile, raw_infer, real_sentences, start_stack
 from bench.load_consistency import consistency
-from bench.load_tail import Span
 from bench.load_users import SUB_QUEUE, SUB_ROUND, Client, Recorder, annotator, chatter, subscribe, validator
 
 
@@ -83,6 +83,7 @@ async def run(
     think_range: tuple[float, float],
     chatter_share: float = 0.0,
     probe_rate: float = 0.0,
+    arrival: float = 3.0,
 ) -> Recorder:
     recorder = Recorder()
     client = Client(stack.api_urls, recorder)
@@ -145,10 +146,19 @@ async def run(
 
     token = stack.env.get("METRICS_TOKEN", "")
     histograms_before = await asyncio.to_thread(api_histograms.scrape, stack.api_urls, token)
+
+    async def arriving(i: int, token: str, role: str) -> None:
+        await asyncio.sleep(random.uniform(0, arrival))  # people arrive over `arrival` seconds, not in one instant
+        await user(i, token, role)
+
+    # This client's own full collections would walk everything set up so far (the tokenizer, the accounts): they
+    # stopped its event loop for up to 230 ms mid-run, which every latency it measures would include.
+    gc.collect()
+    gc.freeze()
     recorder.run_started = time.perf_counter()
-    lag = asyncio.create_task(loop_lag(deadline, recorder))
-    probes = asyncio.create_task(triton_probes(stack, sentences, deadline, recorder, probe_rate))
-    await asyncio.gather(*(user(i, token, role) for i, (token, role) in enumerate(zip(tokens, roles))))
+    lag = asyncio.create_task(load_tail.loop_lag(deadline, recorder))
+    probes = asyncio.create_task(load_tail.triton_probes(stack, sentences, deadline, recorder, probe_rate))
+    await asyncio.gather(*(arriving(i, token, role) for i, (token, role) in enumerate(zip(tokens, roles))))
     recorder.wall = time.monotonic() - started
     await lag
     await probes
@@ -166,41 +176,6 @@ async def run(
     await client.http.close()
     recorder.raw_triton = await raw_triton_baseline(stack, recorder, sentences)
     return recorder
-
-
-async def loop_lag(deadline: float, recorder: Recorder, tick: float = 0.01) -> None:
-    """How late this process's event loop wakes a short sleep while the users run: every latency the client measures
-    includes that delay besides the platform's own time (the raw baseline, measured after the run, does not)."""
-    while time.monotonic() < deadline:
-        start = time.monotonic()
-        await asyncio.sleep(tick)
-        late = (time.monotonic() - start - tick) * 1000
-        recorder.loop_lag_ms.append(late)
-        recorder.loop_lag_at.append((time.perf_counter() - (recorder.run_started or 0.0), late))
-
-
-async def triton_probes(stack, sentences, deadline: float, recorder: Recorder, rate: float) -> None:
-    """`rate` raw calls a second of the target model during the run, one at a time (diagnostic: is the tail Triton's?)."""
-    if rate <= 0:
-        return
-    import numpy as np
-    from tritonclient.http.aio import InferenceServerClient, InferInput
-
-    triton = InferenceServerClient(stack.env["TRITON_URL"])
-    try:
-        i = 0
-        while time.monotonic() < deadline:
-            tensor = InferInput("statement", [1, 1], "BYTES")
-            tensor.set_data_from_numpy(np.array([[sentences[i % len(sentences)][0].encode()]], dtype=np.object_))
-            started = time.perf_counter()
-            await raw_infer(triton, "sentiment_minilm", [tensor])
-            ended = time.perf_counter()
-            base = recorder.run_started or started
-            recorder.triton_probes.append(Span(started - base, ended - base, "raw Triton"))
-            i += 1
-            await asyncio.sleep(max(0.0, 1 / rate - (ended - started)))
-    finally:
-        await triton.close()
 
 
 async def raw_triton_baseline(stack, recorder: Recorder, sentences: list[tuple[str, str]]) -> dict:
@@ -238,7 +213,7 @@ def report(recorder: Recorder, args, mismatches: dict[str, int], n_examples: int
     print(
         f"\n{args.users} users ({round(args.users * args.validators)} validators, {round(args.users * args.chatters)} chatting) for {args.duration:.0f} s, think "
         f"{args.think} s, 2 API processes, 2 workers, {f'models of {args.model_repository}' if args.model_repository else f'{args.profile} models'}, "
-        f"{args.history:,} examples of history\n"
+        f"{args.history:,} examples of history, users arriving over {args.arrival:g} s\n"
     )
     print("| operation | n | p50 (ms) | p99 (ms) | mean (ms) | refused | errors |\n|---|---|---|---|---|---|---|")
     for op in sorted(recorder.latencies, key=lambda o: -len(recorder.latencies[o])):
@@ -331,8 +306,17 @@ def main() -> int:
         help="also call the target model straight through tritonclient RATE times a second during the run, one at a "
         "time, and put those calls on the tail's timeline (diagnostic; adds that load)",
     )
+    parser.add_argument(
+        "--arrival",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the users start over this many seconds, each at a random moment (default: the longest think time; 0: all "
+        "in the same instant, a burst no crowd makes, which alone filled the p99 of a 60 s run)",
+    )
     args = parser.parse_args()
     think_range = tuple(float(x) for x in args.think.split(","))
+    args.arrival = think_range[1] if args.arrival is None else args.arrival
     if args.pg_statements:
         os.environ["POSTGRES_SETTINGS"] = "shared_preload_libraries=pg_stat_statements;pg_stat_statements.track=all"
     stack = start_stack(args.model_repository, args.profile, api_processes=2, worker_processes=2)
@@ -348,7 +332,16 @@ def main() -> int:
         if args.pg_statements:
             asyncio.run(statement_stats(stack.env["DATABASE_URL"], 0))  # from here on
         recorder = asyncio.run(
-            run(stack, args.users, args.duration, args.validators, think_range, args.chatters, args.probe_triton)
+            run(
+                stack,
+                args.users,
+                args.duration,
+                args.validators,
+                think_range,
+                args.chatters,
+                args.probe_triton,
+                args.arrival,
+            )
         )
         if args.pg_statements:
             statements = asyncio.run(statement_stats(stack.env["DATABASE_URL"], args.pg_statements))

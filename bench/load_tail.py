@@ -9,11 +9,13 @@ and raw Triton calls sent during the run (`--probe-triton`) are put on the same 
 
 from __future__ import annotations
 
+import asyncio
 import statistics
+import time
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.common import percentile
+from bench.common import percentile, raw_infer
 
 
 @dataclass(frozen=True)
@@ -78,3 +80,38 @@ def report(spans: list[Span], lag: list[tuple[float, float]], probes: list[Span]
             f"{max(values):.1f} ms"
         )
     return "\n".join(lines)
+
+
+async def loop_lag(deadline: float, recorder, tick: float = 0.01) -> None:
+    """How late this process's event loop wakes a short sleep while the users run: every latency the client measures
+    includes that delay besides the platform's own time (the raw baseline, measured after the run, does not)."""
+    while time.monotonic() < deadline:
+        start = time.monotonic()
+        await asyncio.sleep(tick)
+        late = (time.monotonic() - start - tick) * 1000
+        recorder.loop_lag_ms.append(late)
+        recorder.loop_lag_at.append((time.perf_counter() - (recorder.run_started or 0.0), late))
+
+
+async def triton_probes(stack, sentences, deadline: float, recorder, rate: float) -> None:
+    """`rate` raw calls a second of the target model during the run, one at a time (diagnostic: is the tail Triton's?)."""
+    if rate <= 0:
+        return
+    import numpy as np
+    from tritonclient.http.aio import InferenceServerClient, InferInput
+
+    triton = InferenceServerClient(stack.env["TRITON_URL"])
+    try:
+        i = 0
+        while time.monotonic() < deadline:
+            tensor = InferInput("statement", [1, 1], "BYTES")
+            tensor.set_data_from_numpy(np.array([[sentences[i % len(sentences)][0].encode()]], dtype=np.object_))
+            started = time.perf_counter()
+            await raw_infer(triton, "sentiment_minilm", [tensor])
+            ended = time.perf_counter()
+            base = recorder.run_started or started
+            recorder.triton_probes.append(Span(started - base, ended - base, "raw Triton"))
+            i += 1
+            await asyncio.sleep(max(0.0, 1 / rate - (ended - started)))
+    finally:
+        await triton.close()
