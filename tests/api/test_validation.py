@@ -77,9 +77,18 @@ def test_concurrent_validators_get_different_examples(api, target_models):
 
 
 def test_vote_refusals(api, target_models):
-    author, _round_id, _, examples = _world(api, 1)
+    author, round_id, _, examples = _world(api, 1)
     example_id = examples[0]["id"]
     validator = api.sign_up("validator")
+    handed = api(NEXT, {"r": round_id, "n": 1}, token=validator)["nextExamplesToValidate"]
+    assert [e["id"] for e in handed] == [example_id]
+    assert run_sql("SELECT count(*) AS n FROM validation_claims")[0]["n"] == 1  # handed out: claimed for this validator
+
+    def votes_counted() -> list[int]:
+        return [
+            r["validations_done"] for r in run_sql("SELECT validations_done FROM user_round_stats WHERE validations_done > 0")
+        ]
+
     assert (
         api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=author)["validateExample"]["message"]
         == "You cannot validate your own example."
@@ -90,12 +99,15 @@ def test_vote_refusals(api, target_models):
     assert (
         api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=validator)["validateExample"]["__typename"] == "ExampleValidated"
     )
+    # The vote released the claim and counted once for the validator.
+    assert run_sql("SELECT count(*) AS n FROM validation_claims")[0]["n"] == 0 and votes_counted() == [1]
     second = api(VALIDATE, {"e": example_id, "l": "INCORRECT"}, token=validator)["validateExample"]
     assert second == {
         "__typename": "ConflictError",
         "code": "ALREADY_VALIDATED",
         "message": "You have already validated this example.",
     }
+    assert votes_counted() == [1]  # the refused second vote counted nothing
     api("mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }", {"e": example_id}, token=author)
     late = api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=api.sign_up("late"))["validateExample"]
     assert late["message"] == "This example was retracted by its author."
