@@ -6,6 +6,7 @@ from __future__ import annotations
 from server.annotation.domain_events import ExampleAggregated
 from server.annotation.records import ExampleStatus
 from server.annotation.validation import jobs as validation_jobs
+from server.annotation.validation import queries as validation_queries
 from server.core import events, jobs
 from server.core.services import Services
 from server.domain_events.dispatcher import listens
@@ -26,12 +27,16 @@ async def refresh_live_views(services: Services, event: ExampleAggregated) -> No
             services.redis, events.MyExampleChanged(user_id=event.author_id, example_id=event.example_id, change="outcome")
         )
     await events.publish(services.redis, events.RoundStatsChanged(round_id=event.round_id))
+    still_open = event.status == ExampleStatus.OPEN
+    # Leaving the queue concerns only the validators who may show it: its voters and whoever was handed it.
+    holders = () if still_open else (await validation_queries.claim_holders([event.example_id])).get(event.example_id, ())
     await events.publish(
         services.redis,
         events.VoteCounted(
             round_id=event.round_id,
             example_id=event.example_id,
-            still_open=event.status == ExampleStatus.OPEN,
+            still_open=still_open,
             voter_ids=tuple(event.voter_ids),
+            holder_ids=holders,
         ),
     )

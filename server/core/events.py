@@ -155,19 +155,23 @@ class ExampleAvailable(Event):
 
 @dataclass(frozen=True)
 class VoteCounted(Event):
-    """A vote was aggregated: the example may have left the queue (`open` false), and its voters no longer see it."""
+    """A vote was aggregated: the example may have left the queue (`open` false), and its voters no longer see it.
+    `holder_ids`: who holds a claim on it (handed it by nextExamplesToValidate), told when it leaves the queue; None when
+    unknown (every validator of the round is told)."""
 
     kind: ClassVar[str] = "vote"
     round_id: int
     example_id: int
     still_open: bool
     voter_ids: tuple[int, ...]
+    holder_ids: tuple[int, ...] | None = None
 
     def channel(self) -> str:
         return queue_channel(self.round_id)
 
     def fields(self) -> dict[str, Any]:
-        return {"id": self.example_id, "open": self.still_open, "voter_ids": list(self.voter_ids)}
+        holders = None if self.holder_ids is None else list(self.holder_ids)
+        return {"id": self.example_id, "open": self.still_open, "voter_ids": list(self.voter_ids), "holder_ids": holders}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import json
 from strawberry.relay import to_base64
 
 from tests.api.examples_helpers import fooling_example, wait_until
-from tests.api.test_validation import VALIDATE, _next, _world, _ws
+from tests.api.test_validation import NEXT, VALIDATE, _next, _world, _ws
 from tests.conftest import run_sql
 
 
@@ -85,3 +85,52 @@ def test_validators_due_together_get_each_their_own_waiting_count(stack, api, ta
         ws.close()
     assert removed <= {to_base64("Example", example_id) for example_id in voted}
     assert counts == {"fresh": {"count": 25, "capped": False}, "busy": {"count": 23, "capped": False}}
+
+
+def test_an_example_leaving_the_queue_is_announced_only_to_validators_who_may_show_it(stack, api, target_models):
+    """A decided example's removal goes to the validators who hold it in their live window, voted on it, or were handed
+    it by nextExamplesToValidate, not to every validator of the round."""
+    _, round_id, _, _ = _world(api, 1)
+    run_sql(  # 24 open examples: each live window holds 20, 4 wait beyond it
+        'INSERT INTO examples (client_id, round, context, "user", input, model_output, model_name, fooled, status) '
+        'SELECT gen_random_uuid(), round, context, "user", input, model_output, model_name, fooled, status '
+        "FROM examples, generate_series(1, 23) WHERE status = 'open'"
+    )
+    watcher, handed, voters = (
+        api.sign_up("only-watching"),
+        api.sign_up("handed-all"),
+        [api.sign_up(f"leave-voter{i}") for i in range(3)],
+    )
+    query = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds } }"
+    sockets, held = {}, {}
+    for name, token in (("watcher", watcher), ("handed", handed)):
+        sockets[name] = _ws(stack, token)
+        sockets[name].send(
+            json.dumps({"id": "q", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}})
+        )
+        held[name] = {e["id"] for e in _next(sockets[name])["examplesToValidate"]["added"]}
+    all_open = {e["id"] for e in api(NEXT, {"r": round_id, "n": 24}, token=handed)["nextExamplesToValidate"]}
+    assert len(all_open) == 24 and held["watcher"] == held["handed"] and len(held["watcher"]) == 20
+    beyond, inside = sorted(all_open - held["watcher"])[0], sorted(held["watcher"])[0]
+
+    seen: dict[str, list[str]] = {"handed": [], "watcher": []}
+
+    def removals(name: str, until: str) -> list[str]:
+        while until not in seen[name]:
+            seen[name] += _next(sockets[name])["examplesToValidate"]["removedIds"]
+        return list(dict.fromkeys(seen[name]))  # a vote after the decision aggregates again: a removal may come twice
+
+    def decide(example_id: str) -> None:
+        for voter in voters:
+            vote = api(VALIDATE, {"e": example_id, "l": "CORRECT"}, token=voter)["validateExample"]
+            assert vote["__typename"] == "ExampleValidated", vote
+
+    # The validator handed every example hears of each one leaving; the one beyond the windows is announced before
+    # the other is decided, so the watcher, whose window held only the second, hears of that one alone.
+    decide(beyond)
+    assert removals("handed", beyond) == [beyond]
+    decide(inside)
+    assert removals("handed", inside)[-1] == inside
+    assert removals("watcher", inside) == [inside]
+    for ws in sockets.values():
+        ws.close()

@@ -177,6 +177,19 @@ async def context_fields(context_id: int) -> str:
     return cast(str, await CONTEXT_FIELDS.value(id=context_id))
 
 
+# Who was handed these examples (nextExamplesToValidate) and may show them: an example that leaves the queue is
+# announced to them and to its voters only (expired claims included: a page may still show what it was handed).
+CLAIM_HOLDERS = Query('SELECT example, "user" FROM validation_claims WHERE example = ANY(:example_ids::int[])')
+
+
+async def claim_holders(example_ids: list[int]) -> dict[int, tuple[int, ...]]:
+    """The users holding a claim on each of these examples (examples nobody holds are left out)."""
+    holders: dict[int, list[int]] = {}
+    for record in await CLAIM_HOLDERS.records(example_ids=example_ids) if example_ids else ():
+        holders.setdefault(record["example"], []).append(record["user"])
+    return {example: tuple(sorted(users)) for example, users in holders.items()}
+
+
 async def release_claim(example_id: int, user_id: int) -> None:
     await RELEASE_CLAIM.execute(example_id=example_id, user_id=user_id)
 

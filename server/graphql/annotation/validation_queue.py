@@ -5,8 +5,10 @@ the queue's messages grow with validators × examples (each one an example's who
 So a feed keeps at most `WINDOW` examples in the validator's hands: new examples beyond it are not sent; their number
 reaches the validator as the absolute `waiting` count, at most once per `interval` while it changes (on the interval's
 grid, so that the counts due together are read together: server/core/batched_reads.py); when votes and
-decisions empty the window below half, it is filled again from the database. Removals (an id each) go to every
-validator the example left, as before. Every listener woken by one event in this process shares one read of it.
+decisions empty the window below half, it is filled again from the database. Removals (an id each) go to the
+validators who may show the example: who hold it here, who voted on it, and who were handed it by
+nextExamplesToValidate (its claim holders, named by the event). Every listener woken by one event in this process
+shares one read of it.
 """
 
 from __future__ import annotations
@@ -117,12 +119,15 @@ class ValidationQueueFeed:
     async def _voted(self, event: dict[str, Any]) -> ValidationQueueUpdate | None:
         if event["open"] and self._viewer_id not in event["voter_ids"]:
             return None  # still open for this validator
-        # Gone for this validator: sent even when not held here (it may hold it through nextExamplesToValidate; a
-        # removal is only an id).
+        # Gone for this validator: sent when held here, when they voted on it, and when they were handed it by
+        # nextExamplesToValidate (its claim holders; everyone when the event does not say), not to the others.
         removed = [relay.GlobalID("Example", str(event["id"]))]
         if event["id"] not in self._held:
             if not event["open"] and self._withheld:
                 self._count_stale = True  # it may have been one of the examples beyond the window
+            holders = event.get("holder_ids")
+            if holders is not None and self._viewer_id not in holders and self._viewer_id not in event["voter_ids"]:
+                return None
             return ValidationQueueUpdate(added=[], removed_ids=removed)
         self._held.discard(event["id"])
         if not self._withheld or len(self._held) >= WINDOW // 2:
