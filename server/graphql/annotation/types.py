@@ -221,7 +221,9 @@ class Validation:
 @strawberry.type
 class ValidationQueueUpdate:
     added: list[ExampleNode] = strawberry.field(description="Examples now available to this validator.")
-    removed_ids: list[relay.GlobalID] = strawberry.field(description="Examples that left the queue (decided, or voted on).")
+    removed_ids: list[relay.GlobalID] = strawberry.field(
+        description="Examples that left the queue (decided, retracted, flagged, or voted on by you): sent to the validators who may show them (in this feed, voted on, or handed out to them by nextExamplesToValidate)."
+    )
     reset: bool = strawberry.field(
         default=False,
         description="True when `added` is the whole queue (the first update, and after the server lost its event "
