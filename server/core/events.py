@@ -155,7 +155,8 @@ class ExampleAvailable(Event):
 
 @dataclass(frozen=True)
 class VoteCounted(Event):
-    """A vote was aggregated: the example may have left the queue (`open` false), and its voters no longer see it.
+    """A vote was aggregated (or the example retracted or removed): the example may have left the queue (`open`
+    false), and its voters no longer see it.
     `holder_ids`: who holds a claim on it (handed it by nextExamplesToValidate), told when it leaves the queue; None when
     unknown (every validator of the round is told)."""
 

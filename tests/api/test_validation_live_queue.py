@@ -134,3 +134,20 @@ def test_an_example_leaving_the_queue_is_announced_only_to_validators_who_may_sh
     assert removals("watcher", inside) == [inside]
     for ws in sockets.values():
         ws.close()
+
+
+def test_an_example_its_author_retracts_leaves_the_live_queues_that_hold_it(stack, api, target_models):
+    author, round_id, _, examples = _world(api, 2)
+    validator = api.sign_up("retraction-watcher")
+    ws = _ws(stack, validator)
+    query = "subscription($r: ID!) { examplesToValidate(roundId: $r) { added { id } removedIds } }"
+    ws.send(json.dumps({"id": "q", "type": "subscribe", "payload": {"query": query, "variables": {"r": round_id}}}))
+    assert {e["id"] for e in _next(ws)["examplesToValidate"]["added"]} == {e["id"] for e in examples}
+
+    retract = "mutation($e: ID!) { retractExample(exampleId: $e) { __typename } }"
+    assert api(retract, {"e": examples[0]["id"]}, token=author)["retractExample"]["__typename"] == "ExampleChanged"
+    assert _next(ws)["examplesToValidate"] == {"added": [], "removedIds": [examples[0]["id"]]}
+    ws.close()
+    # A vote sent before the removal arrived is refused, and says why.
+    refused = api(VALIDATE, {"e": examples[0]["id"], "l": "CORRECT"}, token=validator)["validateExample"]
+    assert refused["__typename"] != "ExampleValidated" and "retracted" in refused["message"], refused

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from server import permissions
 from server.accounts.viewer import Principal
 from server.annotation.examples import queries
-from server.annotation.records import ExampleRow
+from server.annotation.records import ExampleRow, ExampleStatus
+from server.annotation.validation import queries as validation_queries
 from server.campaigns import ledger as campaign_ledger
 from server.core import db, events
 from server.core.errors import FieldProblem, ServiceError, invalid, not_found
@@ -14,6 +17,7 @@ from server.core.services import Services
 from server.core.storable import text_problem
 
 MAX_REASON = 2000
+log = logging.getLogger("dynabench.annotation")
 
 
 async def own_example(example_id: int, viewer: Principal) -> ExampleRow:
@@ -33,12 +37,24 @@ async def retract_example(services: Services, example_id: int, viewer: Principal
         await queries.retract(example_id)
     row = await own_example(example_id, viewer)
     await campaign_ledger.outcome_changed(services, row["round"])  # a retracted example earns no campaign bonus
-    await events.publish(
-        services.redis,
+    news: list[events.Event] = [
         events.RoundStatsChanged(round_id=row["round"]),
         events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="retracted"),
-    )
+    ]
+    if row["status"] == ExampleStatus.OPEN:  # it leaves the validation queue, and the pages that show it
+        news.append(await _left_queue(row["round"], example_id))
+    services.publisher.publish_soon(news)  # after commit, best effort: the rows are the truth
     return row
+
+
+async def _left_queue(round_id: int, example_id: int) -> events.VoteCounted:
+    """The news for the validators who may show it (see VoteCounted); all of them when its claims cannot be read."""
+    try:
+        holders: tuple[int, ...] | None = (await validation_queries.claim_holders([example_id])).get(example_id, ())
+    except Exception:  # the retraction has committed: too many removals beat none
+        log.warning("could not read who holds example %s; telling every validator it left", example_id, exc_info=True)
+        holders = None
+    return events.VoteCounted(round_id=round_id, example_id=example_id, still_open=False, voter_ids=(), holder_ids=holders)
 
 
 async def flag_example(services: Services, example_id: int, viewer: Principal, reason: str) -> ExampleRow:

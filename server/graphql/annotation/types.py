@@ -222,7 +222,7 @@ class Validation:
 class ValidationQueueUpdate:
     added: list[ExampleNode] = strawberry.field(description="Examples now available to this validator.")
     removed_ids: list[relay.GlobalID] = strawberry.field(
-        description="Examples that left the queue (decided, retracted, flagged, or voted on by you): sent to the validators who may show them (in this feed, voted on, or handed out to them by nextExamplesToValidate)."
+        description="Examples that left the queue (decided, retracted, or voted on by you): sent to the validators who may show them (in this feed, voted on, or handed out to them by nextExamplesToValidate)."
     )
     reset: bool = strawberry.field(
         default=False,
