@@ -191,3 +191,22 @@ def test_postgres_restart_the_api_and_the_worker_recover_their_pools(stack, api,
     assert_counters_equal_rows()
     health = httpx.get(stack.api_url + "/health", timeout=10).json()
     assert health["status"] == "ok", health
+
+
+def test_a_retraction_commits_and_says_so_while_redis_is_down(stack, api, target_models):
+    """Its live news (counters, queues) are best effort: Redis being away does not turn a stored retraction into an
+    error; the news goes out once Redis is back."""
+    author, round_id, _, examples = _world(api, 1)
+    watcher = Subscription(stack.api_url, author, ROUND_STATS, {"r": round_id})
+    assert watcher.until(lambda d: True)["roundStats"]["totalCollected"] == 1
+    stack.redis.stop()
+    try:
+        retract = (
+            "mutation($e: ID!) { retractExample(exampleId: $e) { __typename ... on ExampleChanged { example { retracted } } } }"
+        )
+        answer = api(retract, {"e": examples[0]["id"]}, token=author)["retractExample"]
+    finally:
+        stack.redis.start()
+    assert answer == {"__typename": "ExampleChanged", "example": {"retracted": True}}
+    assert watcher.until(lambda d: d["roundStats"]["totalCollected"] == 0)["roundStats"]["totalCollected"] == 0
+    watcher.ws.close()

@@ -36,7 +36,10 @@ async def retract_example(services: Services, example_id: int, viewer: Principal
     async with db.transaction():
         await queries.retract(example_id)
     row = await own_example(example_id, viewer)
-    await campaign_ledger.outcome_changed(services, row["round"])  # a retracted example earns no campaign bonus
+    try:  # a retracted example earns no campaign bonus
+        await campaign_ledger.outcome_changed(services, row["round"])
+    except Exception:  # Redis unreachable: committed all the same, and the ledgers' sweep recomputes them
+        log.warning("could not queue the campaign ledgers of round %s after a retraction", row["round"], exc_info=True)
     news: list[events.Event] = [
         events.RoundStatsChanged(round_id=row["round"]),
         events.MyExampleChanged(user_id=row["user"], example_id=example_id, change="retracted"),
